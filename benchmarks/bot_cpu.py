@@ -1,0 +1,86 @@
+"""Bot CPU time per card played, through the Bot API emulator.
+
+Runs the real bot as a separate process (``python -m kozelbot``) against the emulator, lets
+four emulated people play whole matches by pressing their hand buttons, and reads the bot
+process's CPU time (user + system, from /proc) before and after the play. Prints one JSON line.
+
+    python benchmarks/bot_cpu.py [--matches N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from botapi_emulator import BotApiEmulator
+from storage import Storage
+from tests.e2e import TOKEN, BotProcess, Players, fast_limits, seat_four
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def play_matches(matches: int) -> dict[str, float]:
+    workdir = Path(tempfile.mkdtemp(prefix="kozel-bench-"))
+    async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
+        bot = BotProcess(emu, workdir / "bench.db", workdir)
+        await bot.start()
+        assert bot.process is not None
+        pid = bot.process.pid
+        try:
+            await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+            cpu_start, wall_start = cpu_seconds(pid), time.perf_counter()
+            presses = 0
+            for match in range(matches):
+                names = tuple(f"{n}{match}" for n in ("Аня", "Борис", "Вера", "Глеб"))
+                players: Players = await seat_four(emu, names=names)
+                while "🏆" not in players.group_text():
+                    await emu.settle(quiet=0.05, timeout=30)
+                    if "🏆" in players.group_text():
+                        break
+                    await players.play_one()
+                    presses += 1
+            await emu.settle(quiet=0.3, timeout=30)
+            cpu = cpu_seconds(pid) - cpu_start
+            wall = time.perf_counter() - wall_start
+        finally:
+            await bot.stop()
+    storage = await Storage.open(workdir / "bench.db")
+    try:
+        cards = 0
+        for game_id in range(1, matches + 1):
+            cards += sum(1 for m in await storage.moves(game_id) if m.action.startswith("play:"))
+    finally:
+        await storage.close()
+    calls = len(emu.history)
+    return {
+        "matches": matches,
+        "cards_played": cards,
+        "presses": presses,
+        "bot_cpu_seconds": round(cpu, 3),
+        "bot_cpu_ms_per_card": round(1000 * cpu / cards, 2),
+        "bot_api_calls": calls,
+        "wall_seconds": round(wall, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--matches", type=int, default=2)
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(play_matches(args.matches))))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,451 @@
+"""The Bot API methods the emulator implements, on top of :class:`~.state.EmulatorState`.
+
+Each method takes the decoded request parameters and returns the ``result`` value, or raises
+:class:`~.errors.ApiError`. ``getUpdates`` waits for updates and so lives in the server; every
+other method is synchronous. Requests that change a chat (sends, edits, deletions) pass the flood
+limits first; ``answerCallbackQuery`` and reads do not count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from . import errors
+from .entities import FormattedText, HtmlParseError, parse_html
+from .errors import ApiError, bad_request
+from .keyboards import parse_reply_markup
+from .models import CallbackAnswer, ChatMessage, FloodError, JsonDict
+from .state import EmulatorState
+
+MAX_TEXT_LENGTH = 4096
+MAX_CALLBACK_ANSWER_LENGTH = 200
+MAX_COMMANDS = 100
+
+#: Parameters PTB sends as raw strings; every other value arrives JSON-encoded.
+STRING_FIELDS = frozenset(
+    {
+        "text",
+        "parse_mode",
+        "callback_query_id",
+        "inline_message_id",
+        "url",
+        "language_code",
+        "action",
+        "caption",
+        "title",
+        "description",
+        "short_description",
+        "name",
+        "emoji",
+        "custom_title",
+        "business_connection_id",
+        "message_effect_id",
+        "secret_token",
+    }
+)
+
+_COMMAND_RE = re.compile(r"[a-z0-9_]{1,32}")
+
+Method = Callable[[JsonDict], Any]
+
+
+def decode_params(raw: Mapping[str, Any]) -> JsonDict:
+    """Decode request fields: JSON-decode every non-string field that is valid JSON."""
+    params: JsonDict = {}
+    for key, value in raw.items():
+        if isinstance(value, str) and key not in STRING_FIELDS:
+            with contextlib.suppress(ValueError):
+                value = json.loads(value)
+        params[key] = value
+    return params
+
+
+def _int(params: JsonDict, name: str) -> int:
+    value = params.get(name)
+    if value is None or value == "":
+        raise bad_request(f"{name} is empty" if name == "chat_id" else f"{name} is required")
+    if isinstance(value, bool):
+        raise bad_request(f'field "{name}" must be of type Integer')
+    try:
+        return int(value)
+    except (TypeError, ValueError) as error:
+        raise bad_request(f'field "{name}" must be of type Integer') from error
+
+
+def _optional_int(params: JsonDict, name: str, default: int) -> int:
+    return default if params.get(name) in (None, "") else _int(params, name)
+
+
+def _bool(params: JsonDict, name: str) -> bool:
+    value = params.get(name)
+    if isinstance(value, str):
+        return value.lower() in ("true", "1")
+    return bool(value)
+
+
+class BotApiMethods:
+    """Bot API method implementations; :meth:`table` maps lower-case names to them."""
+
+    def __init__(self, state: EmulatorState) -> None:
+        self.state = state
+
+    def table(self) -> dict[str, Method]:
+        """Method name (lower case, as Telegram method names are case-insensitive) -> handler."""
+        methods: dict[str, Method] = {
+            "getMe": self.get_me,
+            "logOut": self.true,
+            "close": self.true,
+            "deleteWebhook": self.true,
+            "getWebhookInfo": self.get_webhook_info,
+            "sendMessage": self.send_message,
+            "editMessageText": self.edit_message_text,
+            "editMessageReplyMarkup": self.edit_message_reply_markup,
+            "deleteMessage": self.delete_message,
+            "answerCallbackQuery": self.answer_callback_query,
+            "setMyCommands": self.set_my_commands,
+            "getMyCommands": self.get_my_commands,
+            "deleteMyCommands": self.delete_my_commands,
+            "getChat": self.get_chat,
+            "getChatMember": self.get_chat_member,
+            "sendChatAction": self.send_chat_action,
+        }
+        return {name.lower(): method for name, method in methods.items()}
+
+    # ----------------------------------------------------------------- helpers
+
+    def _chat_id(self, params: JsonDict) -> int:
+        value = params.get("chat_id")
+        if isinstance(value, str) and value.startswith("@"):
+            raise bad_request("chat not found")  # no public usernames in the emulator
+        return _int(params, "chat_id")
+
+    def _known_chat(self, params: JsonDict) -> int:
+        """A chat the bot can see (a group it is in, or a private chat that was opened)."""
+        chat_id = self._chat_id(params)
+        state = self.state
+        if chat_id < 0:
+            if chat_id not in state.groups:
+                raise ApiError(400, errors.CHAT_NOT_FOUND)
+        elif chat_id not in state.users or not state.users[chat_id].started:
+            raise ApiError(400, errors.CHAT_NOT_FOUND)
+        return chat_id
+
+    def _target(self, params: JsonDict) -> int:
+        """A chat the bot may write to; 400 if unknown, 403 if the bot may not write there."""
+        chat_id = self._chat_id(params)
+        state = self.state
+        if chat_id < 0:
+            group = state.groups.get(chat_id)
+            if group is None:
+                raise ApiError(400, errors.CHAT_NOT_FOUND)
+            if not group.bot_member:
+                raise ApiError(403, errors.KICKED)
+            return chat_id
+        user = state.users.get(chat_id)
+        if user is None:
+            raise ApiError(400, errors.CHAT_NOT_FOUND)
+        if not user.started:
+            raise ApiError(403, errors.CANT_INITIATE)
+        if user.blocked:
+            raise ApiError(403, errors.BLOCKED)
+        return chat_id
+
+    def _throttle(self, method: str, chat_id: int) -> None:
+        state = self.state
+        wait = state.flood.retry_after(chat_id, state.is_group(chat_id))
+        if wait > 0:
+            error = errors.too_many_requests(wait)
+            retry_after = int((error.parameters or {})["retry_after"])
+            state.record_flood(FloodError(method, chat_id, retry_after, state.clock()))
+            raise error
+
+    def _count(self, chat_id: int) -> None:
+        self.state.flood.record(chat_id, self.state.is_group(chat_id))
+
+    def _lookup_user(self, user_id: int) -> JsonDict | None:
+        user = self.state.users.get(user_id)
+        return user.to_json() if user is not None else None
+
+    def _format(self, params: JsonDict) -> tuple[str, FormattedText]:
+        """``(text as sent, parsed text)``; 400 for empty, too long or unparsable text."""
+        raw = params.get("text")
+        if raw is None:
+            raise ApiError(400, errors.TEXT_EMPTY)
+        source = raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False)
+        parse_mode = str(params.get("parse_mode") or "")
+        if not parse_mode:
+            entities = params.get("entities") or []
+            if not isinstance(entities, list):
+                raise bad_request("can't parse entities JSON object")
+            formatted = FormattedText(source, [dict(entity) for entity in entities])
+        elif parse_mode.lower() == "html":
+            try:
+                formatted = parse_html(source, self._lookup_user)
+            except HtmlParseError as error:
+                raise bad_request(f"can't parse entities: {error}") from error
+        else:
+            raise bad_request(f"unsupported parse_mode {parse_mode!r} (the emulator knows HTML)")
+        if not formatted.text.strip():
+            raise ApiError(400, errors.TEXT_EMPTY)
+        if len(formatted.text) > MAX_TEXT_LENGTH:
+            raise ApiError(400, errors.TEXT_TOO_LONG)
+        return source, formatted
+
+    def _reply_target(self, chat_id: int, params: JsonDict) -> ChatMessage | None:
+        reply = params.get("reply_parameters")
+        if isinstance(reply, dict):
+            message_id = reply.get("message_id")
+            allow_missing = bool(reply.get("allow_sending_without_reply"))
+            reply_chat = reply.get("chat_id", chat_id)
+        else:
+            message_id = params.get("reply_to_message_id")
+            allow_missing = _bool(params, "allow_sending_without_reply")
+            reply_chat = chat_id
+        if message_id is None:
+            return None
+        try:
+            target = self.state.lookup(int(reply_chat), int(message_id))
+        except (TypeError, ValueError):
+            target = None
+        if target is None or target.deleted:
+            if allow_missing:
+                return None
+            raise ApiError(400, errors.MESSAGE_TO_REPLY_NOT_FOUND)
+        return target
+
+    def _editable(self, params: JsonDict) -> ChatMessage:
+        if params.get("inline_message_id"):
+            raise bad_request("inline messages are not supported by the emulator")
+        chat_id = self._target(params)
+        message = self.state.lookup(chat_id, _int(params, "message_id"))
+        if message is None or message.deleted or not message.from_bot:
+            raise ApiError(400, errors.MESSAGE_TO_EDIT_NOT_FOUND)
+        return message
+
+    # ----------------------------------------------------------------- methods
+
+    def true(self, params: JsonDict) -> bool:
+        """Methods with nothing to do here (``logOut``, ``close``, ``deleteWebhook``)."""
+        return True
+
+    def get_me(self, params: JsonDict) -> JsonDict:
+        """``getMe``: the bot user."""
+        return {
+            **self.state.bot_json(),
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    def get_webhook_info(self, params: JsonDict) -> JsonDict:
+        """``getWebhookInfo``: never a webhook."""
+        return {
+            "url": "",
+            "has_custom_certificate": False,
+            "pending_update_count": self.state.undelivered_updates,
+        }
+
+    def send_message(self, params: JsonDict) -> JsonDict:
+        """``sendMessage``: a new bot message in a chat."""
+        state = self.state
+        chat_id = self._target(params)
+        source, formatted = self._format(params)
+        markup = parse_reply_markup(params.get("reply_markup"))
+        reply_to = self._reply_target(chat_id, params)
+        self._throttle("sendMessage", chat_id)
+        message = state.store(
+            ChatMessage(
+                chat=state.chat_json(chat_id),
+                message_id=state.new_message_id(chat_id),
+                date=int(time.time()),
+                sender=state.bot_json(),
+                from_bot=True,
+                text=formatted.text,
+                html=source,
+                entities=formatted.entities,
+                reply_markup=markup,
+                reply_to=reply_to,
+            )
+        )
+        self._count(chat_id)
+        return message.to_json()
+
+    def edit_message_text(self, params: JsonDict) -> JsonDict:
+        """``editMessageText``; without ``reply_markup`` the inline keyboard is removed."""
+        message = self._editable(params)
+        source, formatted = self._format(params)
+        markup = parse_reply_markup(params.get("reply_markup"), inline_only=True)
+        if (
+            formatted.text == message.text
+            and formatted.entities == message.entities
+            and markup == message.reply_markup
+        ):
+            raise ApiError(400, errors.NOT_MODIFIED)
+        self._throttle("editMessageText", message.chat_id)
+        message.versions.append(message.text)
+        message.text = formatted.text
+        message.html = source
+        message.entities = formatted.entities
+        message.reply_markup = markup
+        self._edited(message)
+        return message.to_json()
+
+    def edit_message_reply_markup(self, params: JsonDict) -> JsonDict:
+        """``editMessageReplyMarkup``; without ``reply_markup`` the keyboard is removed."""
+        message = self._editable(params)
+        markup = parse_reply_markup(params.get("reply_markup"), inline_only=True)
+        if markup == message.reply_markup:
+            raise ApiError(400, errors.NOT_MODIFIED)
+        self._throttle("editMessageReplyMarkup", message.chat_id)
+        message.reply_markup = markup
+        self._edited(message)
+        return message.to_json()
+
+    def _edited(self, message: ChatMessage) -> None:
+        message.edits += 1
+        message.edit_date = int(time.time())
+        self._count(message.chat_id)
+
+    def delete_message(self, params: JsonDict) -> bool:
+        """``deleteMessage``: the bot's own messages, or anyone's in a group it administers."""
+        state = self.state
+        chat_id = self._target(params)
+        message = state.lookup(chat_id, _int(params, "message_id"))
+        if message is None or message.deleted:
+            raise ApiError(400, errors.MESSAGE_TO_DELETE_NOT_FOUND)
+        if not message.from_bot and chat_id < 0 and not state.groups[chat_id].bot_is_admin:
+            raise bad_request("message can't be deleted")
+        self._throttle("deleteMessage", chat_id)
+        message.deleted = True
+        self._count(chat_id)
+        return True
+
+    def answer_callback_query(self, params: JsonDict) -> bool:
+        """``answerCallbackQuery``: each query may be answered once."""
+        query_id = str(params.get("callback_query_id") or "")
+        query = self.state.queries.get(query_id)
+        if query is None or query.answer is not None:
+            raise ApiError(400, errors.QUERY_TOO_OLD)
+        text = params.get("text")
+        if text is not None and not isinstance(text, str):
+            text = str(text)
+        if text is not None and len(text) > MAX_CALLBACK_ANSWER_LENGTH:
+            raise bad_request("MESSAGE_TOO_LONG")
+        cache_time = params.get("cache_time")
+        query.answer = CallbackAnswer(
+            query_id=query_id,
+            text=text,
+            show_alert=_bool(params, "show_alert"),
+            url=params.get("url"),
+            cache_time=int(cache_time) if cache_time is not None else None,
+        )
+        return True
+
+    @staticmethod
+    def _commands_key(params: JsonDict) -> tuple[str, str]:
+        scope = params.get("scope") or {"type": "default"}
+        if isinstance(scope, str):
+            scope = {"type": scope}
+        return json.dumps(scope, sort_keys=True), str(params.get("language_code") or "")
+
+    def set_my_commands(self, params: JsonDict) -> bool:
+        """``setMyCommands``: stored per scope and language."""
+        commands = params.get("commands")
+        if not isinstance(commands, list) or len(commands) > MAX_COMMANDS:
+            raise bad_request("commands must be a list of at most 100 BotCommand")
+        for command in commands:
+            if not isinstance(command, dict) or not _COMMAND_RE.fullmatch(
+                str(command.get("command", ""))
+            ):
+                raise bad_request("BOT_COMMAND_INVALID")
+            if not 1 <= len(str(command.get("description", ""))) <= 256:
+                raise bad_request("BOT_COMMAND_DESCRIPTION_INVALID")
+        self.state.commands[self._commands_key(params)] = [
+            {"command": c["command"], "description": c["description"]} for c in commands
+        ]
+        return True
+
+    def get_my_commands(self, params: JsonDict) -> list[JsonDict]:
+        """``getMyCommands`` for exactly the given scope and language."""
+        return list(self.state.commands.get(self._commands_key(params), []))
+
+    def delete_my_commands(self, params: JsonDict) -> bool:
+        """``deleteMyCommands`` for the given scope and language."""
+        self.state.commands.pop(self._commands_key(params), None)
+        return True
+
+    def get_chat(self, params: JsonDict) -> JsonDict:
+        """``getChat``: a minimal ``ChatFullInfo``."""
+        chat_id = self._known_chat(params)
+        return {
+            **self.state.chat_json(chat_id),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        }
+
+    def get_chat_member(self, params: JsonDict) -> JsonDict:
+        """``getChatMember``: creator, administrator, member or left."""
+        state = self.state
+        chat_id = self._known_chat(params)
+        user_id = _int(params, "user_id")
+        if user_id == state.bot_id:
+            is_admin = chat_id < 0 and state.groups[chat_id].bot_is_admin
+            user_json = state.bot_json()
+            return _administrator(user_json) if is_admin else _member("member", user_json)
+        user = state.users.get(user_id)
+        if user is None:
+            raise ApiError(400, errors.USER_NOT_FOUND)
+        if chat_id > 0:
+            return _member("member" if user_id == chat_id else "left", user.to_json())
+        group = state.groups[chat_id]
+        if user_id == group.creator_id:
+            return {**_member("creator", user.to_json()), "is_anonymous": False}
+        if user_id in group.admins:
+            return _administrator(user.to_json())
+        return _member("member" if user_id in group.members else "left", user.to_json())
+
+    def send_chat_action(self, params: JsonDict) -> bool:
+        """``sendChatAction``: accepted, not counted against flood limits."""
+        self._target(params)
+        if not params.get("action"):
+            raise bad_request("action is empty")
+        return True
+
+
+def _member(status: str, user: JsonDict) -> JsonDict:
+    return {"status": status, "user": user}
+
+
+def _administrator(user: JsonDict) -> JsonDict:
+    rights = (
+        "can_manage_chat",
+        "can_delete_messages",
+        "can_manage_video_chats",
+        "can_restrict_members",
+        "can_invite_users",
+        "can_pin_messages",
+    )
+    data: JsonDict = {
+        **_member("administrator", user),
+        "can_be_edited": False,
+        "is_anonymous": False,
+        "can_promote_members": False,
+        "can_change_info": False,
+        "can_post_stories": False,
+        "can_edit_stories": False,
+        "can_delete_stories": False,
+    }
+    data.update(dict.fromkeys(rights, True))
+    return data

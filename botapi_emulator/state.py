@@ -1,0 +1,435 @@
+"""The emulator's world and the synchronous half of the test API.
+
+:class:`EmulatorState` holds users, group chats, every chat's messages, the queue of updates
+waiting for ``getUpdates``, open callback queries, bot commands and the log of Bot API calls.
+Tests build the world (``add_user``, ``add_group``), act as people (``send_text``,
+``press_nowait``) and read what each chat shows (``messages``, ``last_message``). Every change
+calls :meth:`EmulatorState.changed`, which the server uses to wake long polls and waiters.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .entities import command_entities
+from .limits import FloodControl, Limits
+from .models import ApiCall, CallbackAnswer, ChatMessage, FloodError, Group, JsonDict, User
+
+#: A chat as tests name it: a group, a user (meaning their private chat) or a raw chat id.
+ChatRef = Group | User | int
+
+_DEEP_LINK_PAYLOAD_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+@dataclass
+class PendingUpdate:
+    """An update waiting in the queue until a ``getUpdates`` offset confirms it."""
+
+    update_id: int
+    payload: JsonDict
+    delivered: bool = False
+
+    def to_json(self) -> JsonDict:
+        """The update as ``getUpdates`` returns it."""
+        return {"update_id": self.update_id, **self.payload}
+
+
+@dataclass
+class CallbackQuery:
+    """A button press sent to the bot; ``answer`` is set once the bot answers it."""
+
+    id: str
+    user: User
+    message: ChatMessage
+    data: str
+    answer: CallbackAnswer | None = None
+    created: float = field(default_factory=time.monotonic)
+
+
+def chat_id_of(chat: ChatRef) -> int:
+    """The chat id a :data:`ChatRef` stands for."""
+    return chat if isinstance(chat, int) else chat.id
+
+
+class EmulatorState:
+    """Everything the emulated Telegram knows, plus the test API that needs no event loop."""
+
+    def __init__(
+        self,
+        token: str = "123456:TEST",
+        bot_username: str = "kozel_test_bot",
+        *,
+        bot_first_name: str = "KozelBot",
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        prefix = token.split(":", 1)[0]
+        if not prefix.isdigit():
+            raise ValueError(f"a bot token starts with the bot id and a colon: {token!r}")
+        self.token = token
+        self.bot_id = int(prefix)
+        self.bot_username = bot_username
+        self.bot_first_name = bot_first_name
+        self.limits = limits if limits is not None else Limits()
+        self.clock = clock
+        self.flood = FloodControl(self.limits, clock)
+        self.users: dict[int, User] = {}
+        self.groups: dict[int, Group] = {}
+        self.history: list[ApiCall] = []
+        self.flood_errors: list[FloodError] = []
+        self.commands: dict[tuple[str, str], list[JsonDict]] = {}
+        self._chats: dict[int, dict[int, ChatMessage]] = {}
+        self._last_message_id: dict[int, int] = {}
+        self._updates: list[PendingUpdate] = []
+        self._next_update_id = 1
+        self._user_ids = itertools.count(1001)
+        self._group_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+        self.queries: dict[str, CallbackQuery] = {}
+
+    # ----------------------------------------------------------------- notifications
+
+    def changed(self) -> None:
+        """Called after every change of state; the server overrides it to wake waiters."""
+
+    # ----------------------------------------------------------------- the bot itself
+
+    def bot_json(self) -> JsonDict:
+        """The bot as a Bot API ``User``."""
+        return {
+            "id": self.bot_id,
+            "is_bot": True,
+            "first_name": self.bot_first_name,
+            "username": self.bot_username,
+        }
+
+    # ----------------------------------------------------------------- building the world
+
+    def add_user(
+        self,
+        first_name: str = "User",
+        last_name: str | None = None,
+        username: str | None = None,
+        language_code: str | None = "ru",
+    ) -> User:
+        """Create a person (ids count up from 1001). They have not started the bot yet."""
+        user = User(next(self._user_ids), first_name, last_name, username, language_code)
+        self.users[user.id] = user
+        return user
+
+    def add_group(
+        self,
+        title: str = "Group",
+        members: Iterable[User] = (),
+        admins: Iterable[User] = (),
+        creator: User | None = None,
+        *,
+        bot_is_admin: bool = False,
+    ) -> Group:
+        """Create a supergroup with the bot in it (ids -1001000000001, -1001000000002, ...).
+
+        Admins and the creator are members too.
+        """
+        group_id = -1001000000000 - next(self._group_ids)
+        admin_ids = {user.id for user in admins}
+        member_ids = {user.id for user in members} | admin_ids
+        if creator is not None:
+            member_ids.add(creator.id)
+        group = Group(
+            group_id,
+            title,
+            members=member_ids,
+            admins=admin_ids,
+            creator_id=creator.id if creator is not None else None,
+            bot_is_admin=bot_is_admin,
+        )
+        self.groups[group_id] = group
+        return group
+
+    def add_member(self, group: Group, user: User, *, admin: bool = False) -> None:
+        """Add ``user`` to ``group`` (as an administrator if ``admin``)."""
+        group.members.add(user.id)
+        if admin:
+            group.admins.add(user.id)
+
+    def block(self, user: User, *, notify: bool = True) -> None:
+        """``user`` blocks the bot: sends to them fail with 403 until :meth:`unblock`.
+
+        With ``notify`` a ``my_chat_member`` update (member -> kicked) is queued.
+        """
+        if user.blocked:
+            return
+        user.blocked = True
+        if notify:
+            self._enqueue_my_chat_member(user, "member", "kicked")
+        self.changed()
+
+    def unblock(self, user: User, *, notify: bool = True) -> None:
+        """``user`` unblocks the bot (queues a ``my_chat_member`` kicked -> member update)."""
+        if not user.blocked:
+            return
+        user.blocked = False
+        if notify:
+            self._enqueue_my_chat_member(user, "kicked", "member")
+        self.changed()
+
+    def _enqueue_my_chat_member(self, user: User, old: str, new: str) -> None:
+        def member(status: str) -> JsonDict:
+            data: JsonDict = {"status": status, "user": self.bot_json()}
+            if status == "kicked":
+                data["until_date"] = 0
+            return data
+
+        self.enqueue_update(
+            {
+                "my_chat_member": {
+                    "chat": user.chat_json(),
+                    "from": user.to_json(),
+                    "date": int(time.time()),
+                    "old_chat_member": member(old),
+                    "new_chat_member": member(new),
+                }
+            }
+        )
+
+    # ----------------------------------------------------------------- chats and messages
+
+    def chat_json(self, chat_id: int) -> JsonDict:
+        """The Bot API ``Chat`` of a known chat id (a group or a user's private chat)."""
+        if chat_id in self.groups:
+            return self.groups[chat_id].to_json()
+        return self.users[chat_id].chat_json()
+
+    def is_group(self, chat_id: int) -> bool:
+        """Whether ``chat_id`` is a group chat (negative ids)."""
+        return chat_id < 0
+
+    def new_message_id(self, chat_id: int) -> int:
+        """The next message id in a chat; ids are per chat, shared by the bot and people."""
+        message_id = self._last_message_id.get(chat_id, 0) + 1
+        self._last_message_id[chat_id] = message_id
+        return message_id
+
+    def store(self, message: ChatMessage) -> ChatMessage:
+        """Put a new message into its chat."""
+        self._chats.setdefault(message.chat_id, {})[message.message_id] = message
+        return message
+
+    def message(self, chat: ChatRef, message_id: int) -> ChatMessage:
+        """The message ``message_id`` of a chat, deleted or not; AssertionError if unknown."""
+        found = self._chats.get(chat_id_of(chat), {}).get(message_id)
+        if found is None:
+            raise AssertionError(f"no message {message_id} in chat {chat_id_of(chat)}")
+        return found
+
+    def lookup(self, chat_id: int, message_id: int) -> ChatMessage | None:
+        """The message or None (deleted messages included)."""
+        return self._chats.get(chat_id, {}).get(message_id)
+
+    def all_messages(self, chat: ChatRef, *, include_deleted: bool = False) -> list[ChatMessage]:
+        """Every message of a chat, the bot's and people's, in order."""
+        return [
+            message
+            for message in self._chats.get(chat_id_of(chat), {}).values()
+            if include_deleted or not message.deleted
+        ]
+
+    def messages(self, chat: ChatRef, *, include_deleted: bool = False) -> list[ChatMessage]:
+        """The bot's messages in a chat (not deleted ones unless asked), in order."""
+        return [
+            message
+            for message in self.all_messages(chat, include_deleted=include_deleted)
+            if message.from_bot
+        ]
+
+    def last_message(self, chat: ChatRef) -> ChatMessage | None:
+        """The bot's most recent live message in a chat, or None."""
+        found = self.messages(chat)
+        return found[-1] if found else None
+
+    def find_message(self, chat: ChatRef, contains: str) -> ChatMessage | None:
+        """The bot's most recent live message in a chat whose plain text contains ``contains``."""
+        for message in reversed(self.messages(chat)):
+            if contains in message.text:
+                return message
+        return None
+
+    def calls(self, method: str | None = None) -> list[ApiCall]:
+        """Logged Bot API calls, optionally only those of one method (case-insensitive)."""
+        if method is None:
+            return list(self.history)
+        wanted = method.lower()
+        return [call for call in self.history if call.method.lower() == wanted]
+
+    def describe_recent_calls(self, count: int = 8) -> str:
+        """The last ``count`` calls other than ``getUpdates``, one a line, for error messages."""
+        recent = [call for call in self.history if call.method.lower() != "getupdates"]
+        lines = [f"  {call}" for call in recent[-count:]]
+        return "\n".join(lines) if lines else "  (no calls)"
+
+    # ----------------------------------------------------------------- updates
+
+    def enqueue_update(self, payload: JsonDict) -> int:
+        """Queue a raw update (without ``update_id``) for ``getUpdates``; returns its id."""
+        update = PendingUpdate(self._next_update_id, payload)
+        self._next_update_id += 1
+        self._updates.append(update)
+        self.changed()
+        return update.update_id
+
+    def take_updates(self, offset: int | None, limit: int) -> list[JsonDict]:
+        """``getUpdates`` semantics: drop updates below ``offset``, return up to ``limit``."""
+        if offset is not None:
+            if offset < 0:
+                self._updates = self._updates[offset:]
+            else:
+                self._updates = [u for u in self._updates if u.update_id >= offset]
+        batch = self._updates[:limit]
+        for update in batch:
+            update.delivered = True
+        return [update.to_json() for update in batch]
+
+    @property
+    def has_updates(self) -> bool:
+        """Whether any update waits for confirmation."""
+        return bool(self._updates)
+
+    @property
+    def undelivered_updates(self) -> int:
+        """How many queued updates no ``getUpdates`` call has returned yet."""
+        return sum(1 for update in self._updates if not update.delivered)
+
+    # ----------------------------------------------------------------- acting as people
+
+    def send_text(
+        self, user: User, chat: ChatRef, text: str, *, reply_to: int | None = None
+    ) -> ChatMessage:
+        """``user`` writes ``text`` in ``chat``; queues a ``message`` update and returns it.
+
+        A text starting with ``/command`` or ``/command@bot`` gets the ``bot_command`` entity
+        that PTB's ``CommandHandler`` needs. Writing in the private chat opens it.
+        """
+        chat_id = chat_id_of(chat)
+        if chat_id > 0:
+            if chat_id != user.id:
+                raise AssertionError(f"{user.full_name} cannot write in the private chat {chat_id}")
+            user.started = True
+        elif chat_id not in self.groups:
+            raise AssertionError(f"unknown group {chat_id}")
+        else:
+            self.groups[chat_id].members.add(user.id)
+        reply_message = self.message(chat_id, reply_to) if reply_to is not None else None
+        message = self.store(
+            ChatMessage(
+                chat=self.chat_json(chat_id),
+                message_id=self.new_message_id(chat_id),
+                date=int(time.time()),
+                sender=user.to_json(),
+                from_bot=False,
+                text=text,
+                html=text,
+                entities=command_entities(text),
+                reply_to=reply_message,
+            )
+        )
+        self.enqueue_update({"message": message.to_json()})
+        return message
+
+    def start_private_nowait(self, user: User, payload: str | None = None) -> ChatMessage:
+        """``user`` presses Start in the bot's private chat (optionally from a deep link).
+
+        Pressing Start (Restart) after blocking the bot unblocks it first.
+        """
+        if payload is not None and not _DEEP_LINK_PAYLOAD_RE.fullmatch(payload):
+            raise AssertionError(f"invalid deep-link payload {payload!r}")
+        self.unblock(user)
+        user.started = True
+        text = "/start" if payload is None else f"/start {payload}"
+        return self.send_text(user, user, text)
+
+    def press_nowait(
+        self,
+        user: User,
+        chat: ChatRef,
+        message_id: int,
+        callback_data: str | None = None,
+        *,
+        text: str | None = None,
+    ) -> str:
+        """``user`` presses an inline button; queues a ``callback_query``; returns the query id.
+
+        The button is picked by ``callback_data`` or by its exact ``text`` (or the only
+        callback button if the keyboard has just one).
+        """
+        chat_id = chat_id_of(chat)
+        if chat_id > 0 and chat_id != user.id:
+            raise AssertionError(f"{user.full_name} cannot see the private chat {chat_id}")
+        message = self.lookup(chat_id, message_id)
+        if message is None or message.deleted or not message.from_bot:
+            raise AssertionError(f"no live bot message {message_id} in chat {chat_id}")
+        buttons = [
+            button
+            for row in (message.reply_markup or {}).get("inline_keyboard", [])
+            for button in row
+            if "callback_data" in button
+        ]
+        if callback_data is None and text is None:
+            chosen = buttons if len(buttons) == 1 else []
+        else:
+            chosen = [
+                button
+                for button in buttons
+                if callback_data in (None, button["callback_data"])
+                and text in (None, button["text"])
+            ][:1]
+        if not chosen:
+            wanted = f"data={callback_data!r} text={text!r}"
+            raise AssertionError(
+                f"no single callback button ({wanted}) on message {message_id} in chat "
+                f"{chat_id}; buttons: {message.buttons}"
+            )
+        data = str(chosen[0]["callback_data"])
+        query_id = f"{self.bot_id}{next(self._query_ids):08d}"
+        self.queries[query_id] = CallbackQuery(query_id, user, message, data)
+        self.enqueue_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_json(),
+                    "message": message.to_json(),
+                    "chat_instance": str(abs(chat_id) * 7 + self.bot_id),
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    def deep_link_payload(self, url: str) -> str | None:
+        """The ``start`` payload of a ``https://t.me/<bot>?start=...`` link to this bot.
+
+        AssertionError if the link does not point at this bot's private chat.
+        """
+        match = re.fullmatch(
+            r"(?:https?://)?(?:t\.me|telegram\.me)/([A-Za-z0-9_]+)(?:\?start=([^&#]*))?", url
+        )
+        if match is None or match.group(1).lower() != self.bot_username.lower():
+            raise AssertionError(f"{url!r} is not a link to @{self.bot_username}")
+        return match.group(2) or None
+
+    def record_call(self, call: ApiCall) -> None:
+        """Log a handled Bot API call."""
+        self.history.append(call)
+        self.changed()
+
+    def record_flood(self, error: FloodError) -> None:
+        """Remember a 429 the emulator issued."""
+        self.flood_errors.append(error)
+
+    def answered(self, query_id: str) -> CallbackAnswer | None:
+        """The bot's answer to a query, if it answered."""
+        query = self.queries.get(query_id)
+        return query.answer if query is not None else None

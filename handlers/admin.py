@@ -1,0 +1,86 @@
+"""Chat administration: /stop and /language."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+
+from handlers.deps import BotData, Context
+from handlers.flow import publish
+from kozelbot.i18n import LANGUAGES, supported, translator
+from kozelbot.render import table_error_text
+from kozelbot.service import Change, TableError
+
+ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+
+
+async def is_admin(data: BotData, chat_id: int, user_id: int) -> bool:
+    """Whether the user administers the chat (a failed look-up counts as no)."""
+    try:
+        member = await data.bot.get_chat_member(chat_id, user_id)
+    except TelegramError:
+        return False
+    return member.status in ADMINS
+
+
+async def stop(update: Update, context: Context) -> None:
+    """/stop: end this group's game (its creator or a chat admin)."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    data = context.bot_data
+    if chat.type == ChatType.PRIVATE:
+        t = await data.user_translator(user.id, user.language_code)
+        await message.reply_text(t("Send /stop in the group where the game is."))
+        return
+    t = await data.group_translator(chat.id)
+    table = await data.service.live_game(chat.id)
+    if table is None:
+        await message.reply_text(table_error_text("no_game", t))
+        return
+    if user.id != table.creator_id and not await is_admin(data, chat.id, user.id):
+        await message.reply_text(table_error_text("not_allowed", t))
+        return
+    try:
+        change = await data.service.stop(table.game_id)
+    except TableError as error:
+        await message.reply_text(table_error_text(error.code, t))
+        return
+    publish(data, change)
+    await message.reply_text(t("The game was stopped."))
+
+
+async def language(update: Update, context: Context) -> None:
+    """/language ru|en: the language of this group (admins) or of your private messages."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    data = context.bot_data
+    private = chat.type == ChatType.PRIVATE
+    t = (
+        await data.user_translator(user.id, user.language_code)
+        if private
+        else await data.group_translator(chat.id)
+    )
+    chosen = supported(context.args[0]) if context.args else None
+    if chosen is None:
+        await message.reply_text(
+            t("Language: {lang}. Choose one of: {choices}", lang=t.language,
+                    choices=", ".join(f"/language {code}" for code in LANGUAGES))
+        )  # fmt: skip
+        return
+    if private:
+        await data.storage.set_user_language(user.id, chosen)
+    else:
+        if not await is_admin(data, chat.id, user.id):
+            await message.reply_text(t("Only a chat admin can change the group's language."))
+            return
+        await data.storage.upsert_chat(chat.id, chat.title)
+        await data.storage.set_chat_language(chat.id, chosen)
+        data.chat_languages.pop(chat.id, None)
+        table = await data.service.live_game(chat.id)
+        if table is not None:
+            data.presenter.show(Change(table))
+    t = translator(chosen)
+    await message.reply_text(t("Language: {lang}.", lang=chosen))

@@ -1,0 +1,25 @@
+"""The error handler: log first, then tell the person something went wrong."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+
+from telegram import Update
+from telegram.error import TelegramError
+
+from handlers.deps import Context
+from kozelbot.i18n import translator
+
+log = logging.getLogger(__name__)
+
+
+async def on_error(update: object, context: Context) -> None:
+    """Log the exception with its traceback; answer a pending button press."""
+    log.error("error while handling %r", update, exc_info=context.error)
+    if not isinstance(update, Update) or update.callback_query is None:
+        return
+    user = update.effective_user
+    t = translator(user.language_code if user else None)
+    with contextlib.suppress(TelegramError):  # already answered, or too old to answer
+        await update.callback_query.answer(t("Something went wrong; please try again."))

@@ -1,0 +1,217 @@
+"""The lobby: /newgame, /join, /leave, the lobby's buttons, and deep-linked /start."""
+
+from __future__ import annotations
+
+from telegram import Chat, Update, User
+from telegram.constants import ChatType
+from telegram.error import Forbidden
+
+from handlers.deps import BotData, Context
+from handlers.flow import player_of, publish, remember
+from kozelbot import callbacks
+from kozelbot.render import help_text, option_error_text, table_error_text
+from kozelbot.service import Change, TableError
+from kozelbot.table import GameAlreadyRunning, TableStatus
+from kozelbot.variants import OptionError
+
+JOIN_PREFIX = "join-"
+HAND_PREFIX = "hand-"
+
+
+async def new_game(update: Update, context: Context) -> None:
+    """/newgame [KEY=VALUE ...]: open a table in this group."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    data = context.bot_data
+    if chat.type == ChatType.PRIVATE:
+        t = await data.user_translator(user.id, user.language_code)
+        await message.reply_text(t("Add me to a group and send /newgame there."))
+        return
+    t = await data.group_translator(chat.id)
+    await data.storage.upsert_chat(chat.id, chat.title)
+    await remember(data, user)
+    try:
+        table = await data.service.new_game(chat.id, user.id, context.args or [])
+    except (TableError, GameAlreadyRunning):
+        await message.reply_text(t("A game is already running in this chat. /stop ends it."))
+        return
+    except OptionError as error:
+        await message.reply_html(option_error_text(error, t))
+        return
+    publish(data, Change(table))
+    await seat(data, chat, user, table.game_id, reply_to=message.message_id)
+
+
+async def join(update: Update, context: Context) -> None:
+    """/join: take a seat at this group's table."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    data = context.bot_data
+    if chat.type == ChatType.PRIVATE:
+        t = await data.user_translator(user.id, user.language_code)
+        await message.reply_text(t("Send /join in the group where the game is."))
+        return
+    table = await data.service.live_game(chat.id)
+    if table is None:
+        t = await data.group_translator(chat.id)
+        await message.reply_text(table_error_text("no_game", t))
+        return
+    await remember(data, user)
+    await seat(data, chat, user, table.game_id, reply_to=message.message_id)
+
+
+async def seat(
+    data: BotData, chat: Chat, user: User, game_id: int, *, reply_to: int | None = None
+) -> str | None:
+    """Seat ``user`` if the bot can reach them privately; return a refusal text, if any.
+
+    A person who never opened the private chat is asked to, in the group, with a deep-link
+    button that seats them once they press Start there.
+    """
+    t = await data.group_translator(chat.id)
+    if not await can_message(data, user):
+        data.presenter.post(
+            chat.id, data.presenter.open_private_prompt(user.id, user.first_name,
+                                                        f"{JOIN_PREFIX}{game_id}")
+        )  # fmt: skip
+        return t("Open a private chat with me first: that is where your cards arrive.")
+    try:
+        change = await data.service.join(game_id, player_of(user))
+    except TableError as error:
+        text = table_error_text(error.code, t)
+        if reply_to is not None:
+            await data.bot.send_message(chat.id, text, reply_to_message_id=reply_to)
+        return text
+    publish(data, change)
+    return None
+
+
+async def can_message(data: BotData, user: User) -> bool:
+    """Whether the bot may write to ``user`` privately (probing once if unknown)."""
+    record = await data.storage.user(user.id)
+    if record is not None and record.private_open:
+        return True
+    t = await data.user_translator(user.id, user.language_code)
+    try:
+        await data.presenter.send(
+            user.id, t("You are joining a game. Your cards will arrive here.")
+        )
+    except Forbidden:
+        return False
+    await data.storage.set_private_open(user.id, True)
+    return True
+
+
+async def leave(update: Update, context: Context) -> None:
+    """/leave: free your seat (during a match a bot takes it over)."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None or chat.type == ChatType.PRIVATE:
+        return
+    data = context.bot_data
+    t = await data.group_translator(chat.id)
+    table = await data.service.live_game(chat.id)
+    if table is None:
+        await message.reply_text(table_error_text("no_game", t))
+        return
+    try:
+        change = await data.service.leave(table.game_id, user.id)
+    except TableError as error:
+        await message.reply_text(table_error_text(error.code, t))
+        return
+    publish(data, change)
+    if table.status is TableStatus.PLAYING:
+        if change.table.status is TableStatus.STOPPED:
+            await message.reply_text(t("The last player left; the game is stopped."))
+        else:
+            await message.reply_text(t("{name} left; a bot plays the seat.", name=user.first_name))
+
+
+async def lobby_button(update: Update, context: Context) -> None:
+    """The lobby's buttons: take a seat, leave, start with bots."""
+    query, chat, user = update.callback_query, update.effective_chat, update.effective_user
+    if query is None or user is None:
+        return
+    data = context.bot_data
+    t = await data.user_translator(user.id, user.language_code)
+    button = callbacks.parse(query.data)
+    if not isinstance(button, callbacks.LobbyButton) or chat is None:
+        await query.answer(t("This button is not valid."), show_alert=True)
+        return
+    table = await data.service.game(button.game_id)
+    if table is None or table.chat_id != chat.id:
+        await query.answer(t("This button is not valid."), show_alert=True)
+        return
+    await remember(data, user)
+    if button.verb == "join":
+        if not await can_message(data, user):
+            url = f"https://t.me/{data.bot.username}?start={JOIN_PREFIX}{button.game_id}"
+            await query.answer(url=url)
+            return
+        try:
+            change = await data.service.join(button.game_id, player_of(user))
+        except TableError as error:
+            await query.answer(table_error_text(error.code, t), show_alert=True)
+            return
+        publish(data, change)
+        await query.answer(t("You have a seat."))
+        return
+    try:
+        if button.verb == "leave":
+            change = await data.service.leave(button.game_id, user.id)
+        else:
+            change = await data.service.start(button.game_id, user.id)
+    except TableError as error:
+        await query.answer(table_error_text(error.code, t), show_alert=True)
+        return
+    publish(data, change)
+    await query.answer(t("Done."))
+
+
+async def start(update: Update, context: Context) -> None:
+    """/start in the private chat, possibly deep-linked (``join-<game>``, ``hand-<game>``)."""
+    message, user = update.effective_message, update.effective_user
+    if message is None or user is None:
+        return
+    data = context.bot_data
+    await remember(data, user)
+    await data.storage.set_private_open(user.id, True)
+    t = await data.user_translator(user.id, user.language_code)
+    payload = context.args[0] if context.args else ""
+    game_id = _game_in(payload)
+    if game_id is None:
+        await message.reply_html(t("Hello! Add me to a group and send /newgame there.")
+                                 + "\n\n" + help_text(t))  # fmt: skip
+        return
+    table = await data.service.game(game_id)
+    if table is None or not table.status.live:
+        await message.reply_text(table_error_text("finished", t))
+        return
+    if payload.startswith(JOIN_PREFIX):
+        try:
+            change = await data.service.join(game_id, player_of(user))
+        except TableError as error:
+            await message.reply_text(table_error_text(error.code, t))
+            return
+        publish(data, change)
+        await message.reply_text(t("You have a seat. Your cards will arrive here."))
+        return
+    seat_no = table.seat_of(user.id)
+    if seat_no is None:
+        await message.reply_text(table_error_text("not_seated", t))
+        return
+    await resend_hand(data, game_id, seat_no)
+
+
+async def resend_hand(data: BotData, game_id: int, seat_no: int) -> None:
+    """Send a seat's hand as a new message (the old one's buttons go stale)."""
+    await data.service.set_hand_message(game_id, seat_no, 0, None)
+    data.presenter.hand_lane(game_id, seat_no).touch()
+
+
+def _game_in(payload: str) -> int | None:
+    for prefix in (JOIN_PREFIX, HAND_PREFIX):
+        if payload.startswith(prefix) and payload[len(prefix) :].isdigit():
+            return int(payload[len(prefix) :])
+    return None

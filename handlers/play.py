@@ -1,0 +1,86 @@
+"""Play: the private hand's card and redeal buttons, and /hand."""
+
+from __future__ import annotations
+
+from telegram import Update
+from telegram.constants import ChatType
+
+from handlers.deps import Context
+from handlers.flow import publish
+from handlers.lobby import resend_hand
+from kozelbot import callbacks
+from kozelbot.engine import Action, AskRedeal, GameError, KeepHand, PlayCard
+from kozelbot.render import card_label, game_error_text, table_error_text
+from kozelbot.service import TableError
+
+
+async def hand_button(update: Update, context: Context) -> None:
+    """A card (or redeal answer) pressed in a private hand message."""
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return
+    data = context.bot_data
+    t = await data.user_translator(user.id, user.language_code)
+    button = callbacks.parse(query.data)
+    if not isinstance(button, callbacks.PlayButton | callbacks.RedealButton):
+        await query.answer(t("This button is not valid."), show_alert=True)
+        return
+    table = await data.service.game(button.game_id)
+    if table is None or not table.status.live:
+        await query.answer(table_error_text("finished", t), show_alert=True)
+        return
+    seat = table.seat_of(user.id)
+    if seat is None:
+        await query.answer(table_error_text("not_seated", t), show_alert=True)
+        return
+    known = table.hand_messages.get(seat)
+    pressed = query.message.message_id if query.message is not None else None
+    if known is None or known != (button.deal_no, pressed):
+        await query.answer(t("This hand message is out of date; use the latest one (/hand)."),
+                           show_alert=True)  # fmt: skip
+        return
+    action: Action
+    if isinstance(button, callbacks.PlayButton):
+        action = PlayCard(button.card)
+    else:
+        action = AskRedeal() if button.redeal else KeepHand()
+    try:
+        change = await data.service.act(button.game_id, user.id, button.deal_no, action)
+    except GameError as error:
+        await query.answer(game_error_text(error, table, t), show_alert=True)
+        return
+    except TableError as error:
+        await query.answer(table_error_text(error.code, t), show_alert=True)
+        return
+    publish(data, change)
+    if isinstance(action, PlayCard):
+        await query.answer(t("You played {card}.", card=card_label(action.card, t)))
+    elif isinstance(action, AskRedeal):
+        await query.answer(t("Redeal!"))
+    else:
+        await query.answer(t("You play on."))
+
+
+async def hand(update: Update, context: Context) -> None:
+    """/hand: send your cards again as a new private message."""
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return
+    data = context.bot_data
+    t = await data.user_translator(user.id, user.language_code)
+    if chat.type == ChatType.PRIVATE:
+        tables = [tb for tb in await data.storage.live_games() if tb.seat_of(user.id) is not None]
+        table = tables[-1] if tables else None
+    else:
+        table = await data.service.live_game(chat.id)
+    seat = None if table is None else table.seat_of(user.id)
+    if table is None or seat is None:
+        await message.reply_text(table_error_text("not_seated", t))
+        return
+    if table.state is None:
+        await message.reply_text(t("The game has not started yet."))
+        return
+    await resend_hand(data, table.game_id, seat)
+    if chat.type == ChatType.PRIVATE:
+        return
+    await message.reply_text(t("Your cards are in our private chat."))

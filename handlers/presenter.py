@@ -1,0 +1,370 @@
+"""Everything the bot shows about a game, kept in step with the state without flooding.
+
+Each group has one *lane* and each private hand one lane. A lane is single-flight: it keeps a
+queue of new posts (deal results) and a "dirty" flag for its live message (lobby, table or
+hand); its task sends the posts in order, then re-renders the live message from the latest
+committed table, never faster than its interval. So a burst of moves (computer players move
+instantly) becomes one edit, group traffic stays under Telegram's ~20 messages a minute, and
+what the chat shows always converges to the real state. ``AIORateLimiter`` below handles any
+``RetryAfter`` left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+
+from handlers.keyboards import to_markup
+from kozelbot.engine import DealScored, MatchOver
+from kozelbot.i18n import Translator
+from kozelbot.render import (
+    Keyboard,
+    hand_keyboard,
+    hand_text,
+    lobby_keyboard,
+    lobby_text,
+    match_over_text,
+    mention,
+    result_text,
+    table_text,
+)
+from kozelbot.service import Change, GameService
+from kozelbot.table import Table, TableStatus
+
+if TYPE_CHECKING:
+    from handlers.deps import BotData
+
+log = logging.getLogger(__name__)
+
+Post = Callable[["Translator"], tuple[str, Keyboard | InlineKeyboardMarkup | None]]
+NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+SHOWN_LIMIT = 20_000
+
+
+class Lane:
+    """A single-flight, rate-spaced sender for one chat message and the posts before it."""
+
+    def __init__(
+        self,
+        name: str,
+        interval: float,
+        refresh: Callable[[], Awaitable[None]],
+        send_post: Callable[[Post], Awaitable[None]] | None = None,
+    ) -> None:
+        self.name = name
+        self.interval = interval
+        self._refresh = refresh
+        self._send_post = send_post
+        self.posts: deque[Post] = deque()
+        self.dirty = False
+        self.task: asyncio.Task[None] | None = None
+        self.last = -1e9
+
+    def touch(self) -> None:
+        """The live message is out of date: re-render it soon."""
+        self.dirty = True
+        self._kick()
+
+    def post(self, item: Post) -> None:
+        """Queue a new message (sent before the next refresh)."""
+        self.posts.append(item)
+        self._kick()
+
+    @property
+    def busy(self) -> bool:
+        """Work queued or in flight."""
+        return self.task is not None and not self.task.done()
+
+    def _kick(self) -> None:
+        if not self.busy:
+            self.task = asyncio.create_task(self._run(), name=f"lane:{self.name}")
+
+    async def _run(self) -> None:
+        while self.posts or self.dirty:
+            delay = self.last + self.interval - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if self.posts and self._send_post is not None:
+                item = self.posts[0]
+                if await self._attempt(self._send_post(item)):
+                    self.posts.popleft()
+            else:
+                self.posts.clear()
+                self.dirty = False
+                if not await self._attempt(self._refresh()):
+                    self.dirty = True
+            self.last = time.monotonic()
+
+    async def _attempt(self, work: Awaitable[None]) -> bool:
+        """Run one send; ``False`` means "try again" (flood wait)."""
+        try:
+            await work
+        except RetryAfter as error:
+            wait = error.retry_after
+            seconds = wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait)
+            log.warning("lane %s: flood wait %.1fs", self.name, seconds)
+            await asyncio.sleep(seconds)
+            return False
+        except TelegramError as error:
+            log.warning("lane %s: %s", self.name, error)
+        except Exception:
+            log.exception("lane %s failed", self.name)
+        return True
+
+
+class Presenter:
+    """Keeps every group's lobby/table message and every private hand up to date."""
+
+    def __init__(self, bot: Bot, data: BotData) -> None:
+        self.bot = bot
+        self.data = data
+        self._groups: dict[int, Lane] = {}
+        self._hands: dict[tuple[int, int], Lane] = {}
+        self._chat_game: dict[int, int] = {}
+        self._lobby_closed: set[int] = set()
+        self._asked_private: set[tuple[int, int]] = set()
+        self._shown: dict[tuple[int, int], tuple[str, object]] = {}
+        """(chat, message) → the text and keyboard last shown, to skip edits that change
+        nothing (Telegram would refuse them as "not modified" anyway)."""
+
+    @property
+    def service(self) -> GameService:
+        return self.data.service
+
+    # -- scheduling ----------------------------------------------------------------------
+
+    def show(self, change: Change) -> None:
+        """Schedule everything a change makes visible: result posts, table, hands."""
+        table = change.table
+        self._chat_game[table.chat_id] = table.game_id
+        lane = self._group_lane(table.chat_id)
+        for event in change.events:
+            if isinstance(event, DealScored | MatchOver):
+                lane.post(_announcement(table, event))
+        lane.touch()
+        for seat, _player in table.humans:
+            self.hand_lane(table.game_id, seat).touch()
+
+    def post(self, chat_id: int, item: Post) -> None:
+        """Queue a message to a group in order with its table updates."""
+        self._group_lane(chat_id).post(item)
+
+    def hand_lane(self, game_id: int, seat: int) -> Lane:
+        """The lane of one seat's private hand message."""
+        key = (game_id, seat)
+        lane = self._hands.get(key)
+        if lane is None:
+            lane = Lane(
+                f"hand:{game_id}:{seat}",
+                self.data.settings.private_interval,
+                lambda: self._refresh_hand(game_id, seat),
+            )
+            self._hands[key] = lane
+        return lane
+
+    def _group_lane(self, chat_id: int) -> Lane:
+        lane = self._groups.get(chat_id)
+        if lane is None:
+            lane = Lane(
+                f"group:{chat_id}",
+                self.data.settings.group_interval,
+                lambda: self._refresh_group(chat_id),
+                lambda item: self._send_post(chat_id, item),
+            )
+            self._groups[chat_id] = lane
+        return lane
+
+    async def drain(self, timeout: float = 30.0) -> None:
+        """Wait until every lane is idle (tests and benchmarks)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            busy = [lane.task for lane in self._lanes() if lane.busy and lane.task is not None]
+            if not busy:
+                return
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("lanes still busy: " + ", ".join(t.get_name() for t in busy))
+            await asyncio.wait(busy, timeout=remaining)
+
+    async def close(self) -> None:
+        """Cancel pending work (at shutdown)."""
+        tasks = [lane.task for lane in self._lanes() if lane.task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def _lanes(self) -> list[Lane]:
+        return [*self._groups.values(), *self._hands.values()]
+
+    # -- sending -------------------------------------------------------------------------
+
+    async def send(
+        self, chat_id: int, text: str, markup: Keyboard | InlineKeyboardMarkup | None = None
+    ) -> Message:
+        """Send an HTML message."""
+        reply_markup = _markup(markup)
+        message = await self.bot.send_message(
+            chat_id,
+            text,
+            parse_mode=ParseMode.HTML,
+            reply_markup=reply_markup,
+            link_preview_options=NO_PREVIEW,
+        )
+        self._remember_shown((chat_id, message.message_id), text, reply_markup)
+        return message
+
+    async def edit(
+        self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None
+    ) -> bool:
+        """Edit a message in place; ``False`` if it no longer exists."""
+        reply_markup = _markup(markup)
+        key = (chat_id, message_id)
+        if self._shown.get(key) == (text, reply_markup):
+            return True
+        try:
+            await self.bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                reply_markup=reply_markup,
+                link_preview_options=NO_PREVIEW,
+            )
+        except BadRequest as error:
+            reason = str(error).lower()
+            if "not modified" in reason:
+                self._remember_shown(key, text, reply_markup)
+                return True
+            if "not found" in reason or "can't be edited" in reason:
+                self._shown.pop(key, None)
+                return False
+            raise
+        self._remember_shown(key, text, reply_markup)
+        return True
+
+    def _remember_shown(self, key: tuple[int, int], text: str, markup: object) -> None:
+        if len(self._shown) >= SHOWN_LIMIT:
+            self._shown.clear()  # a cache: forgetting costs one redundant edit at most
+        self._shown[key] = (text, markup)
+
+    async def _send_post(self, chat_id: int, item: Post) -> None:
+        translate = await self.data.group_translator(chat_id)
+        text, markup = item(translate)
+        await self.send(chat_id, text, markup)
+
+    # -- group ---------------------------------------------------------------------------
+
+    async def _refresh_group(self, chat_id: int) -> None:
+        game_id = self._chat_game.get(chat_id)
+        table = None if game_id is None else self.service.snapshot(game_id)
+        if table is None:
+            return
+        t = await self.data.group_translator(chat_id)
+        state = self.service.state_of(table)
+        if state is None or state.current is None:
+            await self._show_lobby(table, t)
+            return
+        if table.lobby_message_id is not None and table.game_id not in self._lobby_closed:
+            self._lobby_closed.add(table.game_id)
+            await self.edit(chat_id, table.lobby_message_id, lobby_text(table, t))
+        deal_no = state.current.deal_no
+        text = table_text(table, state, t)
+        current = table.table_message_deal == deal_no and table.table_message_id is not None
+        if current and await self.edit(chat_id, table.table_message_id or 0, text):
+            return
+        message = await self.send(chat_id, text)
+        await self.service.set_table_message(table.game_id, deal_no, message.message_id)
+
+    async def _show_lobby(self, table: Table, t: Translator) -> None:
+        text, keyboard = lobby_text(table, t), lobby_keyboard(table, t)
+        if table.lobby_message_id is not None and await self.edit(
+            table.chat_id, table.lobby_message_id, text, keyboard
+        ):
+            return
+        if table.status is not TableStatus.LOBBY:
+            return
+        message = await self.send(table.chat_id, text, keyboard)
+        await self.service.set_lobby_message(table.game_id, message.message_id)
+
+    # -- hands ---------------------------------------------------------------------------
+
+    async def _refresh_hand(self, game_id: int, seat: int) -> None:
+        table = self.service.snapshot(game_id)
+        player = None if table is None else table.seats[seat]
+        if table is None or player is None or player.user_id is None:
+            return
+        state = self.service.state_of(table)
+        if state is None or state.current is None:
+            return
+        user_id = player.user_id
+        t = await self.data.user_translator(user_id)
+        deal_no = state.current.deal_no
+        text, keyboard = hand_text(table, state, seat, t), hand_keyboard(table, state, seat, t)
+        known = table.hand_messages.get(seat)
+        if known is not None and known[0] == deal_no:
+            if await self.edit(user_id, known[1], text, keyboard):
+                return
+        elif known is not None:
+            with contextlib.suppress(TelegramError):
+                await self.edit(user_id, known[1], t("Deal {n} is over.", n=known[0] + 1))
+        if table.status is not TableStatus.PLAYING:
+            return
+        try:
+            message = await self.send(user_id, text, keyboard)
+        except Forbidden:
+            await self.private_closed(table, seat)
+            return
+        self._asked_private.discard((game_id, user_id))
+        await self.service.set_hand_message(game_id, seat, deal_no, message.message_id)
+
+    async def private_closed(self, table: Table, seat: int) -> None:
+        """A player's private chat refuses messages: ask them, once, in the group."""
+        player = table.seats[seat]
+        assert player is not None and player.user_id is not None
+        await self.data.storage.set_private_open(player.user_id, False)
+        key = (table.game_id, player.user_id)
+        if key in self._asked_private:
+            return
+        self._asked_private.add(key)
+        self.post(table.chat_id, self.open_private_prompt(player.user_id, player.name,
+                                                          f"hand-{table.game_id}"))  # fmt: skip
+
+    def open_private_prompt(self, user_id: int, name: str, payload: str) -> Post:
+        """A group post asking someone to open the private chat, with a deep-link button."""
+        url = f"https://t.me/{self.bot.username}?start={payload}"
+
+        def render(t: Translator) -> tuple[str, InlineKeyboardMarkup]:
+            text = t("{name}, open a private chat with me to receive your cards.",
+                     name=mention(user_id, name))  # fmt: skip
+            button = InlineKeyboardButton(t("Open the chat"), url=url)
+            return text, InlineKeyboardMarkup([[button]])
+
+        return render
+
+
+def _announcement(table: Table, event: DealScored | MatchOver) -> Post:
+    """A deal or match result as a group post, rendered in the group's language."""
+
+    def render(t: Translator) -> tuple[str, None]:
+        if isinstance(event, DealScored):
+            return result_text(table, event, t), None
+        return match_over_text(table, event.winner, event.score, t), None
+
+    return render
+
+
+def _markup(markup: Keyboard | InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:
+    if markup is None or isinstance(markup, InlineKeyboardMarkup):
+        return markup
+    return to_markup(markup)

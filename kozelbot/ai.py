@@ -1,0 +1,141 @@
+"""The computer player: a simple, sensible heuristic that sees only its seat's ``View``.
+
+It plays legally and with intent: it follows cheaply, wins tricks worth winning with the
+cheapest card that does it, gives points to a partner who is sure to take the trick, and
+never throws points to the opponents when a cheaper card will do. It is deterministic, so
+a seeded match replays exactly.
+"""
+
+from __future__ import annotations
+
+from kozelbot.cards import Card, hand_points
+from kozelbot.engine import Action, AskRedeal, KeepHand, Phase, PlayCard, View, side_of
+
+WORTH_WINNING = 10
+"""Card points on the table from which the computer spends a card of value to win."""
+
+
+def choose_action(view: View) -> Action:
+    """The computer's action for the seat whose view this is (it must be able to act)."""
+    if view.phase is Phase.REDEAL:
+        return AskRedeal() if wants_redeal(view) else KeepHand()
+    if not view.legal:
+        raise ValueError("the computer was asked to move when it cannot")
+    return PlayCard(choose_card(view))
+
+
+def wants_redeal(view: View) -> bool:
+    """Ask for a redeal with a weak hand: under the limit and at most two trumps."""
+    rules = view.rules
+    limit = rules.redeal_below
+    trumps = sum(1 for card in view.hand if rules.is_trump(card))
+    return limit is not None and hand_points(view.hand) < limit and trumps <= 2
+
+
+def choose_card(view: View) -> Card:
+    """Pick the card to play from ``view.legal``."""
+    legal = list(view.legal)
+    if len(legal) == 1:
+        return legal[0]
+    if not view.trick:
+        return _lead(view, legal)
+    return _follow(view, legal)
+
+
+def _strength(view: View, card: Card) -> int:
+    return view.rules.strength[card]
+
+
+def _cost(view: View, card: Card) -> int:
+    """How much giving this card away hurts: its points first, then its power."""
+    return card.points * 100 + _strength(view, card)
+
+
+def _lead(view: View, legal: list[Card]) -> Card:
+    """Lead a winner when it is sure to win, else the cheapest card."""
+    rules = view.rules
+    played = set(view.played) | set(view.hand)
+    unseen_trumps = [c for c in rules.cards if rules.is_trump(c) and c not in played]
+    for card in sorted(legal, key=lambda c: -_strength(view, c)):
+        if rules.is_trump(card):
+            if all(_strength(view, card) > _strength(view, c) for c in unseen_trumps):
+                return card  # the highest trump out: draws trumps and wins
+            continue
+        higher_out = [
+            c for c in rules.cards
+            if c not in played and c.suit == card.suit and not rules.is_trump(c)
+            and _strength(view, c) > _strength(view, card)
+        ]  # fmt: skip
+        if not higher_out and card.points >= 10 and len(view.played) < 8:
+            return card  # a plain ace (or a ten whose ace is gone) early in the deal
+    plain = [c for c in legal if not rules.is_trump(c)]
+    return min(plain or legal, key=lambda c: _cost(view, c))
+
+
+def _follow(view: View, legal: list[Card]) -> Card:
+    rules = view.rules
+    assert view.seat is not None
+    seats = len(view.hand_sizes)
+    trick = list(view.trick)
+    winner_seat = _winning_seat(view, trick)
+    winning_card = dict(trick)[winner_seat]
+    partner_winning = side_of(winner_seat) == side_of(view.seat)
+    last_to_play = len(trick) == seats - 1
+    on_table = sum(c.points for _, c in trick)
+
+    if partner_winning and (last_to_play or _sure_winner(view, winning_card)):
+        # Smear: give the partner the most points, but never a permanent trump.
+        return max(legal, key=lambda c: (c.points - 5 * (c in rules.ladder), -_strength(view, c)))
+    beaters = [c for c in legal if _beats(view, trick, c)]
+    if beaters and not partner_winning:
+        cheapest = min(beaters, key=lambda c: _cost(view, c))
+        gain = on_table + cheapest.points
+        if last_to_play or gain >= WORTH_WINNING or _sure_winner(view, cheapest):
+            if last_to_play or _sure_winner(view, cheapest) or cheapest.points == 0:
+                return cheapest
+            # Not last: spend a card of value only if nothing later can take it back.
+            safe = [c for c in beaters if _sure_winner(view, c)]
+            if safe:
+                return min(safe, key=lambda c: _cost(view, c))
+            return cheapest
+    return min(legal, key=lambda c: _cost(view, c))
+
+
+def _winning_seat(view: View, trick: list[tuple[int, Card]]) -> int:
+    rules = view.rules
+    led = rules.effective_suit(trick[0][1])
+    best_seat, best = trick[0]
+    for seat, card in trick[1:]:
+        if rules.effective_suit(card) in (led, None) and _strength(view, card) > _strength(
+            view, best
+        ):
+            best_seat, best = seat, card
+    return best_seat
+
+
+def _beats(view: View, trick: list[tuple[int, Card]], card: Card) -> bool:
+    assert view.seat is not None
+    return _winning_seat(view, [*trick, (view.seat, card)]) == view.seat
+
+
+def _sure_winner(view: View, card: Card) -> bool:
+    """No card still unseen by this seat can beat ``card`` if it is played now."""
+    rules = view.rules
+    seen = set(view.played) | set(view.hand) | {c for _, c in view.trick}
+    for other in rules.cards:
+        if other in seen or other == card:
+            continue
+        if rules.is_trump(other) and _strength(view, other) > _strength(view, card):
+            return False
+        if (
+            not rules.is_trump(card)
+            and not rules.is_trump(other)
+            and other.suit == card.suit
+            and _strength(view, other) > _strength(view, card)
+        ):
+            return False
+    if not rules.is_trump(card):
+        # A plain card can also be trumped by anyone out of the suit; count it safe only
+        # when no trump is unseen.
+        return not any(rules.is_trump(c) and c not in seen for c in rules.cards)
+    return True

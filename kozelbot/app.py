@@ -1,0 +1,113 @@
+"""The composition root: builds the PTB ``Application`` and wires storage, service and handlers.
+
+The only module of ``kozelbot`` that sees Telegram, SQLite and the handlers at once; nothing
+imports it but ``kozelbot.__main__`` (and tests/benchmarks that run the real bot).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from telegram import BotCommandScopeDefault
+from telegram.error import TelegramError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
+
+import handlers
+from handlers.deps import BotData
+from handlers.flow import publish, sync_timer
+from handlers.presenter import Presenter
+from kozelbot.config import Settings
+from kozelbot.i18n import LANGUAGES
+from kozelbot.service import GameService
+from storage import Storage
+
+log = logging.getLogger("kozelbot")
+
+KozelApplication = Application[Any, Any, Any, Any, BotData, Any]
+
+
+def build_application(settings: Settings, *, rng: random.Random | None = None) -> KozelApplication:
+    """The bot, ready for ``run_polling`` (or ``async with`` + ``start`` in tests)."""
+    token = settings.token
+    if not token:
+        raise ValueError("KOZEL_BOT_TOKEN is not set")
+    root = settings.api_url.rstrip("/")
+    limiter = AIORateLimiter(
+        overall_max_rate=settings.overall_max_rate,
+        group_max_rate=settings.group_max_rate,
+        group_time_period=settings.group_period,
+        max_retries=3,
+    )
+    application: KozelApplication = (
+        ApplicationBuilder()
+        .token(token)
+        .base_url(f"{root}/bot")
+        .base_file_url(f"{root}/file/bot")
+        .rate_limiter(limiter)
+        .concurrent_updates(True)
+        .context_types(ContextTypes(bot_data=BotData))
+        .post_init(lambda app: _open(app, settings, rng or random.Random()))
+        .post_shutdown(_close)
+        .build()
+    )
+    handlers.register(application)
+    return application
+
+
+async def _open(application: KozelApplication, settings: Settings, rng: random.Random) -> None:
+    """post_init: open storage, build the service, resume every unfinished game."""
+    data = application.bot_data
+    data.settings = settings
+    data.bot = application.bot
+    assert application.job_queue is not None
+    data.job_queue = application.job_queue
+    data.storage = await Storage.open(settings.db_path)
+    data.service = GameService(data.storage, rng=rng)
+    data.presenter = Presenter(application.bot, data)
+    for language in LANGUAGES:
+        try:
+            await application.bot.set_my_commands(
+                handlers.command_list(language),
+                scope=BotCommandScopeDefault(),
+                language_code=None if language == settings.language else language,
+            )
+        except TelegramError as error:
+            log.warning("could not set the command menu (%s): %s", language, error)
+    await resume_games(data)
+
+
+async def resume_games(data: BotData) -> int:
+    """Continue every lobby and match found in storage; return how many."""
+    tables = await data.storage.live_games()
+    for table in tables:
+        change = await data.service.resume(table.game_id)
+        if change is None:
+            continue
+        publish(data, change)
+        sync_timer(data, change.table)
+    if tables:
+        log.info("resumed %d game(s)", len(tables))
+    return len(tables)
+
+
+async def _close(application: KozelApplication) -> None:
+    """post_shutdown: stop sending, close the database."""
+    data = application.bot_data
+    if hasattr(data, "presenter"):
+        await data.presenter.close()
+    if hasattr(data, "storage"):
+        await data.storage.close()
+
+
+def run(settings: Settings) -> None:
+    """Run the bot in polling mode until interrupted."""
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    application = build_application(settings)
+    application.run_polling(timeout=settings.poll_timeout, allowed_updates=["message",
+                            "callback_query", "my_chat_member"])  # fmt: skip

@@ -1,0 +1,81 @@
+"""Callback data of inline buttons: compact, typed, and valid across restarts.
+
+Telegram allows 1–64 bytes. Every button names its game (and, for the hand, the deal), so a
+button of a finished game or an old deal is recognised as stale instead of acting on the
+wrong state. The format is ``<prefix>:<field>:...``; ``parse`` returns ``None`` for anything
+that is not ours (forged or mangled data), and the handlers answer such presses politely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kozelbot.cards import Card
+
+MAX_BYTES = 64
+
+
+@dataclass(frozen=True, slots=True)
+class PlayButton:
+    """A card of a private hand."""
+
+    game_id: int
+    deal_no: int
+    card: Card
+
+    def pack(self) -> str:
+        return _checked(f"c:{self.game_id}:{self.deal_no}:{self.card}")
+
+
+@dataclass(frozen=True, slots=True)
+class RedealButton:
+    """Answer to the redeal offer: ``redeal`` True asks for it, False keeps the hand."""
+
+    game_id: int
+    deal_no: int
+    redeal: bool
+
+    def pack(self) -> str:
+        return _checked(f"r:{self.game_id}:{self.deal_no}:{'y' if self.redeal else 'n'}")
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyButton:
+    """A lobby button: ``join``, ``leave`` or ``start`` (with computer players)."""
+
+    game_id: int
+    verb: str
+
+    def pack(self) -> str:
+        return _checked(f"l:{self.game_id}:{self.verb}")
+
+
+CallbackData = PlayButton | RedealButton | LobbyButton
+LOBBY_VERBS = ("join", "leave", "start")
+
+
+def _checked(data: str) -> str:
+    if not 1 <= len(data.encode()) <= MAX_BYTES:
+        raise ValueError(f"callback data over {MAX_BYTES} bytes: {data!r}")
+    return data
+
+
+def parse(data: str | None) -> CallbackData | None:
+    """Read packed callback data; ``None`` when it is not a button of this bot."""
+    if not data:
+        return None
+    parts = data.split(":")
+    try:
+        if parts[0] == "c" and len(parts) == 4:
+            return PlayButton(int(parts[1]), int(parts[2]), Card.parse(parts[3]))
+        if parts[0] == "r" and len(parts) == 4 and parts[3] in ("y", "n"):
+            return RedealButton(int(parts[1]), int(parts[2]), parts[3] == "y")
+        if parts[0] == "l" and len(parts) == 3 and parts[2] in LOBBY_VERBS:
+            return LobbyButton(int(parts[1]), parts[2])
+    except ValueError:
+        return None
+    return None
+
+
+PATTERN = r"^[crl]:"
+"""The ``pattern=`` for the bot's callback handler."""

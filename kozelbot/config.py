@@ -1,0 +1,43 @@
+"""Configuration from the environment or a ``.env`` file (pydantic-settings, prefix ``KOZEL_``)."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+TELEGRAM_API = "https://api.telegram.org"
+
+
+class Settings(BaseSettings):
+    """Every setting the bot reads; ``.env.example`` lists them all."""
+
+    model_config = SettingsConfigDict(env_prefix="KOZEL_", env_file=".env", extra="ignore")
+
+    bot_token: SecretStr | None = None
+    """The token from @BotFather."""
+    db_path: str = "kozel.db"
+    """The SQLite database file."""
+    api_url: str = TELEGRAM_API
+    """Bot API server root: requests go to ``{api_url}/bot<token>/<method>``."""
+    log_level: str = "INFO"
+    language: str = "ru"
+    """The language of group chats until someone picks another with /language."""
+    group_max_rate: int = Field(default=20, ge=1)
+    """Messages (sends and edits) per ``group_period`` seconds to one group."""
+    group_period: float = Field(default=60.0, gt=0)
+    overall_max_rate: int = Field(default=30, ge=1)
+    """Requests per second to Telegram over all chats."""
+    private_interval: float = Field(default=1.0, ge=0)
+    """Seconds between two edits of one private hand message (≈1 message/s per chat)."""
+    poll_timeout: int = Field(default=30, ge=0)
+    """Long-polling timeout of getUpdates, seconds."""
+
+    @property
+    def token(self) -> str | None:
+        """The token as text, if set."""
+        return self.bot_token.get_secret_value() if self.bot_token else None
+
+    @property
+    def group_interval(self) -> float:
+        """Least seconds between two table edits of one group, leaving room for results."""
+        return self.group_period / self.group_max_rate * 1.5

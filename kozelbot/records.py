@@ -1,0 +1,94 @@
+"""Plain records that cross the storage boundary: moves, deals, results, users, rankings.
+
+They are frozen pydantic models so that storage can serialise them without knowing the
+engine, and handlers can read them without knowing SQL.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class MoveSource(StrEnum):
+    """Who made a move: the player, a computer seat, or the timer for the player."""
+
+    HUMAN = "human"
+    COMPUTER = "computer"
+    TIMEOUT = "timeout"
+
+
+class MoveRecord(_Record):
+    """One accepted action, as appended to the move log (``seq`` counts from 1 per game)."""
+
+    game_id: int
+    seq: int
+    deal_no: int
+    seat: int
+    action: str
+    source: MoveSource
+    user_id: int | None = None
+
+
+class DealRecord(_Record):
+    """One scored deal; ``trace`` is the deal's trace object (see ``kozelbot.trace``)."""
+
+    game_id: int
+    deal_no: int
+    outcome: str
+    points: tuple[int, int]
+    award: tuple[int, int]
+    multiplier: int
+    score: tuple[int, int]
+    trace: dict[str, Any]
+
+
+class MatchPlayer(_Record):
+    """A seat of a finished match; ``user_id`` is ``None`` for a computer player."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    side: int
+    won: bool
+
+
+class MatchResult(_Record):
+    """A match that ended by reaching the target (stopped games are not results)."""
+
+    game_id: int
+    chat_id: int
+    variant: str
+    options: dict[str, Any]
+    winner_side: int
+    score: tuple[int, int]
+    deals: int
+    players: tuple[MatchPlayer, ...]
+
+
+class UserRecord(_Record):
+    """What the bot knows of a Telegram user."""
+
+    user_id: int
+    first_name: str
+    username: str | None = None
+    language_code: str | None = None
+    language: str | None = None
+    """A language the user chose with /language; wins over ``language_code``."""
+    private_open: bool = False
+    """The user has started the bot's private chat and has not blocked it since."""
+
+
+class LeaderRow(_Record):
+    """One line of a chat's leaderboard."""
+
+    user_id: int
+    name: str
+    played: int
+    won: int

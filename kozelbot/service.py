@@ -1,0 +1,435 @@
+"""The game service: every change to a table goes through here, one at a time per game.
+
+Handlers (Telegram) and timers call it; it loads the table from the repository, lets the
+engine decide, runs the computer seats and the chance steps, and commits the result — the
+moves appended to the log in the same transaction — before anyone is answered. It returns a
+``Change`` that the presentation layer turns into messages. It knows no Telegram and no SQL:
+the repository is a protocol that ``storage.Storage`` implements.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from kozelbot.ai import choose_action
+from kozelbot.engine import (
+    Action,
+    DealScored,
+    Event,
+    MatchOver,
+    MatchState,
+    Phase,
+    shuffle_rng,
+)
+from kozelbot.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, MoveSource
+from kozelbot.table import Player, Table, TableStatus
+from kozelbot.trace import deal_trace
+from kozelbot.variants import DEFAULT_PRESET, preset
+
+SEATS = 4
+
+
+class Repository(Protocol):
+    """What the service needs from storage."""
+
+    async def create_game(self, table: Table) -> Table: ...
+    async def live_game(self, chat_id: int) -> Table | None: ...
+    async def game(self, game_id: int) -> Table | None: ...
+    async def live_games(self) -> list[Table]: ...
+    async def save_game(
+        self,
+        table: Table,
+        *,
+        moves: Sequence[MoveRecord] = (),
+        deals: Sequence[DealRecord] = (),
+        result: MatchResult | None = None,
+    ) -> None: ...
+
+
+class TableError(Exception):
+    """A table operation refused for a reason the user should be told; nothing changed.
+
+    Codes: ``no_game``, ``game_running``, ``not_lobby``, ``seated``, ``full``, ``not_seated``,
+    ``not_creator``, ``stale`` (an old button or deal), ``finished``.
+    """
+
+    def __init__(self, code: str, table: Table | None = None) -> None:
+        super().__init__(code)
+        self.code = code
+        self.table = table
+
+
+@dataclass
+class Change:
+    """What one accepted operation did: the new table and what happened, for presenters."""
+
+    table: Table
+    state: MatchState | None = None
+    events: list[Event] = field(default_factory=list)
+    moves: list[MoveRecord] = field(default_factory=list)
+    deals: list[DealRecord] = field(default_factory=list)
+    result: MatchResult | None = None
+    started: bool = False
+
+    @property
+    def results(self) -> list[DealScored]:
+        """Deals scored by this change, in order."""
+        return [e for e in self.events if isinstance(e, DealScored)]
+
+
+def computer(seat: int) -> Player:
+    """A computer player for an empty seat (named by the presenters, in the reader's language)."""
+    return Player(user_id=None, name=f"cpu{seat}")
+
+
+class GameService:
+    """Serialised operations on tables; one ``asyncio.Lock`` per game."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        rng: random.Random,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.repo = repo
+        self.rng = rng
+        self.clock = clock
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tables: dict[int, Table] = {}
+
+    # -- reading -------------------------------------------------------------------------
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock every change of ``game_id`` holds."""
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    def snapshot(self, game_id: int) -> Table | None:
+        """The latest committed table of a game this process has seen."""
+        return self._tables.get(game_id)
+
+    async def live_game(self, chat_id: int) -> Table | None:
+        """The chat's lobby or running game."""
+        table = await self.repo.live_game(chat_id)
+        if table is not None:
+            self._remember(table)
+        return table
+
+    async def game(self, game_id: int) -> Table | None:
+        """A game by id, any status."""
+        table = await self.repo.game(game_id)
+        if table is not None:
+            self._remember(table)
+        return table
+
+    def _remember(self, table: Table) -> None:
+        """Cache a table read from storage unless a newer version is cached already.
+
+        Reads outside the game's lock can finish after a newer commit; they must not
+        replace what presenters render from.
+        """
+        cached = self._tables.get(table.game_id)
+        if cached is None or table.version >= cached.version:
+            self._tables[table.game_id] = table.model_copy(deep=True)
+
+    @staticmethod
+    def state_of(table: Table) -> MatchState | None:
+        """The engine state inside a table."""
+        return None if table.state is None else MatchState.from_dict(table.state)
+
+    # -- lobby ---------------------------------------------------------------------------
+
+    async def new_game(
+        self, chat_id: int, creator_id: int, args: Sequence[str], variant: str = DEFAULT_PRESET
+    ) -> Table:
+        """Open a lobby (``OptionError`` for bad ``KEY=VALUE`` words, ``game_running``)."""
+        existing = await self.live_game(chat_id)
+        if existing is not None:
+            raise TableError("game_running", existing)
+        options = preset(variant).parse(args)
+        table = Table(
+            chat_id=chat_id,
+            variant=variant,
+            options=options.model_dump(),
+            creator_id=creator_id,
+            seed=self.rng.getrandbits(48),
+            created_at=self.clock(),
+        )
+        table = await self.repo.create_game(table)
+        self._remember(table)
+        return table
+
+    async def join(self, game_id: int, player: Player) -> Change:
+        """Seat a person in the lobby; the match starts when the fourth seat is taken."""
+        async with self.lock(game_id):
+            table = await self._load(game_id, TableStatus.LOBBY)
+            assert player.user_id is not None
+            if table.seat_of(player.user_id) is not None:
+                raise TableError("seated", table)
+            free = [s for s, p in enumerate(table.seats) if p is None]
+            if not free:
+                raise TableError("full", table)
+            table.seats[free[0]] = player
+            if len(free) == 1:
+                return await self._commit(self._start(table))
+            return await self._commit(Change(table))
+
+    async def leave(self, game_id: int, user_id: int) -> Change:
+        """Free a lobby seat; during a match a computer player takes the seat over.
+
+        **Decision**: when the last person leaves a running match it is stopped (nobody
+        would watch computers play it out).
+        """
+        async with self.lock(game_id):
+            table = await self._load(game_id)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated", table)
+            if table.status is TableStatus.LOBBY:
+                table.seats[seat] = None
+                return await self._commit(Change(table))
+            table.seats[seat] = computer(seat)
+            if not table.humans:
+                return await self._commit(self._stopped(table))
+            state = self._state(table)
+            change = Change(table, state)
+            self._advance(change)
+            return await self._commit(change)
+
+    async def start(self, game_id: int, user_id: int) -> Change:
+        """The creator starts early; computer players take the empty seats."""
+        async with self.lock(game_id):
+            table = await self._load(game_id, TableStatus.LOBBY)
+            if user_id != table.creator_id:
+                raise TableError("not_creator", table)
+            if not table.humans:
+                raise TableError("not_seated", table)
+            return await self._commit(self._start(table))
+
+    def _start(self, table: Table) -> Change:
+        seats = [p if p is not None else computer(s) for s, p in enumerate(table.seats)]
+        if table.options.get("seating", "random") == "random":
+            random.Random(table.seed).shuffle(seats)
+        table.seats = [
+            p if not p.is_computer else computer(s) for s, p in enumerate(seats)
+        ]  # computers are named after their final seat
+        table.status = TableStatus.PLAYING
+        change = Change(table, MatchState(table.variant, table.options), started=True)
+        self._advance(change)
+        return change
+
+    # -- play ----------------------------------------------------------------------------
+
+    async def act(self, game_id: int, user_id: int, deal_no: int, action: Action) -> Change:
+        """A person's move; ``GameError`` (illegal) and ``TableError`` change nothing."""
+        async with self.lock(game_id):
+            table = await self._load(game_id, TableStatus.PLAYING)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated", table)
+            state = self._state(table)
+            assert state.current is not None
+            if state.phase not in (Phase.REDEAL, Phase.PLAY) or deal_no != state.current.deal_no:
+                raise TableError("stale", table)
+            change = Change(table, state)
+            self._apply(change, seat, action, MoveSource.HUMAN)
+            self._advance(change)
+            return await self._commit(change)
+
+    async def time_out(self, game_id: int) -> Change | None:
+        """Move for the people whose time ran out (the computer's choice); else ``None``."""
+        async with self.lock(game_id):
+            table = await self.repo.game(game_id)
+            if table is None or table.status is not TableStatus.PLAYING:
+                return None
+            if table.deadline is None or self.clock() < table.deadline - 0.01:
+                return None  # an old timer, or the turn moved on meanwhile
+            state = self._state(table)
+            change = Change(table, state)
+            for seat in state.to_act():
+                player = table.seats[seat]
+                if player is None or player.is_computer or seat not in state.to_act():
+                    continue
+                table.timeouts[seat] += 1
+                self._apply(change, seat, choose_action(state.view_for(seat)), MoveSource.TIMEOUT)
+            self._advance(change)
+            return await self._commit(change)
+
+    async def resume(self, game_id: int) -> Change | None:
+        """After a restart: run whatever the computers or the dealer owe; ``None`` if not live."""
+        async with self.lock(game_id):
+            table = await self.repo.game(game_id)
+            if table is None or not table.status.live:
+                return None
+            self._remember(table)
+            if table.status is TableStatus.LOBBY:
+                return Change(table)
+            change = Change(table, self._state(table))
+            self._advance(change)
+            if not change.moves and not change.events:
+                return change
+            return await self._commit(change)
+
+    async def stop(self, game_id: int) -> Change:
+        """End a game without a result (the caller checked the right to do so)."""
+        async with self.lock(game_id):
+            table = await self._load(game_id)
+            return await self._commit(self._stopped(table))
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember the group's lobby message."""
+        await self._set_messages(game_id, lambda table: setattr(table, "lobby_message_id",
+                                                                message_id))  # fmt: skip
+
+    async def set_table_message(self, game_id: int, deal_no: int, message_id: int) -> None:
+        """Remember the group's table message of a deal."""
+
+        def change(table: Table) -> None:
+            table.table_message_id = message_id
+            table.table_message_deal = deal_no
+
+        await self._set_messages(game_id, change)
+
+    async def set_hand_message(
+        self, game_id: int, seat: int, deal_no: int, message_id: int | None
+    ) -> None:
+        """Remember (or, with ``None``, forget) a seat's private hand message."""
+
+        def change(table: Table) -> None:
+            if message_id is None:
+                table.hand_messages.pop(seat, None)
+            else:
+                table.hand_messages[seat] = (deal_no, message_id)
+
+        await self._set_messages(game_id, change)
+
+    async def _set_messages(self, game_id: int, change: Callable[[Table], None]) -> None:
+        async with self.lock(game_id):
+            table = await self.repo.game(game_id)
+            if table is None:
+                return
+            change(table)
+            await self._commit(Change(table))
+
+    # -- internals -----------------------------------------------------------------------
+
+    async def _load(self, game_id: int, status: TableStatus | None = None) -> Table:
+        table = await self.repo.game(game_id)
+        if table is None:
+            raise TableError("no_game")
+        self._remember(table)
+        if not table.status.live:
+            raise TableError("finished", table)
+        if status is not None and table.status is not status:
+            raise TableError("not_lobby" if status is TableStatus.LOBBY else "stale", table)
+        return table
+
+    def _state(self, table: Table) -> MatchState:
+        state = self.state_of(table)
+        assert state is not None
+        return state
+
+    def _stopped(self, table: Table) -> Change:
+        table.status = TableStatus.STOPPED
+        table.deadline = None
+        return Change(table, self.state_of(table))
+
+    def _apply(self, change: Change, seat: int, action: Action, source: MoveSource) -> None:
+        state, table = change.state, change.table
+        assert state is not None and state.current is not None
+        deal_no = state.current.deal_no
+        events = state.apply(seat, action)
+        table.move_seq += 1
+        player = table.seats[seat]
+        change.moves.append(
+            MoveRecord(
+                game_id=table.game_id,
+                seq=table.move_seq,
+                deal_no=deal_no,
+                seat=seat,
+                action=str(action),
+                source=source,
+                user_id=None if player is None else player.user_id,
+            )
+        )
+        change.events.extend(events)
+        for event in events:
+            if isinstance(event, DealScored):
+                change.deals.append(self._deal_record(table, state, event))
+            elif isinstance(event, MatchOver):
+                change.result = self._result(table, state, event)
+
+    def _advance(self, change: Change) -> None:
+        """Deal and let computer seats act until a person must act or the match is over."""
+        state, table = change.state, change.table
+        assert state is not None
+        for _ in range(10_000):
+            if state.phase is Phase.OVER:
+                table.status = TableStatus.FINISHED
+                break
+            if state.phase is Phase.DEALING:
+                change.events.extend(state.deal(shuffle_rng(table.seed, state.shuffles)))
+                continue
+            bots = [s for s in state.to_act() if (p := table.seats[s]) is None or p.is_computer]
+            if not bots:
+                break
+            self._apply(
+                change, bots[0], choose_action(state.view_for(bots[0])), MoveSource.COMPUTER
+            )
+        move_time = int(table.options.get("move_time", 0))
+        waiting = table.status is TableStatus.PLAYING and bool(state.to_act())
+        if not waiting or move_time <= 0:
+            table.deadline = None
+        elif change.moves or change.started or table.deadline is None:
+            table.deadline = self.clock() + move_time
+
+    async def _commit(self, change: Change) -> Change:
+        table = change.table
+        if change.state is not None:
+            table.state = change.state.to_dict()
+        table.version += 1
+        await self.repo.save_game(
+            table, moves=change.moves, deals=change.deals, result=change.result
+        )
+        self._remember(table)
+        return change
+
+    def _deal_record(self, table: Table, state: MatchState, result: DealScored) -> DealRecord:
+        names = [p.name if p is not None else "" for p in table.seats]
+        return DealRecord(
+            game_id=table.game_id,
+            deal_no=result.deal_no,
+            outcome=result.outcome.value,
+            points=result.points,
+            award=result.award,
+            multiplier=result.multiplier,
+            score=result.score,
+            trace=deal_trace(state, result, match=table.game_id, players=names),
+        )
+
+    def _result(self, table: Table, state: MatchState, over: MatchOver) -> MatchResult:
+        return MatchResult(
+            game_id=table.game_id,
+            chat_id=table.chat_id,
+            variant=table.variant,
+            options=dict(table.options),
+            winner_side=over.winner,
+            score=over.score,
+            deals=state.deal_no,
+            players=tuple(
+                MatchPlayer(
+                    seat=seat,
+                    user_id=p.user_id,
+                    name=p.name,
+                    side=seat % 2,
+                    won=seat % 2 == over.winner,
+                )
+                for seat, p in enumerate(table.seats)
+                if p is not None
+            ),
+        )

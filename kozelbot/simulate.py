@@ -1,0 +1,85 @@
+"""``kozelbot simulate``: whole matches between computer players, for statistics and checks.
+
+Prints one JSON summary line; ``--trace FILE`` writes one JSON object per deal
+(``kozelbot.trace``). Match ``i`` of seed ``S`` is the same whatever else runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Sequence
+from typing import IO, Any
+
+from kozelbot.ai import choose_action
+from kozelbot.engine import DealScored, MatchState, Phase, shuffle_rng
+from kozelbot.trace import deal_trace
+from kozelbot.variants import PRESETS, OptionError, preset
+
+
+def play_match(
+    state: MatchState, seed: int, *, on_deal: Any = None, max_deals: int = 10_000
+) -> MatchState:
+    """Play ``state`` to its end with computer players; ``on_deal(state, result)`` per deal."""
+    for _ in range(max_deals * 50):
+        if state.phase is Phase.OVER:
+            return state
+        if state.phase is Phase.DEALING:
+            state.deal(shuffle_rng(seed, state.shuffles))
+            continue
+        seat = state.to_act()[0]
+        for event in state.apply(seat, choose_action(state.view_for(seat))):
+            if isinstance(event, DealScored) and on_deal is not None:
+                on_deal(state, event)
+    raise RuntimeError("match did not end")
+
+
+def run(argv: Sequence[str], out: IO[str]) -> int:
+    """Parse the ``simulate`` arguments, play, print the summary; return the exit code."""
+    parser = argparse.ArgumentParser(prog="kozelbot simulate")
+    parser.add_argument("--variant", default="hvalenyi", choices=sorted(PRESETS))
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--matches", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--trace", metavar="FILE")
+    args = parser.parse_args(argv)
+    try:
+        options = preset(args.variant).parse(args.option).model_dump()
+    except OptionError as error:
+        parser.error(f"bad --option {error}")
+    master = random.Random(args.seed)
+    wins = [0, 0]
+    deals = 0
+    started = time.perf_counter()
+    trace_file = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115
+    players = [f"cpu{seat}" for seat in range(4)]
+    try:
+        for match in range(args.matches):
+            match_seed = master.getrandbits(48)
+
+            def record(state: MatchState, result: DealScored, match: int = match) -> None:
+                nonlocal deals
+                deals += 1
+                if trace_file is not None:
+                    line = deal_trace(state, result, match=match, players=players)
+                    trace_file.write(json.dumps(line, ensure_ascii=False) + "\n")
+
+            final = play_match(MatchState(args.variant, options), match_seed, on_deal=record)
+            assert final.winner is not None
+            wins[final.winner] += 1
+    finally:
+        if trace_file is not None:
+            trace_file.close()
+    seconds = time.perf_counter() - started
+    summary = {
+        "variant": args.variant,
+        "options": options,
+        "matches": args.matches,
+        "deals": deals,
+        "seconds": round(seconds, 3),
+        "wins": wins,
+    }
+    out.write(json.dumps(summary) + "\n")
+    return 0

@@ -1,0 +1,53 @@
+"""Deal traces: one JSON object per scored deal, for ``kozelbot simulate --trace`` and storage.
+
+Keys (issue #2): ``match``, ``deal`` (0-based), ``variant``, ``options``, ``players``,
+``trump``, ``first_leader``, ``redeals``, ``tricks`` (``leader``, ``hands`` before the trick,
+``cards`` in play order, ``winner``), ``points``, ``tricks_won``, ``outcome``, ``award``,
+``multiplier``, ``score``, ``winner`` (the match winner when this deal ends it, else null).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kozelbot.engine import DealScored, MatchState
+
+
+def deal_trace(
+    state: MatchState, result: DealScored, *, match: int, players: list[str]
+) -> dict[str, Any]:
+    """The trace of the deal ``result`` just scored (call before the next deal is dealt)."""
+    deal = state.current
+    assert deal is not None and deal.deal_no == result.deal_no
+    hands = [list(hand) for hand in deal.initial_hands]
+    tricks = []
+    for trick in deal.tricks:
+        tricks.append(
+            {
+                "leader": trick.leader,
+                "hands": [[str(c) for c in hand] for hand in hands],
+                "cards": [str(card) for _, card in trick.cards],
+                "winner": trick.winner,
+            }
+        )
+        for seat, card in trick.cards:
+            hands[seat].remove(card)
+    trump = state.rules.trump_suit
+    return {
+        "match": match,
+        "deal": result.deal_no,
+        "variant": state.variant,
+        "options": dict(state.options),
+        "players": list(players),
+        "trump": None if trump is None else trump.value,
+        "first_leader": deal.first_leader,
+        "redeals": deal.redeals,
+        "tricks": tricks,
+        "points": list(result.points),
+        "tricks_won": list(result.tricks_won),
+        "outcome": result.outcome.value,
+        "award": list(result.award),
+        "multiplier": result.multiplier,
+        "score": list(result.score),
+        "winner": state.winner,
+    }

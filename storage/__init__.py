@@ -1,0 +1,9 @@
+"""Persistence for KozelBot: one SQLite database behind the async ``Storage`` class.
+
+Imports only the ``kozelbot`` records and table models (never ``telegram`` or ``handlers``).
+"""
+
+from storage.db import Storage
+from storage.errors import GameAlreadyRunning, SchemaTooNew, StaleVersion, StorageError
+
+__all__ = ["GameAlreadyRunning", "SchemaTooNew", "StaleVersion", "Storage", "StorageError"]

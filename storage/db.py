@@ -1,0 +1,518 @@
+"""``Storage``: the bot's SQLite database behind intent-named async methods.
+
+One aiosqlite connection (WAL, ``synchronous=NORMAL``, foreign keys, a 5 s busy timeout).
+Every write is one ``BEGIN IMMEDIATE`` transaction under an ``asyncio.Lock``; reads take the
+same lock so they never run inside somebody else's write transaction. Nothing here awaits
+anything but the database.
+
+A live game is saved whole, as the JSON of ``kozelbot.table.Table``, with optimistic
+concurrency: each save must carry the stored version plus one, else ``StaleVersion``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+
+from kozelbot.records import (
+    DealRecord,
+    LeaderRow,
+    MatchPlayer,
+    MatchResult,
+    MoveRecord,
+    MoveSource,
+    UserRecord,
+)
+from kozelbot.table import Table
+from storage.errors import GameAlreadyRunning, StaleVersion
+from storage.migrate import apply_migrations
+from storage.transaction import immediate
+
+Clock = Callable[[], float]
+
+_PRAGMAS = (
+    "PRAGMA journal_mode = WAL",
+    "PRAGMA synchronous = NORMAL",
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA busy_timeout = 5000",
+)
+
+_LIVE_STATUSES = "('lobby', 'playing')"
+
+# SQLite names the indexed column, not the partial index, when the index refuses a row.
+_LIVE_CONFLICT = "UNIQUE constraint failed: games.chat_id"
+
+_LEADERBOARD = """
+WITH per_match AS (
+    -- one row per (user, match), even if a user somehow held two seats
+    SELECT mp.user_id AS user_id, m.game_id AS game_id, MAX(mp.won) AS won,
+           MIN(mp.name) AS name, m.finished_at AS finished_at
+    FROM match_players AS mp
+    JOIN matches AS m ON m.game_id = mp.game_id
+    WHERE m.chat_id = ? AND mp.user_id IS NOT NULL
+    GROUP BY mp.user_id, m.game_id
+),
+totals AS (
+    SELECT user_id, COUNT(*) AS played, SUM(won) AS won
+    FROM per_match
+    GROUP BY user_id
+)
+SELECT t.user_id AS user_id, t.played AS played, t.won AS won,
+       COALESCE(
+           NULLIF(u.first_name, ''),
+           (SELECT p.name FROM per_match AS p WHERE p.user_id = t.user_id
+            ORDER BY p.finished_at DESC, p.game_id DESC LIMIT 1)
+       ) AS name
+FROM totals AS t
+LEFT JOIN users AS u ON u.user_id = t.user_id
+ORDER BY t.won DESC, CAST(t.won AS REAL) / t.played DESC, t.played DESC,
+         name COLLATE NOCASE, t.user_id
+LIMIT ?
+"""
+
+_USER_STATS = """
+WITH per_match AS (
+    SELECT game_id, MAX(won) AS won FROM match_players WHERE user_id = ? GROUP BY game_id
+)
+SELECT COUNT(*) AS played, COALESCE(SUM(won), 0) AS won FROM per_match
+"""
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _is_live_conflict(exc: sqlite3.IntegrityError) -> bool:
+    return _LIVE_CONFLICT in str(exc)
+
+
+def _check_belongs(
+    game_id: int,
+    moves: Sequence[MoveRecord],
+    deals: Sequence[DealRecord],
+    result: MatchResult | None,
+) -> None:
+    """Refuse records of another game before any write starts."""
+    if game_id <= 0:
+        raise ValueError("the table has no game_id: create_game it first")
+    strays = [m.seq for m in moves if m.game_id != game_id]
+    strays += [d.deal_no for d in deals if d.game_id != game_id]
+    if strays or (result is not None and result.game_id != game_id):
+        raise ValueError(f"records of another game passed to save_game({game_id})")
+
+
+class Storage:
+    """The bot's database: users, chats, games, move and deal logs, results, rankings."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Clock = time.time) -> None:
+        """Wrap an open connection; use ``Storage.open`` instead."""
+        self._db = db
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._closed = False
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path, *, clock: Clock = time.time) -> Self:
+        """Open (creating if needed) and migrate the database at ``path`` (``":memory:"`` ok)."""
+        # isolation_level=None: the sqlite3 module must not open transactions behind our back.
+        db = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            db.row_factory = sqlite3.Row
+            for pragma in _PRAGMAS:
+                await db.execute(pragma)
+            storage = cls(db, clock)
+            await apply_migrations(db, storage._lock, clock)
+        except BaseException:
+            await db.close()
+            raise
+        return storage
+
+    async def close(self) -> None:
+        """Close the connection (its worker thread would otherwise keep the process alive)."""
+        if self._closed:
+            return
+        self._closed = True
+        async with self._lock:
+            await self._db.close()
+
+    async def __aenter__(self) -> Self:
+        """Use as ``async with await Storage.open(path) as storage``."""
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        """Close on leaving the block."""
+        await self.close()
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    def _write(self) -> AbstractAsyncContextManager[None]:
+        return immediate(self._db, self._lock)
+
+    async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            return list(await self._db.execute_fetchall(sql, params))
+
+    async def _fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
+
+    # -- users -----------------------------------------------------------------------------
+
+    async def upsert_user(
+        self,
+        user_id: int,
+        first_name: str,
+        username: str | None,
+        language_code: str | None,
+    ) -> None:
+        """Record what Telegram says of a user, keeping their chosen language and private flag."""
+        now = self._clock()
+        async with self._write():
+            await self._db.execute(
+                "INSERT INTO users (user_id, first_name, username, language_code,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET first_name = excluded.first_name,"
+                " username = excluded.username, language_code = excluded.language_code,"
+                " updated_at = excluded.updated_at",
+                (user_id, first_name, username, language_code, now, now),
+            )
+
+    async def set_private_open(self, user_id: int, is_open: bool) -> None:
+        """Note whether the bot may message the user privately (creates an unnamed row if new)."""
+        now = self._clock()
+        async with self._write():
+            await self._db.execute(
+                "INSERT INTO users (user_id, first_name, private_open, created_at, updated_at)"
+                " VALUES (?, '', ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET private_open = excluded.private_open,"
+                " updated_at = excluded.updated_at",
+                (user_id, int(is_open), now, now),
+            )
+
+    async def set_user_language(self, user_id: int, language: str | None) -> None:
+        """Store the language a user chose (``None`` returns to the client's language)."""
+        now = self._clock()
+        async with self._write():
+            await self._db.execute(
+                "INSERT INTO users (user_id, first_name, language, created_at, updated_at)"
+                " VALUES (?, '', ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET language = excluded.language,"
+                " updated_at = excluded.updated_at",
+                (user_id, language, now, now),
+            )
+
+    async def user(self, user_id: int) -> UserRecord | None:
+        """What the bot knows of a user, or ``None`` if never seen."""
+        row = await self._fetchone(
+            "SELECT user_id, first_name, username, language_code, language, private_open"
+            " FROM users WHERE user_id = ?",
+            (user_id,),
+        )
+        if row is None:
+            return None
+        return UserRecord(
+            user_id=row["user_id"],
+            first_name=row["first_name"],
+            username=row["username"],
+            language_code=row["language_code"],
+            language=row["language"],
+            private_open=bool(row["private_open"]),
+        )
+
+    # -- chats -----------------------------------------------------------------------------
+
+    async def upsert_chat(self, chat_id: int, title: str | None) -> None:
+        """Record a group chat and its current title, keeping its chosen language."""
+        now = self._clock()
+        async with self._write():
+            await self._db.execute(
+                "INSERT INTO chats (chat_id, title, created_at, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET title = excluded.title,"
+                " updated_at = excluded.updated_at",
+                (chat_id, title, now, now),
+            )
+
+    async def chat_language(self, chat_id: int) -> str | None:
+        """The language chosen for a chat, if any."""
+        row = await self._fetchone("SELECT language FROM chats WHERE chat_id = ?", (chat_id,))
+        return None if row is None else row["language"]
+
+    async def set_chat_language(self, chat_id: int, language: str | None) -> None:
+        """Choose a chat's language (``None`` clears it); creates the chat row if new."""
+        now = self._clock()
+        async with self._write():
+            await self._db.execute(
+                "INSERT INTO chats (chat_id, language, created_at, updated_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (chat_id) DO UPDATE SET language = excluded.language,"
+                " updated_at = excluded.updated_at",
+                (chat_id, language, now, now),
+            )
+
+    # -- games -----------------------------------------------------------------------------
+
+    async def create_game(self, table: Table) -> Table:
+        """Insert a new game; return a copy with its ``game_id`` (and ``created_at``) set.
+
+        Raises ``GameAlreadyRunning`` if the chat already has a lobby or playing game.
+        """
+        now = self._clock()
+        async with self._write():
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO games (chat_id, status, version, deadline, data,"
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, '', ?, ?)",
+                    (table.chat_id, table.status.value, table.version, table.deadline, now, now),
+                )
+            except sqlite3.IntegrityError as exc:
+                if _is_live_conflict(exc):
+                    raise GameAlreadyRunning(table.chat_id) from exc
+                raise
+            game_id = cursor.lastrowid
+            assert game_id is not None
+            created = table.model_copy(
+                update={"game_id": game_id, "created_at": table.created_at or now}, deep=True
+            )
+            await self._db.execute(
+                "UPDATE games SET data = ? WHERE game_id = ?", (created.to_json(), game_id)
+            )
+        return created
+
+    async def save_game(
+        self,
+        table: Table,
+        *,
+        moves: Sequence[MoveRecord] = (),
+        deals: Sequence[DealRecord] = (),
+        result: MatchResult | None = None,
+    ) -> None:
+        """Save a changed game with its new moves, deals and result, all or nothing.
+
+        ``table.version`` must be the stored version plus one, else ``StaleVersion`` and
+        nothing is written. A move or deal already logged fails the whole save with
+        ``sqlite3.IntegrityError``.
+        """
+        _check_belongs(table.game_id, moves, deals, result)
+        now = self._clock()
+        async with self._write():
+            try:
+                cursor = await self._db.execute(
+                    "UPDATE games SET data = ?, status = ?, version = ?, deadline = ?,"
+                    " updated_at = ? WHERE game_id = ? AND version = ?",
+                    (
+                        table.to_json(),
+                        table.status.value,
+                        table.version,
+                        table.deadline,
+                        now,
+                        table.game_id,
+                        table.version - 1,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                if _is_live_conflict(exc):
+                    raise GameAlreadyRunning(table.chat_id) from exc
+                raise
+            if cursor.rowcount != 1:
+                raise StaleVersion(table.game_id)
+            if moves:
+                await self._db.executemany(
+                    "INSERT INTO moves (game_id, seq, deal_no, seat, action, source, user_id,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            m.game_id,
+                            m.seq,
+                            m.deal_no,
+                            m.seat,
+                            m.action,
+                            m.source.value,
+                            m.user_id,
+                            now,
+                        )
+                        for m in moves
+                    ],
+                )
+            if deals:
+                await self._db.executemany(
+                    "INSERT INTO deals (game_id, deal_no, outcome, points_0, points_1,"
+                    " award_0, award_1, multiplier, score_0, score_1, trace, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        (
+                            d.game_id,
+                            d.deal_no,
+                            d.outcome,
+                            *d.points,
+                            *d.award,
+                            d.multiplier,
+                            *d.score,
+                            _json(d.trace),
+                            now,
+                        )
+                        for d in deals
+                    ],
+                )
+            if result is not None:
+                await self._insert_result(result, now)
+
+    async def _insert_result(self, result: MatchResult, now: float) -> None:
+        """Write a match and its players; runs inside ``save_game``'s transaction."""
+        await self._db.execute(
+            "INSERT INTO matches (game_id, chat_id, variant, options, winner_side,"
+            " score_0, score_1, deals, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                result.game_id,
+                result.chat_id,
+                result.variant,
+                _json(result.options),
+                result.winner_side,
+                *result.score,
+                result.deals,
+                now,
+            ),
+        )
+        await self._db.executemany(
+            "INSERT INTO match_players (game_id, seat, user_id, name, side, won)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (result.game_id, p.seat, p.user_id, p.name, p.side, int(p.won))
+                for p in result.players
+            ],
+        )
+
+    async def game(self, game_id: int) -> Table | None:
+        """A game by id, whatever its status."""
+        row = await self._fetchone("SELECT data FROM games WHERE game_id = ?", (game_id,))
+        return None if row is None else Table.from_json(row["data"])
+
+    async def live_game(self, chat_id: int) -> Table | None:
+        """The chat's lobby or playing game, if any."""
+        row = await self._fetchone(
+            f"SELECT data FROM games WHERE chat_id = ? AND status IN {_LIVE_STATUSES}",
+            (chat_id,),
+        )
+        return None if row is None else Table.from_json(row["data"])
+
+    async def live_games(self) -> list[Table]:
+        """Every lobby or playing game, oldest first (to resume them at start-up)."""
+        rows = await self._fetchall(
+            f"SELECT data FROM games WHERE status IN {_LIVE_STATUSES} ORDER BY game_id"
+        )
+        return [Table.from_json(row["data"]) for row in rows]
+
+    async def moves(self, game_id: int) -> list[MoveRecord]:
+        """A game's move log in order."""
+        rows = await self._fetchall(
+            "SELECT game_id, seq, deal_no, seat, action, source, user_id FROM moves"
+            " WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [
+            MoveRecord(
+                game_id=row["game_id"],
+                seq=row["seq"],
+                deal_no=row["deal_no"],
+                seat=row["seat"],
+                action=row["action"],
+                source=MoveSource(row["source"]),
+                user_id=row["user_id"],
+            )
+            for row in rows
+        ]
+
+    async def deals(self, game_id: int) -> list[DealRecord]:
+        """A game's scored deals in order."""
+        rows = await self._fetchall(
+            "SELECT * FROM deals WHERE game_id = ? ORDER BY deal_no", (game_id,)
+        )
+        return [
+            DealRecord(
+                game_id=row["game_id"],
+                deal_no=row["deal_no"],
+                outcome=row["outcome"],
+                points=(row["points_0"], row["points_1"]),
+                award=(row["award_0"], row["award_1"]),
+                multiplier=row["multiplier"],
+                score=(row["score_0"], row["score_1"]),
+                trace=json.loads(row["trace"]),
+            )
+            for row in rows
+        ]
+
+    async def match_result(self, game_id: int) -> MatchResult | None:
+        """The result of a finished match, or ``None`` if it has none."""
+        async with self._lock:
+            matches = list(
+                await self._db.execute_fetchall(
+                    "SELECT * FROM matches WHERE game_id = ?", (game_id,)
+                )
+            )
+            players = list(
+                await self._db.execute_fetchall(
+                    "SELECT seat, user_id, name, side, won FROM match_players"
+                    " WHERE game_id = ? ORDER BY seat",
+                    (game_id,),
+                )
+            )
+        if not matches:
+            return None
+        row = matches[0]
+        return MatchResult(
+            game_id=row["game_id"],
+            chat_id=row["chat_id"],
+            variant=row["variant"],
+            options=json.loads(row["options"]),
+            winner_side=row["winner_side"],
+            score=(row["score_0"], row["score_1"]),
+            deals=row["deals"],
+            players=tuple(
+                MatchPlayer(
+                    seat=p["seat"],
+                    user_id=p["user_id"],
+                    name=p["name"],
+                    side=p["side"],
+                    won=bool(p["won"]),
+                )
+                for p in players
+            ),
+        )
+
+    # -- rankings --------------------------------------------------------------------------
+
+    async def leaderboard(self, chat_id: int, limit: int = 10) -> list[LeaderRow]:
+        """The chat's best people by matches won, then win rate, then matches played."""
+        rows = await self._fetchall(_LEADERBOARD, (chat_id, limit))
+        return [
+            LeaderRow(user_id=r["user_id"], name=r["name"], played=r["played"], won=r["won"])
+            for r in rows
+        ]
+
+    async def user_stats(self, user_id: int) -> tuple[int, int]:
+        """Matches a user played and won, across all chats."""
+        row = await self._fetchone(_USER_STATS, (user_id,))
+        assert row is not None
+        return int(row["played"]), int(row["won"])
+
+    async def finished_matches(self, chat_id: int) -> int:
+        """How many matches the chat has finished."""
+        row = await self._fetchone(
+            "SELECT COUNT(*) AS n FROM matches WHERE chat_id = ?", (chat_id,)
+        )
+        assert row is not None
+        return int(row["n"])

@@ -1,0 +1,104 @@
+"""Numbered SQL migrations: ``migrations/NNN_name.sql`` files applied once each, in order.
+
+Each file runs in its own ``BEGIN IMMEDIATE`` transaction together with its row in
+``schema_migrations``, so a failed migration leaves no trace and a half-applied schema is
+impossible. Files are read with ``importlib.resources`` so an installed package finds them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from importlib import resources
+
+import aiosqlite
+
+from storage.errors import SchemaTooNew
+from storage.transaction import immediate
+
+_FILE_NAME = re.compile(r"^(\d{3})_(\w+)\.sql$")
+
+_CREATE_LEDGER = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    applied_at REAL NOT NULL
+)
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: its number, its name and its SQL script."""
+
+    version: int
+    name: str
+    sql: str
+
+
+def load_migrations() -> list[Migration]:
+    """All migrations shipped with the package, ordered by number."""
+    folder = resources.files("storage").joinpath("migrations")
+    found: dict[int, Migration] = {}
+    for entry in folder.iterdir():
+        match = _FILE_NAME.match(entry.name)
+        if match is None:
+            continue
+        version = int(match.group(1))
+        if version in found:
+            raise ValueError(f"two migrations numbered {version:03d}")
+        found[version] = Migration(version, match.group(2), entry.read_text(encoding="utf-8"))
+    return [found[v] for v in sorted(found)]
+
+
+def split_statements(script: str) -> Iterator[str]:
+    """The complete SQL statements of a script (``executescript`` would commit our transaction)."""
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            yield buffer.strip()
+            buffer = ""
+    leftover = "".join(
+        line for line in buffer.splitlines() if line.strip() and not line.strip().startswith("--")
+    )
+    if leftover:
+        raise ValueError(f"unterminated SQL statement: {leftover[:80]!r}")
+
+
+async def apply_migrations(
+    db: aiosqlite.Connection,
+    lock: asyncio.Lock,
+    clock: Callable[[], float],
+    migrations: list[Migration] | None = None,
+) -> list[int]:
+    """Apply the migrations not yet recorded; return the numbers applied now."""
+    todo = load_migrations() if migrations is None else migrations
+    async with immediate(db, lock):
+        await db.execute(_CREATE_LEDGER)
+    applied_now: list[int] = []
+    for migration in todo:
+        async with immediate(db, lock):
+            # Checked inside the write transaction: another process may have just applied it.
+            rows = await db.execute_fetchall(
+                "SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,)
+            )
+            if list(rows):
+                continue
+            for statement in split_statements(migration.sql):
+                await db.execute(statement)
+            await db.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (migration.version, migration.name, clock()),
+            )
+            applied_now.append(migration.version)
+    known = max((m.version for m in todo), default=0)
+    async with lock:
+        rows = await db.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
+    newest = next(iter(rows))[0]
+    if newest is not None and newest > known:
+        raise SchemaTooNew(f"database schema {newest} is newer than this release ({known})")
+    return applied_now

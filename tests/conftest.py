@@ -1,0 +1,39 @@
+"""Shared fixtures: the Bot API emulator and the bot running against it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from botapi_emulator import BotApiEmulator
+from tests.e2e import TOKEN, BotRunner, bot_settings, fast_limits
+
+
+@pytest.fixture
+async def emu() -> AsyncIterator[BotApiEmulator]:
+    """A running emulator with time-scaled flood limits."""
+    emulator = BotApiEmulator(token=TOKEN, bot_username="kozel_test_bot", limits=fast_limits())
+    await emulator.start()
+    try:
+        yield emulator
+    finally:
+        await emulator.stop()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    """A fresh database file."""
+    return tmp_path / "kozel.db"
+
+
+@pytest.fixture
+async def bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[BotRunner]:
+    """The bot, running against ``emu`` on ``db_path``."""
+    runner = BotRunner(bot_settings(emu, db_path))
+    await runner.start()
+    try:
+        yield runner
+    finally:
+        await runner.stop()

@@ -1,0 +1,200 @@
+"""End-to-end harness: the real PTB ``Application`` of ``kozelbot.app`` against the emulator.
+
+``BotRunner`` starts and stops the bot on a database file (so a test can restart it), and
+``Table`` plays the emulated people through what their chats show, the way a person would:
+the hand message whose header says it is your turn, a card button without the "·" mark.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from botapi_emulator import BotApiEmulator, CallbackAnswer, ChatMessage, Group, Limits, User
+from kozelbot.app import KozelApplication, build_application
+from kozelbot.config import Settings
+from kozelbot.render import NOT_NOW
+
+TOKEN = "123456:TEST"
+ROOT = Path(__file__).resolve().parent.parent
+YOUR_TURN = "👉"
+
+
+def bot_settings(emu: BotApiEmulator, db_path: Path, **overrides: object) -> Settings:
+    """Settings for a bot talking to ``emu``, with time-scaled flood limits."""
+    values: dict[str, object] = {
+        "bot_token": TOKEN,
+        "api_url": emu.api_root,
+        "db_path": str(db_path),
+        "group_max_rate": 20,
+        "group_period": 1.0,
+        "private_interval": 0.0,
+        "poll_timeout": 1,
+    }
+    values.update(overrides)
+    return Settings.model_validate(values)
+
+
+def fast_limits() -> Limits:
+    """Emulator limits scaled like ``bot_settings`` (20 per second per group)."""
+    return Limits(group_per_window=20, group_window=1.0, private_per_window=None,
+                  global_per_second=None)  # fmt: skip
+
+
+class BotRunner:
+    """Runs the bot in this event loop, as ``run_polling`` would, and stops it cleanly."""
+
+    def __init__(self, settings: Settings, seed: int = 7) -> None:
+        self.settings = settings
+        self.seed = seed
+        self.app: KozelApplication | None = None
+
+    async def start(self) -> KozelApplication:
+        app = build_application(self.settings, rng=random.Random(self.seed))
+        await app.initialize()
+        assert app.post_init is not None
+        await app.post_init(app)
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        self.app = app
+        return app
+
+    async def stop(self) -> None:
+        app = self.app
+        if app is None:
+            return
+        self.app = None
+        assert app.updater is not None
+        if app.updater.running:
+            await app.updater.stop()
+        if app.running:
+            await app.stop()
+        if app.post_shutdown is not None:
+            await app.post_shutdown(app)
+        await app.shutdown()
+
+    async def drain(self) -> None:
+        """Wait until every queued message of the bot went out."""
+        assert self.app is not None
+        await self.app.bot_data.presenter.drain()
+
+
+@dataclass
+class Players:
+    """Emulated people around one group table."""
+
+    emu: BotApiEmulator
+    group: Group
+    users: list[User]
+    answers: list[CallbackAnswer] = field(default_factory=list)
+
+    def hand_message(self, user: User) -> ChatMessage | None:
+        """The user's latest message that carries card buttons."""
+        for message in reversed(self.emu.messages(user.id)):
+            if any(data.startswith(("c:", "r:")) for row in message.buttons for _, data in row):
+                return message
+        return None
+
+    def whose_turn(self) -> tuple[User, ChatMessage] | None:
+        """Someone whose hand says it is their turn, or offers them a redeal."""
+        for user in self.users:
+            message = self.hand_message(user)
+            if message is None:
+                continue
+            if YOUR_TURN in message.text or any(
+                data.startswith("r:") for row in message.buttons for _, data in row
+            ):
+                return user, message
+        return None
+
+    async def play_one(self, *, redeal: bool = False) -> CallbackAnswer:
+        """The person to act presses a legal card (or answers the redeal offer)."""
+        found = self.whose_turn()
+        assert found is not None, "nobody's hand shows a turn"
+        user, message = found
+        redeal_buttons = [(t, d) for row in message.buttons for t, d in row if d.startswith("r:")]
+        if redeal_buttons:
+            data = next(d for t, d in redeal_buttons if d.endswith(":y" if redeal else ":n"))
+        else:
+            data = next(
+                d for row in message.buttons for t, d in row
+                if d.startswith("c:") and not t.endswith(NOT_NOW)
+            )  # fmt: skip
+        answer = await self.emu.press(user, user.id, message.message_id, data)
+        self.answers.append(answer)
+        return answer
+
+    def group_text(self) -> str:
+        """Everything the group shows, message after message."""
+        return "\n".join(m.text for m in self.emu.messages(self.group.id))
+
+
+NAMES = ("Аня", "Борис", "Вера", "Глеб")
+
+
+async def seat_four(
+    emu: BotApiEmulator, *, options: str = "seating=ordered", names: tuple[str, ...] = NAMES
+) -> Players:
+    """Four people open the private chat, one opens a table, three join: the match starts."""
+    users = [emu.add_user(first_name=name, language_code="ru") for name in names]
+    group = emu.add_group(title="Козлятня", members=users, admins=users[:1], creator=users[0])
+    for user in users:
+        await emu.start_private(user)
+    emu.send_text(users[0], group.id, f"/newgame {options}".strip())
+    await emu.wait_for(lambda: emu.find_message(group.id, "набор за стол") is not None)
+    for user in users[1:]:
+        emu.send_text(user, group.id, "/join")
+        await asyncio.sleep(0)
+    players = Players(emu, group, users)
+    await emu.wait_for(lambda: all(players.hand_message(u) for u in users), timeout=15)
+    return players
+
+
+class BotProcess:
+    """The bot as a separate ``python -m kozelbot`` process, so a test can kill it (SIGKILL)."""
+
+    def __init__(self, emu: BotApiEmulator, db_path: Path, workdir: Path) -> None:
+        self.emu = emu
+        self.db_path = db_path
+        self.workdir = workdir
+        self.process: asyncio.subprocess.Process | None = None
+        self.log = workdir / "bot.log"
+
+    async def start(self) -> None:
+        env = {
+            **{k: v for k, v in os.environ.items() if not k.startswith("KOZEL_")},
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+            "KOZEL_BOT_TOKEN": TOKEN,
+            "KOZEL_API_URL": self.emu.api_root,
+            "KOZEL_DB_PATH": str(self.db_path),
+            "KOZEL_GROUP_PERIOD": "1",
+            "KOZEL_PRIVATE_INTERVAL": "0",
+            "KOZEL_POLL_TIMEOUT": "1",
+        }
+        with self.log.open("ab") as log:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "kozelbot", cwd=self.workdir, env=env,
+                stdout=log, stderr=log,
+            )  # fmt: skip
+
+    async def kill(self) -> None:
+        """SIGKILL: no shutdown code runs, as with a crash or a power cut."""
+        assert self.process is not None
+        self.process.kill()
+        await self.process.wait()
+        self.process = None
+
+    async def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                await asyncio.wait_for(self.process.wait(), 10)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+            self.process = None

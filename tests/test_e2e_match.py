@@ -1,0 +1,36 @@
+"""A whole Хвалёный козёл match in a group, end to end through the real bot and the emulator."""
+
+from __future__ import annotations
+
+from botapi_emulator import BotApiEmulator
+from tests.e2e import BotRunner, seat_four
+
+
+async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
+    emu: BotApiEmulator, bot: BotRunner, db_path: object
+) -> None:
+    players = await seat_four(emu)
+    group = players.group
+    for _ in range(2000):
+        if "🏆" in players.group_text():
+            break
+        await bot.drain()
+        if players.whose_turn() is None:
+            await emu.wait_for(
+                lambda: players.whose_turn() is not None or "🏆" in players.group_text()
+            )
+            continue
+        answer = await players.play_one()
+        assert not answer.show_alert, answer.text
+    await bot.drain()
+    text = players.group_text()
+    assert "🏆" in text and "козлы" in text
+    emu.send_text(players.users[0], group.id, "/top")
+    await emu.wait_for(lambda: emu.find_message(group.id, "Рейтинг") is not None
+                       or emu.find_message(group.id, "Козлятня\n1.") is not None)  # fmt: skip
+    board = emu.last_message(group.id)
+    assert board is not None
+    for user in players.users:
+        assert user.first_name in board.text
+    assert "1 партия" in board.text
+    assert not emu.flood_errors

@@ -1,0 +1,189 @@
+"""``kozelbot simulate``: the summary line, the deal trace and its invariants, options."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import kozelbot.trace
+from kozelbot.__main__ import main
+from kozelbot.cards import DECK_36, Card, hand_points
+
+DEAL_KEYS = {
+    "match", "deal", "variant", "options", "players", "trump", "first_leader", "redeals",
+    "tricks", "points", "tricks_won", "outcome", "award", "multiplier", "score", "winner",
+}  # fmt: skip
+"""The keys ``kozelbot/trace.py``'s docstring lists for a deal."""
+TRICK_KEYS = {"leader", "hands", "cards", "winner"}
+FULL_DECK = sorted(str(card) for card in DECK_36)
+SUMMARY_KEYS = {"variant", "options", "matches", "deals", "seconds", "wins"}
+
+
+class Simulated:
+    """One ``kozelbot simulate`` run: its exit code, its stdout and the trace lines."""
+
+    def __init__(self, argv: list[str], trace: Path) -> None:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.code = main(["simulate", *argv, "--trace", str(trace)])
+        self.stdout = out.getvalue()
+        self.deals: list[dict[str, Any]] = [
+            json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()
+        ]
+
+    @property
+    def summary(self) -> dict[str, Any]:
+        lines = self.stdout.splitlines()
+        assert len(lines) == 1, self.stdout
+        summary: dict[str, Any] = json.loads(lines[0])
+        return summary
+
+
+@pytest.fixture(scope="module")
+def run200(tmp_path_factory: pytest.TempPathFactory) -> Simulated:
+    """``kozelbot simulate --variant hvalenyi --matches 200 --seed 1 --trace t.jsonl``."""
+    trace = tmp_path_factory.mktemp("sim") / "t.jsonl"
+    return Simulated(["--variant", "hvalenyi", "--matches", "200", "--seed", "1"], trace)
+
+
+def test_the_trace_key_list_is_the_one_documented() -> None:
+    """Every key the tests expect is named in ``kozelbot/trace.py``'s docstring."""
+    doc = kozelbot.trace.__doc__ or ""
+    for key in DEAL_KEYS | TRICK_KEYS:
+        assert f"``{key}``" in doc, key
+
+
+def test_summary_is_one_json_line(run200: Simulated) -> None:
+    """The command prints one JSON line: matches, deals, seconds, wins."""
+    assert run200.code == 0
+    summary = run200.summary
+    assert set(summary) == SUMMARY_KEYS
+    assert summary["variant"] == "hvalenyi"
+    assert summary["matches"] == 200
+    assert summary["deals"] == len(run200.deals) > 200
+    assert isinstance(summary["seconds"], int | float) and summary["seconds"] >= 0
+    assert len(summary["wins"]) == 2 and sum(summary["wins"]) == 200
+
+
+def test_summary_through_capsys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``main([...])`` writes the summary to standard output."""
+    code = main(["simulate", "--matches", "2", "--seed", "3", "--trace", str(tmp_path / "t")])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert len(out.splitlines()) == 1
+    assert json.loads(out)["matches"] == 2
+
+
+def test_trace_has_exactly_the_documented_keys(run200: Simulated) -> None:
+    """Each deal line holds exactly the documented keys; each trick its four keys."""
+    for deal in run200.deals:
+        assert set(deal) == DEAL_KEYS
+        assert deal["variant"] == "hvalenyi"
+        assert deal["trump"] == "D"
+        assert deal["players"] == ["cpu0", "cpu1", "cpu2", "cpu3"]
+        for trick in deal["tricks"]:
+            assert set(trick) == TRICK_KEYS
+
+
+def test_every_deal_counts_120_points_unless_caught(run200: Simulated) -> None:
+    """Card points of a deal add up to 120, except a deal cut short by the catch."""
+    outcomes = set()
+    for deal in run200.deals:
+        outcomes.add(deal["outcome"])
+        if deal["outcome"] == "catch":
+            assert sum(deal["points"]) <= 120
+            assert len(deal["tricks"]) <= 9
+        else:
+            assert sum(deal["points"]) == 120
+            assert len(deal["tricks"]) == 9
+    assert {"normal", "catch"} <= outcomes
+
+
+def test_trick_hands_shrink_by_the_cards_played(run200: Simulated) -> None:
+    """Trick ``k`` shows the hands before it: 9 - k cards, and each card played comes out
+    of its player's hand; J♣ leads the first trick, and the winner leads the next."""
+    for deal in run200.deals:
+        tricks = deal["tricks"]
+        first = tricks[0]
+        assert first["leader"] == deal["first_leader"]
+        assert "JC" in first["hands"][deal["first_leader"]]
+        assert sorted(c for hand in first["hands"] for c in hand) == FULL_DECK
+        for index, trick in enumerate(tricks):
+            assert [len(hand) for hand in trick["hands"]] == [9 - index] * 4
+            hands = [list(hand) for hand in trick["hands"]]
+            for offset, card in enumerate(trick["cards"]):
+                seat = (trick["leader"] + offset) % 4
+                hands[seat].remove(card)
+            if index + 1 < len(tricks):
+                assert tricks[index + 1]["hands"] == hands
+                assert tricks[index + 1]["leader"] == trick["winner"]
+        points = [0, 0]
+        for trick in tricks:
+            points[trick["winner"] % 2] += hand_points([Card.parse(c) for c in trick["cards"]])
+        assert points == deal["points"]
+
+
+def test_winner_is_set_only_on_the_last_deal_of_a_match(run200: Simulated) -> None:
+    """``winner`` is null on every deal but the one that ends its match."""
+    by_match: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for deal in run200.deals:
+        by_match[deal["match"]].append(deal)
+    assert sorted(by_match) == list(range(200))
+    wins = [0, 0]
+    for deals in by_match.values():
+        assert [d["deal"] for d in deals] == list(range(len(deals)))
+        assert all(d["winner"] is None for d in deals[:-1])
+        last = deals[-1]
+        assert last["winner"] in (0, 1)
+        wins[last["winner"]] += 1
+        assert last["score"][last["winner"]] >= 12 or last["outcome"] == "lyusya"
+        assert all(max(d["score"]) < 12 for d in deals[:-1])
+    assert wins == run200.summary["wins"]
+
+
+def test_scores_accumulate_the_awards(run200: Simulated) -> None:
+    """Each deal's score is the previous score plus its award (no Lyusya ``zero`` here)."""
+    previous: dict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for deal in run200.deals:
+        before = previous[deal["match"]]
+        assert deal["score"] == [before[0] + deal["award"][0], before[1] + deal["award"][1]]
+        previous[deal["match"]] = deal["score"]
+
+
+def test_options_reflect_the_option_overrides(tmp_path: Path) -> None:
+    """``--option deck=32 --option lyusya=zero`` reaches the summary, the trace and the deal."""
+    run = Simulated(
+        ["--matches", "4", "--seed", "2", "--option", "deck=32", "--option", "lyusya=zero"],
+        tmp_path / "t.jsonl",
+    )
+    assert run.code == 0
+    assert run.summary["options"]["deck"] == 32
+    assert run.summary["options"]["lyusya"] == "zero"
+    assert run.summary["options"]["six_clubs"] == "top"
+    for deal in run.deals:
+        assert deal["options"] == run.summary["options"]
+        hands = deal["tricks"][0]["hands"]
+        assert [len(hand) for hand in hands] == [8, 8, 8, 8]
+        assert not any(card.startswith("6") for hand in hands for card in hand)
+        assert deal["outcome"] != "catch"
+        assert sum(deal["points"]) == 120
+
+
+@pytest.mark.parametrize("bad", ["deck=33", "nonsense=1", "deck", "lyusya=maybe", "move_time=5"])
+def test_bad_option_exits_with_code_2(
+    bad: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unknown option or value is an argparse error: exit code 2, a message on stderr."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(["simulate", "--matches", "1", "--option", bad, "--trace", str(tmp_path / "t")])
+    assert exit_info.value.code == 2
+    captured = capsys.readouterr()
+    assert "option" in captured.err
+    assert captured.out == ""
+    assert not (tmp_path / "t").exists()

@@ -1,0 +1,426 @@
+"""Storage: migrations, games with optimistic versions, atomic saves, users, chats, rankings.
+
+Every test runs on a fresh database file under ``tmp_path`` and closes it in teardown
+(aiosqlite's worker thread would otherwise keep pytest from exiting).
+"""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import contextlib
+import sqlite3
+import sys
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from kozelbot.records import (
+    DealRecord,
+    MatchPlayer,
+    MatchResult,
+    MoveRecord,
+    MoveSource,
+)
+from kozelbot.table import Player, Table, TableStatus
+from storage import GameAlreadyRunning, StaleVersion, Storage
+from storage.migrate import Migration, apply_migrations, load_migrations, split_statements
+
+CHAT = -100
+OTHER_CHAT = -200
+STORAGE_DIR = Path(__file__).resolve().parents[1] / "storage"
+
+
+class FakeClock:
+    """A clock that ticks one second per reading, so timestamps are distinct and known."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "kozel.db"
+
+
+@pytest.fixture
+async def storage(db_path: Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(db_path, clock=FakeClock())
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def new_table(chat_id: int = CHAT, **changes: object) -> Table:
+    table = Table(
+        chat_id=chat_id,
+        variant="hvalenyi",
+        options={"deck": 36},
+        creator_id=1,
+        seed=42,
+        seats=[Player(user_id=1, name="Anna"), None, Player(name="Computer 1"), None],
+    )
+    return table.model_copy(update=changes)
+
+
+def bumped(table: Table, **changes: object) -> Table:
+    """The next version of a table, as the engine would hand it to save_game."""
+    return table.model_copy(update={"version": table.version + 1, **changes}, deep=True)
+
+
+def move(game_id: int, seq: int, action: str = "play:6S") -> MoveRecord:
+    return MoveRecord(
+        game_id=game_id,
+        seq=seq,
+        deal_no=1,
+        seat=0,
+        action=action,
+        source=MoveSource.HUMAN,
+        user_id=1,
+    )
+
+
+def raw_query(path: Path, sql: str) -> list[tuple[object, ...]]:
+    """Look at the file with a plain sqlite3 connection, as another process would."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+# -- schema and connection ---------------------------------------------------------------
+
+
+async def test_migrations_apply_once_and_reopening_is_idempotent(db_path: Path) -> None:
+    async with await Storage.open(db_path) as first:
+        await first.upsert_chat(CHAT, "Kozel club")
+    async with await Storage.open(db_path) as second:
+        assert await second.chat_language(CHAT) is None
+    shipped = [(m.version, m.name) for m in load_migrations()]
+    assert shipped[0] == (1, "initial")
+    assert raw_query(db_path, "SELECT version, name FROM schema_migrations ORDER BY 1") == shipped
+
+
+async def test_database_runs_in_wal_mode(storage: Storage, db_path: Path) -> None:
+    assert raw_query(db_path, "PRAGMA journal_mode") == [("wal",)]
+
+
+async def test_in_memory_database_opens_and_migrates() -> None:
+    async with await Storage.open(":memory:") as memory:
+        created = await memory.create_game(new_table())
+        assert await memory.game(created.game_id) == created
+
+
+async def test_failed_migration_leaves_no_trace(db_path: Path) -> None:
+    broken = Migration(1, "broken", "CREATE TABLE t (x);\n-- oops\nCREATE TABLE t (y);\n")
+    async with aiosqlite.connect(db_path, isolation_level=None) as db:
+        with pytest.raises(sqlite3.OperationalError):
+            await apply_migrations(db, asyncio.Lock(), FakeClock(), [broken])
+    assert raw_query(db_path, "SELECT name FROM sqlite_master WHERE name = 't'") == []
+    assert raw_query(db_path, "SELECT * FROM schema_migrations") == []
+
+
+def test_statement_splitter_keeps_comments_and_rejects_unterminated_sql() -> None:
+    script = "-- heading\nCREATE TABLE a (x);\nCREATE TABLE b (y); -- tail\n-- end\n"
+    assert len(list(split_statements(script))) == 2
+    with pytest.raises(ValueError, match="unterminated"):
+        list(split_statements("CREATE TABLE a (x)"))
+
+
+def test_storage_imports_only_kozelbot_models_aiosqlite_and_stdlib() -> None:
+    allowed = {"kozelbot.records", "kozelbot.table", "aiosqlite", "storage"}
+    for source in STORAGE_DIR.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            for name in names:
+                root = name.split(".")[0]
+                ok = root in sys.stdlib_module_names or any(
+                    name == a or name.startswith(a + ".") for a in allowed
+                )
+                assert ok, f"{source.name} imports {name}"
+
+
+# -- games -------------------------------------------------------------------------------
+
+
+async def test_created_game_gets_an_id_and_round_trips(storage: Storage) -> None:
+    table = new_table()
+    created = await storage.create_game(table)
+    assert created.game_id > 0
+    assert table.game_id == 0, "the caller's table is not mutated"
+    assert created.created_at > 0
+    assert await storage.game(created.game_id) == created
+    assert await storage.live_game(CHAT) == created
+    assert await storage.live_games() == [created]
+
+
+async def test_second_live_game_in_a_chat_is_refused(storage: Storage) -> None:
+    await storage.create_game(new_table())
+    with pytest.raises(GameAlreadyRunning) as refused:
+        await storage.create_game(new_table(status=TableStatus.PLAYING))
+    assert refused.value.chat_id == CHAT
+    other = await storage.create_game(new_table(OTHER_CHAT))
+    assert [t.game_id for t in await storage.live_games()] == [1, other.game_id]
+
+
+@pytest.mark.parametrize("ending", [TableStatus.FINISHED, TableStatus.STOPPED])
+async def test_ended_game_frees_its_chat(storage: Storage, ending: TableStatus) -> None:
+    first = await storage.create_game(new_table())
+    await storage.save_game(bumped(first, status=ending))
+    assert await storage.live_game(CHAT) is None
+    second = await storage.create_game(new_table())
+    assert await storage.live_game(CHAT) == second
+    ended = await storage.game(first.game_id)
+    assert ended is not None and ended.status is ending
+    assert await storage.live_games() == [second]
+
+
+async def test_reviving_an_ended_game_beside_a_live_one_is_refused(storage: Storage) -> None:
+    first = await storage.create_game(new_table())
+    await storage.save_game(bumped(first, status=TableStatus.STOPPED))
+    await storage.create_game(new_table())
+    with pytest.raises(GameAlreadyRunning):
+        await storage.save_game(bumped(first, version=2, status=TableStatus.LOBBY))
+
+
+async def test_save_bumps_version_and_appends_moves_and_deals(storage: Storage) -> None:
+    created = await storage.create_game(new_table())
+    gid = created.game_id
+    playing = bumped(created, status=TableStatus.PLAYING, move_seq=2, deadline=123.5)
+    deal = DealRecord(
+        game_id=gid,
+        deal_no=1,
+        outcome="win",
+        points=(70, 50),
+        award=(1, 0),
+        multiplier=1,
+        score=(1, 0),
+        trace={"tricks": [["6S", "7S", "8S", "9S"]], "trump": "C"},
+    )
+    await storage.save_game(playing, moves=[move(gid, 1), move(gid, 2, "play:7S")], deals=[deal])
+    assert await storage.game(gid) == playing
+    assert [m.seq for m in await storage.moves(gid)] == [1, 2]
+    assert (await storage.moves(gid))[1] == move(gid, 2, "play:7S")
+    assert await storage.deals(gid) == [deal]
+
+
+async def test_stale_version_is_refused_and_writes_nothing(storage: Storage) -> None:
+    created = await storage.create_game(new_table())
+    gid = created.game_id
+    unbumped = created.model_copy(update={"move_seq": 1})
+    with pytest.raises(StaleVersion) as refused:
+        await storage.save_game(unbumped, moves=[move(gid, 1)])
+    assert refused.value.game_id == gid
+    with pytest.raises(StaleVersion):
+        await storage.save_game(bumped(bumped(created)), moves=[move(gid, 1)])
+    assert await storage.game(gid) == created
+    assert await storage.moves(gid) == []
+
+
+async def test_saving_an_unknown_game_is_stale(storage: Storage) -> None:
+    ghost = new_table(game_id=999, version=1)
+    with pytest.raises(StaleVersion):
+        await storage.save_game(ghost)
+
+
+async def test_records_of_another_game_are_refused_before_writing(storage: Storage) -> None:
+    created = await storage.create_game(new_table())
+    with pytest.raises(ValueError, match="another game"):
+        await storage.save_game(bumped(created), moves=[move(created.game_id + 1, 1)])
+    assert await storage.game(created.game_id) == created
+
+
+async def test_duplicate_move_seq_rolls_back_the_whole_save(storage: Storage) -> None:
+    created = await storage.create_game(new_table())
+    gid = created.game_id
+    v1 = bumped(created, move_seq=2)
+    await storage.save_game(v1, moves=[move(gid, 1), move(gid, 2)])
+    v2 = bumped(v1, move_seq=3, status=TableStatus.PLAYING)
+    with pytest.raises(sqlite3.IntegrityError):
+        await storage.save_game(v2, moves=[move(gid, 2, "play:QC"), move(gid, 3)])
+    assert await storage.game(gid) == v1
+    assert [m.action for m in await storage.moves(gid)] == ["play:6S", "play:6S"]
+    # The failed transaction was rolled back: the connection takes the corrected save.
+    await storage.save_game(v2, moves=[move(gid, 3)])
+    assert [m.seq for m in await storage.moves(gid)] == [1, 2, 3]
+
+
+async def test_concurrent_saves_of_one_version_let_exactly_one_win(storage: Storage) -> None:
+    created = await storage.create_game(new_table())
+    gid = created.game_id
+    mine = bumped(created, move_seq=1, deadline=10.0)
+    theirs = bumped(created, move_seq=1, deadline=20.0)
+    outcomes = await asyncio.gather(
+        storage.save_game(mine, moves=[move(gid, 1, "play:6S")]),
+        storage.save_game(theirs, moves=[move(gid, 1, "play:AH")]),
+        return_exceptions=True,
+    )
+    winners = [i for i, outcome in enumerate(outcomes) if outcome is None]
+    assert len(winners) == 1
+    assert all(isinstance(o, StaleVersion) for o in outcomes if o is not None)
+    winner = (mine, theirs)[winners[0]]
+    assert await storage.game(gid) == winner
+    expected_action = "play:6S" if winner is mine else "play:AH"
+    assert [m.action for m in await storage.moves(gid)] == [expected_action]
+
+
+async def test_cancelled_saves_are_all_or_nothing_and_leave_storage_usable(
+    storage: Storage,
+) -> None:
+    created = await storage.create_game(new_table())
+    gid = created.game_id
+    for yields in range(30):  # cancel at every point of the transaction, in turn
+        current = await storage.game(gid)
+        assert current is not None
+        step = bumped(current, move_seq=current.move_seq + 1)
+        task = asyncio.create_task(storage.save_game(step, moves=[move(gid, step.move_seq)]))
+        for _ in range(yields):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        after = await storage.game(gid)
+        assert after is not None and after.version in (current.version, step.version)
+        assert len(await storage.moves(gid)) == after.move_seq
+    last = await storage.game(gid)
+    assert last is not None
+    await storage.save_game(bumped(last))
+
+
+async def test_committed_data_survives_a_restart(db_path: Path) -> None:
+    async with await Storage.open(db_path) as before:
+        created = await before.create_game(new_table())
+        playing = bumped(created, status=TableStatus.PLAYING, move_seq=1)
+        await before.save_game(playing, moves=[move(created.game_id, 1)])
+        await before.upsert_user(1, "Anna", "anna", "ru")
+    async with await Storage.open(db_path) as after:
+        assert await after.live_games() == [playing]
+        assert await after.moves(created.game_id) == [move(created.game_id, 1)]
+        user = await after.user(1)
+        assert user is not None and user.first_name == "Anna"
+
+
+# -- results and rankings ----------------------------------------------------------------
+
+Seat = tuple[int | None, str]
+
+
+async def play_match(
+    storage: Storage, seats: Sequence[Seat], winner_side: int, chat_id: int = CHAT
+) -> MatchResult:
+    """Create a game in the chat and finish it with the given seats (side = seat % 2)."""
+    players = [Player(user_id=uid, name=name) for uid, name in seats]
+    created = await storage.create_game(new_table(chat_id, seats=players))
+    result = MatchResult(
+        game_id=created.game_id,
+        chat_id=chat_id,
+        variant="hvalenyi",
+        options={"deck": 36},
+        winner_side=winner_side,
+        score=(12, 7) if winner_side == 0 else (7, 12),
+        deals=5,
+        players=tuple(
+            MatchPlayer(seat=s, user_id=uid, name=name, side=s % 2, won=s % 2 == winner_side)
+            for s, (uid, name) in enumerate(seats)
+        ),
+    )
+    await storage.save_game(bumped(created, status=TableStatus.FINISHED), result=result)
+    return result
+
+
+BOT: Seat = (None, "Computer")
+ANNA: Seat = (1, "Anna")
+BORIS: Seat = (2, "Boris")
+VERA: Seat = (3, "Vera")
+GLEB: Seat = (4, "Gleb")
+DIMA: Seat = (5, "Dima")
+EGOR: Seat = (6, "Egor")
+FEDYA: Seat = (7, "Fedya")
+
+
+async def test_result_is_saved_with_its_players(storage: Storage) -> None:
+    result = await play_match(storage, [ANNA, VERA, BORIS, BOT], winner_side=0)
+    assert await storage.match_result(result.game_id) == result
+    assert await storage.match_result(result.game_id + 1) is None
+    assert await storage.finished_matches(CHAT) == 1
+    assert await storage.live_game(CHAT) is None
+
+
+async def test_leaderboard_ranks_people_by_wins_then_rate_then_played_then_name(
+    storage: Storage,
+) -> None:
+    # seats 0 and 2 are side 0, seats 1 and 3 side 1
+    await play_match(storage, [ANNA, VERA, BORIS, DIMA], winner_side=0)
+    await play_match(storage, [ANNA, VERA, BORIS, BOT], winner_side=0)
+    await play_match(storage, [ANNA, VERA, BOT, GLEB], winner_side=1)
+    await play_match(storage, [DIMA, BOT, EGOR, BOT], winner_side=1)
+    await play_match(storage, [FEDYA, BOT, BOT, BOT], winner_side=1)
+    await play_match(storage, [EGOR, BORIS, BOT, BOT], winner_side=0, chat_id=OTHER_CHAT)
+    await storage.upsert_user(1, "Anya", None, None)  # a renamed user shows her current name
+
+    board = await storage.leaderboard(CHAT)
+    assert [(r.name, r.played, r.won) for r in board] == [
+        ("Boris", 2, 2),
+        ("Anya", 3, 2),
+        ("Gleb", 1, 1),
+        ("Vera", 3, 1),
+        ("Dima", 2, 0),
+        ("Egor", 1, 0),
+        ("Fedya", 1, 0),
+    ]
+    assert all(r.user_id is not None for r in board)
+    assert [r.name for r in await storage.leaderboard(CHAT, limit=2)] == ["Boris", "Anya"]
+    assert await storage.leaderboard(-999) == []
+    assert await storage.user_stats(6) == (2, 1)
+    assert await storage.user_stats(2) == (3, 2)
+    assert await storage.user_stats(42) == (0, 0)
+    assert await storage.finished_matches(CHAT) == 5
+
+
+# -- users and chats ---------------------------------------------------------------------
+
+
+async def test_user_upsert_keeps_chosen_language_and_private_flag(storage: Storage) -> None:
+    assert await storage.user(1) is None
+    await storage.upsert_user(1, "Anna", "anna", "ru")
+    await storage.set_user_language(1, "uk")
+    await storage.set_private_open(1, True)
+    await storage.upsert_user(1, "Anna K.", None, "en")
+    user = await storage.user(1)
+    assert user is not None
+    assert (user.first_name, user.username, user.language_code) == ("Anna K.", None, "en")
+    assert (user.language, user.private_open) == ("uk", True)
+    await storage.set_private_open(1, False)
+    await storage.set_user_language(1, None)
+    user = await storage.user(1)
+    assert user is not None and (user.language, user.private_open) == (None, False)
+
+
+async def test_private_flag_for_an_unknown_user_creates_the_row(storage: Storage) -> None:
+    await storage.set_private_open(9, True)
+    user = await storage.user(9)
+    assert user is not None and user.private_open and user.first_name == ""
+
+
+async def test_chat_language_round_trips_and_survives_title_changes(storage: Storage) -> None:
+    assert await storage.chat_language(CHAT) is None
+    await storage.upsert_chat(CHAT, "Kozel club")
+    await storage.set_chat_language(CHAT, "ru")
+    await storage.upsert_chat(CHAT, "Kozel club 2")
+    assert await storage.chat_language(CHAT) == "ru"
+    await storage.set_chat_language(OTHER_CHAT, "en")  # no upsert_chat first
+    assert await storage.chat_language(OTHER_CHAT) == "en"
+    await storage.set_chat_language(CHAT, None)
+    assert await storage.chat_language(CHAT) is None
