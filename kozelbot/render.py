@@ -202,6 +202,9 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
             )
         )
     lines.append(t("Points this deal: {a} : {b}", a=view.points[0], b=view.points[1]))
+    late = [f"{seat_name(table, s, t)} ×{n}" for s, n in enumerate(table.timeouts) if n]
+    if late:
+        lines.append("⌛ " + t("Played by the computer on time-out: {names}", names=", ".join(late)))
     if table.status is TableStatus.STOPPED:
         lines.append(t("The game was stopped."))
     return "\n".join(lines)

@@ -276,6 +276,8 @@ async def test_a_turn_that_times_out_is_played_by_the_computer_and_marked(
     assert moves and moves[0].source == "timeout"
     after = _table(bot, players.group.id)
     assert sum(after.timeouts) >= 1
+    await emu.wait_for(lambda: "⌛" in players.group_text())
+    assert "по тайм-ауту" in players.group_text()
 
 
 async def test_leaving_mid_match_hands_the_seat_to_a_bot(

@@ -34,3 +34,14 @@ async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
         assert user.first_name in board.text
     assert "1 партия" in board.text
     assert not emu.flood_errors
+
+    # One table message per deal in the group, one hand message per deal in each private chat:
+    # everything else was an edit.
+    deals = text.count("\nСдача ") + text.startswith("Сдача ")
+    tables = [m for m in emu.messages(group.id) if m.text.startswith("🐐 Сдача")]
+    assert len(tables) == deals
+    assert sum(m.edits for m in tables) > deals
+    for user in players.users:
+        hands = [m for m in emu.messages(user.id) if m.versions[:1] and "сдача" in m.versions[0]
+                 or "Хвалёный козёл · сдача" in m.text or "закончена" in m.text]  # fmt: skip
+        assert len(hands) == deals, user.first_name
