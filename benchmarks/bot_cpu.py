@@ -31,10 +31,12 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play_matches(matches: int) -> dict[str, float]:
+async def play_matches(matches: int, profile: str | None = None) -> dict[str, float]:
     workdir = Path(tempfile.mkdtemp(prefix="kozel-bench-"))
     async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
         bot = BotProcess(emu, workdir / "bench.db", workdir)
+        if profile:
+            bot.python_args = ["-m", "cProfile", "-o", profile]
         await bot.start()
         assert bot.process is not None
         pid = bot.process.pid
@@ -78,8 +80,9 @@ async def play_matches(matches: int) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=2)
+    parser.add_argument("--profile", metavar="FILE", help="write the bot's cProfile stats here")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(play_matches(args.matches))))
+    print(json.dumps(asyncio.run(play_matches(args.matches, args.profile))))
 
 
 if __name__ == "__main__":

@@ -176,6 +176,8 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
     head = "🐐 " + t("Deal {n}", n=view.deal_no + 1) + " · " + t("trump {suit}", suit=trump)
     if view.multiplier > 1:
         head += " · " + t("×{m} after eggs", m=view.multiplier)
+    if view.redeals:
+        head += " · " + t("redeal {n}", n=view.redeals)
     lines = [head]
     for side in (0, 1):
         lines.append(f"{pair_name(table, side, t)}: {eyes(view.score[side], t)}")
@@ -204,7 +206,9 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
     lines.append(t("Points this deal: {a} : {b}", a=view.points[0], b=view.points[1]))
     late = [f"{seat_name(table, s, t)} ×{n}" for s, n in enumerate(table.timeouts) if n]
     if late:
-        lines.append("⌛ " + t("Played by the computer on time-out: {names}", names=", ".join(late)))
+        lines.append(
+            "⌛ " + t("Played by the computer on time-out: {names}", names=", ".join(late))
+        )
     if table.status is TableStatus.STOPPED:
         lines.append(t("The game was stopped."))
     return "\n".join(lines)

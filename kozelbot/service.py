@@ -128,14 +128,15 @@ class GameService:
         return table
 
     def _remember(self, table: Table) -> None:
-        """Cache a table read from storage unless a newer version is cached already.
+        """Cache a table unless a newer version is cached already.
 
         Reads outside the game's lock can finish after a newer commit; they must not
-        replace what presenters render from.
+        replace what presenters render from. Cached tables are never changed afterwards:
+        every operation loads its own copy (``_load``) and caches it only once committed.
         """
         cached = self._tables.get(table.game_id)
         if cached is None or table.version >= cached.version:
-            self._tables[table.game_id] = table.model_copy(deep=True)
+            self._tables[table.game_id] = table
 
     @staticmethod
     def state_of(table: Table) -> MatchState | None:
@@ -266,12 +267,14 @@ class GameService:
             table = await self.repo.game(game_id)
             if table is None or not table.status.live:
                 return None
-            self._remember(table)
             if table.status is TableStatus.LOBBY:
+                self._remember(table)
                 return Change(table)
+            deadline = table.deadline
             change = Change(table, self._state(table))
             self._advance(change)
-            if not change.moves and not change.events:
+            if not change.moves and not change.events and table.deadline == deadline:
+                self._remember(table)
                 return change
             return await self._commit(change)
 
@@ -322,7 +325,6 @@ class GameService:
         table = await self.repo.game(game_id)
         if table is None:
             raise TableError("no_game")
-        self._remember(table)
         if not table.status.live:
             raise TableError("finished", table)
         if status is not None and table.status is not status:

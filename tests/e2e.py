@@ -164,6 +164,8 @@ class BotProcess:
         self.workdir = workdir
         self.process: asyncio.subprocess.Process | None = None
         self.log = workdir / "bot.log"
+        self.python_args: list[str] = []
+        """Extra interpreter arguments (e.g. ``-m cProfile -o FILE`` to profile the bot)."""
 
     async def start(self) -> None:
         env = {
@@ -178,7 +180,7 @@ class BotProcess:
         }
         with self.log.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "kozelbot", cwd=self.workdir, env=env,
+                sys.executable, *self.python_args, "-m", "kozelbot", cwd=self.workdir, env=env,
                 stdout=log, stderr=log,
             )  # fmt: skip
 
