@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
 from handlers.deps import BotData, Context
-from handlers.flow import publish
+from handlers.flow import command, publish
 from kozelbot.i18n import LANGUAGES, supported, translator
 from kozelbot.render import table_error_text
 from kozelbot.service import Change, TableError
@@ -26,15 +26,14 @@ async def is_admin(data: BotData, chat_id: int, user_id: int) -> bool:
 
 async def stop(update: Update, context: Context) -> None:
     """/stop: end this group's game (its creator or a chat admin)."""
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None:
-        return
     data = context.bot_data
-    if chat.type == ChatType.PRIVATE:
-        t = await data.user_translator(user.id, user.language_code)
+    cmd = await command(update, data)
+    if cmd is None:
+        return
+    message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
+    if cmd.private:
         await message.reply_text(t("Send /stop in the group where the game is."))
         return
-    t = await data.group_translator(chat.id)
     table = await data.service.live_game(chat.id)
     if table is None:
         await message.reply_text(table_error_text("no_game", t))
@@ -53,16 +52,12 @@ async def stop(update: Update, context: Context) -> None:
 
 async def language(update: Update, context: Context) -> None:
     """/language ru|en: the language of this group (admins) or of your private messages."""
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None:
-        return
     data = context.bot_data
-    private = chat.type == ChatType.PRIVATE
-    t = (
-        await data.user_translator(user.id, user.language_code)
-        if private
-        else await data.group_translator(chat.id)
-    )
+    cmd = await command(update, data)
+    if cmd is None:
+        return
+    message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
+    private = cmd.private
     chosen = supported(context.args[0]) if context.args else None
     if chosen is None:
         await message.reply_text(

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 
-from telegram import User
+from telegram import Chat, Message, Update, User
+from telegram.constants import ChatType
 
 from handlers.deps import BotData, Context
+from kozelbot.i18n import Translator
 from kozelbot.service import Change
 from kozelbot.table import Player, Table, TableStatus
 
@@ -55,3 +58,33 @@ def player_of(user: User) -> Player:
 async def remember(data: BotData, user: User) -> None:
     """Record the user's current name and language."""
     await data.storage.upsert_user(user.id, user.first_name, user.username, user.language_code)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command's message, chat and sender, and the language to answer in."""
+
+    message: Message
+    chat: Chat
+    user: User
+    t: Translator
+
+    @property
+    def private(self) -> bool:
+        """Sent in the bot's private chat."""
+        return self.chat.type == ChatType.PRIVATE
+
+
+async def command(update: Update, data: BotData) -> Command | None:
+    """The parts of a command update (``None`` for updates without a sender or chat).
+
+    Answers go in the group's language in a group, in the sender's own in private.
+    """
+    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
+    if message is None or chat is None or user is None:
+        return None
+    if chat.type == ChatType.PRIVATE:
+        t = await data.user_translator(user.id, user.language_code)
+    else:
+        t = await data.group_translator(chat.id)
+    return Command(message, chat, user, t)

@@ -5,41 +5,30 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatMemberStatus
 
-from handlers.deps import BotData, Context
-from kozelbot.i18n import Translator
+from handlers.deps import Context
+from handlers.flow import command
 from kozelbot.render import help_text, rules_text
-
-
-async def _translator(data: BotData, update: Update) -> Translator:
-    chat, user = update.effective_chat, update.effective_user
-    if chat is not None and chat.type != chat.PRIVATE:
-        return await data.group_translator(chat.id)
-    assert user is not None
-    return await data.user_translator(user.id, user.language_code)
 
 
 async def help_command(update: Update, context: Context) -> None:
     """/help: the commands."""
-    if update.effective_message is None or update.effective_user is None:
-        return
-    t = await _translator(context.bot_data, update)
-    await update.effective_message.reply_html(help_text(t))
+    cmd = await command(update, context.bot_data)
+    if cmd is not None:
+        await cmd.message.reply_html(help_text(cmd.t))
 
 
 async def rules(update: Update, context: Context) -> None:
     """/rules: the rules in brief."""
-    if update.effective_message is None or update.effective_user is None:
-        return
-    t = await _translator(context.bot_data, update)
-    await update.effective_message.reply_html(rules_text(t))
+    cmd = await command(update, context.bot_data)
+    if cmd is not None:
+        await cmd.message.reply_html(rules_text(cmd.t))
 
 
 async def unknown_command(update: Update, context: Context) -> None:
     """A command the bot does not know, in the private chat."""
-    if update.effective_message is None or update.effective_user is None:
-        return
-    t = await _translator(context.bot_data, update)
-    await update.effective_message.reply_text(t("I don't know that command. See /help."))
+    cmd = await command(update, context.bot_data)
+    if cmd is not None:
+        await cmd.message.reply_text(cmd.t("I don't know that command. See /help."))
 
 
 async def private_chat_member(update: Update, context: Context) -> None:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from telegram import Chat, Update, User
-from telegram.constants import ChatType
 from telegram.error import Forbidden
 
 from handlers.deps import BotData, Context
-from handlers.flow import player_of, publish, remember
+from handlers.flow import command, player_of, publish, remember
 from kozelbot import callbacks
 from kozelbot.render import help_text, option_error_text, table_error_text
 from kozelbot.service import Change, TableError
@@ -20,15 +19,14 @@ HAND_PREFIX = "hand-"
 
 async def new_game(update: Update, context: Context) -> None:
     """/newgame [KEY=VALUE ...]: open a table in this group."""
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None:
-        return
     data = context.bot_data
-    if chat.type == ChatType.PRIVATE:
-        t = await data.user_translator(user.id, user.language_code)
+    cmd = await command(update, data)
+    if cmd is None:
+        return
+    message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
+    if cmd.private:
         await message.reply_text(t("Add me to a group and send /newgame there."))
         return
-    t = await data.group_translator(chat.id)
     await data.storage.upsert_chat(chat.id, chat.title)
     await remember(data, user)
     try:
@@ -45,18 +43,17 @@ async def new_game(update: Update, context: Context) -> None:
 
 async def join(update: Update, context: Context) -> None:
     """/join: take a seat at this group's table."""
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None:
-        return
     data = context.bot_data
-    if chat.type == ChatType.PRIVATE:
-        t = await data.user_translator(user.id, user.language_code)
-        await message.reply_text(t("Send /join in the group where the game is."))
+    cmd = await command(update, data)
+    if cmd is None:
+        return
+    message, chat, user = cmd.message, cmd.chat, cmd.user
+    if cmd.private:
+        await message.reply_text(cmd.t("Send /join in the group where the game is."))
         return
     table = await data.service.live_game(chat.id)
     if table is None:
-        t = await data.group_translator(chat.id)
-        await message.reply_text(table_error_text("no_game", t))
+        await message.reply_text(table_error_text("no_game", cmd.t))
         return
     await remember(data, user)
     await seat(data, chat, user, table.game_id, reply_to=message.message_id)
@@ -106,11 +103,11 @@ async def can_message(data: BotData, user: User) -> bool:
 
 async def leave(update: Update, context: Context) -> None:
     """/leave: free your seat (during a match a bot takes it over)."""
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None or chat.type == ChatType.PRIVATE:
-        return
     data = context.bot_data
-    t = await data.group_translator(chat.id)
+    cmd = await command(update, data)
+    if cmd is None or cmd.private:
+        return
+    message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
     table = await data.service.live_game(chat.id)
     if table is None:
         await message.reply_text(table_error_text("no_game", t))

@@ -137,6 +137,18 @@ class Players:
 NAMES = ("Аня", "Борис", "Вера", "Глеб")
 
 
+async def start_with_bots(emu: BotApiEmulator, user: User, group: Group) -> Players:
+    """``user`` opens the private chat and a table, and starts it with three computers."""
+    await emu.start_private(user)
+    emu.send_text(user, group.id, "/newgame")
+    await emu.wait_for(lambda: emu.find_message(group.id, f"1. {user.first_name}") is not None)
+    lobby = emu.find_message(group.id, "набор за стол")
+    assert lobby is not None
+    answer = await emu.press(user, group.id, lobby.message_id, text="Начать с ботами")
+    assert not answer.show_alert, answer.text
+    return Players(emu, group, [user])
+
+
 async def seat_four(
     emu: BotApiEmulator, *, options: str = "seating=ordered", names: tuple[str, ...] = NAMES
 ) -> Players:

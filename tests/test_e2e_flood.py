@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from botapi_emulator import BotApiEmulator, Limits
-from tests.e2e import TOKEN, BotRunner, Players, bot_settings
+from tests.e2e import TOKEN, BotRunner, bot_settings, start_with_bots
 
 SCALE = 20.0
 
@@ -24,13 +24,7 @@ async def test_a_fast_game_never_exceeds_the_group_or_private_flood_limits(tmp_p
         try:
             ann = emu.add_user(first_name="Аня")
             group = emu.add_group(title="Г", members=[ann], admins=[ann])
-            await emu.start_private(ann)
-            emu.send_text(ann, group.id, "/newgame")
-            await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None)
-            lobby = emu.find_message(group.id, "набор за стол")
-            assert lobby is not None
-            await emu.press(ann, group.id, lobby.message_id, text="Начать с ботами")
-            players = Players(emu, group, [ann])
+            players = await start_with_bots(emu, ann, group)
             for _ in range(40):  # about four deals of one person against three computers
                 await emu.wait_for(lambda: players.whose_turn() is not None
                                    or "🏆" in players.group_text(), timeout=20)  # fmt: skip

@@ -4,7 +4,7 @@ group whose admin picks it with /language."""
 from __future__ import annotations
 
 from botapi_emulator import BotApiEmulator
-from tests.e2e import BotRunner, Players
+from tests.e2e import BotRunner, start_with_bots
 
 
 async def test_an_english_speaking_player_gets_an_english_hand_while_the_group_stays_russian(
@@ -12,13 +12,7 @@ async def test_an_english_speaking_player_gets_an_english_hand_while_the_group_s
 ) -> None:
     ann = emu.add_user(first_name="Ann", language_code="en")
     group = emu.add_group(title="Goats", members=[ann], admins=[ann])
-    await emu.start_private(ann)
-    emu.send_text(ann, group.id, "/newgame")
-    await emu.wait_for(lambda: emu.find_message(group.id, "1. Ann") is not None)
-    lobby = emu.find_message(group.id, "набор за стол")
-    assert lobby is not None
-    await emu.press(ann, group.id, lobby.message_id, text="Начать с ботами")
-    players = Players(emu, group, [ann])
+    players = await start_with_bots(emu, ann, group)
     await emu.wait_for(lambda: players.hand_message(ann) is not None)
     await bot.drain()
     hand = players.hand_message(ann)
