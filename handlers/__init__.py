@@ -33,6 +33,7 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(CommandHandler("join", lobby.join))
     application.add_handler(CommandHandler("leave", lobby.leave))
     application.add_handler(CallbackQueryHandler(lobby.lobby_button, pattern=r"^l:"))
+    application.add_handler(CallbackQueryHandler(lobby.option_button, pattern=r"^o:"))
     # Play
     application.add_handler(CallbackQueryHandler(play.hand_button, pattern=r"^[cr]:"))
     application.add_handler(CommandHandler("hand", play.hand))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from telegram import Chat, Update, User
+from telegram import Update, User
 from telegram.error import Forbidden
 
 from handlers.deps import BotData, Context
-from handlers.flow import command, player_of, publish, remember
+from handlers.flow import Command, command, player_of, publish, remember
 from kozelbot import callbacks
 from kozelbot.render import help_text, option_error_text, table_error_text
 from kozelbot.service import Change, TableError
@@ -38,7 +38,7 @@ async def new_game(update: Update, context: Context) -> None:
         await message.reply_html(option_error_text(error, t))
         return
     publish(data, Change(table))
-    await seat(data, chat, user, table.game_id, reply_to=message.message_id)
+    await seat(data, cmd, table.game_id)
 
 
 async def join(update: Update, context: Context) -> None:
@@ -56,33 +56,27 @@ async def join(update: Update, context: Context) -> None:
         await message.reply_text(table_error_text("no_game", cmd.t))
         return
     await remember(data, user)
-    await seat(data, chat, user, table.game_id, reply_to=message.message_id)
+    await seat(data, cmd, table.game_id)
 
 
-async def seat(
-    data: BotData, chat: Chat, user: User, game_id: int, *, reply_to: int | None = None
-) -> str | None:
-    """Seat ``user`` if the bot can reach them privately; return a refusal text, if any.
+async def seat(data: BotData, cmd: Command, game_id: int) -> None:
+    """Seat the sender of a group command if the bot can reach them privately.
 
     A person who never opened the private chat is asked to, in the group, with a deep-link
     button that seats them once they press Start there.
     """
-    t = await data.group_translator(chat.id)
+    user = cmd.user
     if not await can_message(data, user):
-        data.presenter.post(
-            chat.id, data.presenter.open_private_prompt(user.id, user.first_name,
-                                                        f"{JOIN_PREFIX}{game_id}")
-        )  # fmt: skip
-        return t("Open a private chat with me first: that is where your cards arrive.")
+        data.presenter.ask_to_open_private(
+            cmd.chat.id, game_id, user.id, user.first_name, f"{JOIN_PREFIX}{game_id}"
+        )
+        return
     try:
         change = await data.service.join(game_id, player_of(user))
     except TableError as error:
-        text = table_error_text(error.code, t)
-        if reply_to is not None:
-            await data.bot.send_message(chat.id, text, reply_to_message_id=reply_to)
-        return text
+        await cmd.message.reply_text(table_error_text(error.code, cmd.t))
+        return
     publish(data, change)
-    return None
 
 
 async def can_message(data: BotData, user: User) -> bool:
@@ -143,8 +137,7 @@ async def lobby_button(update: Update, context: Context) -> None:
     await remember(data, user)
     if button.verb == "join":
         if not await can_message(data, user):
-            url = f"https://t.me/{data.bot.username}?start={JOIN_PREFIX}{button.game_id}"
-            await query.answer(url=url)
+            await query.answer(url=data.presenter.deep_link(f"{JOIN_PREFIX}{button.game_id}"))
             return
         try:
             change = await data.service.join(button.game_id, player_of(user))
@@ -185,6 +178,7 @@ async def start(update: Update, context: Context) -> None:
     if table is None or not table.status.live:
         await message.reply_text(table_error_text("finished", t))
         return
+    data.presenter.private_opened(game_id, user.id)
     if payload.startswith(JOIN_PREFIX):
         try:
             change = await data.service.join(game_id, player_of(user))
@@ -212,3 +206,30 @@ def _game_in(payload: str) -> int | None:
         if payload.startswith(prefix) and payload[len(prefix) :].isdigit():
             return int(payload[len(prefix) :])
     return None
+
+
+async def option_button(update: Update, context: Context) -> None:
+    """A lobby settings button (⚙): the creator moves an option to its next value."""
+    query, chat, user = update.callback_query, update.effective_chat, update.effective_user
+    if query is None or user is None:
+        return
+    data = context.bot_data
+    t = await data.user_translator(user.id, user.language_code)
+    button = callbacks.parse(query.data)
+    table = None
+    if isinstance(button, callbacks.OptionButton):
+        table = await data.service.game(button.game_id)
+    if table is None or chat is None or table.chat_id != chat.id:
+        await query.answer(t("This button is not valid."), show_alert=True)
+        return
+    assert isinstance(button, callbacks.OptionButton)
+    try:
+        change = await data.service.cycle_option(button.game_id, user.id, button.key)
+    except TableError as error:
+        await query.answer(table_error_text(error.code, t), show_alert=True)
+        return
+    except OptionError:
+        await query.answer(t("This button is not valid."), show_alert=True)
+        return
+    publish(data, change)
+    await query.answer()

@@ -325,24 +325,38 @@ class Presenter:
         except Forbidden:
             await self.private_closed(table, seat)
             return
-        self._asked_private.discard((game_id, user_id))
+        self.private_opened(game_id, user_id)
         await self.service.set_hand_message(game_id, seat, deal_no, message.message_id)
+
+    def deep_link(self, payload: str) -> str:
+        """``t.me`` link that opens the bot's private chat and sends ``/start payload``."""
+        return f"https://t.me/{self.bot.username}?start={payload}"
 
     async def private_closed(self, table: Table, seat: int) -> None:
         """A player's private chat refuses messages: ask them, once, in the group."""
         player = table.seats[seat]
         assert player is not None and player.user_id is not None
         await self.data.storage.set_private_open(player.user_id, False)
-        key = (table.game_id, player.user_id)
+        self.ask_to_open_private(table.chat_id, table.game_id, player.user_id, player.name,
+                                 f"hand-{table.game_id}")  # fmt: skip
+
+    def ask_to_open_private(
+        self, chat_id: int, game_id: int, user_id: int, name: str, payload: str
+    ) -> None:
+        """Ask someone in the group, once per game until they answer, to open the private
+        chat: a post with a deep-link button (``payload`` says what Start then does)."""
+        key = (game_id, user_id)
         if key in self._asked_private:
             return
         self._asked_private.add(key)
-        self.post(table.chat_id, self.open_private_prompt(player.user_id, player.name,
-                                                          f"hand-{table.game_id}"))  # fmt: skip
+        self.post(chat_id, self._open_private_prompt(user_id, name, payload))
 
-    def open_private_prompt(self, user_id: int, name: str, payload: str) -> Post:
-        """A group post asking someone to open the private chat, with a deep-link button."""
-        url = f"https://t.me/{self.bot.username}?start={payload}"
+    def private_opened(self, game_id: int, user_id: int) -> None:
+        """The person opened the private chat: a later refusal may be asked about again."""
+        self._asked_private.discard((game_id, user_id))
+
+    def _open_private_prompt(self, user_id: int, name: str, payload: str) -> Post:
+        url = self.deep_link(payload)
 
         def render(t: Translator) -> tuple[str, InlineKeyboardMarkup]:
             text = t("{name}, open a private chat with me to receive your cards.",

@@ -50,7 +50,18 @@ class LobbyButton:
         return _checked(f"l:{self.game_id}:{self.verb}")
 
 
-CallbackData = PlayButton | RedealButton | LobbyButton
+@dataclass(frozen=True, slots=True)
+class OptionButton:
+    """A lobby settings button: the creator moves ``key`` to its next value."""
+
+    game_id: int
+    key: str
+
+    def pack(self) -> str:
+        return _checked(f"o:{self.game_id}:{self.key}")
+
+
+CallbackData = PlayButton | RedealButton | LobbyButton | OptionButton
 LOBBY_VERBS = ("join", "leave", "start")
 
 
@@ -72,10 +83,12 @@ def parse(data: str | None) -> CallbackData | None:
             return RedealButton(int(parts[1]), int(parts[2]), parts[3] == "y")
         if parts[0] == "l" and len(parts) == 3 and parts[2] in LOBBY_VERBS:
             return LobbyButton(int(parts[1]), parts[2])
+        if parts[0] == "o" and len(parts) == 3 and parts[2].isidentifier():
+            return OptionButton(int(parts[1]), parts[2])
     except ValueError:
         return None
     return None
 
 
-PATTERN = r"^[crl]:"
+PATTERN = r"^[crlo]:"
 """The ``pattern=`` for the bot's callback handler."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-from kozelbot.callbacks import LobbyButton, PlayButton, RedealButton
+from kozelbot.callbacks import LobbyButton, OptionButton, PlayButton, RedealButton
 from kozelbot.cards import Card, Rank, Suit
 from kozelbot.engine import (
     CardNotInHand,
@@ -117,16 +117,25 @@ def variant_title(variant: str, t: Translator) -> str:
     return titles.get(variant, variant)
 
 
+def option_labels(table: Table, t: Translator) -> dict[str, str]:
+    """Each table option in words (six_clubs only with the 36-card deck, which has 6♣)."""
+    o = table.options
+    labels = {"deck": t("Deck {n}", n=o.get("deck", 36))}
+    if o.get("deck") == 36:
+        labels["six_clubs"] = t("6♣ top trump") if o.get("six_clubs") == "top" else t(
+            "6♣ ordinary")  # fmt: skip
+    labels["lyusya"] = t("Lyusya: win") if o.get("lyusya") == "win" else t("Lyusya: zero")
+    labels["seating"] = t("Seats: random") if o.get("seating") == "random" else t(
+        "Seats: join order")  # fmt: skip
+    move_time = int(o.get("move_time", 0))
+    labels["move_time"] = t("move {s} s", s=move_time) if move_time else t("no move timer")
+    return labels
+
+
 def options_line(table: Table, t: Translator) -> str:
     """The lobby's one-line summary of the table options."""
-    o = table.options
-    parts = [t("Deck {n}", n=o.get("deck", 36))]
-    if o.get("deck") == 36:
-        parts.append(t("6♣ top trump") if o.get("six_clubs") == "top" else t("6♣ ordinary"))
-    parts.append(t("Lyusya: win") if o.get("lyusya") == "win" else t("Lyusya: zero"))
-    move_time = int(o.get("move_time", 0))
-    parts.append(t("move {s} s", s=move_time) if move_time else t("no move timer"))
-    return " · ".join(parts)
+    labels = option_labels(table, t)
+    return " · ".join(v for k, v in labels.items() if k != "seating")
 
 
 # -- lobby -------------------------------------------------------------------------------
@@ -144,7 +153,8 @@ def lobby_text(table: Table, t: Translator) -> str:
     else:
         lines.append(t("Pairs: drawn at random when the game starts"))
     if table.status is TableStatus.LOBBY:
-        lines.append(t("Join with the button or /join; the creator may start with bots."))
+        lines.append(t("Join with the button or /join; the creator may start with bots "
+                       "and change the settings (⚙)."))  # fmt: skip
     elif table.status is TableStatus.STOPPED:
         lines.append(t("The game was stopped."))
     else:
@@ -157,12 +167,16 @@ def lobby_keyboard(table: Table, t: Translator) -> Keyboard:
     if table.status is not TableStatus.LOBBY:
         return ()
     gid = table.game_id
+    settings = [Button("⚙ " + label, OptionButton(gid, key).pack())
+                for key, label in option_labels(table, t).items()]  # fmt: skip
     return (
         (
             Button(t("Take a seat"), LobbyButton(gid, "join").pack()),
             Button(t("Leave"), LobbyButton(gid, "leave").pack()),
         ),
         (Button(t("Start with bots"), LobbyButton(gid, "start").pack()),),
+        tuple(settings[:2]),
+        tuple(settings[2:]),
     )
 
 

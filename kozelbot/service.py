@@ -202,6 +202,16 @@ class GameService:
             self._advance(change)
             return await self._commit(change)
 
+    async def cycle_option(self, game_id: int, user_id: int, key: str) -> Change:
+        """The creator moves a table option to its next value while the lobby is open."""
+        async with self.lock(game_id):
+            table = await self._load(game_id, TableStatus.LOBBY)
+            if user_id != table.creator_id:
+                raise TableError("not_creator", table)
+            chosen = preset(table.variant)
+            table.options = chosen.cycle(chosen.options_from(table.options), key).model_dump()
+            return await self._commit(Change(table))
+
     async def start(self, game_id: int, user_id: int) -> Change:
         """The creator starts early; computer players take the empty seats."""
         async with self.lock(game_id):

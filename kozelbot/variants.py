@@ -89,6 +89,10 @@ class Rules:
         return self.catch is not None and all(c in self.cards for c in self.catch)
 
 
+MOVE_TIME_CHOICES = (60, 120, 300, 30, 15, 0)
+"""What the lobby's timer button cycles through (seconds; 0 = no timer)."""
+
+
 class OptionError(ValueError):
     """A table option that does not exist or has a value the preset does not allow."""
 
@@ -181,6 +185,23 @@ class Preset:
         if key == "move_time":
             return "0|10..3600"
         return str(annotation)
+
+    def cycle(self, options: BaseModel, key: str) -> BaseModel:
+        """``options`` with ``key`` moved to its next value (the lobby's settings buttons)."""
+        if key not in self.options_model.model_fields:
+            raise OptionError(key, "", ", ".join(self.options_model.model_fields))
+        choices = self.choices(key)
+        current = getattr(options, key)
+        following = choices[(choices.index(current) + 1) % len(choices)] if current in choices \
+            else choices[0]  # fmt: skip
+        return self.options_from({**options.model_dump(), key: following})
+
+    def choices(self, key: str) -> tuple[Any, ...]:
+        """The values the settings buttons cycle through, default first."""
+        if key == "move_time":
+            return MOVE_TIME_CHOICES
+        args = getattr(self.options_model.model_fields[key].annotation, "__args__", ())
+        return tuple(args)
 
     def parse(self, pairs: Iterable[str], base: BaseModel | None = None) -> BaseModel:
         """Apply ``KEY=VALUE`` words (as typed after ``/newgame``) on top of ``base``."""

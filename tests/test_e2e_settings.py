@@ -1,0 +1,52 @@
+"""Lobby settings (⚙): the creator cycles the table options with buttons; others may not."""
+
+from __future__ import annotations
+
+from botapi_emulator import BotApiEmulator
+from kozelbot.variants import MOVE_TIME_CHOICES, preset
+from tests.e2e import BotRunner, Players
+
+
+def test_every_option_cycles_through_all_its_values_and_back() -> None:
+    hvalenyi = preset("hvalenyi")
+    for key in ("deck", "six_clubs", "lyusya", "seating", "move_time"):
+        options = hvalenyi.default_options()
+        seen = [getattr(options, key)]
+        for _ in range(len(hvalenyi.choices(key))):
+            options = hvalenyi.cycle(options, key)
+            seen.append(getattr(options, key))
+        assert seen[0] == seen[-1], key
+        assert len(set(seen)) == len(hvalenyi.choices(key)), key
+    assert set(MOVE_TIME_CHOICES) >= {0, 60}
+
+
+async def test_the_creator_changes_settings_with_buttons_and_the_game_uses_them(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    ann, boris = emu.add_user(first_name="Аня"), emu.add_user(first_name="Борис")
+    group = emu.add_group(title="Г", members=[ann, boris])
+    for user in (ann, boris):
+        await emu.start_private(user)
+    emu.send_text(ann, group.id, "/newgame")
+    await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None)
+    lobby = emu.find_message(group.id, "набор за стол")
+    assert lobby is not None and "Колода 36" in lobby.text
+    answer = await emu.press(boris, group.id, lobby.message_id, text="⚙ Колода 36")
+    assert answer.show_alert and "создатель" in (answer.text or "")
+    answer = await emu.press(ann, group.id, lobby.message_id, text="⚙ Колода 36")
+    assert not answer.show_alert
+    await bot.drain()
+    lobby = emu.message(group.id, lobby.message_id)
+    assert "Колода 32" in lobby.text and "6♣" not in lobby.text
+    await emu.press(ann, group.id, lobby.message_id, text="⚙ Люся: победа")
+    await bot.drain()
+    lobby = emu.message(group.id, lobby.message_id)
+    assert "Люся: в ноль" in lobby.text
+    await emu.press(ann, group.id, lobby.message_id, text="Начать с ботами")
+    players = Players(emu, group, [ann])
+    await emu.wait_for(lambda: players.hand_message(ann) is not None)
+    await bot.drain()
+    hand = players.hand_message(ann)
+    assert hand is not None
+    assert len([t for row in hand.buttons for t, d in row if d.startswith("c:")]) == 8
+    assert not any(t.startswith("6") for t in hand.button_texts)
