@@ -177,7 +177,15 @@ class EmulatorState:
             self._enqueue_my_chat_member(user, "kicked", "member")
         self.changed()
 
-    def _enqueue_my_chat_member(self, user: User, old: str, new: str) -> None:
+    def remove_bot(self, group: Group, by: User) -> None:
+        """``by`` removes the bot from ``group``: sends there fail with 403 from now on, and
+        a ``my_chat_member`` update (member -> kicked) is queued."""
+        group.bot_member = False
+        self._enqueue_my_chat_member(by, "member", "kicked", chat=group.to_json())
+
+    def _enqueue_my_chat_member(
+        self, user: User, old: str, new: str, *, chat: JsonDict | None = None
+    ) -> None:
         def member(status: str) -> JsonDict:
             data: JsonDict = {"status": status, "user": self.bot_json()}
             if status == "kicked":
@@ -187,7 +195,7 @@ class EmulatorState:
         self.enqueue_update(
             {
                 "my_chat_member": {
-                    "chat": user.chat_json(),
+                    "chat": chat if chat is not None else user.chat_json(),
                     "from": user.to_json(),
                     "date": int(time.time()),
                     "old_chat_member": member(old),

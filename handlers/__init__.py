@@ -45,7 +45,7 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(CommandHandler("rules", info.rules))
     application.add_handler(MessageHandler(filters.COMMAND & private, info.unknown_command))
     application.add_handler(
-        ChatMemberHandler(info.private_chat_member, ChatMemberHandler.MY_CHAT_MEMBER)
+        ChatMemberHandler(info.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER)
     )
     # Any other button (forged or from an old version of the bot) is still answered.
     application.add_handler(CallbackQueryHandler(play.hand_button))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus
+from telegram.constants import ChatMemberStatus, ChatType
 
 from handlers.deps import Context
 from handlers.flow import command
@@ -31,13 +31,16 @@ async def unknown_command(update: Update, context: Context) -> None:
         await cmd.message.reply_text(cmd.t("I don't know that command. See /help."))
 
 
-async def private_chat_member(update: Update, context: Context) -> None:
-    """The user blocked or unblocked the bot: remember whether hands can be sent."""
+async def bot_membership(update: Update, context: Context) -> None:
+    """The bot's own membership changed: a private chat blocked or unblocked (remember
+    whether hands can be sent), or the bot removed from a group (stop its game)."""
     change = update.my_chat_member
     if change is None:
         return
-    is_open = change.new_chat_member.status not in (
-        ChatMemberStatus.BANNED,
-        ChatMemberStatus.LEFT,
-    )
-    await context.bot_data.storage.set_private_open(change.chat.id, is_open)
+    data = context.bot_data
+    present = change.new_chat_member.status not in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT)
+    if change.chat.type == ChatType.PRIVATE:
+        await data.storage.set_private_open(change.chat.id, present)
+        return
+    if not present:
+        await data.presenter.group_lost(change.chat.id)

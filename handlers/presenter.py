@@ -261,11 +261,32 @@ class Presenter:
     async def _send_post(self, chat_id: int, item: Post) -> None:
         translate = await self.data.group_translator(chat_id)
         text, markup = item(translate)
-        await self.send(chat_id, text, markup)
+        try:
+            await self.send(chat_id, text, markup)
+        except Forbidden:
+            await self.group_lost(chat_id)
+
+    async def group_lost(self, chat_id: int) -> None:
+        """The bot can no longer write to a group (removed, banned): stop its game, so the
+        players' hands close and the chat is free if the bot comes back."""
+        from handlers.flow import publish  # flow imports the presenter's owner, not us
+
+        table = await self.service.live_game(chat_id)
+        self._groups.pop(chat_id, None)
+        if table is None:
+            return
+        log.warning("lost group %s: stopping game %s", chat_id, table.game_id)
+        publish(self.data, await self.service.stop(table.game_id))
 
     # -- group ---------------------------------------------------------------------------
 
     async def _refresh_group(self, chat_id: int) -> None:
+        try:
+            await self._render_group(chat_id)
+        except Forbidden:
+            await self.group_lost(chat_id)
+
+    async def _render_group(self, chat_id: int) -> None:
         game_id = self._chat_game.get(chat_id)
         table = None if game_id is None else self.service.snapshot(game_id)
         if table is None:

@@ -20,6 +20,12 @@ async def emu() -> AsyncIterator[BotApiEmulator]:
         yield emulator
     finally:
         await emulator.stop()
+    # Whatever a test checks, the bot never sent malformed requests or broken HTML.
+    assert emulator.internal_errors == []
+    malformed = [
+        c for c in emulator.history if c.error_code == 400 and "parse" in (c.description or "")
+    ]
+    assert malformed == []
 
 
 @pytest.fixture

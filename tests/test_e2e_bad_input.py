@@ -306,3 +306,28 @@ async def test_an_unknown_command_in_private_points_to_help(
     emu.send_text(ann, ann.id, "/frobnicate")
     await emu.wait_for(lambda: emu.find_message(ann.id, "/help") is not None
                        and "Не знаю" in emu.last_message(ann.id).text)  # type: ignore[union-attr]  # fmt: skip
+
+
+async def test_removing_the_bot_from_the_group_stops_its_game(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    players = await seat_four(emu)
+    await bot.drain()
+    emu.remove_bot(players.group, by=players.users[0])
+    await emu.wait_for(lambda: _table(bot, players.group.id).status is TableStatus.STOPPED)
+    await bot.drain()
+    for user in players.users:
+        hand = players.hand_message(user)
+        assert hand is None or not any(d.startswith("c:") for row in hand.buttons for _, d in row)
+
+
+async def test_names_with_html_characters_are_shown_as_typed(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    names = ("<Bob & Co>", "Аня", "Вера", "Глеб")
+    players = await seat_four(emu, names=names)
+    await bot.drain()
+    assert "1. <Bob & Co>" in emu.find_message(players.group.id, "набор за стол").text  # type: ignore[union-attr]
+    assert "<Bob & Co>" in players.group_text()
+    assert emu.internal_errors == []
+    assert not [c for c in emu.history if c.error_code == 400 and "parse" in (c.description or "")]
