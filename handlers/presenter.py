@@ -308,7 +308,13 @@ class Presenter:
         await self.service.set_table_message(table.game_id, deal_no, message.message_id)
 
     async def _show_lobby(self, table: Table, t: Translator) -> None:
-        text, keyboard = lobby_text(table, t), lobby_keyboard(table, t)
+        flagged = set()
+        for _seat, player in table.humans:
+            assert player.user_id is not None
+            record = await self.data.storage.user(player.user_id)
+            if record is not None and record.flagged:
+                flagged.add(player.user_id)
+        text, keyboard = lobby_text(table, t, frozenset(flagged)), lobby_keyboard(table, t)
         if table.lobby_message_id is not None and await self.edit(
             table.chat_id, table.lobby_message_id, text, keyboard
         ):

@@ -16,6 +16,10 @@ class _Record(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+ABANDONS_FLAGGED = 2
+"""Warnings from which a player is flagged in lobbies (RULES.md §3 leaves the number open)."""
+
+
 class MoveSource(StrEnum):
     """Who made a move: the player, a computer seat, or the timer for the player."""
 
@@ -83,6 +87,13 @@ class UserRecord(_Record):
     """A language the user chose with /language; wins over ``language_code``."""
     private_open: bool = False
     """The user has started the bot's private chat and has not blocked it since."""
+    abandons: int = 0
+    """Warnings for leaving running matches; finishing a match clears one (RULES.md §3)."""
+
+    @property
+    def flagged(self) -> bool:
+        """A player who abandons matches repeatedly (трусливый козёл, RULES.md §3)."""
+        return self.abandons >= ABANDONS_FLAGGED
 
 
 class LeaderRow(_Record):

@@ -141,12 +141,14 @@ def options_line(table: Table, t: Translator) -> str:
 # -- lobby -------------------------------------------------------------------------------
 
 
-def lobby_text(table: Table, t: Translator) -> str:
-    """The lobby message (edited as people join)."""
+def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset()) -> str:
+    """The lobby message (edited as people join); ``flagged`` users left matches repeatedly."""
     lines = [f"🐐 <b>{escape(variant_title(table.variant, t))}</b> — " + t("gathering players")]
     lines.append(escape(options_line(table, t)))
     for seat, player in enumerate(table.seats):
-        name = "—" if player is None else escape(player.name)
+        name = seat_name(table, seat, t)
+        if player is not None and player.user_id in flagged:
+            name += " ⚠️ " + t("(leaves matches: a cowardly kozel)")
         lines.append(f"{seat + 1}. {name}")
     if table.options.get("seating") == "ordered":
         lines.append(t("Pairs: 1+3 against 2+4"))

@@ -48,6 +48,7 @@ class Repository(Protocol):
         moves: Sequence[MoveRecord] = (),
         deals: Sequence[DealRecord] = (),
         result: MatchResult | None = None,
+        abandoned_by: int | None = None,
     ) -> None: ...
 
 
@@ -75,6 +76,8 @@ class Change:
     deals: list[DealRecord] = field(default_factory=list)
     result: MatchResult | None = None
     started: bool = False
+    abandoned_by: int | None = None
+    """A person who left the running match (they get a warning, RULES.md §3)."""
 
     @property
     def results(self) -> list[DealScored]:
@@ -196,10 +199,11 @@ class GameService:
                 return await self._commit(Change(table))
             table.seats[seat] = computer(seat)
             if not table.humans:
-                return await self._commit(self._stopped(table))
-            state = self._state(table)
-            change = Change(table, state)
-            self._advance(change)
+                change = self._stopped(table)
+            else:
+                change = Change(table, self._state(table))
+                self._advance(change)
+            change.abandoned_by = user_id
             return await self._commit(change)
 
     async def cycle_option(self, game_id: int, user_id: int, key: str) -> Change:
@@ -406,7 +410,11 @@ class GameService:
             table.state = change.state.to_dict()
         table.version += 1
         await self.repo.save_game(
-            table, moves=change.moves, deals=change.deals, result=change.result
+            table,
+            moves=change.moves,
+            deals=change.deals,
+            result=change.result,
+            abandoned_by=change.abandoned_by,
         )
         self._remember(table)
         return change

@@ -220,8 +220,8 @@ class Storage:
     async def user(self, user_id: int) -> UserRecord | None:
         """What the bot knows of a user, or ``None`` if never seen."""
         row = await self._fetchone(
-            "SELECT user_id, first_name, username, language_code, language, private_open"
-            " FROM users WHERE user_id = ?",
+            "SELECT user_id, first_name, username, language_code, language, private_open,"
+            " abandons FROM users WHERE user_id = ?",
             (user_id,),
         )
         if row is None:
@@ -233,6 +233,7 @@ class Storage:
             language_code=row["language_code"],
             language=row["language"],
             private_open=bool(row["private_open"]),
+            abandons=row["abandons"],
         )
 
     # -- chats -----------------------------------------------------------------------------
@@ -300,12 +301,14 @@ class Storage:
         moves: Sequence[MoveRecord] = (),
         deals: Sequence[DealRecord] = (),
         result: MatchResult | None = None,
+        abandoned_by: int | None = None,
     ) -> None:
         """Save a changed game with its new moves, deals and result, all or nothing.
 
         ``table.version`` must be the stored version plus one, else ``StaleVersion`` and
         nothing is written. A move or deal already logged fails the whole save with
-        ``sqlite3.IntegrityError``.
+        ``sqlite3.IntegrityError``. ``abandoned_by`` (a person who left the running match)
+        gets one warning; a result clears one warning of each person who played it.
         """
         _check_belongs(table.game_id, moves, deals, result)
         now = self._clock()
@@ -370,6 +373,17 @@ class Storage:
                 )
             if result is not None:
                 await self._insert_result(result, now)
+                await self._db.executemany(
+                    "UPDATE users SET abandons = MAX(abandons - 1, 0) WHERE user_id = ?",
+                    [(p.user_id,) for p in result.players if p.user_id is not None],
+                )
+            if abandoned_by is not None:
+                await self._db.execute(
+                    "INSERT INTO users (user_id, first_name, abandons, created_at, updated_at)"
+                    " VALUES (?, '', 1, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+                    " abandons = abandons + 1, updated_at = excluded.updated_at",
+                    (abandoned_by, now, now),
+                )
 
     async def _insert_result(self, result: MatchResult, now: float) -> None:
         """Write a match and its players; runs inside ``save_game``'s transaction."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -26,6 +27,9 @@ async def emu() -> AsyncIterator[BotApiEmulator]:
         c for c in emulator.history if c.error_code == 400 and "parse" in (c.description or "")
     ]
     assert malformed == []
+    # Internal names of computer seats never reach people.
+    leaked = [c for c in emulator.history if re.search(r"\bcpu\d", str(c.params.get("text", "")))]
+    assert leaked == []
 
 
 @pytest.fixture

@@ -331,3 +331,29 @@ async def test_names_with_html_characters_are_shown_as_typed(
     assert "<Bob & Co>" in players.group_text()
     assert emu.internal_errors == []
     assert not [c for c in emu.history if c.error_code == 400 and "parse" in (c.description or "")]
+
+
+async def test_a_player_who_leaves_matches_repeatedly_is_flagged_in_the_lobby(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    players = await seat_four(emu)
+    group, (ann, boris, *_) = players.group, players.users
+    for round_no in range(2):
+        if round_no:
+            emu.send_text(ann, group.id, "/newgame seating=ordered")
+            await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None
+                               and _table(bot, group.id).status is TableStatus.LOBBY)  # fmt: skip
+            for user in players.users[1:]:
+                emu.send_text(user, group.id, "/join")
+            await emu.wait_for(lambda: _table(bot, group.id).status is TableStatus.PLAYING)
+        emu.send_text(boris, group.id, "/leave")
+        await emu.wait_for(lambda: _table(bot, group.id).seats[1].is_computer)  # type: ignore[union-attr]
+        emu.send_text(ann, group.id, "/stop")
+        await emu.wait_for(lambda: _table(bot, group.id).status is TableStatus.STOPPED)
+    emu.send_text(ann, group.id, "/newgame")
+    await emu.wait_for(lambda: _table(bot, group.id).status is TableStatus.LOBBY)
+    emu.send_text(boris, group.id, "/join")
+    await emu.wait_for(lambda: "трусливый козёл" in players.group_text())
+    await bot.drain()
+    lobby = [m for m in emu.messages(group.id) if "набор за стол" in m.text][-1]
+    assert "Борис ⚠️" in lobby.text and "Аня ⚠️" not in lobby.text

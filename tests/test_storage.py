@@ -424,3 +424,27 @@ async def test_chat_language_round_trips_and_survives_title_changes(storage: Sto
     assert await storage.chat_language(OTHER_CHAT) == "en"
     await storage.set_chat_language(CHAT, None)
     assert await storage.chat_language(CHAT) is None
+
+
+async def test_leaving_a_match_warns_and_finishing_one_clears_a_warning(storage: Storage) -> None:
+    """RULES.md §3: abandoning matches repeatedly flags a player; a finished match clears one."""
+    await storage.upsert_user(1, "Anna", None, "ru")
+    for chat in (-1, -2):
+        created = await storage.create_game(new_table(chat))
+        await storage.save_game(bumped(created, status=TableStatus.STOPPED), abandoned_by=1)
+    record = await storage.user(1)
+    assert record is not None and record.abandons == 2 and record.flagged
+    await play_match(storage, [ANNA, BOT, BOT, BOT], winner_side=1)
+    record = await storage.user(1)
+    assert record is not None and record.abandons == 1 and not record.flagged
+    await play_match(storage, [ANNA, BOT, BOT, BOT], winner_side=0)
+    await play_match(storage, [ANNA, BOT, BOT, BOT], winner_side=0)
+    record = await storage.user(1)
+    assert record is not None and record.abandons == 0
+
+
+async def test_a_stale_save_gives_no_warning(storage: Storage) -> None:
+    created = await storage.create_game(new_table())
+    with pytest.raises(StaleVersion):
+        await storage.save_game(bumped(bumped(created)), abandoned_by=9)
+    assert await storage.user(9) is None
