@@ -153,6 +153,22 @@ class Presenter:
         lane.touch()
         for seat, _player in table.humans:
             self.hand_lane(table.game_id, seat).touch()
+        if change.abandoned_by is not None and change.abandoned_seat is not None:
+            self._close_hand_of_leaver(table, change.abandoned_by, change.abandoned_seat)
+
+    def _close_hand_of_leaver(self, table: Table, user_id: int, seat: int) -> None:
+        """Take the card buttons off the hand of someone who left; a bot plays on."""
+        known = table.hand_messages.get(seat)
+        if known is None:
+            return
+
+        async def close() -> None:
+            t = await self.data.user_translator(user_id)
+            await self.edit(user_id, known[1], t("You left the table; a bot plays for you."))
+
+        lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, close)
+        self._hands[(table.game_id, -user_id)] = lane
+        lane.touch()
 
     def post(self, chat_id: int, item: Post) -> None:
         """Queue a message to a group in order with its table updates."""

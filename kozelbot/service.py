@@ -78,6 +78,7 @@ class Change:
     started: bool = False
     abandoned_by: int | None = None
     """A person who left the running match (they get a warning, RULES.md §3)."""
+    abandoned_seat: int | None = None
 
     @property
     def results(self) -> list[DealScored]:
@@ -203,7 +204,7 @@ class GameService:
             else:
                 change = Change(table, self._state(table))
                 self._advance(change)
-            change.abandoned_by = user_id
+            change.abandoned_by, change.abandoned_seat = user_id, seat
             return await self._commit(change)
 
     async def cycle_option(self, game_id: int, user_id: int, key: str) -> Change:

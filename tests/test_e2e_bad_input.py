@@ -296,6 +296,8 @@ async def test_leaving_mid_match_hands_the_seat_to_a_bot(
     table = _table(bot, group.id)
     assert table.seats[3] is not None and table.seats[3].is_computer
     assert table.status is TableStatus.PLAYING
+    assert players.hand_message(gleb) is None  # no card buttons left in Глеб's chat
+    assert emu.find_message(gleb.id, "Вы вышли из-за стола") is not None
 
 
 async def test_an_unknown_command_in_private_points_to_help(
