@@ -17,6 +17,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Message
@@ -28,6 +29,7 @@ from kozelbot.engine import DealScored, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.render import (
     Keyboard,
+    final_table_text,
     hand_keyboard,
     hand_text,
     lobby_keyboard,
@@ -45,7 +47,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Post = Callable[["Translator"], tuple[str, Keyboard | InlineKeyboardMarkup | None]]
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A message for a group: new, or (``edit_message_id``) a final edit of an older one."""
+
+    text: str
+    markup: Keyboard | InlineKeyboardMarkup | None = None
+    edit_message_id: int | None = None
+
+
+Post = Callable[["Translator"], Outgoing]
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 SHOWN_LIMIT = 20_000
 
@@ -148,6 +160,12 @@ class Presenter:
         self._chat_game[table.chat_id] = table.game_id
         lane = self._group_lane(table.chat_id)
         for event in change.events:
+            if (
+                isinstance(event, DealScored)
+                and table.table_message_id is not None
+                and table.table_message_deal == event.deal_no
+            ):
+                lane.post(_final_table(table, table.table_message_id, event))
             if isinstance(event, DealScored | MatchOver):
                 lane.post(_announcement(table, event))
         lane.touch()
@@ -276,9 +294,13 @@ class Presenter:
 
     async def _send_post(self, chat_id: int, item: Post) -> None:
         translate = await self.data.group_translator(chat_id)
-        text, markup = item(translate)
+        out = item(translate)
         try:
-            await self.send(chat_id, text, markup)
+            if out.edit_message_id is not None:
+                markup = out.markup if not isinstance(out.markup, InlineKeyboardMarkup) else None
+                await self.edit(chat_id, out.edit_message_id, out.text, markup)
+            else:
+                await self.send(chat_id, out.text, out.markup)
         except Forbidden:
             await self.group_lost(chat_id)
 
@@ -401,11 +423,11 @@ class Presenter:
     def _open_private_prompt(self, user_id: int, name: str, payload: str) -> Post:
         url = self.deep_link(payload)
 
-        def render(t: Translator) -> tuple[str, InlineKeyboardMarkup]:
+        def render(t: Translator) -> Outgoing:
             text = t("{name}, open a private chat with me to receive your cards.",
                      name=mention(user_id, name))  # fmt: skip
             button = InlineKeyboardButton(t("Open the chat"), url=url)
-            return text, InlineKeyboardMarkup([[button]])
+            return Outgoing(text, InlineKeyboardMarkup([[button]]))
 
         return render
 
@@ -413,12 +435,17 @@ class Presenter:
 def _announcement(table: Table, event: DealScored | MatchOver) -> Post:
     """A deal or match result as a group post, rendered in the group's language."""
 
-    def render(t: Translator) -> tuple[str, None]:
+    def render(t: Translator) -> Outgoing:
         if isinstance(event, DealScored):
-            return result_text(table, event, t), None
-        return match_over_text(table, event.winner, event.score, t), None
+            return Outgoing(result_text(table, event, t))
+        return Outgoing(match_over_text(table, event.winner, event.score, t))
 
     return render
+
+
+def _final_table(table: Table, message_id: int, result: DealScored) -> Post:
+    """The last edit of a deal's table message: its outcome instead of whose turn it is."""
+    return lambda t: Outgoing(final_table_text(table, result, t), edit_message_id=message_id)
 
 
 def _markup(markup: Keyboard | InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:

@@ -28,7 +28,7 @@ from kozelbot.engine import (
 from kozelbot.i18n import Translator
 from kozelbot.records import LeaderRow
 from kozelbot.table import Table, TableStatus
-from kozelbot.variants import OptionError
+from kozelbot.variants import OptionError, preset
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +228,23 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
     if table.status is TableStatus.STOPPED:
         lines.append(t("The game was stopped."))
     return "\n".join(lines)
+
+
+def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
+    """A deal's table message once the deal is over (the result follows as a new message)."""
+    trump = table_trump(table)
+    lines = ["🐐 " + t("Deal {n}", n=result.deal_no + 1) + " · " + t("trump {suit}", suit=trump)]
+    for side in (0, 1):
+        lines.append(f"{pair_name(table, side, t)}: {eyes(result.score[side], t)}")
+    lines.append(t("Points this deal: {a} : {b}", a=result.points[0], b=result.points[1]))
+    lines.append(t("This deal is over."))
+    return "\n".join(lines)
+
+
+def table_trump(table: Table) -> str:
+    """The trump suit's symbol of a table's variant (— when there is none)."""
+    suit = preset(table.variant).build(preset(table.variant).options_from(table.options)).trump_suit
+    return suit.symbol if suit else "—"
 
 
 def result_text(table: Table, result: DealScored, t: Translator) -> str:
