@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from botapi_emulator import BotApiEmulator
 from tests.e2e import BotRunner, seat_four
 
@@ -37,9 +39,10 @@ async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
 
     # One table message per deal in the group, one hand message per deal in each private chat:
     # everything else was an edit.
-    deals = text.count("\nСдача ") + text.startswith("Сдача ")
+    deals = len([m for m in emu.messages(group.id) if re.match(r"Сдача \d+:", m.text)])
     tables = [m for m in emu.messages(group.id) if m.text.startswith("🐐 Сдача")]
     assert len(tables) == deals
+    assert all("Сдача закончена" in m.text for m in tables)  # none is left saying whose turn
     assert sum(m.edits for m in tables) > deals
     for user in players.users:
         hands = [m for m in emu.messages(user.id) if (m.versions[:1] and "сдача" in m.versions[0])
