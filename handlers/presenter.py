@@ -25,7 +25,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
 
 from handlers.keyboards import to_markup
-from kozelbot.engine import DealScored, MatchOver
+from kozelbot.engine import DealScored, MatchOver, Phase
 from kozelbot.i18n import Translator
 from kozelbot.render import (
     Keyboard,
@@ -57,7 +57,8 @@ class Outgoing:
     edit_message_id: int | None = None
 
 
-Post = Callable[["Translator"], Outgoing]
+Post = Callable[["Translator"], Outgoing | None]
+"""Renders a group post in the group's language when its turn comes (``None``: nothing)."""
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 SHOWN_LIMIT = 20_000
 
@@ -160,12 +161,8 @@ class Presenter:
         self._chat_game[table.chat_id] = table.game_id
         lane = self._group_lane(table.chat_id)
         for event in change.events:
-            if (
-                isinstance(event, DealScored)
-                and table.table_message_id is not None
-                and table.table_message_deal == event.deal_no
-            ):
-                lane.post(_final_table(table, table.table_message_id, event))
+            if isinstance(event, DealScored):
+                lane.post(self._final_table(table.game_id, event))
             if isinstance(event, DealScored | MatchOver):
                 lane.post(_announcement(table, event))
         lane.touch()
@@ -173,6 +170,21 @@ class Presenter:
             self.hand_lane(table.game_id, seat).touch()
         if change.abandoned_by is not None and change.abandoned_seat is not None:
             self._close_hand_of_leaver(table, change.abandoned_by, change.abandoned_seat)
+
+    def _final_table(self, game_id: int, result: DealScored) -> Post:
+        """The last edit of a deal's table message: its outcome instead of whose turn it is.
+
+        Which message that is gets decided when the lane gets to it: by then the lane has
+        recorded any table message it sent for the deal."""
+
+        def render(t: Translator) -> Outgoing | None:
+            table = self.service.snapshot(game_id)
+            if table is None or table.table_message_deal != result.deal_no:
+                return None
+            text = final_table_text(table, result, t)
+            return Outgoing(text, edit_message_id=table.table_message_id)
+
+        return render
 
     def _close_hand_of_leaver(self, table: Table, user_id: int, seat: int) -> None:
         """Take the card buttons off the hand of someone who left; a bot plays on."""
@@ -295,6 +307,8 @@ class Presenter:
     async def _send_post(self, chat_id: int, item: Post) -> None:
         translate = await self.data.group_translator(chat_id)
         out = item(translate)
+        if out is None:
+            return
         try:
             if out.edit_message_id is not None:
                 markup = out.markup if not isinstance(out.markup, InlineKeyboardMarkup) else None
@@ -338,7 +352,11 @@ class Presenter:
             self._lobby_closed.add(table.game_id)
             await self.edit(chat_id, table.lobby_message_id, lobby_text(table, t))
         deal_no = state.current.deal_no
-        text = table_text(table, state, t)
+        result = state.last_result
+        if state.phase is Phase.OVER and result is not None and result.deal_no == deal_no:
+            text = final_table_text(table, result, t)
+        else:
+            text = table_text(table, state, t)
         current = table.table_message_deal == deal_no and table.table_message_id is not None
         if current and await self.edit(chat_id, table.table_message_id or 0, text):
             return
@@ -441,11 +459,6 @@ def _announcement(table: Table, event: DealScored | MatchOver) -> Post:
         return Outgoing(match_over_text(table, event.winner, event.score, t))
 
     return render
-
-
-def _final_table(table: Table, message_id: int, result: DealScored) -> Post:
-    """The last edit of a deal's table message: its outcome instead of whose turn it is."""
-    return lambda t: Outgoing(final_table_text(table, result, t), edit_message_id=message_id)
 
 
 def _markup(markup: Keyboard | InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:

@@ -42,7 +42,9 @@ async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
     deals = len([m for m in emu.messages(group.id) if re.match(r"Сдача \d+:", m.text)])
     tables = [m for m in emu.messages(group.id) if m.text.startswith("🐐 Сдача")]
     assert len(tables) == deals
-    assert all("Сдача закончена" in m.text for m in tables)  # none is left saying whose turn
+    assert all("Сдача закончена" in m.text for m in tables), [
+        m.text for m in tables
+    ]  # none is left saying whose turn
     assert sum(m.edits for m in tables) > deals
     for user in players.users:
         hands = [m for m in emu.messages(user.id) if (m.versions[:1] and "сдача" in m.versions[0])

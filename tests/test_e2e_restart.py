@@ -18,7 +18,9 @@ from tests.e2e import BotProcess, Players, seat_four
 
 async def _play(players: Players, emu: BotApiEmulator, moves: int) -> None:
     for _ in range(moves):
-        await emu.settle(quiet=0.2, timeout=20)
+        await emu.settle(quiet=0.1, timeout=20)
+        await emu.wait_for(lambda: players.whose_turn() is not None or "🏆" in players.group_text(),
+                           timeout=20)  # fmt: skip
         if "🏆" in players.group_text():
             return
         answer = await players.play_one()
@@ -36,7 +38,8 @@ async def test_killed_mid_deal_the_bot_resumes_and_finishes_the_match_without_lo
         await _play(players, emu, 14)  # into the second trick... of the first deal or later
 
         # A press is in flight when the bot dies: it must be applied once, by someone.
-        await emu.settle(quiet=0.2, timeout=20)
+        await emu.settle(quiet=0.1, timeout=20)
+        await emu.wait_for(lambda: players.whose_turn() is not None, timeout=20)
         found = players.whose_turn()
         assert found is not None
         user, message = found
