@@ -197,6 +197,8 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
     lines = [head]
     for side in (0, 1):
         lines.append(f"{pair_name(table, side, t)}: {eyes(view.score[side], t)}")
+    order = " → ".join(seat_name(table, seat, t) for seat in range(len(table.seats)))
+    lines.append(t("Order of play: {seats}", seats=order))
     if view.first_leader is not None and view.phase in (Phase.REDEAL, Phase.PLAY):
         lines.append(t("On obligation: {pair}", pair=pair_name(table, view.first_leader % 2, t)))
     if view.phase is Phase.REDEAL:
