@@ -25,6 +25,7 @@ QUERY_TOO_OLD = "Bad Request: query is too old and response timeout expired or q
 CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 BLOCKED = "Forbidden: bot was blocked by the user"
 KICKED = "Forbidden: bot was kicked from the supergroup chat"
+MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
 
 
 class ApiError(Exception):

@@ -143,6 +143,8 @@ class BotApiMethods:
             group = state.groups.get(chat_id)
             if group is None:
                 raise ApiError(400, errors.CHAT_NOT_FOUND)
+            if group.migrated_to is not None:
+                raise ApiError(400, errors.MIGRATED, {"migrate_to_chat_id": group.migrated_to})
             if not group.bot_member:
                 raise ApiError(403, errors.KICKED)
             return chat_id

@@ -68,6 +68,8 @@ class Group:
     type: str = "supergroup"
     bot_member: bool = True
     bot_is_admin: bool = False
+    migrated_to: int | None = None
+    """Set once the group was upgraded to a supergroup with this id (sends then fail)."""
 
     def to_json(self) -> JsonDict:
         """The Bot API ``Chat`` object."""

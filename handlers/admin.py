@@ -51,7 +51,7 @@ async def stop(update: Update, context: Context) -> None:
 
 
 async def language(update: Update, context: Context) -> None:
-    """/language ru|en: the language of this group (admins) or of your private messages."""
+    """/language ru|uk|en: the language of this group (admins) or of your private messages."""
     data = context.bot_data
     cmd = await command(update, data)
     if cmd is None:

@@ -16,7 +16,7 @@ from importlib import resources
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-LANGUAGES: tuple[str, ...] = ("ru", "en")
+LANGUAGES: tuple[str, ...] = ("ru", "en", "uk")
 DEFAULT_LANGUAGE = "ru"
 DOMAIN = "kozelbot"
 

@@ -441,7 +441,7 @@ def help_text(t: Translator) -> str:
             "/hand — " + t("send your cards again"),
             "/stop — " + t("end the game (creator or admin)"),
             "/top — " + t("the chat's leaderboard"),
-            "/language — " + t("ru or en"),
+            "/language — " + t("ru, uk or en"),
             "/rules — " + t("the rules"),
             t("Open a private chat with me first: that is where your cards arrive."),
         ]

@@ -31,3 +31,15 @@ async def test_an_admin_switches_the_group_to_english(emu: BotApiEmulator, bot: 
     await emu.wait_for(lambda: emu.find_message(group.id, "Language: en.") is not None)
     emu.send_text(ann, group.id, "/newgame")
     await emu.wait_for(lambda: emu.find_message(group.id, "gathering players") is not None)
+
+
+async def test_a_ukrainian_player_gets_a_ukrainian_hand(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    olya = emu.add_user(first_name="Оля", language_code="uk")
+    group = emu.add_group(title="Кози", members=[olya], admins=[olya])
+    players = await start_with_bots(emu, olya, group)
+    await emu.wait_for(lambda: players.hand_message(olya) is not None)
+    await bot.drain()
+    hand = players.hand_message(olya)
+    assert hand is not None and "Хвалений козел · здача 1" in hand.text

@@ -47,7 +47,9 @@ from tests.scripted import (
 )
 
 ROOT = Path(__file__).resolve().parent.parent
-PO_FILE = ROOT / "kozelbot" / "locale" / "ru" / "LC_MESSAGES" / "kozelbot.po"
+LOCALE = ROOT / "kozelbot" / "locale"
+TRANSLATED = ("ru", "uk")
+"""Every language but English (the message ids) has a catalog that must be complete."""
 KEYWORDS = {"t": None, "n": (1, 2), "p": ((1, "c"), 2)}
 """How the code marks messages: ``t(msg)``, ``t.n(singular, plural, n)``, ``t.p(ctx, msg)``."""
 CALLBACK_ANSWER_LIMIT = 200
@@ -66,10 +68,10 @@ def extracted() -> Iterator[Message]:
 
 
 @cache
-def load_catalog() -> Catalog:
-    """The Russian catalog as Babel reads it."""
-    with PO_FILE.open("rb") as handle:
-        return read_po(handle, locale="ru")
+def load_catalog(language: str = "ru") -> Catalog:
+    """A language's catalog as Babel reads it."""
+    with (LOCALE / language / "LC_MESSAGES" / "kozelbot.po").open("rb") as handle:
+        return read_po(handle, locale=language)
 
 
 def placeholders(text: str) -> set[str]:
@@ -87,19 +89,20 @@ def test_messages_are_extracted() -> None:
     assert "{count} eye" in ids
 
 
+@pytest.mark.parametrize("language", TRANSLATED)
 @pytest.mark.parametrize(
     "message",
     MESSAGES,
     ids=[f"{m[0]}:{m[1]}" for m in MESSAGES],
 )
-def test_every_message_has_a_russian_translation_with_the_same_placeholders(
-    message: Message,
+def test_every_message_has_a_translation_with_the_same_placeholders(
+    message: Message, language: str
 ) -> None:
-    """Each extracted message has a non-empty, non-fuzzy Russian translation, and every
-    form of it uses exactly the placeholders of the English message."""
+    """Each extracted message has a non-empty, non-fuzzy Russian and Ukrainian translation,
+    and every form of it uses exactly the placeholders of the English message."""
     _file, _line, msgid, context = message
-    entry = load_catalog().get(msgid, context=context)
-    assert entry is not None, f"no Russian entry for {msgid!r}"
+    entry = load_catalog(language).get(msgid, context=context)
+    assert entry is not None, f"no {language} entry for {msgid!r}"
     assert not entry.fuzzy
     ids = (msgid,) if isinstance(msgid, str) else msgid
     forms = (entry.string,) if isinstance(entry.string, str) else tuple(entry.string or ())
