@@ -241,6 +241,10 @@ class BotApiEmulator(EmulatorState):
         except ApiError as error:
             self._record(method, params, error.code, error.description)
             return _error_response(error)
+        except ConnectionResetError:
+            # The client hung up mid-request (a bot shutting down cancels what it was
+            # sending); nothing was applied and nobody is left to answer.
+            raise
         except Exception as error:  # a bug in the emulator: report it loudly, keep serving
             _LOGGER.exception("emulator failed on %s", method)
             self.internal_errors.append(f"{method}: {traceback.format_exc()}")

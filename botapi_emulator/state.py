@@ -150,12 +150,13 @@ class EmulatorState:
         self.groups[group_id] = group
         return group
 
-    def migrate_group(self, group: Group, by: User) -> Group:
+    def migrate_group(self, group: Group, by: User, *, notify: bool = True) -> Group:
         """Upgrade a (basic) group to a supergroup, as Telegram does when its settings change.
 
         A new group with a new id and the same people is created; sends to the old id fail with
         400 and ``migrate_to_chat_id``; the two service messages Telegram posts
-        (``migrate_to_chat_id`` in the old chat, ``migrate_from_chat_id`` in the new) are queued.
+        (``migrate_to_chat_id`` in the old chat, ``migrate_from_chat_id`` in the new) are queued
+        unless ``notify`` is false (the bot then learns it from a failed send).
         """
         new = self.add_group(group.title, bot_is_admin=group.bot_is_admin)
         new.members, new.admins, new.creator_id = (
@@ -165,7 +166,7 @@ class EmulatorState:
         )
         group.type = "group"
         group.migrated_to = new.id
-        for chat, key, value in ((group, "migrate_to_chat_id", new.id),
+        for chat, key, value in () if not notify else ((group, "migrate_to_chat_id", new.id),
                                    (new, "migrate_from_chat_id", group.id)):  # fmt: skip
             self.enqueue_update({"message": {
                 "message_id": self.new_message_id(chat.id), "date": int(time.time()),

@@ -47,6 +47,7 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(
         ChatMemberHandler(info.bot_membership, ChatMemberHandler.MY_CHAT_MEMBER)
     )
+    application.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, info.chat_migrated))
     # Any other button (forged or from an old version of the bot) is still answered.
     application.add_handler(CallbackQueryHandler(play.hand_button))
     application.add_error_handler(on_error)

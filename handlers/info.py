@@ -44,3 +44,11 @@ async def bot_membership(update: Update, context: Context) -> None:
         return
     if not present:
         await data.presenter.group_lost(change.chat.id)
+
+
+async def chat_migrated(update: Update, context: Context) -> None:
+    """The group was upgraded to a supergroup (a new chat id): move its game there."""
+    message = update.effective_message
+    if message is None or message.migrate_to_chat_id is None:
+        return
+    await context.bot_data.presenter.chat_migrated(message.chat_id, message.migrate_to_chat_id)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 
 from handlers.keyboards import to_markup
 from kozelbot.engine import DealScored, MatchOver, Phase
@@ -317,6 +317,23 @@ class Presenter:
                 await self.send(chat_id, out.text, out.markup)
         except Forbidden:
             await self.group_lost(chat_id)
+        except ChatMigrated as moved:
+            await self.chat_migrated(chat_id, moved.new_chat_id)
+            if out.edit_message_id is None:
+                self.post(moved.new_chat_id, item)
+
+    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
+        """The group became a supergroup with a new id: the game goes on there."""
+        from handlers.flow import publish
+
+        table = await self.service.migrate_chat(old_chat_id, new_chat_id)
+        self._groups.pop(old_chat_id, None)
+        self._chat_game.pop(old_chat_id, None)
+        for chat_id in (old_chat_id, new_chat_id):
+            self.data.chat_languages.pop(chat_id, None)
+        if table is not None:
+            log.info("chat %s moved to %s with game %s", old_chat_id, new_chat_id, table.game_id)
+            publish(self.data, Change(table))
 
     async def group_lost(self, chat_id: int) -> None:
         """The bot can no longer write to a group (removed, banned): stop its game, so the
@@ -337,6 +354,8 @@ class Presenter:
             await self._render_group(chat_id)
         except Forbidden:
             await self.group_lost(chat_id)
+        except ChatMigrated as moved:
+            await self.chat_migrated(chat_id, moved.new_chat_id)
 
     async def _render_group(self, chat_id: int) -> None:
         game_id = self._chat_game.get(chat_id)

@@ -41,6 +41,7 @@ class Repository(Protocol):
     async def live_game(self, chat_id: int) -> Table | None: ...
     async def game(self, game_id: int) -> Table | None: ...
     async def live_games(self) -> list[Table]: ...
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None: ...
     async def save_game(
         self,
         table: Table,
@@ -292,6 +293,19 @@ class GameService:
                 self._remember(table)
                 return change
             return await self._commit(change)
+
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> Table | None:
+        """A group became a supergroup: its game moves to the new chat id (and is returned)."""
+        table = await self.repo.live_game(old_chat_id)
+        if table is None:
+            await self.repo.migrate_chat(old_chat_id, new_chat_id)
+            return None
+        async with self.lock(table.game_id):
+            await self.repo.migrate_chat(old_chat_id, new_chat_id)
+            moved = await self.repo.game(table.game_id)
+        if moved is not None:
+            self._remember(moved)
+        return moved if moved is not None and moved.status.live else None
 
     async def stop(self, game_id: int) -> Change:
         """End a game without a result (the caller checked the right to do so)."""

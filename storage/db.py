@@ -265,6 +265,41 @@ class Storage:
                 (chat_id, language, now, now),
             )
 
+    async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
+        """A group became a supergroup with a new id: move its language, games and results.
+
+        Games keep playing in the new chat; their message ids belonged to the old chat, so
+        they are cleared (new messages are sent) and each game's version is bumped.
+        Running it again, or for a chat with nothing stored, changes nothing.
+        """
+        now = self._clock()
+        async with self._write():
+            await self._db.execute(
+                "UPDATE OR IGNORE chats SET chat_id = ?, updated_at = ? WHERE chat_id = ?",
+                (new_chat_id, now, old_chat_id),
+            )
+            # The new chat may have a game already (someone started one there first): then
+            # the old chat's live game cannot follow and is stopped.
+            await self._db.execute(
+                "UPDATE games SET status = 'stopped', version = version + 1,"
+                " data = json_set(data, '$.status', 'stopped', '$.deadline', NULL,"
+                " '$.version', version + 1)"
+                f" WHERE chat_id = ? AND status IN {_LIVE_STATUSES} AND EXISTS (SELECT 1 FROM"
+                f" games WHERE chat_id = ? AND status IN {_LIVE_STATUSES})",
+                (old_chat_id, new_chat_id),
+            )
+            await self._db.execute(
+                "UPDATE games SET chat_id = ?, version = version + 1, updated_at = ?,"
+                " data = json_set(data, '$.chat_id', ?, '$.lobby_message_id', NULL,"
+                " '$.table_message_id', NULL, '$.table_message_deal', NULL,"
+                " '$.version', version + 1)"
+                " WHERE chat_id = ?",
+                (new_chat_id, now, new_chat_id, old_chat_id),
+            )
+            await self._db.execute(
+                "UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
+            )
+
     # -- games -----------------------------------------------------------------------------
 
     async def create_game(self, table: Table) -> Table:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from botapi_emulator import BotApiEmulator
 from kozelbot.table import TableStatus
 from tests.e2e import BotRunner, Players, seat_four
@@ -359,3 +361,23 @@ async def test_a_player_who_leaves_matches_repeatedly_is_flagged_in_the_lobby(
     await bot.drain()
     lobby = [m for m in emu.messages(group.id) if "набор за стол" in m.text][-1]
     assert "Борис ⚠️" in lobby.text and "Аня ⚠️" not in lobby.text
+
+
+@pytest.mark.parametrize("told", [True, False], ids=["service-message", "failed-send"])
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_game(
+    emu: BotApiEmulator, bot: BotRunner, told: bool
+) -> None:
+    players = await seat_four(emu)
+    await bot.drain()
+    await players.play_one()
+    await bot.drain()
+    old_group = players.group
+    players.group = emu.migrate_group(old_group, by=players.users[0], notify=told)
+    for _ in range(3):  # the next move's table edit finds the group moved, if nothing told
+        await bot.drain()
+        await emu.wait_for(lambda: players.whose_turn() is not None)
+        answer = await players.play_one()
+        assert not answer.show_alert, answer.text
+    await emu.wait_for(lambda: emu.find_message(players.group.id, "🐐 Сдача 1") is not None)
+    emu.send_text(players.users[0], players.group.id, "/stop")
+    await emu.wait_for(lambda: emu.find_message(players.group.id, "Игра остановлена") is not None)

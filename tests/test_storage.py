@@ -448,3 +448,31 @@ async def test_a_stale_save_gives_no_warning(storage: Storage) -> None:
     with pytest.raises(StaleVersion):
         await storage.save_game(bumped(bumped(created)), abandoned_by=9)
     assert await storage.user(9) is None
+
+
+async def test_a_migrated_chat_takes_its_game_language_and_results_along(storage: Storage) -> None:
+    await storage.set_chat_language(CHAT, "en")
+    await play_match(storage, [ANNA, BORIS, VERA, GLEB], winner_side=0)
+    live = await storage.create_game(new_table(CHAT, table_message_id=5, lobby_message_id=4))
+    await storage.migrate_chat(CHAT, -100777)
+    moved = await storage.live_game(-100777)
+    assert moved is not None and moved.game_id == live.game_id and moved.chat_id == -100777
+    assert moved.version == live.version + 1
+    assert moved.table_message_id is None and moved.lobby_message_id is None
+    assert await storage.live_game(CHAT) is None
+    assert await storage.chat_language(-100777) == "en"
+    assert [row.name for row in await storage.leaderboard(-100777)][:1] == ["Anna"]
+    await storage.save_game(bumped(moved))  # versions stay consistent after the move
+    await storage.migrate_chat(CHAT, -100777)  # again: nothing left to move
+    assert (await storage.live_game(-100777)).version == moved.version + 1  # type: ignore[union-attr]
+
+
+async def test_a_migrated_chat_whose_new_id_already_has_a_game_stops_the_old_one(
+    storage: Storage,
+) -> None:
+    old = await storage.create_game(new_table(CHAT))
+    new = await storage.create_game(new_table(-100777))
+    await storage.migrate_chat(CHAT, -100777)
+    assert (await storage.live_game(-100777)).game_id == new.game_id  # type: ignore[union-attr]
+    stopped = await storage.game(old.game_id)
+    assert stopped is not None and stopped.status is TableStatus.STOPPED
