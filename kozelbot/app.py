@@ -49,6 +49,7 @@ def build_application(settings: Settings, *, rng: random.Random | None = None) -
         .concurrent_updates(True)
         .context_types(ContextTypes(bot_data=BotData))
         .post_init(lambda app: _open(app, settings, rng or random.Random()))
+        .post_stop(_flush)
         .post_shutdown(_close)
         .build()
     )
@@ -90,6 +91,19 @@ async def resume_games(data: BotData) -> int:
     if tables:
         log.info("resumed %d game(s)", len(tables))
     return len(tables)
+
+
+SHUTDOWN_FLUSH_SECONDS = 5.0
+
+
+async def _flush(application: KozelApplication) -> None:
+    """post_stop: send what is still queued (deal results, last edits) while the bot can."""
+    data = application.bot_data
+    if hasattr(data, "presenter"):
+        try:
+            await data.presenter.drain(timeout=SHUTDOWN_FLUSH_SECONDS)
+        except TimeoutError:
+            log.warning("shutting down with messages still queued")
 
 
 async def _close(application: KozelApplication) -> None:

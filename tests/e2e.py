@@ -74,9 +74,11 @@ class BotRunner:
             await app.updater.stop()
         if app.running:
             await app.stop()
+            if app.post_stop is not None:
+                await app.post_stop(app)
+        await app.shutdown()
         if app.post_shutdown is not None:
             await app.post_shutdown(app)
-        await app.shutdown()
 
     async def drain(self) -> None:
         """Wait until every queued message of the bot went out."""

@@ -94,3 +94,28 @@ def _pressed_keys(emu: BotApiEmulator) -> list[tuple[int, str]]:
 
 def _answers(emu: BotApiEmulator) -> list[object]:
     return [q.answer for q in emu.queries.values() if q.data.startswith("c:")]
+
+
+async def test_a_stopping_bot_first_sends_what_it_still_had_queued(
+    emu: BotApiEmulator, db_path: Path
+) -> None:
+    from tests.e2e import BotRunner, bot_settings
+
+    # Table edits at most every 1.5 s: the move's edit is certainly still queued at the stop.
+    bot = BotRunner(bot_settings(emu, db_path, group_max_rate=20, group_period=20.0))
+    await bot.start()
+    try:
+        players = await seat_four(emu)
+        await emu.wait_for(lambda: emu.find_message(players.group.id, "🐐 Сдача 1") is not None)
+        await emu.wait_for(lambda: players.whose_turn() is not None)
+        user, message = players.whose_turn()  # type: ignore[misc]
+        while any(d.startswith("r:") for row in message.buttons for _, d in row):
+            await players.play_one()
+            await emu.wait_for(lambda: players.whose_turn() is not None)
+            user, message = players.whose_turn()  # type: ignore[misc]
+        answer = await players.play_one()
+        card = answer.text.removeprefix("Вы сыграли ").rstrip(".")  # type: ignore[union-attr]
+    finally:
+        await bot.stop()
+    table = emu.find_message(players.group.id, "🐐 Сдача 1")
+    assert table is not None and f"{user.first_name} {card}" in table.text
