@@ -5,10 +5,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from telegram import Chat, Message, Update, User
+from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.constants import ChatType
 
 from handlers.deps import BotData, Context
+from kozelbot import callbacks
 from kozelbot.i18n import Translator
 from kozelbot.service import Change
 from kozelbot.table import Player, Table, TableStatus
@@ -88,3 +89,26 @@ async def command(update: Update, data: BotData) -> Command | None:
     else:
         t = await data.group_translator(chat.id)
     return Command(message, chat, user, t)
+
+
+@dataclass(frozen=True)
+class Press:
+    """A button press: the query, who pressed, their language and the parsed button data."""
+
+    query: CallbackQuery
+    user: User
+    t: Translator
+    button: callbacks.CallbackData | None
+
+    async def refuse(self, text: str) -> None:
+        """Answer with an alert; nothing was changed."""
+        await self.query.answer(text, show_alert=True)
+
+
+async def press(update: Update, data: BotData) -> Press | None:
+    """The parts of a callback query update (``None`` without a query or sender)."""
+    query, user = update.callback_query, update.effective_user
+    if query is None or user is None:
+        return None
+    t = await data.user_translator(user.id, user.language_code)
+    return Press(query, user, t, callbacks.parse(query.data))

@@ -6,7 +6,7 @@ from telegram import Update, User
 from telegram.error import Forbidden
 
 from handlers.deps import BotData, Context
-from handlers.flow import Command, command, player_of, publish, remember
+from handlers.flow import Command, Press, command, player_of, press, publish, remember
 from kozelbot import callbacks
 from kozelbot.render import help_text, option_error_text, table_error_text
 from kozelbot.service import Change, TableError
@@ -121,19 +121,11 @@ async def leave(update: Update, context: Context) -> None:
 
 async def lobby_button(update: Update, context: Context) -> None:
     """The lobby's buttons: take a seat, leave, start with bots."""
-    query, chat, user = update.callback_query, update.effective_chat, update.effective_user
-    if query is None or user is None:
-        return
     data = context.bot_data
-    t = await data.user_translator(user.id, user.language_code)
-    button = callbacks.parse(query.data)
-    if not isinstance(button, callbacks.LobbyButton) or chat is None:
-        await query.answer(t("This button is not valid."), show_alert=True)
+    pressed = await _lobby_press(update, data)
+    if pressed is None or not isinstance(pressed.button, callbacks.LobbyButton):
         return
-    table = await data.service.game(button.game_id)
-    if table is None or table.chat_id != chat.id:
-        await query.answer(t("This button is not valid."), show_alert=True)
-        return
+    query, user, t, button = pressed.query, pressed.user, pressed.t, pressed.button
     await remember(data, user)
     if button.verb == "join":
         if not await can_message(data, user):
@@ -142,7 +134,7 @@ async def lobby_button(update: Update, context: Context) -> None:
         try:
             change = await data.service.join(button.game_id, player_of(user))
         except TableError as error:
-            await query.answer(table_error_text(error.code, t), show_alert=True)
+            await pressed.refuse(table_error_text(error.code, t))
             return
         publish(data, change)
         await query.answer(t("You have a seat."))
@@ -153,7 +145,7 @@ async def lobby_button(update: Update, context: Context) -> None:
         else:
             change = await data.service.start(button.game_id, user.id)
     except TableError as error:
-        await query.answer(table_error_text(error.code, t), show_alert=True)
+        await pressed.refuse(table_error_text(error.code, t))
         return
     publish(data, change)
     await query.answer(t("Done."))
@@ -210,26 +202,33 @@ def _game_in(payload: str) -> int | None:
 
 async def option_button(update: Update, context: Context) -> None:
     """A lobby settings button (⚙): the creator moves an option to its next value."""
-    query, chat, user = update.callback_query, update.effective_chat, update.effective_user
-    if query is None or user is None:
-        return
     data = context.bot_data
-    t = await data.user_translator(user.id, user.language_code)
-    button = callbacks.parse(query.data)
-    table = None
-    if isinstance(button, callbacks.OptionButton):
-        table = await data.service.game(button.game_id)
-    if table is None or chat is None or table.chat_id != chat.id:
-        await query.answer(t("This button is not valid."), show_alert=True)
+    pressed = await _lobby_press(update, data)
+    if pressed is None or not isinstance(pressed.button, callbacks.OptionButton):
         return
-    assert isinstance(button, callbacks.OptionButton)
+    button = pressed.button
     try:
-        change = await data.service.cycle_option(button.game_id, user.id, button.key)
+        change = await data.service.cycle_option(button.game_id, pressed.user.id, button.key)
     except TableError as error:
-        await query.answer(table_error_text(error.code, t), show_alert=True)
+        await pressed.refuse(table_error_text(error.code, pressed.t))
         return
     except OptionError:
-        await query.answer(t("This button is not valid."), show_alert=True)
+        await pressed.refuse(pressed.t("This button is not valid."))
         return
     publish(data, change)
-    await query.answer()
+    await pressed.query.answer()
+
+
+async def _lobby_press(update: Update, data: BotData) -> Press | None:
+    """A press on a lobby's button, if it is one of a game of this chat; else refused."""
+    pressed = await press(update, data)
+    if pressed is None:
+        return None
+    button, chat = pressed.button, update.effective_chat
+    table = None
+    if isinstance(button, callbacks.LobbyButton | callbacks.OptionButton):
+        table = await data.service.game(button.game_id)
+    if table is None or chat is None or table.chat_id != chat.id:
+        await pressed.refuse(pressed.t("This button is not valid."))
+        return None
+    return pressed

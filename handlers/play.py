@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from handlers.deps import Context
-from handlers.flow import publish
+from handlers.flow import press, publish
 from handlers.lobby import resend_hand
 from kozelbot import callbacks
 from kozelbot.engine import Action, AskRedeal, GameError, KeepHand, PlayCard
@@ -16,28 +16,26 @@ from kozelbot.service import TableError
 
 async def hand_button(update: Update, context: Context) -> None:
     """A card (or redeal answer) pressed in a private hand message."""
-    query, user = update.callback_query, update.effective_user
-    if query is None or user is None:
-        return
     data = context.bot_data
-    t = await data.user_translator(user.id, user.language_code)
-    button = callbacks.parse(query.data)
+    pressed = await press(update, data)
+    if pressed is None:
+        return
+    query, user, t, button = pressed.query, pressed.user, pressed.t, pressed.button
     if not isinstance(button, callbacks.PlayButton | callbacks.RedealButton):
-        await query.answer(t("This button is not valid."), show_alert=True)
+        await pressed.refuse(t("This button is not valid."))
         return
     table = await data.service.game(button.game_id)
     if table is None or not table.status.live:
-        await query.answer(table_error_text("finished", t), show_alert=True)
+        await pressed.refuse(table_error_text("finished", t))
         return
     seat = table.seat_of(user.id)
     if seat is None:
-        await query.answer(table_error_text("not_seated", t), show_alert=True)
+        await pressed.refuse(table_error_text("not_seated", t))
         return
     known = table.hand_messages.get(seat)
-    pressed = query.message.message_id if query.message is not None else None
-    if known is None or known != (button.deal_no, pressed):
-        await query.answer(t("This hand message is out of date; use the latest one (/hand)."),
-                           show_alert=True)  # fmt: skip
+    message_id = query.message.message_id if query.message is not None else None
+    if known is None or known != (button.deal_no, message_id):
+        await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
         return
     action: Action
     if isinstance(button, callbacks.PlayButton):
@@ -47,10 +45,10 @@ async def hand_button(update: Update, context: Context) -> None:
     try:
         change = await data.service.act(button.game_id, user.id, button.deal_no, action)
     except GameError as error:
-        await query.answer(game_error_text(error, table, t), show_alert=True)
+        await pressed.refuse(game_error_text(error, table, t))
         return
     except TableError as error:
-        await query.answer(table_error_text(error.code, t), show_alert=True)
+        await pressed.refuse(table_error_text(error.code, t))
         return
     publish(data, change)
     if isinstance(action, PlayCard):
