@@ -1,4 +1,4 @@
-"""Bot CPU time per card played, through the Bot API emulator.
+"""Bot CPU time per card played, and its memory, through the Bot API emulator.
 
 Runs the real bot as a separate process (``python -m kozelbot``) against the emulator, lets
 four emulated people play whole matches by pressing their hand buttons, and reads the bot
@@ -25,6 +25,14 @@ from storage import Storage
 from tests.e2e import TOKEN, BotProcess, Players, fast_limits, seat_four
 
 
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process in MiB (Linux /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -43,19 +51,22 @@ async def play_matches(matches: int, profile: str | None = None) -> dict[str, fl
         try:
             await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
             cpu_start, wall_start = cpu_seconds(pid), time.perf_counter()
+            rss_start = rss_mb(pid)
             presses = 0
             for match in range(matches):
                 names = tuple(f"{n}{match}" for n in ("Аня", "Борис", "Вера", "Глеб"))
                 players: Players = await seat_four(emu, names=names)
-                while "🏆" not in players.group_text():
+                while not players.match_over:
                     await emu.settle(quiet=0.05, timeout=30)
-                    if "🏆" in players.group_text():
+                    await players.next_turn()
+                    if players.match_over:
                         break
                     await players.play_one()
                     presses += 1
             await emu.settle(quiet=0.3, timeout=30)
             cpu = cpu_seconds(pid) - cpu_start
             wall = time.perf_counter() - wall_start
+            rss_end = rss_mb(pid)
         finally:
             await bot.stop()
     storage = await Storage.open(workdir / "bench.db")
@@ -73,6 +84,8 @@ async def play_matches(matches: int, profile: str | None = None) -> dict[str, fl
         "bot_cpu_seconds": round(cpu, 3),
         "bot_cpu_ms_per_card": round(1000 * cpu / cards, 2),
         "bot_api_calls": calls,
+        "bot_rss_mb_idle": round(rss_start, 1),
+        "bot_rss_mb_after": round(rss_end, 1),
         "wall_seconds": round(wall, 1),
     }
 

@@ -72,11 +72,13 @@ class Lane:
         interval: float,
         refresh: Callable[[], Awaitable[None]],
         send_post: Callable[[Post], Awaitable[None]] | None = None,
+        on_idle: Callable[[], None] | None = None,
     ) -> None:
         self.name = name
         self.interval = interval
         self._refresh = refresh
         self._send_post = send_post
+        self._on_idle = on_idle
         self.posts: deque[Post] = deque()
         self.dirty = False
         self.task: asyncio.Task[None] | None = None
@@ -116,6 +118,8 @@ class Lane:
                 if not await self._attempt(self._refresh()):
                     self.dirty = True
             self.last = time.monotonic()
+        if self._on_idle is not None:
+            self._on_idle()
 
     async def _attempt(self, work: Awaitable[None]) -> bool:
         """Run one send; ``False`` means "try again" (flood wait)."""
@@ -196,8 +200,10 @@ class Presenter:
             t = await self.data.user_translator(user_id)
             await self.edit(user_id, known[1], t("You left the table; a bot plays for you."))
 
-        lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, close)
-        self._hands[(table.game_id, -user_id)] = lane
+        key = (table.game_id, -user_id)
+        lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, close,
+                    on_idle=lambda: self._drop_hand_lane(key))  # fmt: skip
+        self._hands[key] = lane
         lane.touch()
 
     def post(self, chat_id: int, item: Post) -> None:
@@ -213,9 +219,20 @@ class Presenter:
                 f"hand:{game_id}:{seat}",
                 self.data.settings.private_interval,
                 lambda: self._refresh_hand(game_id, seat),
+                on_idle=lambda: self._forget_if_ended(game_id, key),
             )
             self._hands[key] = lane
         return lane
+
+    def _forget_if_ended(self, game_id: int, key: tuple[int, int]) -> None:
+        """Drop an idle hand lane of a game that is over (memory stays bounded)."""
+        table = self.service.snapshot(game_id)
+        if table is None or not table.status.live:
+            self._drop_hand_lane(key)
+            self._lobby_closed.discard(game_id)
+
+    def _drop_hand_lane(self, key: tuple[int, int]) -> None:
+        self._hands.pop(key, None)
 
     def _group_lane(self, chat_id: int) -> Lane:
         lane = self._groups.get(chat_id)

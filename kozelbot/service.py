@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -32,6 +34,8 @@ from kozelbot.trace import deal_trace
 from kozelbot.variants import DEFAULT_PRESET, preset
 
 SEATS = 4
+ENDED_CACHE = 256
+"""Ended games kept in memory for their last renders; older ones are read from storage."""
 
 
 class Repository(Protocol):
@@ -105,18 +109,25 @@ class GameService:
         self.repo = repo
         self.rng = rng
         self.clock = clock
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        """A lock lives while someone holds or waits for it, so memory does not grow."""
         self._tables: dict[int, Table] = {}
+        """Live games (bounded by the number of chats)."""
+        self._ended: OrderedDict[int, Table] = OrderedDict()
+        """The most recently ended games, for their last renders."""
 
     # -- reading -------------------------------------------------------------------------
 
     def lock(self, game_id: int) -> asyncio.Lock:
         """The lock every change of ``game_id`` holds."""
-        return self._locks.setdefault(game_id, asyncio.Lock())
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
 
     def snapshot(self, game_id: int) -> Table | None:
-        """The latest committed table of a game this process has seen."""
-        return self._tables.get(game_id)
+        """The latest committed table of a game this process has seen (recently)."""
+        return self._tables.get(game_id) or self._ended.get(game_id)
 
     async def live_game(self, chat_id: int) -> Table | None:
         """The chat's lobby or running game."""
@@ -139,9 +150,17 @@ class GameService:
         replace what presenters render from. Cached tables are never changed afterwards:
         every operation loads its own copy (``_load``) and caches it only once committed.
         """
-        cached = self._tables.get(table.game_id)
-        if cached is None or table.version >= cached.version:
+        cached = self.snapshot(table.game_id)
+        if cached is not None and table.version < cached.version:
+            return
+        if table.status.live:
             self._tables[table.game_id] = table
+            return
+        self._tables.pop(table.game_id, None)
+        self._ended[table.game_id] = table
+        self._ended.move_to_end(table.game_id)
+        while len(self._ended) > ENDED_CACHE:
+            self._ended.popitem(last=False)
 
     @staticmethod
     def state_of(table: Table) -> MatchState | None:

@@ -114,6 +114,15 @@ class Players:
                 return user, message
         return None
 
+    @property
+    def match_over(self) -> bool:
+        """The group has the match result."""
+        return "🏆" in self.group_text()
+
+    async def next_turn(self, timeout: float = 20.0) -> None:
+        """Wait until someone's hand shows their turn (or the match is over)."""
+        await self.emu.wait_for(lambda: self.whose_turn() is not None or self.match_over, timeout)
+
     async def play_one(self, *, redeal: bool = False) -> CallbackAnswer:
         """The person to act presses a legal card (or answers the redeal offer)."""
         found = self.whose_turn()

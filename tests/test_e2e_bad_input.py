@@ -15,7 +15,8 @@ from tests.e2e import BotRunner, Players, seat_four
 def _table(bot: BotRunner, chat_id: int):  # type: ignore[no-untyped-def]
     assert bot.app is not None
     service = bot.app.bot_data.service
-    game_ids = [gid for gid, t in service._tables.items() if t.chat_id == chat_id]
+    cached = {**service._ended, **service._tables}
+    game_ids = [gid for gid, t in cached.items() if t.chat_id == chat_id]
     return service.snapshot(max(game_ids))
 
 

@@ -1,0 +1,75 @@
+"""The game service without Telegram: commits before answering, refuses cleanly, stays bounded."""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from kozelbot.engine import GameError, PlayCard
+from kozelbot.service import ENDED_CACHE, GameService, TableError
+from kozelbot.table import Player, TableStatus
+from storage import Storage
+
+
+@pytest.fixture
+async def service(tmp_path: Path) -> AsyncIterator[GameService]:
+    storage = await Storage.open(tmp_path / "s.db")
+    try:
+        yield GameService(storage, rng=random.Random(3), clock=lambda: 1000.0)
+    finally:
+        await storage.close()
+
+
+async def _started(service: GameService, chat_id: int = -1) -> int:
+    table = await service.new_game(chat_id, 1, ["seating=ordered"])
+    await service.join(table.game_id, Player(user_id=1, name="Аня"))
+    change = await service.start(table.game_id, 1)
+    assert change.table.status is TableStatus.PLAYING
+    return table.game_id
+
+
+async def test_a_refused_move_changes_nothing_in_storage(service: GameService) -> None:
+    game_id = await _started(service)
+    before = await service.game(game_id)
+    assert before is not None
+    state = service.state_of(before)
+    assert state is not None and state.current is not None
+    someone_elses_card = state.current.hands[1][0]  # never playable by seat 0
+    with pytest.raises(GameError):
+        await service.act(game_id, 1, state.current.deal_no, PlayCard(someone_elses_card))
+    with pytest.raises(TableError) as refused:
+        await service.act(game_id, 1, state.current.deal_no + 1, PlayCard(someone_elses_card))
+    assert refused.value.code == "stale"
+    with pytest.raises(TableError) as refused:
+        await service.act(game_id, 99, state.current.deal_no, PlayCard(someone_elses_card))
+    assert refused.value.code == "not_seated"
+    after = await service.game(game_id)
+    assert after is not None and after.version == before.version
+
+
+async def test_only_the_creator_starts_and_a_full_table_refuses_more(service: GameService) -> None:
+    table = await service.new_game(-2, 1, [])
+    for user_id in (1, 2, 3):
+        await service.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
+    with pytest.raises(TableError) as refused:
+        await service.start(table.game_id, 2)
+    assert refused.value.code == "not_creator"
+    change = await service.join(table.game_id, Player(user_id=4, name="u4"))
+    assert change.started and change.table.status is TableStatus.PLAYING
+    with pytest.raises(TableError) as refused:
+        await service.join(table.game_id, Player(user_id=5, name="u5"))
+    assert refused.value.code == "not_lobby"
+
+
+async def test_memory_stays_bounded_over_many_games(service: GameService) -> None:
+    for chat in range(ENDED_CACHE + 20):
+        game_id = await _started(service, chat_id=-(chat + 10))
+        await service.stop(game_id)
+    gc.collect()
+    assert len(service._tables) == 0
+    assert len(service._ended) == ENDED_CACHE
+    assert len(service._locks) == 0
