@@ -12,7 +12,7 @@ from handlers.deps import BotData, Context
 from kozelbot import callbacks
 from kozelbot.i18n import Translator
 from kozelbot.service import Change
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.table import Player, Table
 
 log = logging.getLogger(__name__)
 
@@ -34,21 +34,26 @@ def sync_timer(data: BotData, table: Table) -> None:
     name = timer_name(table)
     for job in queue.get_jobs_by_name(name):
         job.schedule_removal()
-    if table.status is TableStatus.PLAYING and table.deadline is not None:
+    if table.status.live and table.deadline is not None:
         delay = max(0.0, table.deadline - data.service.clock())
         queue.run_once(on_timeout, when=delay, name=name, data=table.game_id)
 
 
 async def on_timeout(context: Context) -> None:
-    """A turn timed out: the computer moves for the player (RULES.md §3)."""
+    """A deadline passed: the computer moves for a late player (RULES.md §3), or a lobby
+    nobody started closes."""
     assert context.job is not None
     game_id = context.job.data
     assert isinstance(game_id, int)
     data = context.bot_data
     change = await data.service.time_out(game_id)
     if change is not None:
-        log.info("game %s: turn timed out", game_id)
+        log.info("game %s: deadline passed", game_id)
         publish(data, change)
+        return
+    table = await data.service.game(game_id)  # not due yet: the deadline moved meanwhile
+    if table is not None:
+        sync_timer(data, table)
 
 
 def player_of(user: User) -> Player:

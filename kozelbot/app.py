@@ -65,7 +65,7 @@ async def _open(application: KozelApplication, settings: Settings, rng: random.R
     assert application.job_queue is not None
     data.job_queue = application.job_queue
     data.storage = await Storage.open(settings.db_path)
-    data.service = GameService(data.storage, rng=rng)
+    data.service = GameService(data.storage, rng=rng, lobby_ttl=settings.lobby_minutes * 60)
     data.presenter = Presenter(application.bot, data)
     for language in LANGUAGES:
         try:

@@ -29,6 +29,8 @@ class Settings(BaseSettings):
     """Requests per second to Telegram over all chats."""
     private_interval: float = Field(default=1.0, ge=0)
     """Seconds between two edits of one private hand message (≈1 message/s per chat)."""
+    lobby_minutes: float = Field(default=60, gt=0)
+    """Minutes a lobby stays open after its last change before it closes itself."""
     poll_timeout: int = Field(default=30, ge=0)
     """Long-polling timeout of getUpdates, seconds."""
 

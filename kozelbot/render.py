@@ -157,6 +157,10 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
     if table.status is TableStatus.LOBBY:
         lines.append(t("Join with the button or /join; the creator may start with bots "
                        "and change the settings (⚙)."))  # fmt: skip
+    elif table.closed_reason == "expired":
+        lines.append(
+            t("The table closed: nobody started the game in time. /newgame opens another.")
+        )
     elif table.status is TableStatus.STOPPED:
         lines.append(t("The game was stopped."))
     else:

@@ -34,6 +34,9 @@ from kozelbot.trace import deal_trace
 from kozelbot.variants import DEFAULT_PRESET, preset
 
 SEATS = 4
+LOBBY_TTL = 3600.0
+"""Seconds a lobby stays open after its last change before it closes itself, so a forgotten
+lobby never blocks a chat whose creator and admins are away."""
 ENDED_CACHE = 256
 """Ended games kept in memory for their last renders; older ones are read from storage."""
 
@@ -105,10 +108,12 @@ class GameService:
         *,
         rng: random.Random,
         clock: Callable[[], float] = time.time,
+        lobby_ttl: float = LOBBY_TTL,
     ) -> None:
         self.repo = repo
         self.rng = rng
         self.clock = clock
+        self.lobby_ttl = lobby_ttl
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         """A lock lives while someone holds or waits for it, so memory does not grow."""
         self._tables: dict[int, Table] = {}
@@ -184,6 +189,7 @@ class GameService:
             creator_id=creator_id,
             seed=self.rng.getrandbits(48),
             created_at=self.clock(),
+            deadline=self.clock() + self.lobby_ttl,
         )
         table = await self.repo.create_game(table)
         self._remember(table)
@@ -202,7 +208,7 @@ class GameService:
             table.seats[free[0]] = player
             if len(free) == 1:
                 return await self._commit(self._start(table))
-            return await self._commit(Change(table))
+            return await self._commit(self._lobby_changed(table))
 
     async def leave(self, game_id: int, user_id: int) -> Change:
         """Free a lobby seat; during a match a computer player takes the seat over.
@@ -217,7 +223,7 @@ class GameService:
                 raise TableError("not_seated", table)
             if table.status is TableStatus.LOBBY:
                 table.seats[seat] = None
-                return await self._commit(Change(table))
+                return await self._commit(self._lobby_changed(table))
             table.seats[seat] = computer(seat)
             if not table.humans:
                 change = self._stopped(table)
@@ -235,7 +241,7 @@ class GameService:
                 raise TableError("not_creator", table)
             chosen = preset(table.variant)
             table.options = chosen.cycle(chosen.options_from(table.options), key).model_dump()
-            return await self._commit(Change(table))
+            return await self._commit(self._lobby_changed(table))
 
     async def start(self, game_id: int, user_id: int) -> Change:
         """The creator starts early; computer players take the empty seats."""
@@ -278,13 +284,17 @@ class GameService:
             return await self._commit(change)
 
     async def time_out(self, game_id: int) -> Change | None:
-        """Move for the people whose time ran out (the computer's choice); else ``None``."""
+        """A deadline passed: move for the people whose time ran out (the computer's choice),
+        or close a lobby nobody started. ``None`` if nothing was due."""
         async with self.lock(game_id):
             table = await self.repo.game(game_id)
-            if table is None or table.status is not TableStatus.PLAYING:
+            if table is None or not table.status.live:
                 return None
             if table.deadline is None or self.clock() < table.deadline - 0.01:
                 return None  # an old timer, or the turn moved on meanwhile
+            if table.status is TableStatus.LOBBY:
+                table.closed_reason = "expired"
+                return await self._commit(self._stopped(table))
             state = self._state(table)
             change = Change(table, state)
             for seat in state.to_act():
@@ -383,6 +393,11 @@ class GameService:
         state = self.state_of(table)
         assert state is not None
         return state
+
+    def _lobby_changed(self, table: Table) -> Change:
+        """Activity in a lobby keeps it open for another ``lobby_ttl`` seconds."""
+        table.deadline = self.clock() + self.lobby_ttl
+        return Change(table)
 
     def _stopped(self, table: Table) -> Change:
         table.status = TableStatus.STOPPED

@@ -79,7 +79,9 @@ class Table(BaseModel):
     move_seq: int = 0
     """Moves appended to the move log so far."""
     deadline: float | None = None
-    """Epoch seconds when the current human turn times out, if a timer runs."""
+    """Epoch seconds when the current human turn times out, or an unstarted lobby closes."""
+    closed_reason: str | None = None
+    """Why a game stopped early: ``expired`` (a lobby nobody started), else ``None``."""
     timeouts: list[int] = Field(default_factory=lambda: [0, 0, 0, 0])
     lobby_message_id: int | None = None
     table_message_id: int | None = None

@@ -50,3 +50,28 @@ async def test_the_creator_changes_settings_with_buttons_and_the_game_uses_them(
     assert hand is not None
     assert len([t for row in hand.buttons for t, d in row if d.startswith("c:")]) == 8
     assert not any(t.startswith("6") for t in hand.button_texts)
+
+
+async def test_a_forgotten_lobby_closes_and_frees_the_chat(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    import time
+
+    ann = emu.add_user(first_name="Аня")
+    group = emu.add_group(title="Г", members=[ann])
+    emu.send_text(ann, group.id, "/newgame")
+    await emu.wait_for(lambda: emu.find_message(group.id, "набор за стол") is not None)
+    assert bot.app is not None and bot.app.job_queue is not None
+    await bot.drain()
+    (job,) = [j for j in bot.app.job_queue.jobs() if j.name and j.name.startswith("turn:")]
+    bot.app.bot_data.service.clock = lambda: time.time() + 3 * 3600
+    await job.run(bot.app)
+    await emu.wait_for(
+        lambda: "никто и не начал" in emu.find_message(group.id, "набор за стол").text
+    )  # type: ignore[union-attr]
+    lobby = emu.find_message(group.id, "набор за стол")
+    assert lobby is not None and lobby.buttons == []
+    emu.send_text(ann, group.id, "/newgame")
+    await emu.wait_for(
+        lambda: len([m for m in emu.messages(group.id) if "набор за стол" in m.text]) == 2
+    )

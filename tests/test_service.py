@@ -73,3 +73,22 @@ async def test_memory_stays_bounded_over_many_games(service: GameService) -> Non
     assert len(service._tables) == 0
     assert len(service._ended) == ENDED_CACHE
     assert len(service._locks) == 0
+
+
+async def test_a_lobby_nobody_starts_closes_itself_after_its_time(tmp_path: Path) -> None:
+    now = [1000.0]
+    storage = await Storage.open(tmp_path / "l.db")
+    try:
+        service = GameService(storage, rng=random.Random(1), clock=lambda: now[0], lobby_ttl=60)
+        table = await service.new_game(-5, 1, [])
+        now[0] += 30
+        await service.join(table.game_id, Player(user_id=1, name="Аня"))  # activity: +60 s
+        now[0] += 59
+        assert await service.time_out(table.game_id) is None
+        now[0] += 2
+        change = await service.time_out(table.game_id)
+        assert change is not None and change.table.status is TableStatus.STOPPED
+        assert change.table.closed_reason == "expired"
+        assert await service.live_game(-5) is None
+    finally:
+        await storage.close()
