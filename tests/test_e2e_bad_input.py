@@ -382,3 +382,31 @@ async def test_a_group_upgraded_to_a_supergroup_keeps_its_game(
     await emu.wait_for(lambda: emu.find_message(players.group.id, "🐐 Сдача 1") is not None)
     emu.send_text(players.users[0], players.group.id, "/stop")
     await emu.wait_for(lambda: emu.find_message(players.group.id, "Игра остановлена") is not None)
+
+
+async def test_everyone_pressing_at_once_applies_exactly_the_presses_it_accepts(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    players = await seat_four(emu)
+    await bot.drain()
+    await players.next_turn()
+    while any(d.startswith("r:") for u in players.users
+              for row in (players.hand_message(u) or emu.messages(u.id)[-1]).buttons
+              for _, d in row):  # fmt: skip
+        await players.play_one()
+        await bot.drain()
+    table = _table(bot, players.group.id)
+    before = await _moves(bot, table.game_id)
+    queries = []
+    for user in players.users:
+        hand = players.hand_message(user)
+        assert hand is not None
+        playable = [d for row in hand.buttons for t, d in row if d.startswith("c:") and "·" not in t]
+        queries.append(emu.press_nowait(user, user.id, hand.message_id, playable[0]))
+    answers = [await emu.wait_answer(q) for q in queries]
+    accepted = sum(1 for a in answers if not a.show_alert)
+    # The player to move is accepted; the next one too if their press came after that move
+    # and their card is legal then. Every accepted press is one move, every refused none.
+    assert accepted >= 1
+    await bot.drain()
+    assert await _moves(bot, table.game_id) == before + accepted
