@@ -148,6 +148,21 @@ class Players:
 NAMES = ("Аня", "Борис", "Вера", "Глеб")
 
 
+async def open_lobby(
+    emu: BotApiEmulator, names: tuple[str, ...] = ("Аня", "Борис")
+) -> tuple[Group, list[User], ChatMessage]:
+    """People who opened the private chat, in a group where the first one opens a table."""
+    users = [emu.add_user(first_name=name) for name in names]
+    group = emu.add_group(title="Г", members=users)
+    for user in users:
+        await emu.start_private(user)
+    emu.send_text(users[0], group.id, "/newgame")
+    await emu.wait_for(lambda: emu.find_message(group.id, f"1. {names[0]}") is not None)
+    lobby = emu.find_message(group.id, "набор за стол")
+    assert lobby is not None
+    return group, users, lobby
+
+
 async def start_with_bots(emu: BotApiEmulator, user: User, group: Group) -> Players:
     """``user`` opens the private chat and a table, and starts it with three computers."""
     await emu.start_private(user)

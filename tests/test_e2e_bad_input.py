@@ -9,7 +9,7 @@ import pytest
 
 from botapi_emulator import BotApiEmulator
 from kozelbot.table import TableStatus
-from tests.e2e import BotRunner, Players, seat_four
+from tests.e2e import BotRunner, Players, open_lobby, seat_four
 
 
 def _table(bot: BotRunner, chat_id: int):  # type: ignore[no-untyped-def]
@@ -94,14 +94,7 @@ async def test_the_join_button_of_a_stranger_without_private_chat_opens_the_deep
 async def test_only_the_creator_may_start_with_bots_and_bots_fill_the_empty_seats(
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
-    ann, boris = emu.add_user(first_name="Аня"), emu.add_user(first_name="Борис")
-    group = emu.add_group(title="Г", members=[ann, boris])
-    for user in (ann, boris):
-        await emu.start_private(user)
-    emu.send_text(ann, group.id, "/newgame")
-    await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None)
-    lobby = emu.find_message(group.id, "набор за стол")
-    assert lobby is not None
+    group, (ann, boris), lobby = await open_lobby(emu)
     answer = await emu.press(boris, group.id, lobby.message_id, text="Начать с ботами")
     assert answer.show_alert and "создатель" in (answer.text or "")
     answer = await emu.press(ann, group.id, lobby.message_id, text="Начать с ботами")
@@ -401,7 +394,9 @@ async def test_everyone_pressing_at_once_applies_exactly_the_presses_it_accepts(
     for user in players.users:
         hand = players.hand_message(user)
         assert hand is not None
-        playable = [d for row in hand.buttons for t, d in row if d.startswith("c:") and "·" not in t]
+        playable = [
+            d for row in hand.buttons for t, d in row if d.startswith("c:") and "·" not in t
+        ]
         queries.append(emu.press_nowait(user, user.id, hand.message_id, playable[0]))
     answers = [await emu.wait_answer(q) for q in queries]
     accepted = sum(1 for a in answers if not a.show_alert)

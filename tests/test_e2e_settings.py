@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from botapi_emulator import BotApiEmulator
 from kozelbot.variants import MOVE_TIME_CHOICES, preset
-from tests.e2e import BotRunner, Players
+from tests.e2e import BotRunner, Players, open_lobby
 
 
 def test_every_option_cycles_through_all_its_values_and_back() -> None:
@@ -23,14 +23,8 @@ def test_every_option_cycles_through_all_its_values_and_back() -> None:
 async def test_the_creator_changes_settings_with_buttons_and_the_game_uses_them(
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
-    ann, boris = emu.add_user(first_name="Аня"), emu.add_user(first_name="Борис")
-    group = emu.add_group(title="Г", members=[ann, boris])
-    for user in (ann, boris):
-        await emu.start_private(user)
-    emu.send_text(ann, group.id, "/newgame")
-    await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None)
-    lobby = emu.find_message(group.id, "набор за стол")
-    assert lobby is not None and "Колода 36" in lobby.text
+    group, (ann, boris), lobby = await open_lobby(emu)
+    assert "Колода 36" in lobby.text
     answer = await emu.press(boris, group.id, lobby.message_id, text="⚙ Колода 36")
     assert answer.show_alert and "создатель" in (answer.text or "")
     answer = await emu.press(ann, group.id, lobby.message_id, text="⚙ Колода 36")
