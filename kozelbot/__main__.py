@@ -30,8 +30,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from kozelbot.app import run
 
-    run(settings)
-    return 0
+    return run(settings)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import random
 from typing import Any
 
 from telegram import BotCommandScopeDefault
-from telegram.error import TelegramError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
 
 import handlers
@@ -115,13 +115,42 @@ async def _close(application: KozelApplication) -> None:
         await data.storage.close()
 
 
-def run(settings: Settings) -> None:
-    """Run the bot in polling mode until interrupted."""
+BOOTSTRAP_RETRIES = 3
+"""Start-up attempts beyond the first when the Bot API server cannot be reached."""
+
+
+class _BootstrapFailureFilter(logging.Filter):
+    """PTB logs a failed start-up (unreachable server, refused token) with a traceback;
+    ``run`` explains it in one line instead, so keep PTB's line but drop the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage().endswith("Aborting.") or "Invalid token" in record.getMessage():
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def run(settings: Settings) -> int:
+    """Run the bot in polling mode until interrupted; the process exit code."""
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("telegram.ext").addFilter(_BootstrapFailureFilter())
     application = build_application(settings)
-    application.run_polling(timeout=settings.poll_timeout, allowed_updates=["message",
-                            "callback_query", "my_chat_member"])  # fmt: skip
+    try:
+        application.run_polling(
+            timeout=settings.poll_timeout,
+            bootstrap_retries=BOOTSTRAP_RETRIES,
+            allowed_updates=["message", "callback_query", "my_chat_member"],
+        )
+    except InvalidToken:
+        log.error("the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)",
+                  settings.api_url)  # fmt: skip
+        return 1
+    except NetworkError as error:
+        log.error("cannot reach the Bot API server at %s: %s (check KOZEL_API_URL and the "
+                  "network)", settings.api_url, error)  # fmt: skip
+        return 1
+    return 0
