@@ -30,7 +30,9 @@ async def new_game(update: Update, context: Context) -> None:
     await data.storage.upsert_chat(chat.id, chat.title)
     await remember(data, user)
     try:
-        table = await data.service.new_game(chat.id, user.id, context.args or [])
+        table = await data.service.new_game(
+            chat.id, user.id, context.args or [], chat_title=chat.title
+        )
     except (TableError, GameAlreadyRunning):
         await message.reply_text(t("A game is already running in this chat. /stop ends it."))
         return

@@ -300,8 +300,9 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
     """The header of a private hand message."""
     view = state.view_for(seat)
     trump = view.trump_suit.symbol if view.trump_suit else "—"
+    where = f" · {escape(table.chat_title)}" if table.chat_title else ""
     lines = [
-        f"{escape(variant_title(table.variant, t))} · "
+        f"{escape(variant_title(table.variant, t))}{where} · "
         + t("deal {n}", n=view.deal_no + 1)
         + " · "
         + t("trump {suit}", suit=trump)

@@ -175,7 +175,12 @@ class GameService:
     # -- lobby ---------------------------------------------------------------------------
 
     async def new_game(
-        self, chat_id: int, creator_id: int, args: Sequence[str], variant: str = DEFAULT_PRESET
+        self,
+        chat_id: int,
+        creator_id: int,
+        args: Sequence[str],
+        variant: str = DEFAULT_PRESET,
+        chat_title: str | None = None,
     ) -> Table:
         """Open a lobby (``OptionError`` for bad ``KEY=VALUE`` words, ``game_running``)."""
         existing = await self.live_game(chat_id)
@@ -190,6 +195,7 @@ class GameService:
             seed=self.rng.getrandbits(48),
             created_at=self.clock(),
             deadline=self.clock() + self.lobby_ttl,
+            chat_title=chat_title,
         )
         table = await self.repo.create_game(table)
         self._remember(table)

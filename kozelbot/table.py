@@ -67,6 +67,8 @@ class Table(BaseModel):
     game_id: int = 0
     """Assigned by storage on creation."""
     chat_id: int
+    chat_title: str | None = None
+    """The group's name, shown in private hand messages (people may play in several)."""
     variant: str
     options: dict[str, Any]
     creator_id: int

@@ -16,7 +16,7 @@ async def test_an_english_speaking_player_gets_an_english_hand_while_the_group_s
     await emu.wait_for(lambda: players.hand_message(ann) is not None)
     await bot.drain()
     hand = players.hand_message(ann)
-    assert hand is not None and "Khvalyony kozel · deal 1" in hand.text
+    assert hand is not None and "Khvalyony kozel · Goats · deal 1" in hand.text
     labels = [t for row in hand.buttons for t, d in row if d.startswith("c:")]
     assert not any(label.startswith(("Д", "В", "Т")) for label in labels)
     assert "Сдача 1" in players.group_text()
@@ -42,4 +42,4 @@ async def test_a_ukrainian_player_gets_a_ukrainian_hand(
     await emu.wait_for(lambda: players.hand_message(olya) is not None)
     await bot.drain()
     hand = players.hand_message(olya)
-    assert hand is not None and "Хвалений козел · здача 1" in hand.text
+    assert hand is not None and "Хвалений козел · Кози · здача 1" in hand.text

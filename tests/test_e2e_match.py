@@ -47,6 +47,10 @@ async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
     ]  # none is left saying whose turn
     assert sum(m.edits for m in tables) > deals
     for user in players.users:
-        hands = [m for m in emu.messages(user.id) if (m.versions[:1] and "сдача" in m.versions[0])
-                 or "Хвалёный козёл · сдача" in m.text or "закончена" in m.text]  # fmt: skip
+        header = "Хвалёный козёл · Козлятня · сдача"
+        hands = [
+            m for m in emu.messages(user.id)
+            if (m.versions[:1] and "сдача" in m.versions[0]) or header in m.text
+            or "закончена" in m.text
+        ]  # fmt: skip
         assert len(hands) == deals, user.first_name
