@@ -21,7 +21,9 @@ from handlers import admin, info, lobby, play, stats
 from handlers.errors import on_error
 from kozelbot.i18n import LANGUAGES, translator
 
-COMMANDS = ("newgame", "join", "leave", "hand", "stop", "top", "language", "rules", "help")
+COMMANDS = (
+    "newgame", "join", "leave", "hand", "table", "stop", "top", "language", "rules", "help",
+)  # fmt: skip
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -37,6 +39,7 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     # Play
     application.add_handler(CallbackQueryHandler(play.hand_button, pattern=r"^[cr]:"))
     application.add_handler(CommandHandler("hand", play.hand))
+    application.add_handler(CommandHandler("table", play.table))
     # Administration, stats, help
     application.add_handler(CommandHandler("stop", admin.stop))
     application.add_handler(CommandHandler("language", admin.language))
@@ -61,6 +64,7 @@ def command_list(language: str) -> list[BotCommand]:
         "join": t("take a seat"),
         "leave": t("leave the table"),
         "hand": t("send your cards again"),
+        "table": t("show the table again"),
         "stop": t("end the game"),
         "top": t("leaderboard"),
         "language": t("language"),

@@ -190,6 +190,17 @@ class Presenter:
 
         return render
 
+    async def repost_table(self, table: Table) -> None:
+        """Send the table again at the bottom of the group (busy chats scroll it away);
+        the old message says where it went."""
+        old = table.table_message_id
+        await self.service.set_table_message(table.game_id, None, None)
+        if old is not None:
+            self.post(table.chat_id, lambda t: Outgoing(t("⬇️ The table moved down."),
+                                                        edit_message_id=old))  # fmt: skip
+        self._chat_game[table.chat_id] = table.game_id
+        self._group_lane(table.chat_id).touch()
+
     def _close_hand_of_leaver(self, table: Table, user_id: int, seat: int) -> None:
         """Take the card buttons off the hand of someone who left; a bot plays on."""
         known = table.hand_messages.get(seat)

@@ -444,6 +444,7 @@ def help_text(t: Translator) -> str:
             "/join — " + t("take a seat"),
             "/leave — " + t("leave the table (a bot takes over during a match)"),
             "/hand — " + t("send your cards again"),
+            "/table — " + t("show the table again, at the bottom of the chat"),
             "/stop — " + t("end the game (creator or admin)"),
             "/top — " + t("the chat's leaderboard"),
             "/language — " + t("ru, uk or en"),

@@ -353,8 +353,10 @@ class GameService:
         await self._set_messages(game_id, lambda table: setattr(table, "lobby_message_id",
                                                                 message_id))  # fmt: skip
 
-    async def set_table_message(self, game_id: int, deal_no: int, message_id: int) -> None:
-        """Remember the group's table message of a deal."""
+    async def set_table_message(
+        self, game_id: int, deal_no: int | None, message_id: int | None
+    ) -> None:
+        """Remember (or, with ``None``, forget) the group's table message of a deal."""
 
         def change(table: Table) -> None:
             table.table_message_id = message_id

@@ -69,3 +69,24 @@ async def test_a_forgotten_lobby_closes_and_frees_the_chat(
     await emu.wait_for(
         lambda: len([m for m in emu.messages(group.id) if "набор за стол" in m.text]) == 2
     )
+
+
+async def test_table_command_sends_the_table_again_at_the_bottom(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    from tests.e2e import seat_four
+
+    players = await seat_four(emu)
+    await bot.drain()
+    group = players.group
+    old = emu.find_message(group.id, "🐐 Сдача 1")
+    assert old is not None
+    emu.send_text(players.users[1], group.id, "/table")
+    await emu.wait_for(lambda: emu.message(group.id, old.message_id).text.startswith("⬇️"))
+    await bot.drain()
+    new = emu.find_message(group.id, "🐐 Сдача 1")
+    assert new is not None and new.message_id > old.message_id
+    await players.next_turn()
+    await players.play_one()
+    await bot.drain()
+    assert emu.message(group.id, new.message_id).edits >= 1  # the new one is the live one
