@@ -101,9 +101,12 @@ async def leave(update: Update, context: Context) -> None:
     """/leave: free your seat (during a match a bot takes it over)."""
     data = context.bot_data
     cmd = await command(update, data)
-    if cmd is None or cmd.private:
+    if cmd is None:
         return
     message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
+    if cmd.private:
+        await message.reply_text(t("Send /leave in the group where the game is."))
+        return
     table = await data.service.live_game(chat.id)
     if table is None:
         await message.reply_text(table_error_text("no_game", t))

@@ -405,3 +405,16 @@ async def test_everyone_pressing_at_once_applies_exactly_the_presses_it_accepts(
     assert accepted >= 1
     await bot.drain()
     assert await _moves(bot, table.game_id) == before + accepted
+
+
+async def test_group_commands_sent_in_private_say_where_they_belong(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    ann = emu.add_user(first_name="Аня")
+    await emu.start_private(ann)
+    await emu.wait_for(lambda: len(emu.messages(ann.id)) == 1)  # the welcome
+    for command in ("/newgame", "/join", "/leave", "/stop", "/table"):
+        count = len(emu.messages(ann.id))
+        emu.send_text(ann, ann.id, command)
+        await emu.wait_for(lambda: len(emu.messages(ann.id)) > count, what=command)  # noqa: B023
+        assert "групп" in emu.messages(ann.id)[-1].text, command
