@@ -7,7 +7,7 @@ from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
 from handlers.deps import BotData, Context
-from handlers.flow import command, publish
+from handlers.flow import command, group_command, publish
 from kozelbot.i18n import LANGUAGES, supported, translator
 from kozelbot.render import table_error_text
 from kozelbot.service import Change, TableError
@@ -27,13 +27,12 @@ async def is_admin(data: BotData, chat_id: int, user_id: int) -> bool:
 async def stop(update: Update, context: Context) -> None:
     """/stop: end this group's game (its creator or a chat admin)."""
     data = context.bot_data
-    cmd = await command(update, data)
+    cmd = await group_command(
+        update, data, lambda t: t("Send /stop in the group where the game is.")
+    )
     if cmd is None:
         return
     message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
-    if cmd.private:
-        await message.reply_text(t("Send /stop in the group where the game is."))
-        return
     table = await data.service.live_game(chat.id)
     if table is None:
         await message.reply_text(table_error_text("no_game", t))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from telegram import CallbackQuery, Chat, Message, Update, User
@@ -94,6 +95,18 @@ async def command(update: Update, data: BotData) -> Command | None:
     else:
         t = await data.group_translator(chat.id)
     return Command(message, chat, user, t)
+
+
+async def group_command(
+    update: Update, data: BotData, in_private: Callable[[Translator], str]
+) -> Command | None:
+    """A command that only makes sense in a group; in private it is answered with
+    ``in_private(t)`` (where to send it instead) and ``None`` is returned."""
+    cmd = await command(update, data)
+    if cmd is not None and cmd.private:
+        await cmd.message.reply_text(in_private(cmd.t))
+        return None
+    return cmd
 
 
 @dataclass(frozen=True)

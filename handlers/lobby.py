@@ -6,7 +6,15 @@ from telegram import Update, User
 from telegram.error import Forbidden
 
 from handlers.deps import BotData, Context
-from handlers.flow import Command, Press, command, player_of, press, publish, remember
+from handlers.flow import (
+    Command,
+    Press,
+    group_command,
+    player_of,
+    press,
+    publish,
+    remember,
+)
 from kozelbot import callbacks
 from kozelbot.render import help_text, option_error_text, table_error_text
 from kozelbot.service import Change, TableError
@@ -20,13 +28,12 @@ HAND_PREFIX = "hand-"
 async def new_game(update: Update, context: Context) -> None:
     """/newgame [KEY=VALUE ...]: open a table in this group."""
     data = context.bot_data
-    cmd = await command(update, data)
+    cmd = await group_command(
+        update, data, lambda t: t("Add me to a group and send /newgame there.")
+    )
     if cmd is None:
         return
     message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
-    if cmd.private:
-        await message.reply_text(t("Add me to a group and send /newgame there."))
-        return
     await data.storage.upsert_chat(chat.id, chat.title)
     await remember(data, user)
     try:
@@ -46,13 +53,12 @@ async def new_game(update: Update, context: Context) -> None:
 async def join(update: Update, context: Context) -> None:
     """/join: take a seat at this group's table."""
     data = context.bot_data
-    cmd = await command(update, data)
+    cmd = await group_command(
+        update, data, lambda t: t("Send /join in the group where the game is.")
+    )
     if cmd is None:
         return
     message, chat, user = cmd.message, cmd.chat, cmd.user
-    if cmd.private:
-        await message.reply_text(cmd.t("Send /join in the group where the game is."))
-        return
     table = await data.service.live_game(chat.id)
     if table is None:
         await message.reply_text(table_error_text("no_game", cmd.t))
@@ -100,13 +106,12 @@ async def can_message(data: BotData, user: User) -> bool:
 async def leave(update: Update, context: Context) -> None:
     """/leave: free your seat (during a match a bot takes it over)."""
     data = context.bot_data
-    cmd = await command(update, data)
+    cmd = await group_command(
+        update, data, lambda t: t("Send /leave in the group where the game is.")
+    )
     if cmd is None:
         return
     message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
-    if cmd.private:
-        await message.reply_text(t("Send /leave in the group where the game is."))
-        return
     table = await data.service.live_game(chat.id)
     if table is None:
         await message.reply_text(table_error_text("no_game", t))

@@ -6,7 +6,7 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from handlers.deps import Context
-from handlers.flow import command, press, publish
+from handlers.flow import group_command, press, publish
 from handlers.lobby import resend_hand
 from kozelbot import callbacks
 from kozelbot.engine import Action, AskRedeal, GameError, KeepHand, PlayCard
@@ -87,11 +87,10 @@ async def hand(update: Update, context: Context) -> None:
 async def table(update: Update, context: Context) -> None:
     """/table: send the game's table message again at the bottom of the group."""
     data = context.bot_data
-    cmd = await command(update, data)
+    cmd = await group_command(
+        update, data, lambda t: t("Send /table in the group where the game is.")
+    )
     if cmd is None:
-        return
-    if cmd.private:
-        await cmd.message.reply_text(cmd.t("Send /table in the group where the game is."))
         return
     current = await data.service.live_game(cmd.chat.id)
     if current is None or current.state is None:
