@@ -19,7 +19,7 @@ from telegram.ext import (
 
 from handlers import admin, info, lobby, play, stats
 from handlers.errors import on_error
-from kozelbot.i18n import LANGUAGES, translator
+from kozelbot.i18n import translator
 
 COMMANDS = (
     "newgame", "join", "leave", "hand", "table", "stop", "top", "language", "rules", "help",
@@ -74,4 +74,4 @@ def command_list(language: str) -> list[BotCommand]:
     return [BotCommand(name, descriptions[name]) for name in COMMANDS]
 
 
-__all__ = ["LANGUAGES", "command_list", "register"]
+__all__ = ["command_list", "register"]

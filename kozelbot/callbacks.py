@@ -88,7 +88,3 @@ def parse(data: str | None) -> CallbackData | None:
     except ValueError:
         return None
     return None
-
-
-PATTERN = r"^[crlo]:"
-"""The ``pattern=`` for the bot's callback handler."""

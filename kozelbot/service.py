@@ -33,7 +33,6 @@ from kozelbot.table import Player, Table, TableStatus
 from kozelbot.trace import deal_trace
 from kozelbot.variants import DEFAULT_PRESET, preset
 
-SEATS = 4
 LOBBY_TTL = 3600.0
 """Seconds a lobby stays open after its last change before it closes itself, so a forgotten
 lobby never blocks a chat whose creator and admins are away."""
@@ -87,11 +86,6 @@ class Change:
     abandoned_by: int | None = None
     """A person who left the running match (they get a warning, RULES.md §3)."""
     abandoned_seat: int | None = None
-
-    @property
-    def results(self) -> list[DealScored]:
-        """Deals scored by this change, in order."""
-        return [e for e in self.events if isinstance(e, DealScored)]
 
 
 def computer(seat: int) -> Player:

@@ -3,20 +3,29 @@ group whose admin picks it with /language."""
 
 from __future__ import annotations
 
-from botapi_emulator import BotApiEmulator
-from tests.e2e import BotRunner, start_with_bots
+from botapi_emulator import BotApiEmulator, ChatMessage
+from tests.e2e import BotRunner, Players, start_with_bots
+
+
+async def _first_hand(
+    emu: BotApiEmulator, bot: BotRunner, name: str, language: str, title: str
+) -> tuple[Players, ChatMessage]:
+    """Someone with this Telegram language starts a table with bots; their first hand."""
+    user = emu.add_user(first_name=name, language_code=language)
+    group = emu.add_group(title=title, members=[user], admins=[user])
+    players = await start_with_bots(emu, user, group)
+    await emu.wait_for(lambda: players.hand_message(user) is not None)
+    await bot.drain()
+    hand = players.hand_message(user)
+    assert hand is not None
+    return players, hand
 
 
 async def test_an_english_speaking_player_gets_an_english_hand_while_the_group_stays_russian(
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
-    ann = emu.add_user(first_name="Ann", language_code="en")
-    group = emu.add_group(title="Goats", members=[ann], admins=[ann])
-    players = await start_with_bots(emu, ann, group)
-    await emu.wait_for(lambda: players.hand_message(ann) is not None)
-    await bot.drain()
-    hand = players.hand_message(ann)
-    assert hand is not None and "Khvalyony kozel · Goats · deal 1" in hand.text
+    players, hand = await _first_hand(emu, bot, "Ann", "en", "Goats")
+    assert "Khvalyony kozel · Goats · deal 1" in hand.text
     labels = [t for row in hand.buttons for t, d in row if d.startswith("c:")]
     assert not any(label.startswith(("Д", "В", "Т")) for label in labels)
     assert "Сдача 1" in players.group_text()
@@ -36,10 +45,5 @@ async def test_an_admin_switches_the_group_to_english(emu: BotApiEmulator, bot: 
 async def test_a_ukrainian_player_gets_a_ukrainian_hand(
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
-    olya = emu.add_user(first_name="Оля", language_code="uk")
-    group = emu.add_group(title="Кози", members=[olya], admins=[olya])
-    players = await start_with_bots(emu, olya, group)
-    await emu.wait_for(lambda: players.hand_message(olya) is not None)
-    await bot.drain()
-    hand = players.hand_message(olya)
-    assert hand is not None and "Хвалений козел · Кози · здача 1" in hand.text
+    _players, hand = await _first_hand(emu, bot, "Оля", "uk", "Кози")
+    assert "Хвалений козел · Кози · здача 1" in hand.text

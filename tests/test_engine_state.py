@@ -325,3 +325,14 @@ def test_events_of_a_seeded_match_are_reproducible() -> None:
         events_b.extend(step(b, 77))
     assert events_a == events_b
     assert a.to_dict() == b.to_dict()
+
+
+def test_actions_round_trip_through_the_move_log_notation() -> None:
+    """The move log stores ``str(action)``; ``parse_action`` reads it back."""
+    from kozelbot.cards import Card
+    from kozelbot.engine import AskRedeal, KeepHand, PlayCard, parse_action
+
+    for action in (PlayCard(Card.parse("10H")), AskRedeal(), KeepHand()):
+        assert parse_action(str(action)) == action
+    with pytest.raises(ValueError):
+        parse_action("jump")
