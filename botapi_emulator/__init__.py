@@ -5,16 +5,31 @@ Start a :class:`BotApiEmulator`, point an unmodified PTB ``Application`` at it w
 act as people (``add_user``, ``add_group``, ``start_private``, ``send_text``, ``press``) and read
 what every chat shows (``messages``, ``last_message``, ``find_message``, ``history``). Flood
 limits (:class:`Limits`) answer 429 like Telegram; every 429 is kept in ``flood_errors``.
+``setWebhook`` switches it to POSTing updates to the bot (webhook mode), and :class:`Faults`
+makes a share of the bot's calls fail (429, 5xx, slow answers, dropped connections), listed in
+``injected_faults``.
 """
 
 from .entities import FormattedText, HtmlParseError, parse_html, utf16_len
 from .errors import ApiError
-from .limits import FloodControl, Limits
-from .models import ApiCall, CallbackAnswer, ChatMessage, FloodError, Group, User
+from .faults import FAULT_KINDS, FaultKind, Faults, InjectedFault
+from .limits import MESSAGE_METHODS, FloodControl, Limits, max_in_window
+from .models import (
+    ApiCall,
+    CallbackAnswer,
+    ChatMessage,
+    FloodError,
+    Group,
+    User,
+    Webhook,
+    WebhookDelivery,
+)
 from .server import BotApiEmulator
 from .state import ChatRef, EmulatorState
 
 __all__ = [
+    "FAULT_KINDS",
+    "MESSAGE_METHODS",
     "ApiCall",
     "ApiError",
     "BotApiEmulator",
@@ -22,13 +37,19 @@ __all__ = [
     "ChatMessage",
     "ChatRef",
     "EmulatorState",
+    "FaultKind",
+    "Faults",
     "FloodControl",
     "FloodError",
     "FormattedText",
     "Group",
     "HtmlParseError",
+    "InjectedFault",
     "Limits",
     "User",
+    "Webhook",
+    "WebhookDelivery",
+    "max_in_window",
     "parse_html",
     "utf16_len",
 ]

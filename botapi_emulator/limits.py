@@ -20,9 +20,36 @@ request go and the moment it arrives here.
 from __future__ import annotations
 
 import collections
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
+
+#: Chat-targeted calls that post, change or remove messages (lower case): the calls flood limits
+#: count. ``answerCallbackQuery``, ``getUpdates``, ``getChatMember``, ``sendChatAction``,
+#: ``setMyCommands`` and the like are not among them.
+MESSAGE_METHODS = frozenset(
+    name.lower()
+    for name in (
+        "sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption",
+        "editMessageMedia", "editMessageLiveLocation", "stopMessageLiveLocation",
+        "deleteMessage", "deleteMessages", "forwardMessage", "forwardMessages", "copyMessage",
+        "copyMessages", "sendPhoto", "sendAudio", "sendDocument", "sendVideo", "sendAnimation",
+        "sendVoice", "sendVideoNote", "sendPaidMedia", "sendMediaGroup", "sendLocation",
+        "sendVenue", "sendContact", "sendPoll", "stopPoll", "sendDice", "sendSticker",
+        "sendInvoice", "sendGame", "sendChecklist", "editMessageChecklist",
+    )
+)  # fmt: skip
+
+
+def max_in_window(times: Iterable[float], window: float) -> int:
+    """The largest number of ``times`` inside any half-open interval ``[t, t + window)``."""
+    ordered = sorted(times)
+    best = start = 0
+    for end, moment in enumerate(ordered):
+        while moment - ordered[start] >= window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
 
 
 @dataclass(frozen=True)

@@ -14,12 +14,13 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 from . import errors
 from .entities import FormattedText, HtmlParseError, parse_html
 from .errors import ApiError, bad_request
 from .keyboards import parse_reply_markup
-from .models import CallbackAnswer, ChatMessage, FloodError, JsonDict
+from .models import CallbackAnswer, ChatMessage, FloodError, JsonDict, Webhook
 from .state import EmulatorState
 
 MAX_TEXT_LENGTH = 4096
@@ -50,6 +51,7 @@ STRING_FIELDS = frozenset(
 )
 
 _COMMAND_RE = re.compile(r"[a-z0-9_]{1,32}")
+_SECRET_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
 
 Method = Callable[[JsonDict], Any]
 
@@ -100,7 +102,8 @@ class BotApiMethods:
             "getMe": self.get_me,
             "logOut": self.true,
             "close": self.true,
-            "deleteWebhook": self.true,
+            "setWebhook": self.set_webhook,
+            "deleteWebhook": self.delete_webhook,
             "getWebhookInfo": self.get_webhook_info,
             "sendMessage": self.send_message,
             "editMessageText": self.edit_message_text,
@@ -232,7 +235,7 @@ class BotApiMethods:
     # ----------------------------------------------------------------- methods
 
     def true(self, params: JsonDict) -> bool:
-        """Methods with nothing to do here (``logOut``, ``close``, ``deleteWebhook``)."""
+        """Methods with nothing to do here (``logOut``, ``close``)."""
         return True
 
     def get_me(self, params: JsonDict) -> JsonDict:
@@ -244,13 +247,58 @@ class BotApiMethods:
             "supports_inline_queries": False,
         }
 
+    def set_webhook(self, params: JsonDict) -> bool:
+        """``setWebhook``: from now on updates are POSTed to ``url`` (an empty url deletes it).
+
+        Plain ``http`` URLs on any port are accepted (Telegram wants ``https`` on 443, 80, 88
+        or 8443) so that a local receiver can be used.
+        """
+        url = str(params.get("url") or "")
+        drop = _bool(params, "drop_pending_updates")
+        if not url:
+            self.state.set_webhook(None, drop_pending_updates=drop)
+            return True
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise bad_request("bad webhook: An HTTPS URL must be provided for webhook")
+        secret = params.get("secret_token")
+        if secret in (None, ""):
+            secret = None
+        elif not isinstance(secret, str) or not _SECRET_TOKEN_RE.fullmatch(secret):
+            raise bad_request("secret token contains unallowed characters")
+        allowed = params.get("allowed_updates")
+        if isinstance(allowed, str):
+            allowed = [allowed]
+        if allowed is not None and not (
+            isinstance(allowed, list) and all(isinstance(kind, str) for kind in allowed)
+        ):
+            raise bad_request("can't parse allowed updates")
+        max_connections = min(max(_optional_int(params, "max_connections", 40), 1), 100)
+        webhook = Webhook(url, secret, max_connections, tuple(allowed or ()))
+        self.state.set_webhook(webhook, drop_pending_updates=drop)
+        return True
+
+    def delete_webhook(self, params: JsonDict) -> bool:
+        """``deleteWebhook``: back to ``getUpdates``; optionally drop the queued updates."""
+        self.state.set_webhook(None, drop_pending_updates=_bool(params, "drop_pending_updates"))
+        return True
+
     def get_webhook_info(self, params: JsonDict) -> JsonDict:
-        """``getWebhookInfo``: never a webhook."""
-        return {
-            "url": "",
+        """``getWebhookInfo``: the webhook's url (empty if none) and the updates waiting."""
+        state = self.state
+        webhook = state.webhook
+        info: JsonDict = {
+            "url": webhook.url if webhook is not None else "",
             "has_custom_certificate": False,
-            "pending_update_count": self.state.undelivered_updates,
+            "pending_update_count": state.undelivered_updates,
         }
+        if webhook is not None:
+            info["max_connections"] = webhook.max_connections
+            if webhook.allowed_updates:
+                info["allowed_updates"] = list(webhook.allowed_updates)
+            if state.webhook_last_error is not None:
+                info["last_error_date"], info["last_error_message"] = state.webhook_last_error
+        return info
 
     def send_message(self, params: JsonDict) -> JsonDict:
         """``sendMessage``: a new bot message in a chat."""

@@ -146,6 +146,17 @@ class CallbackAnswer:
     cache_time: int | None = None
 
 
+def chat_id_param(params: JsonDict) -> int | None:
+    """The numeric ``chat_id`` of a request's parameters, or None (absent or a ``@username``)."""
+    value = params.get("chat_id")
+    if value is None or isinstance(value, bool):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
 @dataclass(frozen=True)
 class ApiCall:
     """One Bot API request the bot made, with its outcome (``error_code`` None on success)."""
@@ -156,18 +167,59 @@ class ApiCall:
     error_code: int | None
     description: str | None
     time: float
+    fault: str | None = None
+    """The kind of fault injected into this call (see :mod:`.faults`), if any."""
+
+    @property
+    def chat_id(self) -> int | None:
+        """The numeric ``chat_id`` parameter, if the call has one."""
+        return chat_id_param(self.params)
 
     def __str__(self) -> str:
         outcome = "ok" if self.ok else f"{self.error_code} {self.description}"
+        if self.fault is not None:
+            outcome += f" [injected {self.fault}]"
         shown = {key: value for key, value in self.params.items() if key != "reply_markup"}
         return f"{self.method}({shown}) -> {outcome}"
 
 
 @dataclass(frozen=True)
 class FloodError:
-    """A 429 the emulator issued."""
+    """A 429 the emulator issued for a real flood violation (never for an injected fault).
+
+    ``ignored_retry_after`` marks a call made to a chat inside the ``retry_after`` window of an
+    injected 429, rather than one over the :class:`~.limits.Limits`.
+    """
 
     method: str
     chat_id: int
     retry_after: int
     time: float
+    ignored_retry_after: bool = False
+
+
+@dataclass(frozen=True)
+class Webhook:
+    """The webhook set with ``setWebhook``; while one is set, updates are POSTed to ``url``."""
+
+    url: str
+    secret_token: str | None = None
+    max_connections: int = 40
+    allowed_updates: tuple[str, ...] = ()
+    """Update types to deliver; empty means every type."""
+
+
+@dataclass(frozen=True)
+class WebhookDelivery:
+    """One attempt to POST an update to the webhook: the HTTP status, or the error."""
+
+    update_id: int
+    url: str
+    status: int | None
+    error: str | None
+    time: float
+
+    @property
+    def ok(self) -> bool:
+        """Whether the receiver answered 2xx (the update counts as delivered)."""
+        return self.status is not None and 200 <= self.status <= 299

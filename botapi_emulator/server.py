@@ -3,13 +3,13 @@
 :class:`BotApiEmulator` serves ``POST {api_root}/bot<token>/<method>`` on 127.0.0.1 so that an
 unmodified PTB ``Application`` built with ``base_url(f"{emu.api_root}/bot")`` polls it like
 Telegram. Tests drive it as people (``start_private``, ``send_text``, ``press``) and wait for the
-bot to react (``wait_for``, ``settle``).
+bot to react (``wait_for``, ``settle``). With ``setWebhook`` it POSTs updates to the bot instead
+(:mod:`.webhook`); with :class:`~.faults.Faults` it makes a share of the bot's calls fail.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import json
 import logging
@@ -21,22 +21,36 @@ from typing import Any
 
 from aiohttp import web
 
-from .errors import ApiError
+from .errors import ApiError, too_many_requests
+from .faults import Faults, InjectedFault
 from .limits import Limits
 from .methods import BotApiMethods, decode_params
-from .models import ApiCall, CallbackAnswer, ChatMessage, JsonDict, User
+from .models import ApiCall, CallbackAnswer, ChatMessage, JsonDict, User, chat_id_param
 from .state import ChatRef, EmulatorState
+from .webhook import WebhookSender
 
 _LOGGER = logging.getLogger(__name__)
 
 _dumps = functools.partial(json.dumps, ensure_ascii=False)
+
+WEBHOOK_CONFLICT = (
+    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete "
+    "the webhook first"
+)
+POLL_TERMINATED = "Conflict: terminated by setWebhook request"
+BAD_GATEWAY_PAGE = (
+    "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad "
+    "Gateway</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n"
+)
 
 
 class BotApiEmulator(EmulatorState):
     """A local Telegram Bot API for one bot, with a test API to act as its users.
 
     Use as ``async with BotApiEmulator(...) as emu:`` or call :meth:`start` / :meth:`stop`.
-    ``clock`` drives the flood limits only (injectable for unit tests of the limits).
+    ``clock`` drives the flood limits and the ``retry_after`` windows of injected 429s only
+    (injectable for unit tests). ``faults`` makes a share of the bot's calls fail (assign
+    ``emu.faults`` to change it at run time); injected faults are listed in ``injected_faults``.
     """
 
     def __init__(
@@ -49,10 +63,16 @@ class BotApiEmulator(EmulatorState):
         clock: Callable[[], float] = time.monotonic,
         host: str = "127.0.0.1",
         port: int = 0,
+        faults: Faults | None = None,
     ) -> None:
         self._change_event = asyncio.Event()
         super().__init__(
-            token, bot_username, bot_first_name=bot_first_name, limits=limits, clock=clock
+            token,
+            bot_username,
+            bot_first_name=bot_first_name,
+            limits=limits,
+            clock=clock,
+            faults=faults,
         )
         self.host = host
         self.port = port
@@ -62,6 +82,8 @@ class BotApiEmulator(EmulatorState):
         self._stopping = False
         self._poll_generation = 0
         self._last_activity = 0.0
+        self.webhook_sender = WebhookSender(self, self._wait_change)
+        """Posts updates to the webhook; its ``first_retry``/``max_retry`` set the backoff."""
 
     # ----------------------------------------------------------------- lifecycle
 
@@ -95,6 +117,7 @@ class BotApiEmulator(EmulatorState):
         await site.start()
         self._runner = runner
         self.port = int(runner.addresses[0][1])
+        self.webhook_sender.start()
 
     async def stop(self) -> None:
         """Stop serving; pending long polls are answered with ``[]`` first."""
@@ -104,6 +127,7 @@ class BotApiEmulator(EmulatorState):
         self._stopping = True
         self.changed()
         await asyncio.sleep(0)
+        await self.webhook_sender.close()
         await runner.cleanup()
         self._runner = None
 
@@ -127,9 +151,13 @@ class BotApiEmulator(EmulatorState):
         self._change_event = asyncio.Event()
 
     async def _wait_change(self, timeout: float) -> None:
-        event = self._change_event
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), max(timeout, 0.0))
+        # Not asyncio.wait_for: on Python 3.11 it swallows a cancellation that arrives just as
+        # the event is set, and a cancelled waiter in a loop would then never end.
+        waiter = asyncio.ensure_future(self._change_event.wait())
+        try:
+            await asyncio.wait({waiter}, timeout=max(timeout, 0.0))
+        finally:
+            waiter.cancel()
 
     async def wait_for(
         self, predicate: Callable[[], object], timeout: float = 10.0, what: str | None = None
@@ -152,8 +180,9 @@ class BotApiEmulator(EmulatorState):
     async def settle(self, quiet: float = 0.3, timeout: float = 10.0) -> None:
         """Wait until the bot is idle.
 
-        Idle means: every queued update was handed out by ``getUpdates``, every callback query
-        was answered, and no request other than ``getUpdates`` arrived for ``quiet`` seconds.
+        Idle means: every queued update was handed out by ``getUpdates`` (or accepted by the
+        webhook), every callback query was answered, and no request other than ``getUpdates``
+        arrived for ``quiet`` seconds.
         """
         deadline = time.monotonic() + timeout
         while True:
@@ -215,7 +244,7 @@ class BotApiEmulator(EmulatorState):
 
     # ----------------------------------------------------------------- HTTP
 
-    async def _handle(self, request: web.Request) -> web.Response:
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
         path: str = request.match_info["tail"]
         token, _, method = path.removeprefix("bot").partition("/")
         if not path.startswith("bot") or not method or "/" in method:
@@ -226,11 +255,19 @@ class BotApiEmulator(EmulatorState):
         if not is_poll:
             self._last_activity = time.monotonic()
         params: JsonDict = {}
+        fault: InjectedFault | None = None
         try:
             try:
                 params = await _read_params(request)
             except ValueError as error:
                 raise ApiError(400, "Bad Request: can't parse request body") from error
+            chat_id = chat_id_param(params)
+            self.check_retry_after(method, chat_id)
+            fault = self.faults.decide(method, chat_id, self.clock())
+            if fault is not None:
+                self.record_fault(fault)
+                if fault.kind != "slow":
+                    return self._inject(request, method, params, fault)
             if is_poll:
                 result: Any = await self._get_updates(params)
             else:
@@ -239,7 +276,9 @@ class BotApiEmulator(EmulatorState):
                     raise ApiError(404, "Not Found")
                 result = handler(params)
         except ApiError as error:
-            self._record(method, params, error.code, error.description)
+            self._record(method, params, error.code, error.description, fault)
+            if fault is not None:
+                await asyncio.sleep(fault.delay or 0)
             return _error_response(error)
         except ConnectionResetError:
             # The client hung up mid-request (a bot shutting down cancels what it was
@@ -253,22 +292,62 @@ class BotApiEmulator(EmulatorState):
             return _error_response(failure)
         if not is_poll or result:
             self._last_activity = time.monotonic()
-        self._record(method, params, None, None)
+        self._record(method, params, None, None, fault)
+        if fault is not None:
+            await asyncio.sleep(fault.delay or 0)  # "slow": carried out, answered late
         return web.json_response({"ok": True, "result": result}, dumps=_dumps)
 
     def _record(
-        self, method: str, params: JsonDict, code: int | None, description: str | None
+        self,
+        method: str,
+        params: JsonDict,
+        code: int | None,
+        description: str | None,
+        fault: InjectedFault | None = None,
+        *,
+        ok: bool | None = None,
     ) -> None:
-        call = ApiCall(method, params, code is None, code, description, time.monotonic())
+        call = ApiCall(
+            method,
+            params,
+            code is None if ok is None else ok,
+            code,
+            description,
+            time.monotonic(),
+            fault.kind if fault is not None else None,
+        )
         self.record_call(call)
+
+    def _inject(
+        self, request: web.Request, method: str, params: JsonDict, fault: InjectedFault
+    ) -> web.StreamResponse:
+        """Answer with an injected fault instead of running the method."""
+        if fault.kind == "drop":
+            self._record(method, params, None, "connection dropped", fault, ok=False)
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response()  # never written: the connection is gone
+        if fault.kind == "429":
+            error = too_many_requests(fault.retry_after or 1)
+            self._record(method, params, error.code, error.description, fault)
+            return _error_response(error)
+        if fault.status == 502:
+            self._record(method, params, 502, "Bad Gateway", fault)
+            return web.Response(status=502, text=BAD_GATEWAY_PAGE, content_type="text/html")
+        error = ApiError(500, "Internal Server Error")
+        self._record(method, params, error.code, error.description, fault)
+        return _error_response(error)
 
     async def _get_updates(self, params: JsonDict) -> list[JsonDict]:
         """``getUpdates``: long polling until an update arrives, ``timeout`` passes or we stop.
 
         A newer ``getUpdates`` ends an older one still waiting with ``[]`` (Telegram answers it
         with 409 Conflict, but the only client that leaves one behind is PTB itself when its
-        updater stops, and nobody reads that answer).
+        updater stops, and nobody reads that answer). While a webhook is set the answer is 409
+        Conflict, as from Telegram.
         """
+        if self.webhook is not None:
+            raise ApiError(409, WEBHOOK_CONFLICT)
         offset = params.get("offset")
         limit = min(max(int(params.get("limit") or 100), 1), 100)
         timeout = float(params.get("timeout") or 0)
@@ -277,6 +356,8 @@ class BotApiEmulator(EmulatorState):
         self.changed()
         deadline = time.monotonic() + timeout
         while True:
+            if self.webhook is not None:
+                raise ApiError(409, POLL_TERMINATED)
             updates = self.take_updates(int(offset) if offset is not None else None, limit)
             if updates or self._stopping or generation != self._poll_generation:
                 return updates

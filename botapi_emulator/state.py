@@ -15,9 +15,21 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from . import errors
 from .entities import command_entities
-from .limits import FloodControl, Limits
-from .models import ApiCall, CallbackAnswer, ChatMessage, FloodError, Group, JsonDict, User
+from .faults import Faults, InjectedFault, RetryAfterWindows
+from .limits import MESSAGE_METHODS, FloodControl, Limits, max_in_window
+from .models import (
+    ApiCall,
+    CallbackAnswer,
+    ChatMessage,
+    FloodError,
+    Group,
+    JsonDict,
+    User,
+    Webhook,
+    WebhookDelivery,
+)
 
 #: A chat as tests name it: a group, a user (meaning their private chat) or a raw chat id.
 ChatRef = Group | User | int
@@ -27,15 +39,31 @@ _DEEP_LINK_PAYLOAD_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 @dataclass
 class PendingUpdate:
-    """An update waiting in the queue until a ``getUpdates`` offset confirms it."""
+    """An update waiting in the queue until a ``getUpdates`` offset (or, with a webhook, a 2xx
+    answer of the receiver) confirms it; ``in_flight`` while being POSTed to the webhook."""
 
     update_id: int
     payload: JsonDict
     delivered: bool = False
+    in_flight: bool = False
 
     def to_json(self) -> JsonDict:
         """The update as ``getUpdates`` returns it."""
         return {"update_id": self.update_id, **self.payload}
+
+    @property
+    def kind(self) -> str:
+        """The update type (``message``, ``callback_query``, ...), as in ``allowed_updates``."""
+        return next(iter(self.payload), "")
+
+    @property
+    def chat_key(self) -> int | None:
+        """The chat the update belongs to (updates of one chat are delivered in order)."""
+        body = self.payload.get(self.kind)
+        if not isinstance(body, dict):
+            return None
+        chat = body.get("chat") or (body.get("message") or {}).get("chat") or body.get("from")
+        return int(chat["id"]) if isinstance(chat, dict) and "id" in chat else None
 
 
 @dataclass
@@ -66,6 +94,7 @@ class EmulatorState:
         bot_first_name: str = "KozelBot",
         limits: Limits | None = None,
         clock: Callable[[], float] = time.monotonic,
+        faults: Faults | None = None,
     ) -> None:
         prefix = token.split(":", 1)[0]
         if not prefix.isdigit():
@@ -90,6 +119,15 @@ class EmulatorState:
         self._group_ids = itertools.count(1)
         self._query_ids = itertools.count(1)
         self.queries: dict[str, CallbackQuery] = {}
+        self.faults: Faults = faults if faults is not None else Faults()
+        """Fault injection settings; assign a new :class:`Faults` to change them at run time."""
+        self.injected_faults: list[InjectedFault] = []
+        self._retry_windows = RetryAfterWindows()
+        self.webhook: Webhook | None = None
+        """The webhook set with ``setWebhook``, or None (polling with ``getUpdates``)."""
+        self.webhook_deliveries: list[WebhookDelivery] = []
+        self.webhook_last_error: tuple[int, str] | None = None
+        """``(unix time, message)`` of the last failed webhook delivery."""
 
     # ----------------------------------------------------------------- notifications
 
@@ -325,6 +363,66 @@ class EmulatorState:
             update.delivered = True
         return [update.to_json() for update in batch]
 
+    def drop_pending_updates(self) -> int:
+        """Forget every queued update (``drop_pending_updates``); returns how many.
+
+        Callback queries whose update is dropped before delivery are forgotten too, so that
+        ``settle`` does not wait for answers the bot will never see.
+        """
+        dropped = self._updates
+        self._updates = []
+        for update in dropped:
+            query = update.payload.get("callback_query")
+            if not update.delivered and isinstance(query, dict):
+                self.queries.pop(str(query.get("id")), None)
+        self.changed()
+        return len(dropped)
+
+    def set_webhook(self, webhook: Webhook | None, *, drop_pending_updates: bool = False) -> None:
+        """Set (or with None delete) the webhook; optionally drop the queued updates."""
+        self.webhook = webhook
+        if drop_pending_updates:
+            self.drop_pending_updates()
+        self.changed()
+
+    def webhook_ready(self) -> list[PendingUpdate]:
+        """Updates to POST to the webhook now, oldest first, marked ``in_flight``.
+
+        At most ``max_connections`` are in flight at once and at most one per chat, so the
+        updates of one chat arrive in order. Updates of types outside ``allowed_updates`` are
+        dropped.
+        """
+        webhook = self.webhook
+        if webhook is None:
+            return []
+        if webhook.allowed_updates:
+            allowed = [u for u in self._updates if u.kind in webhook.allowed_updates]
+            if len(allowed) < len(self._updates):
+                self._updates = allowed
+                self.changed()
+        room = webhook.max_connections - sum(1 for u in self._updates if u.in_flight)
+        busy: set[int | None] = set()
+        ready: list[PendingUpdate] = []
+        for update in self._updates:
+            key = update.chat_key
+            if not update.in_flight and key not in busy and len(ready) < room:
+                ready.append(update)
+            busy.add(key)
+        for update in ready:
+            update.in_flight = True
+        return ready
+
+    def confirm_update(self, update: PendingUpdate) -> None:
+        """The webhook receiver accepted ``update``: it leaves the queue."""
+        update.delivered = True
+        update.in_flight = False
+        self._updates = [queued for queued in self._updates if queued is not update]
+        self.changed()
+
+    def is_queued(self, update: PendingUpdate) -> bool:
+        """Whether ``update`` still waits in the queue (not confirmed, not dropped)."""
+        return any(queued is update for queued in self._updates)
+
     @property
     def has_updates(self) -> bool:
         """Whether any update waits for confirmation."""
@@ -460,6 +558,42 @@ class EmulatorState:
     def record_flood(self, error: FloodError) -> None:
         """Remember a 429 the emulator issued."""
         self.flood_errors.append(error)
+
+    # ----------------------------------------------------------------- faults and metrics
+
+    def record_fault(self, fault: InjectedFault) -> None:
+        """Remember an injected fault; an injected 429 opens a ``retry_after`` window."""
+        self.injected_faults.append(fault)
+        if fault.kind == "429":
+            self._retry_windows.open(fault)
+
+    def check_retry_after(self, method: str, chat_id: int | None) -> None:
+        """429 (recorded in ``flood_errors``) for a message call that ignores the
+        ``retry_after`` of an injected 429 to the same chat, if the faults punish that."""
+        if method.lower() not in MESSAGE_METHODS or not self.faults.punish_ignored_retry_after:
+            return
+        now = self.clock()
+        wait = self._retry_windows.violated(chat_id, now, self.faults.retry_after_grace)
+        if wait is None or chat_id is None:
+            return
+        error = errors.too_many_requests(wait)
+        self.record_flood(FloodError(method, chat_id, wait, now, ignored_retry_after=True))
+        raise error
+
+    def max_message_calls_in_window(
+        self, window: float = 1.0, chat_id: ChatRef | None = None
+    ) -> int:
+        """The most successful message calls (sends, edits, deletions; see
+        :data:`~.limits.MESSAGE_METHODS`) in any ``window`` seconds, overall or to one chat."""
+        wanted = chat_id_of(chat_id) if chat_id is not None else None
+        times = [
+            call.time
+            for call in self.history
+            if call.ok
+            and call.method.lower() in MESSAGE_METHODS
+            and (wanted is None or call.chat_id == wanted)
+        ]
+        return max_in_window(times, window)
 
     def answered(self, query_id: str) -> CallbackAnswer | None:
         """The bot's answer to a query, if it answered."""
