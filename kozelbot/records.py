@@ -103,3 +103,28 @@ class LeaderRow(_Record):
     name: str
     played: int
     won: int
+
+
+class OutboxItem(_Record):
+    """A group post that must reach the chat even across a crash: written with the move that
+    caused it, sent in order, deleted once sent. ``kind`` says how the presenter renders
+    ``payload`` (``final_table``, ``deal_result``, ``match_over``)."""
+
+    chat_id: int
+    game_id: int
+    kind: str
+    payload: dict[str, Any]
+    id: int = 0
+    """Assigned by storage."""
+
+
+class MessageRef(_Record):
+    """One of the bot's own messages of a game: the group's ``lobby`` or ``table`` message
+    (``seat`` -1) or a seat's private ``hand`` message, with the deal it shows."""
+
+    game_id: int
+    kind: str
+    seat: int
+    chat_id: int
+    deal_no: int | None
+    message_id: int

@@ -7,6 +7,9 @@ anything but the database.
 
 A live game is saved whole, as the JSON of ``kozelbot.table.Table``, with optimistic
 concurrency: each save must carry the stored version plus one, else ``StaleVersion``.
+
+Ids come from Telegram and from forged input, and may not fit SQLite's 64-bit INTEGER: a
+read of such an id finds nothing, a write of one raises ``ValueError`` and writes nothing.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -28,11 +31,14 @@ from kozelbot.records import (
     LeaderRow,
     MatchPlayer,
     MatchResult,
+    MessageRef,
     MoveRecord,
     MoveSource,
+    OutboxItem,
     UserRecord,
 )
 from kozelbot.table import Table
+from storage.backup import TemporaryCopy, same_file
 from storage.errors import GameAlreadyRunning, StaleVersion
 from storage.migrate import apply_migrations
 from storage.transaction import immediate
@@ -47,6 +53,9 @@ _PRAGMAS = (
 )
 
 _LIVE_STATUSES = "('lobby', 'playing')"
+
+# SQLite's INTEGER is 64-bit; binding a larger Python int raises OverflowError.
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 # SQLite names the indexed column, not the partial index, when the index refuses a row.
 _LIVE_CONFLICT = "UNIQUE constraint failed: games.chat_id"
@@ -89,6 +98,11 @@ SELECT COUNT(*) AS played, COALESCE(SUM(won), 0) AS won FROM per_match
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _fits(*ids: int) -> bool:
+    """Whether every id fits SQLite's INTEGER (forged input and Telegram ids may not)."""
+    return all(_INT64_MIN <= i <= _INT64_MAX for i in ids)
 
 
 def _is_live_conflict(exc: sqlite3.IntegrityError) -> bool:
@@ -159,10 +173,42 @@ class Storage:
         """Close on leaving the block."""
         await self.close()
 
+    async def backup(self, target: str | Path) -> None:
+        """Copy the database to ``target`` while the bot runs (no write of ours half done).
+
+        The copy is written beside ``target``, checked and renamed over it only when whole.
+        """
+        target = Path(target)
+        async with self._lock:
+            rows = list(await self._db.execute_fetchall("PRAGMA database_list"))
+        own = next((row["file"] for row in rows if row["name"] == "main"), "")
+        if own and same_file(Path(own), target):
+            raise ValueError(f"the backup would replace the database itself: {target}")
+        with TemporaryCopy(target) as copy:
+            work = asyncio.ensure_future(self._copy_into(copy))
+            try:
+                await asyncio.shield(work)
+            except asyncio.CancelledError:
+                # The copy is being written on other threads: let them end before it is
+                # discarded (or, if it got that far, installed).
+                await asyncio.wait([work])
+                raise
+
+    async def _copy_into(self, copy: TemporaryCopy) -> None:
+        async with self._lock:
+            await self._db.backup(copy.connection)
+        await asyncio.to_thread(copy.install)
+
     # -- plumbing --------------------------------------------------------------------------
 
-    def _write(self) -> AbstractAsyncContextManager[None]:
-        return immediate(self._db, self._lock)
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[None]:
+        """One write transaction; an id too large for SQLite is a ``ValueError``, not written."""
+        try:
+            async with immediate(self._db, self._lock):
+                yield
+        except OverflowError as exc:
+            raise ValueError(f"an id outside SQLite's 64-bit INTEGER range: {exc}") from exc
 
     async def _fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         async with self._lock:
@@ -219,6 +265,8 @@ class Storage:
 
     async def user(self, user_id: int) -> UserRecord | None:
         """What the bot knows of a user, or ``None`` if never seen."""
+        if not _fits(user_id):
+            return None
         row = await self._fetchone(
             "SELECT user_id, first_name, username, language_code, language, private_open,"
             " abandons FROM users WHERE user_id = ?",
@@ -251,6 +299,8 @@ class Storage:
 
     async def chat_language(self, chat_id: int) -> str | None:
         """The language chosen for a chat, if any."""
+        if not _fits(chat_id):
+            return None
         row = await self._fetchone("SELECT language FROM chats WHERE chat_id = ?", (chat_id,))
         return None if row is None else row["language"]
 
@@ -268,8 +318,9 @@ class Storage:
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None:
         """A group became a supergroup with a new id: move its language, games and results.
 
-        Games keep playing in the new chat; their message ids belonged to the old chat, so
-        they are cleared (new messages are sent) and each game's version is bumped.
+        Games keep playing in the new chat; their lobby and table messages belonged to the old
+        chat, so they are forgotten (new ones are sent), each game's version is bumped, and
+        posts not yet sent go to the new chat.
         Running it again, or for a chat with nothing stored, changes nothing.
         """
         now = self._clock()
@@ -290,11 +341,17 @@ class Storage:
             )
             await self._db.execute(
                 "UPDATE games SET chat_id = ?, version = version + 1, updated_at = ?,"
-                " data = json_set(data, '$.chat_id', ?, '$.lobby_message_id', NULL,"
-                " '$.table_message_id', NULL, '$.table_message_deal', NULL,"
-                " '$.version', version + 1)"
+                " data = json_set(data, '$.chat_id', ?, '$.version', version + 1)"
                 " WHERE chat_id = ?",
                 (new_chat_id, now, new_chat_id, old_chat_id),
+            )
+            # The group's messages stay in the old chat: new ones are sent in the new one.
+            await self._db.execute(
+                "DELETE FROM messages WHERE chat_id = ? AND kind IN ('lobby', 'table')",
+                (old_chat_id,),
+            )
+            await self._db.execute(
+                "UPDATE outbox SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
             await self._db.execute(
                 "UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
@@ -337,8 +394,9 @@ class Storage:
         deals: Sequence[DealRecord] = (),
         result: MatchResult | None = None,
         abandoned_by: int | None = None,
+        outbox: Sequence[OutboxItem] = (),
     ) -> None:
-        """Save a changed game with its new moves, deals and result, all or nothing.
+        """Save a changed game with its new moves, deals, result and posts, all or nothing.
 
         ``table.version`` must be the stored version plus one, else ``StaleVersion`` and
         nothing is written. A move or deal already logged fails the whole save with
@@ -412,6 +470,12 @@ class Storage:
                     "UPDATE users SET abandons = MAX(abandons - 1, 0) WHERE user_id = ?",
                     [(p.user_id,) for p in result.players if p.user_id is not None],
                 )
+            if outbox:
+                await self._db.executemany(
+                    "INSERT INTO outbox (chat_id, game_id, kind, payload, created_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    [(o.chat_id, table.game_id, o.kind, _json(o.payload), now) for o in outbox],
+                )
             if abandoned_by is not None:
                 await self._db.execute(
                     "INSERT INTO users (user_id, first_name, abandons, created_at, updated_at)"
@@ -447,11 +511,15 @@ class Storage:
 
     async def game(self, game_id: int) -> Table | None:
         """A game by id, whatever its status."""
+        if not _fits(game_id):
+            return None
         row = await self._fetchone("SELECT data FROM games WHERE game_id = ?", (game_id,))
         return None if row is None else Table.from_json(row["data"])
 
     async def live_game(self, chat_id: int) -> Table | None:
         """The chat's lobby or playing game, if any."""
+        if not _fits(chat_id):
+            return None
         row = await self._fetchone(
             f"SELECT data FROM games WHERE chat_id = ? AND status IN {_LIVE_STATUSES}",
             (chat_id,),
@@ -467,6 +535,8 @@ class Storage:
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
         """A game's move log in order."""
+        if not _fits(game_id):
+            return []
         rows = await self._fetchall(
             "SELECT game_id, seq, deal_no, seat, action, source, user_id FROM moves"
             " WHERE game_id = ? ORDER BY seq",
@@ -487,6 +557,8 @@ class Storage:
 
     async def deals(self, game_id: int) -> list[DealRecord]:
         """A game's scored deals in order."""
+        if not _fits(game_id):
+            return []
         rows = await self._fetchall(
             "SELECT * FROM deals WHERE game_id = ? ORDER BY deal_no", (game_id,)
         )
@@ -506,6 +578,8 @@ class Storage:
 
     async def match_result(self, game_id: int) -> MatchResult | None:
         """The result of a finished match, or ``None`` if it has none."""
+        if not _fits(game_id):
+            return None
         async with self._lock:
             matches = list(
                 await self._db.execute_fetchall(
@@ -546,6 +620,9 @@ class Storage:
 
     async def leaderboard(self, chat_id: int, limit: int = 10) -> list[LeaderRow]:
         """The chat's best people by matches won, then win rate, then matches played."""
+        if not _fits(chat_id):
+            return []
+        limit = max(-1, min(limit, _INT64_MAX))  # SQLite: a negative LIMIT is no limit
         rows = await self._fetchall(_LEADERBOARD, (chat_id, limit))
         return [
             LeaderRow(user_id=r["user_id"], name=r["name"], played=r["played"], won=r["won"])
@@ -554,14 +631,92 @@ class Storage:
 
     async def user_stats(self, user_id: int) -> tuple[int, int]:
         """Matches a user played and won, across all chats."""
+        if not _fits(user_id):
+            return 0, 0
         row = await self._fetchone(_USER_STATS, (user_id,))
         assert row is not None
         return int(row["played"]), int(row["won"])
 
     async def finished_matches(self, chat_id: int) -> int:
         """How many matches the chat has finished."""
+        if not _fits(chat_id):
+            return 0
         row = await self._fetchone(
             "SELECT COUNT(*) AS n FROM matches WHERE chat_id = ?", (chat_id,)
         )
         assert row is not None
         return int(row["n"])
+
+    # -- the presenter's bookkeeping ----------------------------------------------------------
+
+    async def pending_posts(self, chat_id: int, limit: int = 10) -> list[OutboxItem]:
+        """A chat's posts not yet sent, oldest first."""
+        if not _fits(chat_id, limit):
+            return []
+        rows = await self._fetchall(
+            "SELECT id, chat_id, game_id, kind, payload FROM outbox WHERE chat_id = ?"
+            " ORDER BY id LIMIT ?",
+            (chat_id, limit),
+        )
+        return [
+            OutboxItem(
+                id=r["id"],
+                chat_id=r["chat_id"],
+                game_id=r["game_id"],
+                kind=r["kind"],
+                payload=json.loads(r["payload"]),
+            )
+            for r in rows
+        ]
+
+    async def chats_with_posts(self) -> list[int]:
+        """Chats that have posts waiting (to send them after a restart)."""
+        rows = await self._fetchall("SELECT DISTINCT chat_id FROM outbox ORDER BY chat_id")
+        return [int(r["chat_id"]) for r in rows]
+
+    async def post_done(self, post_id: int) -> None:
+        """A post was sent (or can never be): remove it from the outbox."""
+        async with self._write():
+            await self._db.execute("DELETE FROM outbox WHERE id = ?", (post_id,))
+
+    async def game_messages(self, game_id: int) -> list[MessageRef]:
+        """The bot's messages of a game."""
+        if not _fits(game_id):
+            return []
+        rows = await self._fetchall(
+            "SELECT game_id, kind, seat, chat_id, deal_no, message_id FROM messages"
+            " WHERE game_id = ?",
+            (game_id,),
+        )
+        return [
+            MessageRef(
+                game_id=r["game_id"],
+                kind=r["kind"],
+                seat=r["seat"],
+                chat_id=r["chat_id"],
+                deal_no=r["deal_no"],
+                message_id=r["message_id"],
+            )
+            for r in rows
+        ]
+
+    async def set_message(self, ref: MessageRef) -> None:
+        """Remember one of the bot's messages of a game (replacing the one of that slot)."""
+        now = self._clock()
+        async with self._write():
+            await self._db.execute(
+                "INSERT INTO messages (game_id, kind, seat, chat_id, deal_no, message_id,"
+                " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, kind, seat) DO UPDATE SET chat_id = excluded.chat_id,"
+                " deal_no = excluded.deal_no, message_id = excluded.message_id,"
+                " updated_at = excluded.updated_at",
+                (ref.game_id, ref.kind, ref.seat, ref.chat_id, ref.deal_no, ref.message_id, now),
+            )
+
+    async def forget_message(self, game_id: int, kind: str, seat: int = -1) -> None:
+        """Forget the message of a slot (a new one will be sent)."""
+        async with self._write():
+            await self._db.execute(
+                "DELETE FROM messages WHERE game_id = ? AND kind = ? AND seat = ?",
+                (game_id, kind, seat),
+            )

@@ -21,8 +21,10 @@ from kozelbot.records import (
     DealRecord,
     MatchPlayer,
     MatchResult,
+    MessageRef,
     MoveRecord,
     MoveSource,
+    OutboxItem,
 )
 from kozelbot.table import Player, Table, TableStatus
 from storage import GameAlreadyRunning, StaleVersion, Storage
@@ -453,12 +455,24 @@ async def test_a_stale_save_gives_no_warning(storage: Storage) -> None:
 async def test_a_migrated_chat_takes_its_game_language_and_results_along(storage: Storage) -> None:
     await storage.set_chat_language(CHAT, "en")
     await play_match(storage, [ANNA, BORIS, VERA, GLEB], winner_side=0)
-    live = await storage.create_game(new_table(CHAT, table_message_id=5, lobby_message_id=4))
+    live = await storage.create_game(new_table(CHAT))
+    for kind, seat, chat, message_id in (("table", -1, CHAT, 5), ("lobby", -1, CHAT, 4),
+                                         ("hand", 0, ANNA[0], 7)):  # fmt: skip
+        await storage.set_message(MessageRef(game_id=live.game_id, kind=kind, seat=seat,
+                                             chat_id=chat, deal_no=0, message_id=message_id))
+    await storage.save_game(bumped(live), outbox=[
+        OutboxItem(chat_id=CHAT, game_id=live.game_id, kind="deal_result", payload={"n": 1})
+    ])  # fmt: skip
     await storage.migrate_chat(CHAT, -100777)
     moved = await storage.live_game(-100777)
     assert moved is not None and moved.game_id == live.game_id and moved.chat_id == -100777
-    assert moved.version == live.version + 1
-    assert moved.table_message_id is None and moved.lobby_message_id is None
+    assert moved.version == live.version + 2
+    # The group's messages stayed in the old chat; the private hand is still the hand.
+    assert [(m.kind, m.message_id) for m in await storage.game_messages(live.game_id)] == [
+        ("hand", 7)
+    ]
+    assert await storage.pending_posts(CHAT) == []
+    assert [p.payload for p in await storage.pending_posts(-100777)] == [{"n": 1}]
     assert await storage.live_game(CHAT) is None
     assert await storage.chat_language(-100777) == "en"
     assert [row.name for row in await storage.leaderboard(-100777)][:1] == ["Anna"]
@@ -476,3 +490,111 @@ async def test_a_migrated_chat_whose_new_id_already_has_a_game_stops_the_old_one
     assert (await storage.live_game(-100777)).game_id == new.game_id  # type: ignore[union-attr]
     stopped = await storage.game(old.game_id)
     assert stopped is not None and stopped.status is TableStatus.STOPPED
+
+
+# -- ids outside SQLite's 64-bit INTEGER ---------------------------------------------------
+
+TOO_BIG = [2**63, -(2**63) - 1, 10**60, -(10**60)]
+"""Ids SQLite cannot bind (``/start join-<60 digits>``, forged callback data)."""
+
+
+@pytest.mark.parametrize("big", TOO_BIG)
+async def test_reads_of_an_out_of_range_id_find_nothing(storage: Storage, big: int) -> None:
+    await play_match(storage, [ANNA, VERA, BORIS, BOT], winner_side=0)
+    assert await storage.game(big) is None
+    assert await storage.live_game(big) is None
+    assert await storage.user(big) is None
+    assert await storage.chat_language(big) is None
+    assert await storage.moves(big) == []
+    assert await storage.deals(big) == []
+    assert await storage.match_result(big) is None
+    assert await storage.leaderboard(big) == []
+    assert await storage.user_stats(big) == (0, 0)
+    assert await storage.finished_matches(big) == 0
+    assert len(await storage.leaderboard(CHAT, limit=big)) == 3  # a limit too is clamped
+
+
+async def test_the_ends_of_the_64_bit_range_are_ordinary_ids(storage: Storage) -> None:
+    for edge in (2**63 - 1, -(2**63)):
+        assert await storage.game(edge) is None
+        assert await storage.user_stats(edge) == (0, 0)
+        await storage.upsert_user(edge, "Edge", None, None)
+        user = await storage.user(edge)
+        assert user is not None and user.user_id == edge
+        created = await storage.create_game(new_table(edge))
+        assert await storage.live_game(edge) == created
+
+
+@pytest.mark.parametrize("big", TOO_BIG)
+async def test_writes_of_an_out_of_range_id_raise_value_error_and_write_nothing(
+    storage: Storage, db_path: Path, big: int
+) -> None:
+    live = await storage.create_game(new_table())
+    await storage.upsert_chat(CHAT, "Kozel club")
+    before = {t: raw_query(db_path, f"SELECT * FROM {t}") for t in ("users", "chats", "games")}
+    writes = [
+        storage.upsert_user(big, "Forged", None, None),
+        storage.set_private_open(big, True),
+        storage.set_user_language(big, "en"),
+        storage.upsert_chat(big, "Forged"),
+        storage.set_chat_language(big, "en"),
+        storage.migrate_chat(CHAT, big),
+        storage.migrate_chat(big, CHAT),
+        storage.create_game(new_table(big)),
+        storage.save_game(bumped(live, game_id=big)),
+        storage.save_game(bumped(live), abandoned_by=big),
+        storage.save_game(
+            bumped(live), moves=[move(live.game_id, 1).model_copy(update={"user_id": big})]
+        ),
+    ]
+    for write in writes:
+        with pytest.raises(ValueError):
+            await write
+    after = {t: raw_query(db_path, f"SELECT * FROM {t}") for t in ("users", "chats", "games")}
+    assert after == before
+    assert await storage.moves(live.game_id) == []
+    await storage.save_game(bumped(live), abandoned_by=1)  # the connection is still usable
+    assert await storage.game(live.game_id) == bumped(live)
+
+
+async def test_posts_are_saved_with_the_move_and_read_back_in_order_until_done(
+    storage: Storage,
+) -> None:
+    created = await storage.create_game(new_table(CHAT))
+    posts = [
+        OutboxItem(chat_id=CHAT, game_id=created.game_id, kind=kind, payload={"k": kind})
+        for kind in ("final_table", "deal_result", "match_over")
+    ]
+    await storage.save_game(bumped(created), outbox=posts)
+    assert await storage.chats_with_posts() == [CHAT]
+    pending = await storage.pending_posts(CHAT)
+    assert [p.kind for p in pending] == ["final_table", "deal_result", "match_over"]
+    assert [p.payload for p in pending] == [{"k": p.kind} for p in pending]
+    await storage.post_done(pending[0].id)
+    assert [p.kind for p in await storage.pending_posts(CHAT, limit=1)] == ["deal_result"]
+    for post in pending[1:]:
+        await storage.post_done(post.id)
+    assert await storage.pending_posts(CHAT) == [] and await storage.chats_with_posts() == []
+
+
+async def test_a_stale_save_writes_no_post(storage: Storage) -> None:
+    created = await storage.create_game(new_table(CHAT))
+    post = OutboxItem(chat_id=CHAT, game_id=created.game_id, kind="deal_result", payload={})
+    with pytest.raises(StaleVersion):
+        await storage.save_game(bumped(bumped(created)), outbox=[post])
+    assert await storage.pending_posts(CHAT) == []
+
+
+async def test_message_bookkeeping_is_kept_apart_from_the_game(storage: Storage) -> None:
+    created = await storage.create_game(new_table(CHAT))
+    ref = MessageRef(game_id=created.game_id, kind="hand", seat=2, chat_id=ANNA[0], deal_no=0,
+                     message_id=10)  # fmt: skip
+    await storage.set_message(ref)
+    await storage.set_message(ref.model_copy(update={"deal_no": 1, "message_id": 11}))
+    assert [(m.deal_no, m.message_id) for m in await storage.game_messages(created.game_id)] == [
+        (1, 11)
+    ]
+    game = await storage.game(created.game_id)
+    assert game is not None and game.version == created.version  # no version bump
+    await storage.forget_message(created.game_id, "hand", 2)
+    assert await storage.game_messages(created.game_id) == []
