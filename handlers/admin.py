@@ -16,12 +16,18 @@ ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
 
 async def is_admin(data: BotData, chat_id: int, user_id: int) -> bool:
-    """Whether the user administers the chat (a failed look-up counts as no)."""
+    """Whether the user administers the chat, as Telegram says (answers are trusted for a
+    minute; a failed look-up counts as no and is not remembered)."""
+    known = data.cached_admin(chat_id, user_id)
+    if known is not None:
+        return known
     try:
         member = await data.bot.get_chat_member(chat_id, user_id)
     except TelegramError:
         return False
-    return member.status in ADMINS
+    answer = member.status in ADMINS
+    data.remember_admin(chat_id, user_id, answer)
+    return answer
 
 
 async def stop(update: Update, context: Context) -> None:
@@ -32,21 +38,21 @@ async def stop(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
+    chat, user, t = cmd.chat, cmd.user, cmd.t
     table = await data.service.live_game(chat.id)
     if table is None:
-        await message.reply_text(table_error_text("no_game", t))
+        cmd.reply(table_error_text("no_game", t))
         return
     if user.id != table.creator_id and not await is_admin(data, chat.id, user.id):
-        await message.reply_text(table_error_text("not_allowed", t))
+        cmd.reply(table_error_text("not_allowed", t))
         return
     try:
         change = await data.service.stop(table.game_id)
     except TableError as error:
-        await message.reply_text(table_error_text(error.code, t))
+        cmd.reply(table_error_text(error.code, t))
         return
     publish(data, change)
-    await message.reply_text(t("The game was stopped."))
+    cmd.reply(t("The game was stopped."))
 
 
 async def language(update: Update, context: Context) -> None:
@@ -55,11 +61,11 @@ async def language(update: Update, context: Context) -> None:
     cmd = await command(update, data)
     if cmd is None:
         return
-    message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
+    chat, user, t = cmd.chat, cmd.user, cmd.t
     private = cmd.private
     chosen = supported(context.args[0]) if context.args else None
     if chosen is None:
-        await message.reply_text(
+        cmd.reply(
             t("Language: {lang}. Choose one of: {choices}", lang=t.language,
                     choices=", ".join(f"/language {code}" for code in LANGUAGES))
         )  # fmt: skip
@@ -68,7 +74,7 @@ async def language(update: Update, context: Context) -> None:
         await data.storage.set_user_language(user.id, chosen)
     else:
         if not await is_admin(data, chat.id, user.id):
-            await message.reply_text(t("Only a chat admin can change the group's language."))
+            cmd.reply(t("Only a chat admin can change the group's language."))
             return
         await data.storage.upsert_chat(chat.id, chat.title)
         await data.storage.set_chat_language(chat.id, chosen)
@@ -77,4 +83,4 @@ async def language(update: Update, context: Context) -> None:
         if table is not None:
             data.presenter.show(Change(table))
     t = translator(chosen)
-    await message.reply_text(t("Language: {lang}.", lang=chosen))
+    cmd.reply(t("Language: {lang}.", lang=chosen))

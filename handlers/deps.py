@@ -5,18 +5,21 @@ The composition root (``kozelbot/app.py``) fills it in ``post_init``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import time
+from typing import Any
 
 from telegram import Bot
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
+from handlers.presenter import Presenter, Translators
+from handlers.throttle import Throttle
 from kozelbot.config import Settings
 from kozelbot.i18n import Translator, pick_language, translator
 from kozelbot.service import GameService
 from storage import Storage
 
-if TYPE_CHECKING:
-    from handlers.presenter import Presenter
+ADMIN_TTL = 60.0
+"""Seconds a chat administrator look-up is trusted."""
 
 
 class BotData:
@@ -32,6 +35,12 @@ class BotData:
     def __init__(self) -> None:
         self.chat_languages: dict[int, str] = {}
         """Cache of each group's language."""
+        self.presses = Throttle(8, 2.0)
+        """Per-user button presses (set from the settings in ``post_init``)."""
+        self.commands = Throttle(6, 0.5)
+        """Per-user commands."""
+        self.admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        """(chat, user) → (is an administrator, monotonic time the answer expires)."""
 
     async def group_translator(self, chat_id: int) -> Translator:
         """The language of a group chat (its /language choice, else the default)."""
@@ -49,6 +58,28 @@ class BotData:
         chosen = record.language if record is not None else None
         known = language_code or (record.language_code if record is not None else None)
         return translator(pick_language(chosen, known, default=self.settings.language))
+
+    def translators(self) -> Translators:
+        """The language look-ups the presenter needs."""
+        return Translators(self.group_translator, self.user_translator, self.forget_language)
+
+    def forget_language(self, chat_id: int) -> None:
+        """Drop a group's cached language (it changed, or the chat moved)."""
+        self.chat_languages.pop(chat_id, None)
+
+    def cached_admin(self, chat_id: int, user_id: int) -> bool | None:
+        """A recent answer to "does this user administer this chat?", if any."""
+        known = self.admins.get((chat_id, user_id))
+        if known is None or known[1] < time.monotonic():
+            return None
+        return known[0]
+
+    def remember_admin(self, chat_id: int, user_id: int, is_admin: bool) -> None:
+        """Keep an administrator look-up for ``ADMIN_TTL`` seconds."""
+        if len(self.admins) > 10_000:
+            now = time.monotonic()
+            self.admins = {k: v for k, v in self.admins.items() if v[1] >= now}
+        self.admins[(chat_id, user_id)] = (is_admin, time.monotonic() + ADMIN_TTL)
 
 
 Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

@@ -9,6 +9,7 @@ from telegram import Update
 from telegram.error import TelegramError
 
 from handlers.deps import Context
+from handlers.flow import answer_query
 from kozelbot.i18n import translator
 
 log = logging.getLogger(__name__)
@@ -22,4 +23,5 @@ async def on_error(update: object, context: Context) -> None:
     user = update.effective_user
     t = translator(user.language_code if user else None)
     with contextlib.suppress(TelegramError):  # already answered, or too old to answer
-        await update.callback_query.answer(t("Something went wrong; please try again."))
+        await answer_query(context.bot_data, update.callback_query,
+                           t("Something went wrong; please try again."))  # fmt: skip

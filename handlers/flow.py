@@ -1,4 +1,10 @@
-"""After every accepted change: show it (presenter) and re-arm the turn timer (job queue)."""
+"""The preambles every handler shares, and what follows every accepted change.
+
+``command`` and ``press`` take an update apart (and refuse users over their rate limit);
+``reply`` and ``Press.answer`` are the only ways handlers talk back: a reply is queued on the
+chat's lane (a handler never waits for a chat's flood budget), a callback answer is retried
+through transient failures. ``publish`` shows a change (presenter) and re-arms the turn timer.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,9 @@ from dataclasses import dataclass
 
 from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.constants import ChatType
+from telegram.error import TelegramError
 
+from handlers.delivery import deliver
 from handlers.deps import BotData, Context
 from kozelbot import callbacks
 from kozelbot.i18n import Translator
@@ -76,25 +84,39 @@ class Command:
     user: User
     t: Translator
 
+    data: BotData
+
     @property
     def private(self) -> bool:
         """Sent in the bot's private chat."""
         return self.chat.type == ChatType.PRIVATE
 
+    def reply(self, text: str, *, html: bool = False) -> None:
+        """Answer in the chat (queued on its lane; plain text is escaped)."""
+        self.data.presenter.reply(
+            self.chat.id, text, reply_to=self.message.message_id, html_text=html
+        )
+
 
 async def command(update: Update, data: BotData) -> Command | None:
-    """The parts of a command update (``None`` for updates without a sender or chat).
+    """The parts of a command update (``None`` for updates without a sender or chat, from a
+    bot, or from someone over their command rate, who is told to slow down once).
 
     Answers go in the group's language in a group, in the sender's own in private.
     """
     message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None:
+    if message is None or chat is None or user is None or user.is_bot:
         return None
     if chat.type == ChatType.PRIVATE:
         t = await data.user_translator(user.id, user.language_code)
     else:
         t = await data.group_translator(chat.id)
-    return Command(message, chat, user, t)
+    cmd = Command(message, chat, user, t, data)
+    if not data.commands.allow(user.id):
+        if data.commands.first_refusal(user.id):
+            cmd.reply(t("Slow down, please: too many commands."))
+        return None
+    return cmd
 
 
 async def group_command(
@@ -104,7 +126,7 @@ async def group_command(
     ``in_private(t)`` (where to send it instead) and ``None`` is returned."""
     cmd = await command(update, data)
     if cmd is not None and cmd.private:
-        await cmd.message.reply_text(in_private(cmd.t))
+        cmd.reply(in_private(cmd.t))
         return None
     return cmd
 
@@ -117,16 +139,53 @@ class Press:
     user: User
     t: Translator
     button: callbacks.CallbackData | None
+    data: BotData
+
+    async def answer(
+        self, text: str | None = None, *, alert: bool = False, url: str | None = None
+    ) -> None:
+        """Answer the press (retried through transient failures for up to 10 s: Telegram
+        drops an unanswered query after about 15 s)."""
+        await answer_query(self.data, self.query, text, alert=alert, url=url)
 
     async def refuse(self, text: str) -> None:
         """Answer with an alert; nothing was changed."""
-        await self.query.answer(text, show_alert=True)
+        await self.answer(text, alert=True)
+
+
+ANSWER_PATIENCE = 10.0
+
+
+async def answer_query(
+    data: BotData,
+    query: CallbackQuery,
+    text: str | None = None,
+    *,
+    alert: bool = False,
+    url: str | None = None,
+) -> None:
+    """Answer a callback query, retrying transient failures; a query too old to answer (or
+    already answered) is logged and left."""
+    try:
+        await deliver(
+            lambda: query.answer(text, show_alert=alert, url=url),
+            backoff=data.presenter.backoff,
+            what=f"answer:{query.id}",
+            give_up_after=ANSWER_PATIENCE,
+        )
+    except TelegramError as error:
+        log.warning("callback query %s not answered: %s", query.id, error)
 
 
 async def press(update: Update, data: BotData) -> Press | None:
-    """The parts of a callback query update (``None`` without a query or sender)."""
+    """The parts of a callback query update (``None`` without a query or sender; a sender
+    over their press rate is told to slow down and ``None`` is returned)."""
     query, user = update.callback_query, update.effective_user
     if query is None or user is None:
         return None
     t = await data.user_translator(user.id, user.language_code)
-    return Press(query, user, t, callbacks.parse(query.data))
+    pressed = Press(query, user, t, callbacks.parse(query.data), data)
+    if not data.presses.allow(user.id):
+        await pressed.answer(t("Slow down, please: too many presses."))
+        return None
+    return pressed

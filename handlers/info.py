@@ -14,21 +14,21 @@ async def help_command(update: Update, context: Context) -> None:
     """/help: the commands."""
     cmd = await command(update, context.bot_data)
     if cmd is not None:
-        await cmd.message.reply_html(help_text(cmd.t))
+        cmd.reply(html=True, text=help_text(cmd.t))
 
 
 async def rules(update: Update, context: Context) -> None:
     """/rules: the rules in brief."""
     cmd = await command(update, context.bot_data)
     if cmd is not None:
-        await cmd.message.reply_html(rules_text(cmd.t))
+        cmd.reply(html=True, text=rules_text(cmd.t))
 
 
 async def unknown_command(update: Update, context: Context) -> None:
     """A command the bot does not know, in the private chat."""
     cmd = await command(update, context.bot_data)
     if cmd is not None:
-        await cmd.message.reply_text(cmd.t("I don't know that command. See /help."))
+        cmd.reply(cmd.t("I don't know that command. See /help."))
 
 
 async def bot_membership(update: Update, context: Context) -> None:

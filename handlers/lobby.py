@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from telegram import Update, User
-from telegram.error import Forbidden
+from telegram.error import Forbidden, TelegramError
 
+from handlers.delivery import deliver
 from handlers.deps import BotData, Context
 from handlers.flow import (
     Command,
     Press,
+    command,
     group_command,
     player_of,
     press,
@@ -23,6 +25,10 @@ from kozelbot.variants import OptionError
 
 JOIN_PREFIX = "join-"
 HAND_PREFIX = "hand-"
+PROBE_PATIENCE = 10.0
+"""Seconds to keep trying the message that checks whether someone opened the private chat."""
+MAX_GAME_ID = 2**53
+"""Larger numbers in a deep link are not ours (and would not fit SQLite's integers)."""
 
 
 async def new_game(update: Update, context: Context) -> None:
@@ -33,7 +39,7 @@ async def new_game(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
+    chat, user, t = cmd.chat, cmd.user, cmd.t
     await data.storage.upsert_chat(chat.id, chat.title)
     await remember(data, user)
     try:
@@ -41,10 +47,10 @@ async def new_game(update: Update, context: Context) -> None:
             chat.id, user.id, context.args or [], chat_title=chat.title
         )
     except (TableError, GameAlreadyRunning):
-        await message.reply_text(t("A game is already running in this chat. /stop ends it."))
+        cmd.reply(t("A game is already running in this chat. /stop ends it."))
         return
     except OptionError as error:
-        await message.reply_html(option_error_text(error, t))
+        cmd.reply(html=True, text=option_error_text(error, t))
         return
     publish(data, Change(table))
     await seat(data, cmd, table.game_id)
@@ -58,10 +64,10 @@ async def join(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    message, chat, user = cmd.message, cmd.chat, cmd.user
+    chat, user = cmd.chat, cmd.user
     table = await data.service.live_game(chat.id)
     if table is None:
-        await message.reply_text(table_error_text("no_game", cmd.t))
+        cmd.reply(table_error_text("no_game", cmd.t))
         return
     await remember(data, user)
     await seat(data, cmd, table.game_id)
@@ -82,7 +88,7 @@ async def seat(data: BotData, cmd: Command, game_id: int) -> None:
     try:
         change = await data.service.join(game_id, player_of(user))
     except TableError as error:
-        await cmd.message.reply_text(table_error_text(error.code, cmd.t))
+        cmd.reply(table_error_text(error.code, cmd.t))
         return
     publish(data, change)
 
@@ -93,11 +99,14 @@ async def can_message(data: BotData, user: User) -> bool:
     if record is not None and record.private_open:
         return True
     t = await data.user_translator(user.id, user.language_code)
+    text = t("You are joining a game. Your cards will arrive here.")
     try:
-        await data.presenter.send(
-            user.id, t("You are joining a game. Your cards will arrive here.")
-        )
+        await deliver(lambda: data.presenter.send(user.id, text),
+                      backoff=data.presenter.backoff, what=f"probe:{user.id}",
+                      give_up_after=PROBE_PATIENCE)  # fmt: skip
     except Forbidden:
+        return False
+    except TelegramError:  # unreachable for now: try again on the next /join
         return False
     await data.storage.set_private_open(user.id, True)
     return True
@@ -111,22 +120,22 @@ async def leave(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
+    chat, user, t = cmd.chat, cmd.user, cmd.t
     table = await data.service.live_game(chat.id)
     if table is None:
-        await message.reply_text(table_error_text("no_game", t))
+        cmd.reply(table_error_text("no_game", t))
         return
     try:
         change = await data.service.leave(table.game_id, user.id)
     except TableError as error:
-        await message.reply_text(table_error_text(error.code, t))
+        cmd.reply(table_error_text(error.code, t))
         return
     publish(data, change)
     if table.status is TableStatus.PLAYING:
         if change.table.status is TableStatus.STOPPED:
-            await message.reply_text(t("The last player left; the game is stopped."))
+            cmd.reply(t("The last player left; the game is stopped."))
         else:
-            await message.reply_text(t("{name} left; a bot plays the seat.", name=user.first_name))
+            cmd.reply(t("{name} left; a bot plays the seat.", name=user.first_name))
 
 
 async def lobby_button(update: Update, context: Context) -> None:
@@ -135,11 +144,11 @@ async def lobby_button(update: Update, context: Context) -> None:
     pressed = await _lobby_press(update, data)
     if pressed is None or not isinstance(pressed.button, callbacks.LobbyButton):
         return
-    query, user, t, button = pressed.query, pressed.user, pressed.t, pressed.button
+    user, t, button = pressed.user, pressed.t, pressed.button
     await remember(data, user)
     if button.verb == "join":
         if not await can_message(data, user):
-            await query.answer(url=data.presenter.deep_link(f"{JOIN_PREFIX}{button.game_id}"))
+            await pressed.answer(url=data.presenter.deep_link(f"{JOIN_PREFIX}{button.game_id}"))
             return
         try:
             change = await data.service.join(button.game_id, player_of(user))
@@ -147,7 +156,7 @@ async def lobby_button(update: Update, context: Context) -> None:
             await pressed.refuse(table_error_text(error.code, t))
             return
         publish(data, change)
-        await query.answer(t("You have a seat."))
+        await pressed.answer(t("You have a seat."))
         return
     try:
         if button.verb == "leave":
@@ -158,55 +167,51 @@ async def lobby_button(update: Update, context: Context) -> None:
         await pressed.refuse(table_error_text(error.code, t))
         return
     publish(data, change)
-    await query.answer(t("Done."))
+    await pressed.answer(t("Done."))
 
 
 async def start(update: Update, context: Context) -> None:
     """/start in the private chat, possibly deep-linked (``join-<game>``, ``hand-<game>``)."""
-    message, user = update.effective_message, update.effective_user
-    if message is None or user is None:
-        return
     data = context.bot_data
+    cmd = await command(update, data)
+    if cmd is None:
+        return
+    user = cmd.user
     await remember(data, user)
     await data.storage.set_private_open(user.id, True)
-    t = await data.user_translator(user.id, user.language_code)
+    t = cmd.t
     payload = context.args[0] if context.args else ""
     game_id = _game_in(payload)
     if game_id is None:
-        await message.reply_html(t("Hello! Add me to a group and send /newgame there.")
+        cmd.reply(html=True, text=t("Hello! Add me to a group and send /newgame there.")
                                  + "\n\n" + help_text(t))  # fmt: skip
         return
     table = await data.service.game(game_id)
     if table is None or not table.status.live:
-        await message.reply_text(table_error_text("finished", t))
+        cmd.reply(table_error_text("finished", t))
         return
     data.presenter.private_opened(game_id, user.id)
     if payload.startswith(JOIN_PREFIX):
         try:
             change = await data.service.join(game_id, player_of(user))
         except TableError as error:
-            await message.reply_text(table_error_text(error.code, t))
+            cmd.reply(table_error_text(error.code, t))
             return
         publish(data, change)
-        await message.reply_text(t("You have a seat. Your cards will arrive here."))
+        cmd.reply(t("You have a seat. Your cards will arrive here."))
         return
     seat_no = table.seat_of(user.id)
     if seat_no is None:
-        await message.reply_text(table_error_text("not_seated", t))
+        cmd.reply(table_error_text("not_seated", t))
         return
-    await resend_hand(data, game_id, seat_no)
-
-
-async def resend_hand(data: BotData, game_id: int, seat_no: int) -> None:
-    """Send a seat's hand as a new message (the old one's buttons go stale)."""
-    await data.service.set_hand_message(game_id, seat_no, 0, None)
-    data.presenter.hand_lane(game_id, seat_no).touch()
+    await data.presenter.resend_hand(game_id, seat_no)
 
 
 def _game_in(payload: str) -> int | None:
     for prefix in (JOIN_PREFIX, HAND_PREFIX):
-        if payload.startswith(prefix) and payload[len(prefix) :].isdigit():
-            return int(payload[len(prefix) :])
+        digits = payload[len(prefix) :]
+        if payload.startswith(prefix) and digits.isascii() and digits.isdigit():
+            return int(digits) if len(digits) <= 16 and int(digits) <= MAX_GAME_ID else None
     return None
 
 
@@ -226,7 +231,7 @@ async def option_button(update: Update, context: Context) -> None:
         await pressed.refuse(pressed.t("This button is not valid."))
         return
     publish(data, change)
-    await pressed.query.answer()
+    await pressed.answer()
 
 
 async def _lobby_press(update: Update, data: BotData) -> Press | None:

@@ -6,8 +6,7 @@ from telegram import Update
 from telegram.constants import ChatType
 
 from handlers.deps import Context
-from handlers.flow import group_command, press, publish
-from handlers.lobby import resend_hand
+from handlers.flow import command, group_command, press, publish
 from kozelbot import callbacks
 from kozelbot.engine import Action, AskRedeal, GameError, KeepHand, PlayCard
 from kozelbot.render import card_label, game_error_text, table_error_text
@@ -32,9 +31,9 @@ async def hand_button(update: Update, context: Context) -> None:
     if seat is None:
         await pressed.refuse(table_error_text("not_seated", t))
         return
-    known = table.hand_messages.get(seat)
+    known = await data.presenter.message(button.game_id, "hand", seat)
     message_id = query.message.message_id if query.message is not None else None
-    if known is None or known != (button.deal_no, message_id):
+    if known is None or (known.deal_no, known.message_id) != (button.deal_no, message_id):
         await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
         return
     action: Action
@@ -52,19 +51,20 @@ async def hand_button(update: Update, context: Context) -> None:
         return
     publish(data, change)
     if isinstance(action, PlayCard):
-        await query.answer(t("You played {card}.", card=card_label(action.card, t)))
+        await pressed.answer(t("You played {card}.", card=card_label(action.card, t)))
     elif isinstance(action, AskRedeal):
-        await query.answer(t("Redeal!"))
+        await pressed.answer(t("Redeal!"))
     else:
-        await query.answer(t("You play on."))
+        await pressed.answer(t("You play on."))
 
 
 async def hand(update: Update, context: Context) -> None:
     """/hand: send your cards again as a new private message."""
-    message, chat, user = update.effective_message, update.effective_chat, update.effective_user
-    if message is None or chat is None or user is None:
-        return
     data = context.bot_data
+    cmd = await command(update, data)
+    if cmd is None:
+        return
+    chat, user = cmd.chat, cmd.user
     t = await data.user_translator(user.id, user.language_code)
     if chat.type == ChatType.PRIVATE:
         tables = [tb for tb in await data.storage.live_games() if tb.seat_of(user.id) is not None]
@@ -73,15 +73,15 @@ async def hand(update: Update, context: Context) -> None:
         table = await data.service.live_game(chat.id)
     seat = None if table is None else table.seat_of(user.id)
     if table is None or seat is None:
-        await message.reply_text(table_error_text("not_seated", t))
+        cmd.reply(table_error_text("not_seated", t))
         return
     if table.state is None:
-        await message.reply_text(t("The game has not started yet."))
+        cmd.reply(t("The game has not started yet."))
         return
-    await resend_hand(data, table.game_id, seat)
+    await data.presenter.resend_hand(table.game_id, seat)
     if chat.type == ChatType.PRIVATE:
         return
-    await message.reply_text(t("Your cards are in our private chat."))
+    cmd.reply(t("Your cards are in our private chat."))
 
 
 async def table(update: Update, context: Context) -> None:
@@ -94,6 +94,6 @@ async def table(update: Update, context: Context) -> None:
         return
     current = await data.service.live_game(cmd.chat.id)
     if current is None or current.state is None:
-        await cmd.message.reply_text(table_error_text("no_game", cmd.t))
+        cmd.reply(table_error_text("no_game", cmd.t))
         return
     await data.presenter.repost_table(current)

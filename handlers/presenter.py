@@ -1,32 +1,51 @@
-"""Everything the bot shows about a game, kept in step with the state without flooding.
+"""Everything the bot shows about a game, kept in step with the committed state.
 
-Each group has one *lane* and each private hand one lane. A lane is single-flight: it keeps a
-queue of new posts (deal results) and a "dirty" flag for its live message (lobby, table or
-hand); its task sends the posts in order, then re-renders the live message from the latest
-committed table, never faster than its interval. So a burst of moves (computer players move
-instantly) becomes one edit, group traffic stays under Telegram's ~20 messages a minute, and
-what the chat shows always converges to the real state. ``AIORateLimiter`` below handles any
-``RetryAfter`` left.
+Each chat has one *lane* (a group: its lobby/table message, its posts and replies; a private
+chat: replies) and each seat's private hand one lane. A lane is a single task that serves, in
+this order: the chat's durable posts (deal and match results, read from the outbox that the
+service wrote in the move's own transaction, deleted once sent), then its replies (ephemeral:
+coalesced, and dropped when too many wait), then a re-render of its live message from the
+latest committed table, no more often than its interval. So a burst of moves (computer players
+move instantly) becomes one edit, and what every chat shows converges to the real state.
+
+Every call goes through ``deliver`` (``handlers.delivery``): transient failures are retried
+with backoff until they succeed — a lane never gives up on a live message it owns, and a post
+is retried until sent — while permanent ones change what the bot does (a group that removed the
+bot stops its game; a player who blocked the bot is asked to open the chat again). Flood control
+is ``FloodGate``'s; a handler never waits for a chat's budget: it queues a reply and returns.
+
+Which messages show a game (lobby, table, hands) is bookkeeping of this module, stored in
+``messages`` apart from the game and written without its lock (``MessageRef``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import logging
+import random
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Message
-from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    Message,
+    ReplyParameters,
+)
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
+from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
-from kozelbot.engine import DealScored, MatchOver, Phase
+from kozelbot.engine import Phase
 from kozelbot.i18n import Translator
+from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
+from kozelbot.records import MessageRef, OutboxItem
 from kozelbot.render import (
     Keyboard,
     final_table_text,
@@ -41,58 +60,91 @@ from kozelbot.render import (
 )
 from kozelbot.service import Change, GameService
 from kozelbot.table import Table, TableStatus
-
-if TYPE_CHECKING:
-    from handlers.deps import BotData
+from storage import Storage
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+Markup = Keyboard | InlineKeyboardMarkup | None
 
 
 @dataclass(frozen=True)
 class Outgoing:
-    """A message for a group: new, or (``edit_message_id``) a final edit of an older one."""
+    """A message for a chat: new, or (``edit_message_id``) an edit of an older one."""
 
     text: str
-    markup: Keyboard | InlineKeyboardMarkup | None = None
+    markup: Markup = None
     edit_message_id: int | None = None
+    reply_to: int | None = None
 
 
-Post = Callable[["Translator"], Outgoing | None]
-"""Renders a group post in the group's language when its turn comes (``None``: nothing)."""
-NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+Render = Callable[[Translator], Outgoing | None]
+"""Renders a reply in the chat's language when its turn comes (``None``: nothing to send)."""
+
+
+@dataclass(frozen=True)
+class Note:
+    """An ephemeral message for a chat (a reply, a prompt); ``key`` coalesces repeats."""
+
+    render: Render
+    key: str | None = None
+
+
 SHOWN_LIMIT = 20_000
+MAX_NOTES = 3
+"""Replies waiting in one chat beyond which new ones are dropped (a flooded chat costs only
+itself, and a burst of identical commands gets one answer)."""
+REFS_LIMIT = 4096
+"""Games whose message bookkeeping stays in memory."""
 
 
 class Lane:
-    """A single-flight, rate-spaced sender for one chat message and the posts before it."""
+    """A single-flight sender for one chat's posts, replies and live message."""
 
     def __init__(
         self,
         name: str,
         interval: float,
-        refresh: Callable[[], Awaitable[None]],
-        send_post: Callable[[Post], Awaitable[None]] | None = None,
+        backoff: Backoff,
+        refresh: Callable[[], Awaitable[None]] | None = None,
+        outbox: Callable[[], Awaitable[bool]] | None = None,
         on_idle: Callable[[], None] | None = None,
     ) -> None:
         self.name = name
         self.interval = interval
+        self._backoff = backoff
         self._refresh = refresh
-        self._send_post = send_post
+        self._outbox = outbox
         self._on_idle = on_idle
-        self.posts: deque[Post] = deque()
+        self.notes: deque[Note] = deque()
         self.dirty = False
+        self.outbox_pending = False
         self.task: asyncio.Task[None] | None = None
         self.last = -1e9
 
     def touch(self) -> None:
         """The live message is out of date: re-render it soon."""
-        self.dirty = True
-        self._kick()
+        if self._refresh is not None:
+            self.dirty = True
+            self._kick()
 
-    def post(self, item: Post) -> None:
-        """Queue a new message (sent before the next refresh)."""
-        self.posts.append(item)
+    def touch_outbox(self) -> None:
+        """Durable posts are waiting in storage."""
+        if self._outbox is not None:
+            self.outbox_pending = True
+            self._kick()
+
+    def note(self, note: Note) -> bool:
+        """Queue a reply; ``False`` if it was coalesced with an identical one or dropped."""
+        if note.key is not None and any(n.key == note.key for n in self.notes):
+            return False
+        if len(self.notes) >= MAX_NOTES:
+            log.info("lane %s: reply dropped (%d waiting)", self.name, len(self.notes))
+            return False
+        self.notes.append(note)
         self._kick()
+        return True
 
     @property
     def busy(self) -> bool:
@@ -104,58 +156,77 @@ class Lane:
             self.task = asyncio.create_task(self._run(), name=f"lane:{self.name}")
 
     async def _run(self) -> None:
-        while self.posts or self.dirty:
+        while self.outbox_pending or self.notes or self.dirty:
+            if self.outbox_pending and self._outbox is not None:
+                self.outbox_pending = await self._guard(self._outbox(), default=False)
+                continue
+            if self.notes:
+                note = self.notes.popleft()
+                await self._guard(self._send_note(note), default=None)
+                continue
             delay = self.last + self.interval - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-            if self.posts and self._send_post is not None:
-                item = self.posts[0]
-                if await self._attempt(self._send_post(item)):
-                    self.posts.popleft()
-            else:
-                self.posts.clear()
-                self.dirty = False
-                if not await self._attempt(self._refresh()):
-                    self.dirty = True
+                continue  # posts that arrived meanwhile go first
+            self.dirty = False
+            assert self._refresh is not None
+            await self._guard(self._refresh(), default=None)
             self.last = time.monotonic()
         if self._on_idle is not None:
             self._on_idle()
 
-    async def _attempt(self, work: Awaitable[None]) -> bool:
-        """Run one send; ``False`` means "try again" (flood wait)."""
+    send_note: Callable[[Note], Awaitable[None]] | None = None
+
+    async def _send_note(self, note: Note) -> None:
+        if self.send_note is not None:
+            await self.send_note(note)
+
+    async def _guard(self, work: Awaitable[T], default: T) -> T:
+        """Run one step; a bug is logged and the lane goes on (no tight loop, no dead lane)."""
         try:
-            await work
-        except RetryAfter as error:
-            wait = error.retry_after
-            seconds = wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait)
-            log.warning("lane %s: flood wait %.1fs", self.name, seconds)
-            await asyncio.sleep(seconds)
-            return False
-        except TelegramError as error:
+            return await work
+        except asyncio.CancelledError:
+            raise
+        except TelegramError as error:  # permanent, and not handled by the step itself
             log.warning("lane %s: %s", self.name, error)
         except Exception:
             log.exception("lane %s failed", self.name)
-        return True
+        return default
 
 
 class Presenter:
     """Keeps every group's lobby/table message and every private hand up to date."""
 
-    def __init__(self, bot: Bot, data: BotData) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        service: GameService,
+        storage: Storage,
+        *,
+        translators: Translators,
+        group_interval: float,
+        private_interval: float,
+        on_change: Callable[[Change], None],
+        rng: random.Random | None = None,
+    ) -> None:
         self.bot = bot
-        self.data = data
-        self._groups: dict[int, Lane] = {}
+        self.service = service
+        self.storage = storage
+        self.translators = translators
+        self.group_interval = group_interval
+        self.private_interval = private_interval
+        self._on_change = on_change
+        self.backoff = Backoff(rng or random.Random())
+        self._chats: dict[int, Lane] = {}
         self._hands: dict[tuple[int, int], Lane] = {}
         self._chat_game: dict[int, int] = {}
         self._lobby_closed: set[int] = set()
         self._asked_private: set[tuple[int, int]] = set()
+        self._refs: OrderedDict[int, dict[tuple[str, int], MessageRef]] = OrderedDict()
+        """Game → its messages by (kind, seat): a write-through cache of ``messages``."""
         self._shown: dict[tuple[int, int], tuple[str, object]] = {}
         """(chat, message) → the text and keyboard last shown, to skip edits that change
         nothing (Telegram would refuse them as "not modified" anyway)."""
-
-    @property
-    def service(self) -> GameService:
-        return self.data.service
 
     # -- scheduling ----------------------------------------------------------------------
 
@@ -163,63 +234,78 @@ class Presenter:
         """Schedule everything a change makes visible: result posts, table, hands."""
         table = change.table
         self._chat_game[table.chat_id] = table.game_id
-        lane = self._group_lane(table.chat_id)
-        for event in change.events:
-            if isinstance(event, DealScored):
-                lane.post(self._final_table(table.game_id, event))
-            if isinstance(event, DealScored | MatchOver):
-                lane.post(_announcement(table, event))
+        lane = self.chat_lane(table.chat_id)
+        if change.outbox:
+            lane.touch_outbox()
         lane.touch()
         for seat, _player in table.humans:
             self.hand_lane(table.game_id, seat).touch()
         if change.abandoned_by is not None and change.abandoned_seat is not None:
             self._close_hand_of_leaver(table, change.abandoned_by, change.abandoned_seat)
 
-    def _final_table(self, game_id: int, result: DealScored) -> Post:
-        """The last edit of a deal's table message: its outcome instead of whose turn it is.
+    async def resume_posts(self) -> int:
+        """After a start: send the posts a previous run left in the outbox."""
+        chats = await self.storage.chats_with_posts()
+        for chat_id in chats:
+            self.chat_lane(chat_id).touch_outbox()
+        return len(chats)
 
-        Which message that is gets decided when the lane gets to it: by then the lane has
-        recorded any table message it sent for the deal."""
+    def reply(
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        reply_to: int | None = None,
+        html_text: bool = False,
+        markup: Markup = None,
+    ) -> bool:
+        """Queue an answer to a chat without waiting for its flood budget.
 
-        def render(t: Translator) -> Outgoing | None:
-            table = self.service.snapshot(game_id)
-            if table is None or table.table_message_deal != result.deal_no:
-                return None
-            text = final_table_text(table, result, t)
-            return Outgoing(text, edit_message_id=table.table_message_id)
+        Identical answers still waiting are sent once; ``False`` if coalesced or dropped."""
+        body = text if html_text else html.escape(text, quote=False)
+        outgoing = Outgoing(body, markup, reply_to=reply_to)
+        return self.chat_lane(chat_id).note(Note(lambda _t: outgoing, key=body))
 
-        return render
+    def note(self, chat_id: int, render: Render, key: str | None = None) -> bool:
+        """Queue a message rendered in the chat's language when its turn comes."""
+        return self.chat_lane(chat_id).note(Note(render, key))
 
     async def repost_table(self, table: Table) -> None:
         """Send the table again at the bottom of the group (busy chats scroll it away);
         the old message says where it went."""
-        old = table.table_message_id
-        await self.service.set_table_message(table.game_id, None, None)
+        old = await self.message(table.game_id, "table")
+        await self.forget_message(table.game_id, "table")
         if old is not None:
-            self.post(table.chat_id, lambda t: Outgoing(t("⬇️ The table moved down."),
-                                                        edit_message_id=old))  # fmt: skip
+            moved_id = old.message_id
+            self.note(table.chat_id,
+                      lambda t: Outgoing(t("⬇️ The table moved down."), edit_message_id=moved_id))
         self._chat_game[table.chat_id] = table.game_id
-        self._group_lane(table.chat_id).touch()
+        self.chat_lane(table.chat_id).touch()
+
+    async def resend_hand(self, game_id: int, seat: int) -> None:
+        """Send a seat's hand as a new message (the old one's buttons go stale)."""
+        await self.forget_message(game_id, "hand", seat)
+        self.hand_lane(game_id, seat).touch()
 
     def _close_hand_of_leaver(self, table: Table, user_id: int, seat: int) -> None:
         """Take the card buttons off the hand of someone who left; a bot plays on."""
-        known = table.hand_messages.get(seat)
-        if known is None:
-            return
 
         async def close() -> None:
-            t = await self.data.user_translator(user_id)
-            await self.edit(user_id, known[1], t("You left the table; a bot plays for you."))
+            known = await self.message(table.game_id, "hand", seat)
+            if known is None or known.chat_id != user_id:
+                return
+            t = await self.translators.user(user_id)
+            with contextlib.suppress(BadRequest, Forbidden):
+                await self._deliver(lambda: self.edit(user_id, known.message_id,
+                                                      t("You left the table; a bot plays for "
+                                                        "you.")), f"left:{user_id}")  # fmt: skip
+            await self.forget_message(table.game_id, "hand", seat)
 
         key = (table.game_id, -user_id)
-        lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, close,
+        lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, self.backoff, close,
                     on_idle=lambda: self._drop_hand_lane(key))  # fmt: skip
         self._hands[key] = lane
         lane.touch()
-
-    def post(self, chat_id: int, item: Post) -> None:
-        """Queue a message to a group in order with its table updates."""
-        self._group_lane(chat_id).post(item)
 
     def hand_lane(self, game_id: int, seat: int) -> Lane:
         """The lane of one seat's private hand message."""
@@ -228,12 +314,19 @@ class Presenter:
         if lane is None:
             lane = Lane(
                 f"hand:{game_id}:{seat}",
-                self.data.settings.private_interval,
+                self.private_interval,
+                self.backoff,
                 lambda: self._refresh_hand(game_id, seat),
                 on_idle=lambda: self._forget_if_ended(game_id, key),
             )
             self._hands[key] = lane
         return lane
+
+    def _drop_hand_lane(self, key: tuple[int, int]) -> None:
+        self._hands.pop(key, None)
+
+    def _drop_chat_lane(self, chat_id: int) -> None:
+        self._chats.pop(chat_id, None)
 
     def _forget_if_ended(self, game_id: int, key: tuple[int, int]) -> None:
         """Drop an idle hand lane of a game that is over (memory stays bounded)."""
@@ -241,24 +334,27 @@ class Presenter:
         if table is None or not table.status.live:
             self._drop_hand_lane(key)
             self._lobby_closed.discard(game_id)
+            self._refs.pop(game_id, None)
 
-    def _drop_hand_lane(self, key: tuple[int, int]) -> None:
-        self._hands.pop(key, None)
-
-    def _group_lane(self, chat_id: int) -> Lane:
-        lane = self._groups.get(chat_id)
+    def chat_lane(self, chat_id: int) -> Lane:
+        """The lane of a chat: its posts and replies, and in a group its table or lobby."""
+        lane = self._chats.get(chat_id)
         if lane is None:
+            group = chat_id < 0
             lane = Lane(
-                f"group:{chat_id}",
-                self.data.settings.group_interval,
-                lambda: self._refresh_group(chat_id),
-                lambda item: self._send_post(chat_id, item),
+                f"chat:{chat_id}",
+                self.group_interval if group else self.private_interval,
+                self.backoff,
+                (lambda: self._refresh_group(chat_id)) if group else None,
+                (lambda: self._send_outbox(chat_id)) if group else None,
+                on_idle=None if group else lambda: self._drop_chat_lane(chat_id),
             )
-            self._groups[chat_id] = lane
+            lane.send_note = lambda note: self._send_note(chat_id, note)
+            self._chats[chat_id] = lane
         return lane
 
     async def drain(self, timeout: float = 30.0) -> None:
-        """Wait until every lane is idle (tests and benchmarks)."""
+        """Wait until every lane is idle (tests, benchmarks, shutdown)."""
         deadline = time.monotonic() + timeout
         while True:
             busy = [lane.task for lane in self._lanes() if lane.busy and lane.task is not None]
@@ -270,7 +366,7 @@ class Presenter:
             await asyncio.wait(busy, timeout=remaining)
 
     async def close(self) -> None:
-        """Cancel pending work (at shutdown)."""
+        """Cancel pending work (at shutdown); the outbox keeps what was not sent."""
         tasks = [lane.task for lane in self._lanes() if lane.task is not None]
         for task in tasks:
             task.cancel()
@@ -279,41 +375,71 @@ class Presenter:
                 await task
 
     def _lanes(self) -> list[Lane]:
-        return [*self._groups.values(), *self._hands.values()]
+        return [*self._chats.values(), *self._hands.values()]
+
+    # -- message bookkeeping -------------------------------------------------------------
+
+    async def _game_refs(self, game_id: int) -> dict[tuple[str, int], MessageRef]:
+        refs = self._refs.get(game_id)
+        if refs is None:
+            stored = await self.storage.game_messages(game_id)
+            refs = self._refs.get(game_id)  # another task may have loaded it meanwhile
+            if refs is None:
+                refs = {(r.kind, r.seat): r for r in stored}
+                self._refs[game_id] = refs
+                while len(self._refs) > REFS_LIMIT:
+                    self._refs.popitem(last=False)
+        self._refs.move_to_end(game_id)
+        return refs
+
+    async def message(self, game_id: int, kind: str, seat: int = -1) -> MessageRef | None:
+        """The bot's current message of a slot of a game (``hand`` takes a seat)."""
+        return (await self._game_refs(game_id)).get((kind, seat))
+
+    async def _remember_message(self, ref: MessageRef) -> None:
+        (await self._game_refs(ref.game_id))[(ref.kind, ref.seat)] = ref
+        await self.storage.set_message(ref)
+
+    async def forget_message(self, game_id: int, kind: str, seat: int = -1) -> None:
+        """Forget a slot's message: the next render sends a new one."""
+        (await self._game_refs(game_id)).pop((kind, seat), None)
+        await self.storage.forget_message(game_id, kind, seat)
+
+    def forget_chat_messages(self, chat_id: int) -> None:
+        """Drop cached group messages of a chat (it moved to a new id)."""
+        for refs in self._refs.values():
+            for key in [k for k, r in refs.items() if r.chat_id == chat_id and k[0] != "hand"]:
+                del refs[key]
 
     # -- sending -------------------------------------------------------------------------
 
+    async def _deliver(self, call: Callable[[], Awaitable[T]], what: str) -> T:
+        return await deliver(call, backoff=self.backoff, what=what)
+
     async def send(
-        self, chat_id: int, text: str, markup: Keyboard | InlineKeyboardMarkup | None = None
+        self, chat_id: int, text: str, markup: Markup = None, reply_to: int | None = None
     ) -> Message:
-        """Send an HTML message."""
+        """Send an HTML message (one attempt; callers decide about retries)."""
         reply_markup = _markup(markup)
+        parameters = (
+            None if reply_to is None
+            else ReplyParameters(reply_to, allow_sending_without_reply=True)
+        )  # fmt: skip
         message = await self.bot.send_message(
-            chat_id,
-            text,
-            parse_mode=ParseMode.HTML,
-            reply_markup=reply_markup,
-            link_preview_options=NO_PREVIEW,
+            chat_id, text, reply_markup=reply_markup, reply_parameters=parameters
         )
         self._remember_shown((chat_id, message.message_id), text, reply_markup)
         return message
 
-    async def edit(
-        self, chat_id: int, message_id: int, text: str, markup: Keyboard | None = None
-    ) -> bool:
-        """Edit a message in place; ``False`` if it no longer exists."""
+    async def edit(self, chat_id: int, message_id: int, text: str, markup: Markup = None) -> bool:
+        """Edit a message in place unless it already shows this; ``False`` if it is gone."""
         reply_markup = _markup(markup)
         key = (chat_id, message_id)
         if self._shown.get(key) == (text, reply_markup):
             return True
         try:
             await self.bot.edit_message_text(
-                text,
-                chat_id=chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=reply_markup,
-                link_preview_options=NO_PREVIEW,
+                text, chat_id=chat_id, message_id=message_id, reply_markup=reply_markup
             )
         except BadRequest as error:
             reason = str(error).lower()
@@ -332,54 +458,117 @@ class Presenter:
             self._shown.clear()  # a cache: forgetting costs one redundant edit at most
         self._shown[key] = (text, markup)
 
-    async def _send_post(self, chat_id: int, item: Post) -> None:
-        translate = await self.data.group_translator(chat_id)
-        out = item(translate)
+    async def _put(self, chat_id: int, out: Outgoing) -> None:
+        """Send or edit ``out`` in a chat, retrying transient failures."""
+        if out.edit_message_id is not None:
+            markup = out.markup if not isinstance(out.markup, InlineKeyboardMarkup) else None
+            edit_id = out.edit_message_id
+            await self._deliver(lambda: self.edit(chat_id, edit_id, out.text, markup),
+                                f"edit:{chat_id}")  # fmt: skip
+        else:
+            await self._deliver(lambda: self.send(chat_id, out.text, out.markup, out.reply_to),
+                                f"send:{chat_id}")  # fmt: skip
+
+    async def _send_note(self, chat_id: int, note: Note) -> None:
+        t = await self._chat_translator(chat_id)
+        out = note.render(t)
         if out is None:
             return
         try:
-            if out.edit_message_id is not None:
-                markup = out.markup if not isinstance(out.markup, InlineKeyboardMarkup) else None
-                await self.edit(chat_id, out.edit_message_id, out.text, markup)
-            else:
-                await self.send(chat_id, out.text, out.markup)
+            await self._put(chat_id, out)
         except Forbidden:
-            await self.group_lost(chat_id)
+            await self._chat_closed(chat_id)
         except ChatMigrated as moved:
             await self.chat_migrated(chat_id, moved.new_chat_id)
-            if out.edit_message_id is None:
-                self.post(moved.new_chat_id, item)
+        except BadRequest as error:
+            log.warning("reply to %s not sent: %s", chat_id, error)
+
+    async def _chat_translator(self, chat_id: int) -> Translator:
+        if chat_id < 0:
+            return await self.translators.group(chat_id)
+        return await self.translators.user(chat_id)
+
+    async def _chat_closed(self, chat_id: int) -> None:
+        """A chat refuses the bot: a group's game stops, a person's chat is marked closed."""
+        if chat_id < 0:
+            await self.group_lost(chat_id)
+        else:
+            await self.storage.set_private_open(chat_id, False)
+
+    # -- durable posts -------------------------------------------------------------------
+
+    async def _send_outbox(self, chat_id: int) -> bool:
+        """Send the chat's oldest waiting post; ``True`` if more may be waiting."""
+        items = await self.storage.pending_posts(chat_id, limit=1)
+        if not items:
+            return False
+        item = items[0]
+        try:
+            await self._send_post(chat_id, item)
+        except Forbidden:
+            await self.storage.post_done(item.id)
+            await self.group_lost(chat_id)
+            return True
+        except ChatMigrated as moved:
+            await self.chat_migrated(chat_id, moved.new_chat_id)  # the post moves along
+            return False
+        except BadRequest as error:
+            log.warning("post %s to %s cannot be sent: %s", item.id, chat_id, error)
+        await self.storage.post_done(item.id)
+        return True
+
+    async def _send_post(self, chat_id: int, item: OutboxItem) -> None:
+        table = self.service.snapshot(item.game_id) or await self.service.game(item.game_id)
+        if table is None:
+            return
+        post = read_post(item, table)
+        t = await self.translators.group(chat_id)
+        event = post.event
+        if item.kind == FINAL_TABLE:
+            ref = await self.message(item.game_id, "table")
+            deal_no = getattr(event, "deal_no", None)
+            if ref is None or ref.chat_id != chat_id or ref.deal_no != deal_no:
+                return
+            text = final_table_text(post.table, event, t)  # type: ignore[arg-type]
+            await self._put(chat_id, Outgoing(text, edit_message_id=ref.message_id))
+        elif item.kind == DEAL_RESULT:
+            await self._put(chat_id, Outgoing(result_text(post.table, event, t)))  # type: ignore[arg-type]
+        elif item.kind == MATCH_OVER:
+            winner, score = event.winner, event.score  # type: ignore[union-attr]
+            await self._put(chat_id, Outgoing(match_over_text(post.table, winner, score, t)))
+        else:
+            log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
+
+    # -- chats going away ----------------------------------------------------------------
 
     async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
         """The group became a supergroup with a new id: the game goes on there."""
-        from handlers.flow import publish
-
         table = await self.service.migrate_chat(old_chat_id, new_chat_id)
-        self._groups.pop(old_chat_id, None)
+        self._chats.pop(old_chat_id, None)
         self._chat_game.pop(old_chat_id, None)
-        for chat_id in (old_chat_id, new_chat_id):
-            self.data.chat_languages.pop(chat_id, None)
+        self.forget_chat_messages(old_chat_id)
+        self.translators.forget(old_chat_id)
+        self.translators.forget(new_chat_id)
+        self.chat_lane(new_chat_id).touch_outbox()
         if table is not None:
             log.info("chat %s moved to %s with game %s", old_chat_id, new_chat_id, table.game_id)
-            publish(self.data, Change(table))
+            self._on_change(Change(table))
 
     async def group_lost(self, chat_id: int) -> None:
         """The bot can no longer write to a group (removed, banned): stop its game, so the
         players' hands close and the chat is free if the bot comes back."""
-        from handlers.flow import publish  # flow imports the presenter's owner, not us
-
         table = await self.service.live_game(chat_id)
-        self._groups.pop(chat_id, None)
+        self._chats.pop(chat_id, None)
         if table is None:
             return
         log.warning("lost group %s: stopping game %s", chat_id, table.game_id)
-        publish(self.data, await self.service.stop(table.game_id))
+        self._on_change(await self.service.stop(table.game_id))
 
     # -- group ---------------------------------------------------------------------------
 
     async def _refresh_group(self, chat_id: int) -> None:
         try:
-            await self._render_group(chat_id)
+            await self._deliver(lambda: self._render_group(chat_id), f"group:{chat_id}")
         except Forbidden:
             await self.group_lost(chat_id)
         except ChatMigrated as moved:
@@ -390,42 +579,50 @@ class Presenter:
         table = None if game_id is None else self.service.snapshot(game_id)
         if table is None:
             return
-        t = await self.data.group_translator(chat_id)
+        t = await self.translators.group(chat_id)
         state = self.service.state_of(table)
         if state is None or state.current is None:
             await self._show_lobby(table, t)
             return
-        if table.lobby_message_id is not None and table.game_id not in self._lobby_closed:
+        lobby = await self.message(table.game_id, "lobby")
+        if lobby is not None and table.game_id not in self._lobby_closed:
+            await self.edit(chat_id, lobby.message_id, lobby_text(table, t))
             self._lobby_closed.add(table.game_id)
-            await self.edit(chat_id, table.lobby_message_id, lobby_text(table, t))
         deal_no = state.current.deal_no
         result = state.last_result
         if state.phase is Phase.OVER and result is not None and result.deal_no == deal_no:
             text = final_table_text(table, result, t)
         else:
             text = table_text(table, state, t)
-        current = table.table_message_deal == deal_no and table.table_message_id is not None
-        if current and await self.edit(chat_id, table.table_message_id or 0, text):
-            return
+        ref = await self.message(table.game_id, "table")
+        if ref is not None and ref.chat_id == chat_id:
+            if ref.deal_no == deal_no and await self.edit(chat_id, ref.message_id, text):
+                return
+            if result is not None and ref.deal_no == result.deal_no:
+                # The deal's outcome replaces its stale turn before the next table appears.
+                await self.edit(chat_id, ref.message_id, final_table_text(table, result, t))
         message = await self.send(chat_id, text)
-        await self.service.set_table_message(table.game_id, deal_no, message.message_id)
+        await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
+                                                chat_id=chat_id, deal_no=deal_no,
+                                                message_id=message.message_id))  # fmt: skip
 
     async def _show_lobby(self, table: Table, t: Translator) -> None:
         flagged = set()
         for _seat, player in table.humans:
             assert player.user_id is not None
-            record = await self.data.storage.user(player.user_id)
+            record = await self.storage.user(player.user_id)
             if record is not None and record.flagged:
                 flagged.add(player.user_id)
         text, keyboard = lobby_text(table, t, frozenset(flagged)), lobby_keyboard(table, t)
-        if table.lobby_message_id is not None and await self.edit(
-            table.chat_id, table.lobby_message_id, text, keyboard
-        ):
+        ref = await self.message(table.game_id, "lobby")
+        if ref is not None and await self.edit(table.chat_id, ref.message_id, text, keyboard):
             return
         if table.status is not TableStatus.LOBBY:
             return
         message = await self.send(table.chat_id, text, keyboard)
-        await self.service.set_lobby_message(table.game_id, message.message_id)
+        await self._remember_message(MessageRef(game_id=table.game_id, kind="lobby", seat=-1,
+                                                chat_id=table.chat_id, deal_no=None,
+                                                message_id=message.message_id))  # fmt: skip
 
     # -- hands ---------------------------------------------------------------------------
 
@@ -434,29 +631,39 @@ class Presenter:
         player = None if table is None else table.seats[seat]
         if table is None or player is None or player.user_id is None:
             return
+        try:
+            await self._deliver(lambda: self._render_hand(game_id, seat), f"hand:{game_id}:{seat}")
+        except Forbidden:
+            await self.private_closed(table, seat)
+
+    async def _render_hand(self, game_id: int, seat: int) -> None:
+        table = self.service.snapshot(game_id)
+        player = None if table is None else table.seats[seat]
+        if table is None or player is None or player.user_id is None:
+            return
         state = self.service.state_of(table)
         if state is None or state.current is None:
             return
         user_id = player.user_id
-        t = await self.data.user_translator(user_id)
+        t = await self.translators.user(user_id)
         deal_no = state.current.deal_no
         text, keyboard = hand_text(table, state, seat, t), hand_keyboard(table, state, seat, t)
-        known = table.hand_messages.get(seat)
-        if known is not None and known[0] == deal_no:
-            if await self.edit(user_id, known[1], text, keyboard):
-                return
-        elif known is not None:
-            with contextlib.suppress(TelegramError):
-                await self.edit(user_id, known[1], t("Deal {n} is over.", n=known[0] + 1))
+        known = await self.message(game_id, "hand", seat)
+        if known is not None and known.chat_id == user_id:
+            if known.deal_no == deal_no:
+                if await self.edit(user_id, known.message_id, text, keyboard):
+                    return
+            else:
+                over = t("Deal {n} is over.", n=(known.deal_no or 0) + 1)
+                with contextlib.suppress(BadRequest):
+                    await self.edit(user_id, known.message_id, over)
         if table.status is not TableStatus.PLAYING:
             return
-        try:
-            message = await self.send(user_id, text, keyboard)
-        except Forbidden:
-            await self.private_closed(table, seat)
-            return
+        message = await self.send(user_id, text, keyboard)
         self.private_opened(game_id, user_id)
-        await self.service.set_hand_message(game_id, seat, deal_no, message.message_id)
+        await self._remember_message(MessageRef(game_id=game_id, kind="hand", seat=seat,
+                                                chat_id=user_id, deal_no=deal_no,
+                                                message_id=message.message_id))  # fmt: skip
 
     def deep_link(self, payload: str) -> str:
         """``t.me`` link that opens the bot's private chat and sends ``/start payload``."""
@@ -466,7 +673,7 @@ class Presenter:
         """A player's private chat refuses messages: ask them, once, in the group."""
         player = table.seats[seat]
         assert player is not None and player.user_id is not None
-        await self.data.storage.set_private_open(player.user_id, False)
+        await self.storage.set_private_open(player.user_id, False)
         self.ask_to_open_private(table.chat_id, table.game_id, player.user_id, player.name,
                                  f"hand-{table.game_id}")  # fmt: skip
 
@@ -479,13 +686,6 @@ class Presenter:
         if key in self._asked_private:
             return
         self._asked_private.add(key)
-        self.post(chat_id, self._open_private_prompt(user_id, name, payload))
-
-    def private_opened(self, game_id: int, user_id: int) -> None:
-        """The person opened the private chat: a later refusal may be asked about again."""
-        self._asked_private.discard((game_id, user_id))
-
-    def _open_private_prompt(self, user_id: int, name: str, payload: str) -> Post:
         url = self.deep_link(payload)
 
         def render(t: Translator) -> Outgoing:
@@ -494,21 +694,28 @@ class Presenter:
             button = InlineKeyboardButton(t("Open the chat"), url=url)
             return Outgoing(text, InlineKeyboardMarkup([[button]]))
 
-        return render
+        self.note(chat_id, render, key=f"open:{game_id}:{user_id}")
+
+    def private_opened(self, game_id: int, user_id: int) -> None:
+        """The person opened the private chat: a later refusal may be asked about again."""
+        self._asked_private.discard((game_id, user_id))
 
 
-def _announcement(table: Table, event: DealScored | MatchOver) -> Post:
-    """A deal or match result as a group post, rendered in the group's language."""
+class Translators:
+    """The language of each chat, cached (groups) or looked up (people)."""
 
-    def render(t: Translator) -> Outgoing:
-        if isinstance(event, DealScored):
-            return Outgoing(result_text(table, event, t))
-        return Outgoing(match_over_text(table, event.winner, event.score, t))
+    def __init__(
+        self,
+        group: Callable[[int], Awaitable[Translator]],
+        user: Callable[[int], Awaitable[Translator]],
+        forget: Callable[[int], None],
+    ) -> None:
+        self.group = group
+        self.user = user
+        self.forget = forget
 
-    return render
 
-
-def _markup(markup: Keyboard | InlineKeyboardMarkup | None) -> InlineKeyboardMarkup | None:
+def _markup(markup: Markup) -> InlineKeyboardMarkup | None:
     if markup is None or isinstance(markup, InlineKeyboardMarkup):
         return markup
     return to_markup(markup)

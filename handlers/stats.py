@@ -15,14 +15,14 @@ async def top(update: Update, context: Context) -> None:
     cmd = await command(update, data)
     if cmd is None:
         return
-    message, chat, user, t = cmd.message, cmd.chat, cmd.user, cmd.t
+    chat, user, t = cmd.chat, cmd.user, cmd.t
     if cmd.private:
         played, won = await data.storage.user_stats(user.id)
-        await message.reply_text(
+        cmd.reply(
             t.n("{count} match", "{count} matches", played)
             + ", "
             + t.n("{count} win", "{count} wins", won)
         )
         return
     rows = await data.storage.leaderboard(chat.id)
-    await message.reply_html(leaderboard_text(rows, chat.title, t))
+    cmd.reply(html=True, text=leaderboard_text(rows, chat.title, t))

@@ -1,9 +1,23 @@
-"""``kozelbot``: run the bot (default) or ``kozelbot simulate ...`` (computer-only matches)."""
+"""``kozelbot``: run the bot (default), ``kozelbot simulate ...`` (computer-only matches) or
+``kozelbot backup FILE`` (a consistent copy of the live database)."""
 
 from __future__ import annotations
 
+import sqlite3
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+USAGE = (
+    "usage: kozelbot            run the bot (needs KOZEL_BOT_TOKEN)\n"
+    "       kozelbot --webhook URL [--port P] [--listen ADDR]\n"
+    "                           run it behind a webhook: Telegram POSTs to URL, which must "
+    "reach ADDR:P (default 127.0.0.1:8443)\n"
+    "       kozelbot simulate --variant hvalenyi [--option KEY=VALUE ...] "
+    "--matches N --seed S [--trace FILE]\n"
+    "       kozelbot backup FILE  copy the database (KOZEL_DB_PATH) to FILE, "
+    "also while the bot runs"
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -14,10 +28,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return simulate(args[1:], sys.stdout)
     if args and args[0] in ("-h", "--help", "help"):
-        print("usage: kozelbot            run the bot (needs KOZEL_BOT_TOKEN)\n"
-              "       kozelbot simulate --variant hvalenyi [--option KEY=VALUE ...] "
-              "--matches N --seed S [--trace FILE]")  # fmt: skip
+        print(USAGE)
         return 0
+    if args and args[0] == "backup":
+        return backup(args[1:])
+    options = run_options(args)
+    if options is None:
+        print(USAGE, file=sys.stderr)
+        return 2
+    webhook, port, listen = options
     from kozelbot.config import Settings
 
     settings = Settings()
@@ -30,7 +49,54 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from kozelbot.app import run
 
-    return run(settings)
+    return run(settings, webhook=webhook, port=port, listen=listen)
+
+
+def run_options(args: Sequence[str]) -> tuple[str | None, int, str] | None:
+    """``[--webhook URL [--port P] [--listen ADDR]]`` as ``(url, port, address)``; None if bad."""
+    options: dict[str, str] = {}
+    rest = list(args)
+    while rest:
+        name, equals, value = rest.pop(0).partition("=")
+        if name not in ("--webhook", "--port", "--listen") or name in options:
+            return None
+        if not equals:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        options[name] = value
+    port = options.get("--port", "8443")
+    webhook = options.get("--webhook")
+    if (options and not webhook) or not port.isdigit() or not 0 < int(port) < 65536:
+        return None
+    if webhook is not None and not webhook.startswith(("https://", "http://")):
+        return None
+    return webhook, int(port), options.get("--listen", "127.0.0.1")
+
+
+def backup(args: Sequence[str]) -> int:
+    """``kozelbot backup FILE``: copy the database to FILE; 1 if it fails, 2 for bad usage."""
+    if len(args) != 1 or args[0].startswith("-"):
+        print(USAGE, file=sys.stderr)
+        return 2
+    from kozelbot.config import Settings
+
+    source, target = Path(Settings().db_path), Path(args[0])
+    if not source.is_file():
+        print(f"kozelbot: no database at {source} (set KOZEL_DB_PATH)", file=sys.stderr)
+        return 1
+    # Imported here only: the composition root may import storage, the rest of kozelbot may not.
+    from storage.backup import backup_file
+    from storage.errors import StorageError
+
+    try:
+        pages = backup_file(source, target)
+    except (OSError, ValueError, sqlite3.Error, StorageError) as exc:
+        print(f"kozelbot: backup of {source} failed: {exc}", file=sys.stderr)
+        return 1
+    size = target.stat().st_size
+    print(f"kozelbot: backed up {source} to {target} ({size:,} bytes, {pages} pages)")
+    return 0
 
 
 if __name__ == "__main__":

@@ -10,14 +10,17 @@ import logging
 import random
 from typing import Any
 
-from telegram import BotCommandScopeDefault
+from telegram import BotCommandScopeDefault, LinkPreviewOptions
+from telegram.constants import ParseMode
 from telegram.error import InvalidToken, NetworkError, TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, ContextTypes
+from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 import handlers
+from handlers.delivery import FloodGate
 from handlers.deps import BotData
 from handlers.flow import publish, sync_timer
 from handlers.presenter import Presenter
+from handlers.throttle import Throttle
 from kozelbot.config import Settings
 from kozelbot.i18n import LANGUAGES
 from kozelbot.service import GameService
@@ -34,17 +37,22 @@ def build_application(settings: Settings, *, rng: random.Random | None = None) -
     if not token:
         raise ValueError("KOZEL_BOT_TOKEN is not set")
     root = settings.api_url.rstrip("/")
-    limiter = AIORateLimiter(
+    limiter = FloodGate(
         overall_max_rate=settings.overall_max_rate,
         group_max_rate=settings.group_max_rate,
-        group_time_period=settings.group_period,
-        max_retries=3,
+        group_period=settings.group_period,
+        private_max_rate=settings.private_max_rate,
+        private_period=settings.private_period,
+    )
+    defaults = Defaults(
+        parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
     )
     application: KozelApplication = (
         ApplicationBuilder()
         .token(token)
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
+        .defaults(defaults)
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .context_types(ContextTypes(bot_data=BotData))
@@ -61,12 +69,23 @@ async def _open(application: KozelApplication, settings: Settings, rng: random.R
     """post_init: open storage, build the service, resume every unfinished game."""
     data = application.bot_data
     data.settings = settings
+    data.presses = Throttle(settings.press_burst, settings.press_rate)
+    data.commands = Throttle(settings.command_burst, settings.command_rate)
     data.bot = application.bot
     assert application.job_queue is not None
     data.job_queue = application.job_queue
     data.storage = await Storage.open(settings.db_path)
     data.service = GameService(data.storage, rng=rng, lobby_ttl=settings.lobby_minutes * 60)
-    data.presenter = Presenter(application.bot, data)
+    data.presenter = Presenter(
+        application.bot,
+        data.service,
+        data.storage,
+        translators=data.translators(),
+        group_interval=settings.group_interval,
+        private_interval=settings.private_interval,
+        on_change=lambda change: publish(data, change),
+        rng=random.Random(),  # retry jitter only: the game's seeds stay reproducible
+    )
     for language in LANGUAGES:
         try:
             await application.bot.set_my_commands(
@@ -77,6 +96,7 @@ async def _open(application: KozelApplication, settings: Settings, rng: random.R
         except TelegramError as error:
             log.warning("could not set the command menu (%s): %s", language, error)
     await resume_games(data)
+    await data.presenter.resume_posts()
 
 
 async def resume_games(data: BotData) -> int:
@@ -130,8 +150,23 @@ class _BootstrapFailureFilter(logging.Filter):
         return True
 
 
-def run(settings: Settings) -> int:
-    """Run the bot in polling mode until interrupted; the process exit code."""
+def run(
+    settings: Settings,
+    *,
+    webhook: str | None = None,
+    port: int = 8443,
+    listen: str = "127.0.0.1",
+) -> int:
+    """Run the bot until interrupted (polling, or a webhook server); the process exit code.
+
+    With ``webhook`` (the public URL Telegram should POST updates to) the bot serves plain HTTP
+    on ``listen:port`` at that URL's path, behind whatever terminates TLS, and checks every POST
+    for a secret token drawn afresh at each start.
+    """
+    import secrets
+    from urllib.parse import urlsplit
+
+    allowed_updates = ["message", "callback_query", "my_chat_member"]
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -140,11 +175,22 @@ def run(settings: Settings) -> int:
     logging.getLogger("telegram.ext").addFilter(_BootstrapFailureFilter())
     application = build_application(settings)
     try:
-        application.run_polling(
-            timeout=settings.poll_timeout,
-            bootstrap_retries=BOOTSTRAP_RETRIES,
-            allowed_updates=["message", "callback_query", "my_chat_member"],
-        )
+        if webhook:
+            application.run_webhook(
+                listen=listen,
+                port=port,
+                url_path=urlsplit(webhook).path.lstrip("/"),
+                webhook_url=webhook,
+                secret_token=secrets.token_urlsafe(32),
+                allowed_updates=allowed_updates,
+                bootstrap_retries=BOOTSTRAP_RETRIES,
+            )
+        else:
+            application.run_polling(
+                timeout=settings.poll_timeout,
+                bootstrap_retries=BOOTSTRAP_RETRIES,
+                allowed_updates=allowed_updates,
+            )
     except InvalidToken:
         log.error("the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)",
                   settings.api_url)  # fmt: skip

@@ -27,12 +27,23 @@ class Settings(BaseSettings):
     group_period: float = Field(default=60.0, gt=0)
     overall_max_rate: int = Field(default=30, ge=1)
     """Requests per second to Telegram over all chats."""
+    private_max_rate: int = Field(default=3, ge=1)
+    """Messages (sends and edits) per ``private_period`` seconds to one private chat."""
+    private_period: float = Field(default=3.0, gt=0)
     private_interval: float = Field(default=1.0, ge=0)
     """Seconds between two edits of one private hand message (≈1 message/s per chat)."""
     lobby_minutes: float = Field(default=60, gt=0)
     """Minutes a lobby stays open after its last change before it closes itself."""
     poll_timeout: int = Field(default=30, ge=0)
     """Long-polling timeout of getUpdates, seconds."""
+    press_burst: int = Field(default=8, ge=1)
+    """Button presses one person may make at once before the rate below applies."""
+    press_rate: float = Field(default=2.0, gt=0)
+    """Button presses per second one person may keep up (a fast player makes about one)."""
+    command_burst: int = Field(default=6, ge=1)
+    """Commands one person may send at once before the rate below applies."""
+    command_rate: float = Field(default=0.5, gt=0)
+    """Commands per second one person may keep up."""
 
     @property
     def token(self) -> str | None:

@@ -297,7 +297,11 @@ def match_over_text(table: Table, winner: int, score: tuple[int, int], t: Transl
 
 
 def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
-    """The header of a private hand message."""
+    """The header of a private hand message.
+
+    Quiet unless it is your turn: the group's table says whose turn it is, so another
+    player's card never forces an edit of your hand (UX.md; every edit counts against the
+    bot's flood limits). It changes when your cards change or your turn starts or ends."""
     view = state.view_for(seat)
     trump = view.trump_suit.symbol if view.trump_suit else "—"
     where = f" · {escape(table.chat_title)}" if table.chat_title else ""
@@ -318,16 +322,12 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
         else:
             lines.append(t("Waiting for redeal decisions…"))
         return "\n".join(lines)
-    on_table = cards_label([c for _, c in view.trick], t)
     if view.to_act == (seat,):
+        on_table = cards_label([c for _, c in view.trick], t)
         lines.append(
             "👉 " + (t("Your turn — on the table: {cards}.", cards=on_table) if view.trick
                      else t("Your lead."))
         )  # fmt: skip
-    else:
-        lines.append(t("{name} is to play.", name=seat_name(table, view.to_act[0], t)))
-        if view.trick:
-            lines.append(t("On the table: {cards}", cards=on_table))
     return "\n".join(lines)
 
 
@@ -403,12 +403,17 @@ def table_error_text(code: str, t: Translator) -> str:
     return texts.get(code, t("That is not possible now."))
 
 
+def _shorten(text: str, limit: int = 40) -> str:
+    """Echo at most ``limit`` characters of what someone typed (a reply must fit Telegram)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def option_error_text(error: OptionError, t: Translator) -> str:
     """Why ``/newgame KEY=VALUE`` was refused."""
     return t(
         "Unknown option or value: {key}={value}. Allowed: {allowed}",
-        key=escape(error.key),
-        value=escape(error.value),
+        key=escape(_shorten(error.key)),
+        value=escape(_shorten(error.value)),
         allowed=escape(error.allowed),
     )
 

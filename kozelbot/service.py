@@ -28,7 +28,15 @@ from kozelbot.engine import (
     Phase,
     shuffle_rng,
 )
-from kozelbot.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, MoveSource
+from kozelbot.posts import posts_for
+from kozelbot.records import (
+    DealRecord,
+    MatchPlayer,
+    MatchResult,
+    MoveRecord,
+    MoveSource,
+    OutboxItem,
+)
 from kozelbot.table import Player, Table, TableStatus
 from kozelbot.trace import deal_trace
 from kozelbot.variants import DEFAULT_PRESET, preset
@@ -56,6 +64,7 @@ class Repository(Protocol):
         deals: Sequence[DealRecord] = (),
         result: MatchResult | None = None,
         abandoned_by: int | None = None,
+        outbox: Sequence[OutboxItem] = (),
     ) -> None: ...
 
 
@@ -82,6 +91,8 @@ class Change:
     moves: list[MoveRecord] = field(default_factory=list)
     deals: list[DealRecord] = field(default_factory=list)
     result: MatchResult | None = None
+    outbox: list[OutboxItem] = field(default_factory=list)
+    """Group posts owed for this change (results), committed with it."""
     started: bool = False
     abandoned_by: int | None = None
     """A person who left the running match (they get a warning, RULES.md §3)."""
@@ -342,43 +353,6 @@ class GameService:
             table = await self._load(game_id)
             return await self._commit(self._stopped(table))
 
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        """Remember the group's lobby message."""
-        await self._set_messages(game_id, lambda table: setattr(table, "lobby_message_id",
-                                                                message_id))  # fmt: skip
-
-    async def set_table_message(
-        self, game_id: int, deal_no: int | None, message_id: int | None
-    ) -> None:
-        """Remember (or, with ``None``, forget) the group's table message of a deal."""
-
-        def change(table: Table) -> None:
-            table.table_message_id = message_id
-            table.table_message_deal = deal_no
-
-        await self._set_messages(game_id, change)
-
-    async def set_hand_message(
-        self, game_id: int, seat: int, deal_no: int, message_id: int | None
-    ) -> None:
-        """Remember (or, with ``None``, forget) a seat's private hand message."""
-
-        def change(table: Table) -> None:
-            if message_id is None:
-                table.hand_messages.pop(seat, None)
-            else:
-                table.hand_messages[seat] = (deal_no, message_id)
-
-        await self._set_messages(game_id, change)
-
-    async def _set_messages(self, game_id: int, change: Callable[[Table], None]) -> None:
-        async with self.lock(game_id):
-            table = await self.repo.game(game_id)
-            if table is None:
-                return
-            change(table)
-            await self._commit(Change(table))
-
     # -- internals -----------------------------------------------------------------------
 
     async def _load(self, game_id: int, status: TableStatus | None = None) -> Table:
@@ -430,6 +404,8 @@ class GameService:
                 change.deals.append(self._deal_record(table, state, event))
             elif isinstance(event, MatchOver):
                 change.result = self._result(table, state, event)
+            if isinstance(event, DealScored | MatchOver):
+                change.outbox.extend(posts_for(table, event))
 
     def _advance(self, change: Change) -> None:
         """Deal and let computer seats act until a person must act or the match is over."""
@@ -466,6 +442,7 @@ class GameService:
             deals=change.deals,
             result=change.result,
             abandoned_by=change.abandoned_by,
+            outbox=change.outbox,
         )
         self._remember(table)
         return change

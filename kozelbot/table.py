@@ -1,4 +1,7 @@
-"""A group's table: the lobby, who sits where, the match state and its Telegram messages.
+"""A group's table: the lobby, who sits where, and the match state.
+
+Which Telegram messages show it is the presenter's business (``kozelbot.records.MessageRef``),
+kept apart so that sending a message never bumps the game's version.
 
 ``Table`` is what storage saves for a live game, as one JSON document with a version number
 that every accepted change bumps (optimistic concurrency: a stale writer is refused).
@@ -85,11 +88,6 @@ class Table(BaseModel):
     closed_reason: str | None = None
     """Why a game stopped early: ``expired`` (a lobby nobody started), else ``None``."""
     timeouts: list[int] = Field(default_factory=lambda: [0, 0, 0, 0])
-    lobby_message_id: int | None = None
-    table_message_id: int | None = None
-    table_message_deal: int | None = None
-    hand_messages: dict[int, tuple[int, int]] = Field(default_factory=dict)
-    """Seat → (deal number, message id) of the seat's latest private hand message."""
     created_at: float = 0.0
 
     def seat_of(self, user_id: int) -> int | None:

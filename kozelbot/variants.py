@@ -7,6 +7,7 @@ options into the engine's ``Rules``. No subclass per variant: the engine reads `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -212,7 +213,8 @@ class Preset:
             value = value.strip()
             if not sep or key not in self.options_model.model_fields:
                 raise OptionError(key or pair, value, ", ".join(self.options_model.model_fields))
-            values[key] = int(value) if value.lstrip("-").isdigit() else value.lower()
+            # ``isdigit`` accepts "²" and "--5", which ``int`` refuses: match plain numbers only.
+            values[key] = int(value) if re.fullmatch(r"-?[0-9]{1,9}", value) else value.lower()
         return self.options_from(values)
 
 

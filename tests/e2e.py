@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import re
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +36,14 @@ def bot_settings(emu: BotApiEmulator, db_path: Path, **overrides: object) -> Set
         "group_period": 1.0,
         "private_interval": 0.0,
         "poll_timeout": 1,
+        # Emulated people press as fast as the bot answers, far faster than a person.
+        # The emulator's fast limits have no overall or private limit either.
+        "overall_max_rate": 1000,
+        "private_max_rate": 1000,
+        "press_burst": 1000,
+        "press_rate": 1000.0,
+        "command_burst": 1000,
+        "command_rate": 1000.0,
     }
     values.update(overrides)
     return Settings.model_validate(values)
@@ -114,6 +124,19 @@ class Players:
                 return user, message
         return None
 
+    def turn_key(self) -> tuple[int, int, tuple[str, ...]] | None:
+        """Who is to act, on which message, with which buttons: changes with every move."""
+        found = self.whose_turn()
+        if found is None:
+            return None
+        user, message = found
+        return user.id, message.message_id, tuple(d for row in message.buttons for _, d in row)
+
+    async def moved_on(self, before: tuple[int, int, tuple[str, ...]] | None,
+                       timeout: float = 60.0) -> None:
+        """Wait until the turn is no longer ``before`` (or the match is over)."""
+        await self.emu.wait_for(lambda: self.turn_key() != before or self.match_over, timeout)
+
     @property
     def match_over(self) -> bool:
         """The group has the match result."""
@@ -123,8 +146,9 @@ class Players:
         """Wait until someone's hand shows their turn (or the match is over)."""
         await self.emu.wait_for(lambda: self.whose_turn() is not None or self.match_over, timeout)
 
-    async def play_one(self, *, redeal: bool = False) -> CallbackAnswer:
-        """The person to act presses a legal card (or answers the redeal offer)."""
+    def next_press(self, *, redeal: bool = False) -> tuple[User, ChatMessage, str]:
+        """Who is to act, on which message, and the button they press: a legal card, or
+        their answer to a redeal offer."""
         found = self.whose_turn()
         assert found is not None, "nobody's hand shows a turn"
         user, message = found
@@ -136,6 +160,11 @@ class Players:
                 d for row in message.buttons for t, d in row
                 if d.startswith("c:") and not t.endswith(NOT_NOW)
             )  # fmt: skip
+        return user, message, data
+
+    async def play_one(self, *, redeal: bool = False) -> CallbackAnswer:
+        """The person to act presses a legal card (or answers the redeal offer)."""
+        user, message, data = self.next_press(redeal=redeal)
         answer = await self.emu.press(user, user.id, message.message_id, data)
         self.answers.append(answer)
         return answer
@@ -146,6 +175,17 @@ class Players:
 
 
 NAMES = ("Аня", "Борис", "Вера", "Глеб")
+
+
+def hand_sends(emu: BotApiEmulator, user_id: int) -> Counter[int]:
+    """How many hand messages (not edits) the bot sent a person for each deal (1-based)."""
+    found: Counter[int] = Counter()
+    for call in emu.history:
+        if call.method == "sendMessage" and call.ok and call.chat_id == user_id:
+            match = re.search(r"· [сз]дача (\d+) ·", str(call.params.get("text", "")))
+            if match:
+                found[int(match.group(1))] += 1
+    return found
 
 
 async def open_lobby(
@@ -196,14 +236,25 @@ async def seat_four(
 class BotProcess:
     """The bot as a separate ``python -m kozelbot`` process, so a test can kill it (SIGKILL)."""
 
-    def __init__(self, emu: BotApiEmulator, db_path: Path, workdir: Path) -> None:
+    def __init__(
+        self,
+        emu: BotApiEmulator,
+        db_path: Path,
+        workdir: Path,
+        env: dict[str, str] | None = None,
+        args: list[str] | None = None,
+    ) -> None:
         self.emu = emu
         self.db_path = db_path
         self.workdir = workdir
+        self.env_overrides = dict(env or {})
+        """Environment variables set last (e.g. the default ``KOZEL_GROUP_PERIOD`` back)."""
         self.process: asyncio.subprocess.Process | None = None
         self.log = workdir / "bot.log"
         self.python_args: list[str] = []
         """Extra interpreter arguments (e.g. ``-m cProfile -o FILE`` to profile the bot)."""
+        self.args = list(args or [])
+        """Command-line arguments of ``kozelbot`` (e.g. ``--webhook URL --port P``)."""
 
     async def start(self) -> None:
         env = {
@@ -215,10 +266,18 @@ class BotProcess:
             "KOZEL_GROUP_PERIOD": "1",
             "KOZEL_PRIVATE_INTERVAL": "0",
             "KOZEL_POLL_TIMEOUT": "1",
+            "KOZEL_OVERALL_MAX_RATE": "1000",
+            "KOZEL_PRIVATE_MAX_RATE": "1000",
+            "KOZEL_PRESS_BURST": "1000",
+            "KOZEL_PRESS_RATE": "1000",
+            "KOZEL_COMMAND_BURST": "1000",
+            "KOZEL_COMMAND_RATE": "1000",
+            **self.env_overrides,
         }
         with self.log.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, *self.python_args, "-m", "kozelbot", cwd=self.workdir, env=env,
+                sys.executable, *self.python_args, "-m", "kozelbot", *self.args,
+                cwd=self.workdir, env=env,
                 stdout=log, stderr=log,
             )  # fmt: skip
 

@@ -18,7 +18,8 @@ async def test_a_fast_game_never_exceeds_the_group_or_private_flood_limits(tmp_p
     )  # fmt: skip
     async with BotApiEmulator(token=TOKEN, limits=limits) as emu:
         settings = bot_settings(emu, tmp_path / "k.db", group_period=60 / SCALE,
-                                 private_interval=1 / SCALE)  # fmt: skip
+                                private_interval=1 / SCALE, private_max_rate=3,
+                                private_period=3 / SCALE, overall_max_rate=30)  # fmt: skip
         bot = BotRunner(settings)
         await bot.start()
         try:

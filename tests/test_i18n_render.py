@@ -33,9 +33,11 @@ from kozelbot.render import (
     card_label,
     game_error_text,
     hand_keyboard,
+    option_error_text,
     table_error_text,
 )
 from kozelbot.table import Player, Table, TableStatus
+from kozelbot.variants import OptionError, preset
 from tests.scripted import (
     ROWS_64_56,
     ROWS_LYUSYA,
@@ -303,3 +305,17 @@ def test_every_documented_table_error_code_has_a_text() -> None:
     """The codes ``TableError`` documents have texts too."""
     for code in sorted(codes_documented()):
         assert_table_error_text(code)
+
+
+def test_an_option_error_echoes_only_the_start_of_a_long_word() -> None:
+    word = "x" * 4000
+    with pytest.raises(OptionError) as caught:
+        preset("hvalenyi").parse(["deck=36", word])
+    text = option_error_text(caught.value, translator("ru"))
+    assert len(text) < 400 and "…" in text
+
+
+@pytest.mark.parametrize("word", ["deck=²", "move_time=--5", "move_time=99999999999999"])
+def test_options_that_only_look_like_numbers_are_refused_as_options(word: str) -> None:
+    with pytest.raises(OptionError):
+        preset("hvalenyi").parse([word])

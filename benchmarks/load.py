@@ -1,0 +1,693 @@
+"""Many concurrent games on one bot process, against Telegram's strict flood limits.
+
+Runs the real bot as a separate process (``python -m kozelbot``, its default flood settings:
+20 messages a minute per group, 30 requests a second overall, 1 s between edits of a hand)
+against the Bot API emulator enforcing the strict reading of Telegram's limits (at most 30
+message calls in any second overall, 20 per group in any minute, 3 per private chat in any 3 s).
+
+``games`` groups play at once, a mix of four people, one person with three computers and two
+people with two computers (``--mix``). Every emulated person plays as fast as the bot lets them:
+when their hand message shows their turn (or offers a redeal) they press a legal card (or "play
+on") and wait for the answer to the press. A group whose match is over opens the next one
+(``/newgame``) until ``--seconds`` are up. Then the bot may finish sending what it queued, is
+stopped, and the moves in its database are counted. Prints one JSON line: cards played, press →
+answer latency (p50/p99, and p99 of the first and last tenth of the run), bot CPU per card,
+bot memory (idle, peak, per live game), Bot API calls per card, 429s and the busiest second.
+
+``--flood``: one person sends 300 ``/help`` in a group as fast as they can; after the first
+100 another person sends ``/help`` in their private chat. Prints how long that private answer
+took (the target is under a second) and the 429s.
+
+    python benchmarks/load.py [--games N] [--seconds S] [--mix P,S,D] [--quick] [--flood]
+
+The emulated people are cheap: a subclass of the emulator notices each message the bot sends
+or edits (``store`` and ``record_call`` hooks, O(1) per call) and wakes only the game the chat
+belongs to; nobody rescans a chat or waits on ``BotApiEmulator.wait_for``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import contextlib
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.bot_cpu import cpu_seconds, rss_mb
+from botapi_emulator import ApiCall, BotApiEmulator, ChatMessage, Group, Limits, User
+from kozelbot.config import Settings
+from kozelbot.render import NOT_NOW
+from storage import Storage
+from tests.e2e import TOKEN, YOUR_TURN, BotProcess
+
+MESSAGE_METHODS = frozenset(
+    {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage"}
+)
+KINDS = ("people", "solo", "duo")
+PEOPLE_OF_KIND = {"people": 4, "solo": 1, "duo": 2}
+NEW_GAME = "/newgame seating=ordered move_time=0"
+JOIN_BUTTON = "Сесть за стол"
+START_BUTTON = "Начать с ботами"
+MATCH_OVER = "🏆"
+PRESS_TIMEOUT = 120.0
+"""Seconds a person waits for the answer to a press before counting it as unanswered."""
+GRACE = 120.0
+"""Seconds after the run during which the bot may still answer presses and send its queue."""
+
+
+def telegram_limits() -> Limits:
+    """Telegram's limits, strict reading: 30 message calls in any second overall, 20 per
+    group in any minute, about one a second per private chat with a short burst."""
+    return Limits(group_per_window=20, group_window=60, private_per_window=3, private_window=3,
+                  global_per_second=30, algorithm="window")  # fmt: skip
+
+
+def default_flood_env() -> dict[str, str]:
+    """The bot's own defaults for every setting but where it connects and the poll timeout:
+    ``BotProcess`` speeds up the flood limits and per-user throttles for tests; undo that."""
+    keep = {"bot_token", "db_path", "api_url", "log_level", "poll_timeout"}
+    return {
+        f"KOZEL_{name.upper()}": str(info.default)
+        for name, info in Settings.model_fields.items()
+        if name not in keep and isinstance(info.default, int | float | str)
+    }
+
+
+# ----------------------------------------------------------------------------- emulator hooks
+
+
+class LoadEmulator(BotApiEmulator):
+    """The emulator with O(1) hooks on every bot message and call.
+
+    ``watch(chat_id, game)`` routes the bot's sends/edits in that chat to ``game.saw``;
+    answers to callback queries are timed (``answered_at``) and wake whoever waits for them.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.games_by_chat: dict[int, Game] = {}
+        self.answered_at: dict[str, float] = {}
+        self.answer_waiters: dict[str, asyncio.Future[float]] = {}
+        self.unanswered: set[str] = set()
+        self.chat_waiters: dict[int, asyncio.Future[float]] = {}
+        """chat id → resolved at the bot's next new message in that chat."""
+        self.last_busy = 0.0
+        """Time of the last Bot API call other than ``getUpdates``."""
+        self.polled = asyncio.Event()
+
+    async def __aenter__(self) -> LoadEmulator:
+        await self.start()
+        return self
+
+    def watch(self, chat_id: int, game: Game) -> None:
+        self.games_by_chat[chat_id] = game
+
+    def store(self, message: ChatMessage) -> ChatMessage:
+        stored = super().store(message)
+        if message.from_bot:
+            waiter = self.chat_waiters.pop(message.chat_id, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(time.monotonic())
+            game = self.games_by_chat.get(message.chat_id)
+            if game is not None:
+                game.saw(message)
+        return stored
+
+    def record_call(self, call: ApiCall) -> None:
+        super().record_call(call)
+        method = call.method.lower()
+        if method == "getupdates":
+            self.polled.set()
+            return
+        self.last_busy = call.time
+        if not call.ok:
+            return
+        if method == "answercallbackquery":
+            query_id = str(call.params.get("callback_query_id"))
+            self.answered_at[query_id] = call.time
+            self.unanswered.discard(query_id)
+            waiter = self.answer_waiters.pop(query_id, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(call.time)
+        elif method in MESSAGE_METHODS and method != "sendmessage":  # sends: see ``store``
+            chat_id = int(call.params["chat_id"])
+            game = self.games_by_chat.get(chat_id)
+            message = self.lookup(chat_id, int(call.params["message_id"]))
+            if game is not None and message is not None:
+                game.saw(message)
+
+    def press_async(
+        self, user: User, chat: int, message_id: int, data: str | None = None,
+        *, text: str | None = None,
+    ) -> tuple[str, asyncio.Future[float]]:  # fmt: skip
+        """Press a button; the future resolves at the time the bot answered the query."""
+        query_id = self.press_nowait(user, chat, message_id, data, text=text)
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.answer_waiters[query_id] = future
+        self.unanswered.add(query_id)
+        return query_id, future
+
+    def next_message(self, chat_id: int) -> asyncio.Future[float]:
+        """Resolves at the time of the bot's next new message in ``chat_id``."""
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.chat_waiters[chat_id] = future
+        return future
+
+    async def quiet(self, quiet: float, timeout: float) -> bool:
+        """Wait until every update was fetched, every press answered and the bot made no
+        call but ``getUpdates`` for ``quiet`` seconds; False if ``timeout`` passed first."""
+        deadline = time.monotonic() + timeout
+        while True:
+            now = time.monotonic()
+            busy = bool(self.unanswered) or self.undelivered_updates > 0
+            if not busy and now - self.last_busy >= quiet:
+                return True
+            if now >= deadline:
+                return False
+            await asyncio.sleep(0.1)
+
+
+# ----------------------------------------------------------------------------- people
+
+
+def is_hand(message: ChatMessage) -> bool:
+    """A hand message: it carries card or redeal buttons."""
+    return any(data.startswith(("c:", "r:")) for row in message.buttons for _, data in row)
+
+
+def choose(message: ChatMessage, rng: random.Random) -> str | None:
+    """The button a person presses on their hand now: "play on" when offered a redeal,
+    a random legal card on their turn, else nothing."""
+    cards: list[str] = []
+    for row in message.buttons:
+        for text, data in row:
+            if data.startswith("r:") and data.endswith(":n"):
+                return data
+            if data.startswith("c:") and not text.endswith(NOT_NOW):
+                cards.append(data)
+    if YOUR_TURN in message.text and cards:
+        return rng.choice(cards)
+    return None
+
+
+@dataclass(eq=False)
+class Person:
+    """An emulated person and the hand message they last saw."""
+
+    user: User
+    hand: ChatMessage | None = None
+    acted_on: tuple[int, int] | None = None
+    """(message id, edits) of the hand as it was at their last press."""
+
+
+@dataclass
+class Press:
+    """One card (or lobby) press: query id, when it was queued, when it was answered."""
+
+    query_id: str
+    created: float
+    answered: float | None = None
+    refused: bool = False
+
+
+@dataclass(eq=False)
+class Game:
+    """One group with its emulated people, played by one task."""
+
+    index: int
+    kind: str
+    emu: LoadEmulator
+    group: Group
+    people: list[Person]
+    rng: random.Random
+    presses: list[Press]
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    lobby: ChatMessage | None = None
+    over: bool = False
+    matches_started: int = 0
+    matches_finished: int = 0
+    stuck: str | None = None
+    lobby_waits: list[float] = field(default_factory=list)
+    """Seconds from each ``/newgame`` to its lobby message."""
+    by_user: dict[int, Person] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.by_user = {p.user.id: p for p in self.people}
+        for chat_id in (self.group.id, *self.by_user):
+            self.emu.watch(chat_id, self)
+
+    def saw(self, message: ChatMessage) -> None:
+        """The bot sent or edited ``message`` in one of this game's chats."""
+        person = self.by_user.get(message.chat_id)
+        if person is not None:
+            if is_hand(message) and not message.deleted:
+                person.hand = message
+            elif person.hand is message:
+                person.hand = None
+        elif not message.deleted:
+            if any(text == JOIN_BUTTON for row in message.buttons for text, _ in row):
+                self.lobby = message
+            elif MATCH_OVER in message.text:
+                self.over = True
+        self.wake.set()
+
+    async def until(self, predicate: Callable[[], bool], deadline: float) -> bool:
+        """Wait for ``predicate()`` (re-checked when one of the game's chats changes)."""
+        while True:
+            self.wake.clear()
+            if predicate():
+                return True
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), remaining)
+
+    async def press(self, person: Person, message: ChatMessage, data: str | None = None,
+                    *, text: str | None = None) -> Press:  # fmt: skip
+        """``person`` presses a button and waits for the bot's answer."""
+        query_id, future = self.emu.press_async(
+            person.user, message.chat_id, message.message_id, data, text=text
+        )
+        record = Press(query_id, self.emu.queries[query_id].created)
+        self.presses.append(record)
+        with contextlib.suppress(TimeoutError):
+            record.answered = await asyncio.wait_for(future, PRESS_TIMEOUT)
+        answer = self.emu.queries[query_id].answer
+        record.refused = answer is not None and answer.show_alert
+        return record
+
+    async def run(self, deadline: float) -> None:
+        """Open a match, play it, and again, until ``deadline``."""
+        while time.monotonic() < deadline:
+            if not await self.open_match(deadline):
+                return
+            await self.play(deadline)
+
+    async def open_match(self, deadline: float) -> bool:
+        creator = self.people[0]
+        self.lobby, self.over = None, False
+        for person in self.people:
+            person.hand, person.acted_on = None, None
+        self.emu.send_text(creator.user, self.group.id, NEW_GAME)
+        sent = time.monotonic()
+        if not await self.until(lambda: self.lobby is not None, deadline):
+            self.stuck = "no lobby message before the end"
+            return False
+        self.lobby_waits.append(time.monotonic() - sent)
+        lobby = self.lobby
+        assert lobby is not None
+        joins = await asyncio.gather(
+            *(self.press(p, lobby, text=JOIN_BUTTON) for p in self.people[1:])
+        )
+        if any(j.answered is None or j.refused for j in joins):
+            self.stuck = "a join was refused or unanswered"
+            return False
+        if len(self.people) < 4:
+            start = await self.press(creator, lobby, text=START_BUTTON)
+            if start.answered is None or start.refused:
+                self.stuck = "the start was refused or unanswered"
+                return False
+        self.matches_started += 1
+        return True
+
+    def next_press(self) -> tuple[Person, ChatMessage, str] | None:
+        """Someone whose hand changed since their last press and asks for a press now."""
+        for person in self.people:
+            hand = person.hand
+            if hand is None or (hand.message_id, hand.edits) == person.acted_on:
+                continue
+            data = choose(hand, self.rng)
+            if data is not None:
+                return person, hand, data
+        return None
+
+    async def play(self, deadline: float) -> None:
+        found: list[tuple[Person, ChatMessage, str]] = []
+
+        def something_to_do() -> bool:
+            found.clear()
+            if self.over:
+                return True
+            found.extend(filter(None, [self.next_press()]))
+            return bool(found)
+
+        while time.monotonic() < deadline:
+            if not await self.until(something_to_do, deadline):
+                return
+            if self.over:
+                self.matches_finished += 1
+                return
+            person, hand, data = found[0]
+            person.acted_on = (hand.message_id, hand.edits)
+            await self.press(person, hand, data)
+
+
+# ----------------------------------------------------------------------------- measuring
+
+
+async def loop_lag(lags: list[float], every: float = 0.05) -> None:
+    """Record how late this process's event loop wakes up (ms): the emulator shares it with
+    the emulated people, so a late loop bunches the bot's calls as the emulator sees them."""
+    while True:
+        start = time.monotonic()
+        await asyncio.sleep(every)
+        lags.append(1000 * (time.monotonic() - start - every))
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Nearest-rank percentile (``q`` in 0..100) of ``values``; None if empty."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))
+    return ordered[int(rank) - 1]
+
+
+def busiest_second(times: list[float]) -> int:
+    """The most events inside any window of one second."""
+    times = sorted(times)
+    best = 0
+    for i, start in enumerate(times):
+        best = max(best, bisect.bisect_left(times, start + 1.0, lo=i) - i)
+    return best
+
+
+def max_in_60s(times: list[float]) -> int:
+    """The most events inside any window of 60 seconds."""
+    times = sorted(times)
+    return max((bisect.bisect_left(times, t + 60.0, lo=i) - i for i, t in enumerate(times)),
+               default=0)  # fmt: skip
+
+
+def rounded(value: float | None, digits: int = 1) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def flood_summary(emu: BotApiEmulator) -> dict[str, int]:
+    """The 429s the emulator answered, in all and to groups / private chats."""
+    errors = emu.flood_errors
+    group = sum(1 for error in errors if error.chat_id < 0)
+    return {
+        "flood_429s": len(errors),
+        "flood_429s_group": group,
+        "flood_429s_private": len(errors) - group,
+    }
+
+
+def bot_log_summary(log: Path) -> dict[str, Any]:
+    """Counts of warnings, errors and rate-limit retries in the bot's log, and the first
+    distinct error/warning lines (their text after the logger name)."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    lines = text.splitlines()
+    distinct: dict[str, int] = {}
+    for line in lines:
+        if " ERROR " in line or " WARNING " in line or " CRITICAL " in line:
+            key = line.split(" ", 2)[-1][:160]
+            distinct[key] = distinct.get(key, 0) + 1
+    return {
+        "log_errors": sum(" ERROR " in line or " CRITICAL " in line for line in lines),
+        "log_warnings": sum(" WARNING " in line for line in lines),
+        "log_tracebacks": text.count("Traceback"),
+        "log_rate_limit_retries": text.count("Rate limit hit"),
+        "log_samples": sorted(distinct.items(), key=lambda kv: -kv[1])[:8],
+    }
+
+
+async def count_cards(db_path: Path) -> tuple[int, int]:
+    """(cards played, games) from the bot's database: ``moves`` rows whose action is
+    ``play:…``, over every game id in use."""
+    storage = await Storage.open(db_path)
+    try:
+        cards, game_id = 0, 1
+        while await storage.game(game_id) is not None:
+            moves = await storage.moves(game_id)
+            cards += sum(1 for move in moves if move.action.startswith("play:"))
+            game_id += 1
+    finally:
+        await storage.close()
+    return cards, game_id - 1
+
+
+async def start_bot(emu: LoadEmulator, workdir: Path) -> BotProcess:
+    """The bot as a process with its default flood settings, once it polls for updates."""
+    bot = BotProcess(emu, workdir / "load.db", workdir, env=default_flood_env())
+    await bot.start()
+    assert bot.process is not None
+    polled = asyncio.create_task(emu.polled.wait())
+    exited = asyncio.create_task(bot.process.wait())
+    await asyncio.wait([polled, exited], timeout=60, return_when=asyncio.FIRST_COMPLETED)
+    for task in (polled, exited):
+        task.cancel()
+    if not emu.polled.is_set():
+        await stop_bot(bot)
+        tail = "\n".join(bot.log.read_text(errors="replace").splitlines()[-15:])
+        raise RuntimeError(f"the bot did not start polling; the end of {bot.log}:\n{tail}")
+    return bot
+
+
+async def stop_bot(bot: BotProcess) -> int | None:
+    """Stop the bot (if it is still running); its exit code if it had already exited."""
+    process = bot.process
+    if process is None:
+        return None
+    if process.returncode is not None:
+        bot.process = None
+        return process.returncode
+    await bot.stop()
+    return None
+
+
+async def open_private_chats(emu: LoadEmulator, users: list[User], timeout: float) -> None:
+    """Everyone presses Start in the bot's private chat; wait until each got the greeting."""
+    waiters = []
+    for user in users:
+        waiters.append(emu.next_message(user.id))
+        emu.start_private_nowait(user)
+    await asyncio.wait_for(asyncio.gather(*waiters), timeout)
+
+
+def kinds_for(games: int, mix: tuple[float, float, float]) -> list[str]:
+    """``games`` kinds in proportion to ``mix`` (largest remainder), interleaved."""
+    total = sum(mix)
+    exact = [games * weight / total for weight in mix]
+    counts = [int(x) for x in exact]
+    by_remainder = sorted(range(3), key=lambda i: counts[i] - exact[i])
+    for i in by_remainder[: games - sum(counts)]:
+        counts[i] += 1
+    left = dict(zip(KINDS, counts, strict=True))
+    order: list[str] = []
+    while len(order) < games:
+        for kind in KINDS:
+            if left[kind]:
+                order.append(kind)
+                left[kind] -= 1
+    return order
+
+
+async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
+                    seed: int) -> dict[str, Any]:  # fmt: skip
+    workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
+    rng = random.Random(seed)
+    presses: list[Press] = []
+    async with LoadEmulator(token=TOKEN, limits=telegram_limits()) as emu:
+        bot = await start_bot(emu, workdir)
+        assert bot.process is not None
+        pid = bot.process.pid
+        try:
+            rss_idle = rss_mb(pid)
+            tables: list[Game] = []
+            for index, kind in enumerate(kinds_for(games, mix)):
+                users = [emu.add_user(first_name=f"P{index}_{seat}", language_code="ru")
+                         for seat in range(PEOPLE_OF_KIND[kind])]  # fmt: skip
+                group = emu.add_group(title=f"Load {index}", members=users, admins=users[:1],
+                                      creator=users[0])  # fmt: skip
+                tables.append(Game(index, kind, emu, group, [Person(u) for u in users],
+                                   random.Random(rng.random()), presses))  # fmt: skip
+            people = [p.user for g in tables for p in g.people]
+            setup_start = time.monotonic()
+            await open_private_chats(emu, people, timeout=60 + len(people) / 10)
+            setup_seconds = time.monotonic() - setup_start
+            await emu.quiet(0.5, 30)
+
+            peak = rss_idle
+            lags: list[float] = []
+            lag_monitor = asyncio.create_task(loop_lag(lags))
+            t0 = time.monotonic()
+            cpu0 = cpu_seconds(pid)
+            deadline = t0 + seconds
+            tasks = [asyncio.create_task(g.run(deadline), name=f"game:{g.index}") for g in tables]
+            all_done = asyncio.gather(*tasks)
+            while not all_done.done():
+                peak = max(peak, rss_mb(pid))
+                await asyncio.wait([all_done], timeout=0.25)
+            await all_done
+            settled = await emu.quiet(1.0, GRACE)
+            lag_monitor.cancel()
+            drain_seconds = time.monotonic() - deadline
+            peak = max(peak, rss_mb(pid))
+            cpu = cpu_seconds(pid) - cpu0
+        finally:
+            crashed = await stop_bot(bot)
+    cards, game_ids = await count_cards(workdir / "load.db")
+
+    calls = [c for c in emu.history if c.time >= t0]
+    message_calls = [c for c in calls if c.ok and c.method.lower() in MESSAGE_METHODS]
+    answers = [c for c in calls if c.ok and c.method.lower() == "answercallbackquery"]
+    every_message = [c.time for c in emu.history if c.ok and c.method.lower() in MESSAGE_METHODS]
+    lobby_waits = [w for g in tables for w in g.lobby_waits]
+    latency = [1000 * (p.answered - p.created) for p in presses if p.answered is not None]
+    tenth = seconds / 10
+
+    def p99_between(start: float, end: float) -> float | None:
+        return percentile([1000 * (p.answered - p.created) for p in presses
+                           if p.answered is not None and start <= p.created < end], 99)  # fmt: skip
+
+    def per_card(amount: float) -> float | None:
+        return round(amount / cards, 2) if cards else None
+
+    return {
+        "scenario": "games",
+        "games": games,
+        "kinds": {kind: sum(g.kind == kind for g in tables) for kind in KINDS},
+        "players": len(people),
+        "duration": seconds,
+        "setup_seconds": round(setup_seconds, 1),
+        "drain_seconds": round(drain_seconds, 1),
+        "settled": settled,
+        "matches_started": sum(g.matches_started for g in tables),
+        "matches_finished": sum(g.matches_finished for g in tables),
+        "games_in_db": game_ids,
+        "games_stuck": sum(g.stuck is not None for g in tables),
+        "stuck_reasons": dict(Counter(g.stuck for g in tables if g.stuck is not None)),
+        "lobby_wait_s_p50": rounded(percentile(lobby_waits, 50), 2),
+        "lobby_wait_s_max": rounded(max(lobby_waits, default=None), 2),
+        "cards_played": cards,
+        "cards_per_second": round(cards / seconds, 1),
+        "presses": len(presses),
+        "presses_refused": sum(p.refused for p in presses),
+        "presses_unanswered": sum(p.answered is None for p in presses),
+        "press_answer_ms_p50": rounded(percentile(latency, 50)),
+        "press_answer_ms_p99": rounded(percentile(latency, 99)),
+        "press_answer_ms_max": rounded(max(latency, default=None)),
+        "press_answer_ms_p99_first_10pct": rounded(p99_between(t0, t0 + tenth)),
+        "press_answer_ms_p99_last_10pct": rounded(p99_between(deadline - tenth, deadline)),
+        "bot_cpu_seconds": round(cpu, 2),
+        "bot_cpu_ms_per_card": per_card(1000 * cpu),
+        "bot_rss_mib_idle": round(rss_idle, 1),
+        "bot_rss_mib_peak": round(peak, 1),
+        "bot_rss_mib_per_game": round((peak - rss_idle) / games, 3),
+        "message_calls_per_card": per_card(len(message_calls)),
+        "callback_answers_per_card": per_card(len(answers)),
+        **flood_summary(emu),
+        "max_message_calls_1s": busiest_second(every_message),
+        "driver_loop_lag_ms_p99": rounded(percentile(lags, 99)),
+        "driver_loop_lag_ms_max": rounded(max(lags, default=None)),
+        "bot_exit_code_before_stop": crashed,
+        **bot_log_summary(bot.log),
+        "workdir": str(workdir),
+    }
+
+
+async def run_flood(seconds: float, commands: int = 300, private_after: int = 100,
+                    timeout: float = 180.0) -> dict[str, Any]:  # fmt: skip
+    """The /help flood; the bot is watched for ``seconds`` from the first command (longer
+    if the private answer takes longer, up to ``timeout``)."""
+    workdir = Path(tempfile.mkdtemp(prefix="kozel-flood-"))
+    async with LoadEmulator(token=TOKEN, limits=telegram_limits()) as emu:
+        bot = await start_bot(emu, workdir)
+        try:
+            spammer = emu.add_user(first_name="Спамер", language_code="ru")
+            quiet = emu.add_user(first_name="Тихоня", language_code="ru")
+            group = emu.add_group(title="Флуд", members=[spammer], admins=[spammer])
+            await open_private_chats(emu, [spammer, quiet], timeout=30)
+            await emu.quiet(0.5, 30)
+            t0 = time.monotonic()
+            answer: asyncio.Future[float] | None = None
+            sent_private = t0
+            for i in range(commands):
+                emu.send_text(spammer, group.id, "/help")
+                if i + 1 == private_after:
+                    answer = emu.next_message(quiet.id)
+                    sent_private = time.monotonic()
+                    emu.send_text(quiet, quiet.id, "/help")
+                await asyncio.sleep(0)
+            assert answer is not None
+            waited: float | None = None
+            with contextlib.suppress(TimeoutError):
+                waited = await asyncio.wait_for(answer, timeout) - sent_private
+            answered_by = time.monotonic()
+            await asyncio.sleep(t0 + seconds - time.monotonic())
+            watched = time.monotonic() - t0
+        finally:
+            crashed = await stop_bot(bot)
+    every_message = [c.time for c in emu.history if c.ok and c.method.lower() in MESSAGE_METHODS]
+    group_replies = [
+        c.time for c in emu.history
+        if c.ok and c.method.lower() == "sendmessage" and c.time >= t0
+        and int(c.params.get("chat_id", 0)) == group.id
+    ]  # fmt: skip
+    return {
+        "scenario": "flood",
+        "group_help_commands": commands,
+        "private_help_after": private_after,
+        "private_help_answer_seconds": rounded(waited, 3),
+        "private_help_answered": waited is not None,
+        "target_seconds": 1.0,
+        "group_help_replies_until_then": sum(t <= answered_by for t in group_replies),
+        "watched_seconds": round(watched, 1),
+        "group_help_replies_while_watched": len(group_replies),
+        "max_group_replies_60s": max_in_60s(group_replies),
+        **flood_summary(emu),
+        "max_message_calls_1s": busiest_second(every_message),
+        "bot_exit_code_before_stop": crashed,
+        **bot_log_summary(bot.log),
+        "workdir": str(workdir),
+    }
+
+
+def parse_mix(text: str) -> tuple[float, float, float]:
+    parts = [float(x) for x in text.split(",")]
+    if len(parts) != 3 or any(x < 0 for x in parts) or not sum(parts):
+        raise argparse.ArgumentTypeError("--mix wants three non-negative weights: people,solo,duo")
+    return parts[0], parts[1], parts[2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=300, help="concurrent groups (300)")
+    parser.add_argument("--seconds", type=float, default=60.0,
+                        help="play (or, with --flood, watch) this long (60)")  # fmt: skip
+    parser.add_argument(
+        "--mix",
+        type=parse_mix,
+        default=(1.0, 1.0, 1.0),
+        help="weights of 4 people, 1 person + 3 computers, 2 + 2 (1,1,1)",
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke test: 6 games (or the flood), 15 s")  # fmt: skip
+    parser.add_argument("--flood", action="store_true",
+                        help="the /help flood scenario instead of games")  # fmt: skip
+    args = parser.parse_args()
+    if args.flood:
+        result = asyncio.run(run_flood(15.0 if args.quick else args.seconds))
+    else:
+        games, seconds = (6, 15.0) if args.quick else (args.games, args.seconds)
+        result = asyncio.run(run_games(games, seconds, args.mix, args.seed))
+    print(json.dumps(result, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
