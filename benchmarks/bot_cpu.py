@@ -4,7 +4,9 @@ Runs the real bot as a separate process (``python -m kozelbot``) against the emu
 four emulated people play whole matches by pressing their hand buttons, and reads the bot
 process's CPU time (user + system, from /proc) before and after the play. Prints one JSON line.
 
-    python benchmarks/bot_cpu.py [--matches N]
+    python benchmarks/bot_cpu.py [--matches N] [--real-limits]
+
+Also prints Bot API message calls (sends and edits) and callback answers per card.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from botapi_emulator import BotApiEmulator
 from storage import Storage
 from tests.e2e import TOKEN, BotProcess, Players, fast_limits, seat_four
 
+MESSAGE_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"}
+
 
 def rss_mb(pid: int) -> float:
     """Resident memory of a process in MiB (Linux /proc)."""
@@ -33,16 +37,27 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def turn_key(players: Players) -> tuple[int, int, str] | None:
+    """Who is to act, on which message showing what: changes with every move."""
+    found = players.whose_turn()
+    return None if found is None else (found[0].id, found[1].message_id, found[1].text
+                                       + str(found[1].buttons))  # fmt: skip
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU seconds of a process (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play_matches(matches: int, profile: str | None = None) -> dict[str, float]:
+async def play_matches(
+    matches: int, profile: str | None = None, real_limits: bool = False, pace: str = "settle"
+) -> dict[str, float]:
     workdir = Path(tempfile.mkdtemp(prefix="kozel-bench-"))
     async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
         bot = BotProcess(emu, workdir / "bench.db", workdir)
+        if real_limits:  # Telegram's own group limit: the table is coalesced as in a real group
+            bot.env_overrides["KOZEL_GROUP_PERIOD"] = "60"
         if profile:
             bot.python_args = ["-m", "cProfile", "-o", profile]
         await bot.start()
@@ -57,12 +72,17 @@ async def play_matches(matches: int, profile: str | None = None) -> dict[str, fl
                 names = tuple(f"{n}{match}" for n in ("Аня", "Борис", "Вера", "Глеб"))
                 players: Players = await seat_four(emu, names=names)
                 while not players.match_over:
-                    await emu.settle(quiet=0.05, timeout=30)
+                    if pace == "settle":
+                        await emu.settle(quiet=0.05, timeout=30)
                     await players.next_turn()
                     if players.match_over:
                         break
+                    before = turn_key(players)
                     await players.play_one()
                     presses += 1
+                    if pace == "turn":
+                        await emu.wait_for(lambda b=before, p=players: turn_key(p) != b  # type: ignore[misc]
+                                           or p.match_over, timeout=30)  # fmt: skip
             await emu.settle(quiet=0.3, timeout=30)
             cpu = cpu_seconds(pid) - cpu_start
             wall = time.perf_counter() - wall_start
@@ -77,6 +97,8 @@ async def play_matches(matches: int, profile: str | None = None) -> dict[str, fl
     finally:
         await storage.close()
     calls = len(emu.history)
+    message_calls = sum(1 for c in emu.history if c.ok and c.method in MESSAGE_METHODS)
+    answers = sum(1 for c in emu.history if c.ok and c.method == "answerCallbackQuery")
     return {
         "matches": matches,
         "cards_played": cards,
@@ -84,6 +106,8 @@ async def play_matches(matches: int, profile: str | None = None) -> dict[str, fl
         "bot_cpu_seconds": round(cpu, 3),
         "bot_cpu_ms_per_card": round(1000 * cpu / cards, 2),
         "bot_api_calls": calls,
+        "message_calls_per_card": round(message_calls / cards, 2),
+        "callback_answers_per_card": round(answers / cards, 2),
         "bot_rss_mb_idle": round(rss_start, 1),
         "bot_rss_mb_after": round(rss_end, 1),
         "wall_seconds": round(wall, 1),
@@ -94,8 +118,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=2)
     parser.add_argument("--profile", metavar="FILE", help="write the bot's cProfile stats here")
+    parser.add_argument("--real-limits", action="store_true",
+                        help="the bot keeps Telegram's 20 group messages a minute (default: the "
+                             "tests' 60x time scale, where every card is worth ~6 s of play)")
+    parser.add_argument("--pace", choices=("settle", "turn"), default="settle",
+                        help="settle: a person presses once the bot is idle (every edit done); "
+                             "turn: as soon as their hand shows their turn, as people do")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(play_matches(args.matches, args.profile))))
+    result = asyncio.run(play_matches(args.matches, args.profile, args.real_limits, args.pace))
+    print(json.dumps({**result, "pace": args.pace}))
 
 
 if __name__ == "__main__":

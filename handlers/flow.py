@@ -73,6 +73,7 @@ def player_of(user: User) -> Player:
 async def remember(data: BotData, user: User) -> None:
     """Record the user's current name and language."""
     await data.storage.upsert_user(user.id, user.first_name, user.username, user.language_code)
+    data.forget_user(user.id)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ async def hand_button(update: Update, context: Context) -> None:
     if not isinstance(button, callbacks.PlayButton | callbacks.RedealButton):
         await pressed.refuse(t("This button is not valid."))
         return
-    table = await data.service.game(button.game_id)
+    # The latest commit this process made (act() checks again under the game's lock).
+    table = data.service.snapshot(button.game_id) or await data.service.game(button.game_id)
     if table is None or not table.status.live:
         await pressed.refuse(table_error_text("finished", t))
         return
@@ -33,7 +34,12 @@ async def hand_button(update: Update, context: Context) -> None:
         return
     known = await data.presenter.message(button.game_id, "hand", seat)
     message_id = query.message.message_id if query.message is not None else None
-    if known is None or (known.deal_no, known.message_id) != (button.deal_no, message_id):
+    if message_id is None or (
+        known is not None and (button.deal_no, message_id) < (known.deal_no or 0, known.message_id)
+    ):
+        # An older deal's hand, or a copy replaced by /hand. (A newer message than the one
+        # recorded is the hand just sent, pressed before the bot read Telegram's answer;
+        # act() checks its deal.)
         await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
         return
     action: Action

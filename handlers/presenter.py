@@ -420,37 +420,35 @@ class Presenter:
         self, chat_id: int, text: str, markup: Markup = None, reply_to: int | None = None
     ) -> Message:
         """Send an HTML message (one attempt; callers decide about retries)."""
-        reply_markup = _markup(markup)
         parameters = (
             None if reply_to is None
             else ReplyParameters(reply_to, allow_sending_without_reply=True)
         )  # fmt: skip
         message = await self.bot.send_message(
-            chat_id, text, reply_markup=reply_markup, reply_parameters=parameters
+            chat_id, text, reply_markup=_markup(markup), reply_parameters=parameters
         )
-        self._remember_shown((chat_id, message.message_id), text, reply_markup)
+        self._remember_shown((chat_id, message.message_id), text, markup)
         return message
 
     async def edit(self, chat_id: int, message_id: int, text: str, markup: Markup = None) -> bool:
         """Edit a message in place unless it already shows this; ``False`` if it is gone."""
-        reply_markup = _markup(markup)
         key = (chat_id, message_id)
-        if self._shown.get(key) == (text, reply_markup):
+        if self._shown.get(key) == (text, markup):  # compared as plain data: cheap
             return True
         try:
             await self.bot.edit_message_text(
-                text, chat_id=chat_id, message_id=message_id, reply_markup=reply_markup
+                text, chat_id=chat_id, message_id=message_id, reply_markup=_markup(markup)
             )
         except BadRequest as error:
             reason = str(error).lower()
             if "not modified" in reason:
-                self._remember_shown(key, text, reply_markup)
+                self._remember_shown(key, text, markup)
                 return True
             if "not found" in reason or "can't be edited" in reason:
                 self._shown.pop(key, None)
                 return False
             raise
-        self._remember_shown(key, text, reply_markup)
+        self._remember_shown(key, text, markup)
         return True
 
     def _remember_shown(self, key: tuple[int, int], text: str, markup: object) -> None:

@@ -44,6 +44,8 @@ from kozelbot.variants import DEFAULT_PRESET, preset
 LOBBY_TTL = 3600.0
 """Seconds a lobby stays open after its last change before it closes itself, so a forgotten
 lobby never blocks a chat whose creator and admins are away."""
+STATES_CACHE = 512
+"""Parsed engine states kept for renders (a few per live game suffice)."""
 ENDED_CACHE = 256
 """Ended games kept in memory for their last renders; older ones are read from storage."""
 
@@ -125,6 +127,8 @@ class GameService:
         """Live games (bounded by the number of chats)."""
         self._ended: OrderedDict[int, Table] = OrderedDict()
         """The most recently ended games, for their last renders."""
+        self._states: OrderedDict[tuple[int, int], MatchState] = OrderedDict()
+        """(game, version) → its parsed engine state, shared by the renders of that version."""
 
     # -- reading -------------------------------------------------------------------------
 
@@ -172,10 +176,20 @@ class GameService:
         while len(self._ended) > ENDED_CACHE:
             self._ended.popitem(last=False)
 
-    @staticmethod
-    def state_of(table: Table) -> MatchState | None:
-        """The engine state inside a table."""
-        return None if table.state is None else MatchState.from_dict(table.state)
+    def state_of(self, table: Table) -> MatchState | None:
+        """The engine state inside a committed table, for reading only (renders): parsed once
+        per version and shared, so do not change it."""
+        if table.state is None:
+            return None
+        key = (table.game_id, table.version)
+        state = self._states.get(key)
+        if state is None:
+            state = self._states[key] = MatchState.from_dict(table.state)
+            while len(self._states) > STATES_CACHE:
+                self._states.popitem(last=False)
+        else:
+            self._states.move_to_end(key)
+        return state
 
     # -- lobby ---------------------------------------------------------------------------
 
@@ -365,10 +379,11 @@ class GameService:
             raise TableError("not_lobby" if status is TableStatus.LOBBY else "stale", table)
         return table
 
-    def _state(self, table: Table) -> MatchState:
-        state = self.state_of(table)
-        assert state is not None
-        return state
+    @staticmethod
+    def _state(table: Table) -> MatchState:
+        """A private copy of the table's engine state, for an operation to change."""
+        assert table.state is not None
+        return MatchState.from_dict(table.state)
 
     def _lobby_changed(self, table: Table) -> Change:
         """Activity in a lobby keeps it open for another ``lobby_ttl`` seconds."""
@@ -378,7 +393,7 @@ class GameService:
     def _stopped(self, table: Table) -> Change:
         table.status = TableStatus.STOPPED
         table.deadline = None
-        return Change(table, self.state_of(table))
+        return Change(table, None if table.state is None else self._state(table))
 
     def _apply(self, change: Change, seat: int, action: Action, source: MoveSource) -> None:
         state, table = change.state, change.table
