@@ -52,7 +52,7 @@ MESSAGE_METHODS = frozenset(
 )  # fmt: skip
 """Bot API methods that count against Telegram's message limits."""
 
-SAFETY = 0.05
+SAFETY = 0.2
 """Seconds added to each window: a request let through at t arrives a little later."""
 
 

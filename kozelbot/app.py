@@ -21,6 +21,7 @@ from handlers.deps import BotData
 from handlers.flow import publish, sync_timer
 from handlers.presenter import Presenter
 from handlers.throttle import Throttle
+from handlers.transport import AiohttpRequest
 from kozelbot.config import Settings
 from kozelbot.i18n import LANGUAGES
 from kozelbot.service import GameService
@@ -53,6 +54,8 @@ def build_application(settings: Settings, *, rng: random.Random | None = None) -
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
         .defaults(defaults)
+        .request(AiohttpRequest())
+        .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .context_types(ContextTypes(bot_data=BotData))

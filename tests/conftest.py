@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from botapi_emulator import BotApiEmulator
+from storage import Storage
 from tests.e2e import TOKEN, BotRunner, bot_settings, fast_limits
 
 
@@ -30,6 +31,27 @@ async def emu() -> AsyncIterator[BotApiEmulator]:
     # Internal names of computer seats never reach people.
     leaked = [c for c in emulator.history if re.search(r"\bcpu\d", str(c.params.get("text", "")))]
     assert leaked == []
+
+
+class FakeClock:
+    """A clock that ticks one second per reading, so timestamps are distinct and known."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.fixture
+async def storage(db_path: Path) -> AsyncIterator[Storage]:
+    """A database on a fresh file, with a ticking fake clock."""
+    opened = await Storage.open(db_path, clock=FakeClock())
+    try:
+        yield opened
+    finally:
+        await opened.close()
 
 
 @pytest.fixture

@@ -13,7 +13,6 @@ import os
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -25,31 +24,6 @@ from storage.backup import backup_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = [Player(user_id=1, name="Anna"), None, Player(name="Computer 1"), None]
-
-
-class FakeClock:
-    """One second per reading, so timestamps are distinct."""
-
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "kozel.db"
-
-
-@pytest.fixture
-async def storage(db_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(db_path, clock=FakeClock())
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def move(game_id: int, seq: int) -> MoveRecord:

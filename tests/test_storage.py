@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import sqlite3
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import aiosqlite
@@ -29,35 +29,11 @@ from kozelbot.records import (
 from kozelbot.table import Player, Table, TableStatus
 from storage import GameAlreadyRunning, StaleVersion, Storage
 from storage.migrate import Migration, apply_migrations, load_migrations, split_statements
+from tests.conftest import FakeClock
 
 CHAT = -100
 OTHER_CHAT = -200
 STORAGE_DIR = Path(__file__).resolve().parents[1] / "storage"
-
-
-class FakeClock:
-    """A clock that ticks one second per reading, so timestamps are distinct and known."""
-
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
-
-
-@pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "kozel.db"
-
-
-@pytest.fixture
-async def storage(db_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(db_path, clock=FakeClock())
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def new_table(chat_id: int = CHAT, **changes: object) -> Table:
