@@ -49,6 +49,7 @@ from botapi_emulator import ApiCall, BotApiEmulator, ChatMessage, Group, Limits,
 from kozelbot.config import Settings
 from kozelbot.render import NOT_NOW
 from storage import Storage
+from tests import leaks
 from tests.e2e import TOKEN, YOUR_TURN, BotProcess
 
 MESSAGE_METHODS = frozenset(
@@ -440,6 +441,16 @@ async def count_cards(db_path: Path) -> tuple[int, int]:
     return cards, game_id - 1
 
 
+async def count_leaks(emu: LoadEmulator, db_path: Path, games: int) -> int:
+    """Messages that showed a card to anyone but its holder before it was played
+    (``tests/leaks.py``: buttons, and cards named in texts about a deal)."""
+    storage = await Storage.open(db_path)
+    try:
+        return len(await leaks.scan(emu, storage, list(range(1, games + 1))))
+    finally:
+        await storage.close()
+
+
 async def start_bot(emu: LoadEmulator, workdir: Path) -> BotProcess:
     """The bot as a process with its default flood settings, once it polls for updates."""
     bot = BotProcess(emu, workdir / "load.db", workdir, env=default_flood_env())
@@ -541,6 +552,7 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         finally:
             crashed = await stop_bot(bot)
     cards, game_ids = await count_cards(workdir / "load.db")
+    leaked = await count_leaks(emu, workdir / "load.db", game_ids)
 
     calls = [c for c in emu.history if c.time >= t0]
     message_calls = [c for c in calls if c.ok and c.method.lower() in MESSAGE_METHODS]
@@ -574,6 +586,7 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         "lobby_wait_s_p50": rounded(percentile(lobby_waits, 50), 2),
         "lobby_wait_s_max": rounded(max(lobby_waits, default=None), 2),
         "cards_played": cards,
+        "leaks": leaked,
         "cards_per_second": round(cards / seconds, 1),
         "presses": len(presses),
         "presses_refused": sum(p.refused for p in presses),
