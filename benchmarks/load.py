@@ -56,6 +56,8 @@ MESSAGE_METHODS = frozenset(
     {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage"}
 )
 KINDS = ("people", "solo", "duo")
+CARD_BUTTONS = ("c:", "r:")
+"""Callback data of a hand's card and redeal buttons (the rest are lobby buttons)."""
 PEOPLE_OF_KIND = {"people": 4, "solo": 1, "duo": 2}
 NEW_GAME = "/newgame seating=ordered move_time=0"
 JOIN_BUTTON = "Сесть за стол"
@@ -560,6 +562,11 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
     every_message = [c.time for c in emu.history if c.ok and c.method.lower() in MESSAGE_METHODS]
     lobby_waits = [w for g in tables for w in g.lobby_waits]
     latency = [1000 * (p.answered - p.created) for p in presses if p.answered is not None]
+    card_latency = [1000 * (p.answered - p.created) for p in presses
+                    if p.answered is not None and emu.queries[p.query_id].data[:2] in CARD_BUTTONS]
+    lobby_latency = [1000 * (p.answered - p.created) for p in presses
+                     if p.answered is not None
+                     and emu.queries[p.query_id].data[:2] not in CARD_BUTTONS]  # fmt: skip
     tenth = seconds / 10
 
     def p99_between(start: float, end: float) -> float | None:
@@ -594,6 +601,10 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         "press_answer_ms_p50": rounded(percentile(latency, 50)),
         "press_answer_ms_p99": rounded(percentile(latency, 99)),
         "press_answer_ms_max": rounded(max(latency, default=None)),
+        "card_press_answer_ms_p50": rounded(percentile(card_latency, 50)),
+        "card_press_answer_ms_p99": rounded(percentile(card_latency, 99)),
+        "lobby_press_answer_ms_p50": rounded(percentile(lobby_latency, 50)),
+        "lobby_press_answer_ms_p99": rounded(percentile(lobby_latency, 99)),
         "press_answer_ms_p99_first_10pct": rounded(p99_between(t0, t0 + tenth)),
         "press_answer_ms_p99_last_10pct": rounded(p99_between(deadline - tenth, deadline)),
         "bot_cpu_seconds": round(cpu, 2),

@@ -39,6 +39,8 @@ class BotData:
         """Cache of each group's language."""
         self.user_languages: dict[int, tuple[str | None, str | None]] = {}
         """Cache of each person's chosen and Telegram language."""
+        self.remembered: dict[int, tuple[str, str | None, str | None]] = {}
+        """The name, username and language last written for each person."""
         self.presses = Throttle(8, 2.0)
         """Per-user button presses (set from the settings in ``post_init``)."""
         self.commands = Throttle(6, 0.5)

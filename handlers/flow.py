@@ -71,9 +71,15 @@ def player_of(user: User) -> Player:
 
 
 async def remember(data: BotData, user: User) -> None:
-    """Record the user's current name and language."""
+    """Record the user's current name and language (once per change, not per command)."""
+    known = (user.first_name, user.username, user.language_code)
+    if data.remembered.get(user.id) == known:
+        return  # nothing new to write
     await data.storage.upsert_user(user.id, user.first_name, user.username, user.language_code)
     data.forget_user(user.id)
+    if len(data.remembered) >= 10_000:
+        data.remembered.clear()
+    data.remembered[user.id] = known
 
 
 @dataclass(frozen=True)

@@ -242,7 +242,7 @@ async def _lobby_press(update: Update, data: BotData) -> Press | None:
     button, chat = pressed.button, update.effective_chat
     table = None
     if isinstance(button, callbacks.LobbyButton | callbacks.OptionButton):
-        table = await data.service.game(button.game_id)
+        table = data.service.snapshot(button.game_id) or await data.service.game(button.game_id)
     if table is None or chat is None or table.chat_id != chat.id:
         await pressed.refuse(pressed.t("This button is not valid."))
         return None
