@@ -109,6 +109,7 @@ class Lane:
         backoff: Backoff,
         refresh: Callable[[], Awaitable[None]] | None = None,
         outbox: Callable[[], Awaitable[bool]] | None = None,
+        send_note: Callable[[Note], Awaitable[None]] | None = None,
         on_idle: Callable[[], None] | None = None,
     ) -> None:
         self.name = name
@@ -116,6 +117,7 @@ class Lane:
         self._backoff = backoff
         self._refresh = refresh
         self._outbox = outbox
+        self._send_note = send_note
         self._on_idle = on_idle
         self.notes: deque[Note] = deque()
         self.dirty = False
@@ -160,7 +162,7 @@ class Lane:
             if self.outbox_pending and self._outbox is not None:
                 self.outbox_pending = await self._guard(self._outbox(), default=False)
                 continue
-            if self.notes:
+            if self.notes and self._send_note is not None:
                 note = self.notes.popleft()
                 await self._guard(self._send_note(note), default=None)
                 continue
@@ -174,12 +176,6 @@ class Lane:
             self.last = time.monotonic()
         if self._on_idle is not None:
             self._on_idle()
-
-    send_note: Callable[[Note], Awaitable[None]] | None = None
-
-    async def _send_note(self, note: Note) -> None:
-        if self.send_note is not None:
-            await self.send_note(note)
 
     async def _guard(self, work: Awaitable[T], default: T) -> T:
         """Run one step; a bug is logged and the lane goes on (no tight loop, no dead lane)."""
@@ -347,9 +343,9 @@ class Presenter:
                 self.backoff,
                 (lambda: self._refresh_group(chat_id)) if group else None,
                 (lambda: self._send_outbox(chat_id)) if group else None,
+                lambda note: self._send_note(chat_id, note),
                 on_idle=None if group else lambda: self._drop_chat_lane(chat_id),
             )
-            lane.send_note = lambda note: self._send_note(chat_id, note)
             self._chats[chat_id] = lane
         return lane
 

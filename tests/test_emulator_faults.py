@@ -5,15 +5,13 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import Counter
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import aiohttp
 import pytest
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 from telegram.error import NetworkError, RetryAfter
-from telegram.ext import AIORateLimiter, ExtBot
+from telegram.ext import AIORateLimiter
 
 from botapi_emulator import (
     ApiCall,
@@ -24,21 +22,9 @@ from botapi_emulator import (
     Limits,
     max_in_window,
 )
+from tests.test_emulator import TOKEN, plain_bot
 
-TOKEN = "123456:TEST"
 pytestmark = pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
-
-
-@asynccontextmanager
-async def plain_bot(
-    emu: BotApiEmulator, rate_limiter: AIORateLimiter | None = None
-) -> AsyncIterator[Bot]:
-    """A PTB bot talking to the emulator, without polling."""
-    bot = ExtBot(
-        TOKEN, base_url=emu.base_url, base_file_url=emu.base_file_url, rate_limiter=rate_limiter
-    )
-    async with bot:
-        yield bot
 
 
 async def post(emu: BotApiEmulator, method: str, **fields: str) -> tuple[int, str]:
