@@ -353,13 +353,20 @@ class GameService:
         table = await self.repo.live_game(old_chat_id)
         if table is None:
             await self.repo.migrate_chat(old_chat_id, new_chat_id)
+            self._forget_chat(old_chat_id)
             return None
         async with self.lock(table.game_id):
             await self.repo.migrate_chat(old_chat_id, new_chat_id)
+            self._forget_chat(old_chat_id)  # storage changed (moved or stopped) its games
             moved = await self.repo.game(table.game_id)
         if moved is not None:
             self._remember(moved)
         return moved if moved is not None and moved.status.live else None
+
+    def _forget_chat(self, chat_id: int) -> None:
+        for cache in (self._tables, self._ended):
+            for game_id in [g for g, t in cache.items() if t.chat_id == chat_id]:
+                del cache[game_id]
 
     async def stop(self, game_id: int) -> Change:
         """End a game without a result (the caller checked the right to do so)."""
@@ -370,7 +377,11 @@ class GameService:
     # -- internals -----------------------------------------------------------------------
 
     async def _load(self, game_id: int, status: TableStatus | None = None) -> Table:
-        table = await self.repo.game(game_id)
+        """A private copy of the game's committed table for an operation to change: from
+        memory when this process committed it last (every commit goes through ``_commit``),
+        else from storage."""
+        cached = self.snapshot(game_id)
+        table = cached.model_copy(deep=True) if cached else await self.repo.game(game_id)
         if table is None:
             raise TableError("no_game")
         if not table.status.live:

@@ -18,6 +18,7 @@ import asyncio
 import json
 import sqlite3
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -53,6 +54,9 @@ _PRAGMAS = (
 )
 
 _LIVE_STATUSES = "('lobby', 'playing')"
+
+USER_CACHE = 10_000
+"""Users whose records stay in memory."""
 
 # SQLite's INTEGER is 64-bit; binding a larger Python int raises OverflowError.
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
@@ -133,6 +137,9 @@ class Storage:
         self._clock = clock
         self._lock = asyncio.Lock()
         self._closed = False
+        self._users: OrderedDict[int, UserRecord | None] = OrderedDict()
+        """A read cache of users, dropped entry by entry as they are written."""
+        self._user_writes = 0
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -238,6 +245,7 @@ class Storage:
                 " updated_at = excluded.updated_at",
                 (user_id, first_name, username, language_code, now, now),
             )
+        self._user_changed(user_id)
 
     async def set_private_open(self, user_id: int, is_open: bool) -> None:
         """Note whether the bot may message the user privately (creates an unnamed row if new)."""
@@ -250,6 +258,7 @@ class Storage:
                 " updated_at = excluded.updated_at",
                 (user_id, int(is_open), now, now),
             )
+        self._user_changed(user_id)
 
     async def set_user_language(self, user_id: int, language: str | None) -> None:
         """Store the language a user chose (``None`` returns to the client's language)."""
@@ -262,11 +271,33 @@ class Storage:
                 " updated_at = excluded.updated_at",
                 (user_id, language, now, now),
             )
+        self._user_changed(user_id)
 
     async def user(self, user_id: int) -> UserRecord | None:
-        """What the bot knows of a user, or ``None`` if never seen."""
+        """What the bot knows of a user, or ``None`` if never seen (cached: every write of a
+        user goes through this class and drops its entry)."""
         if not _fits(user_id):
             return None
+        if user_id in self._users:
+            self._users.move_to_end(user_id)
+            cached: UserRecord | None = self._users[user_id]
+            return cached
+        generation = self._user_writes
+        record = await self._read_user(user_id)
+        if generation == self._user_writes:  # no write since the read began: not stale
+            self._users[user_id] = record
+            while len(self._users) > USER_CACHE:
+                self._users.popitem(last=False)
+        return record
+
+    def _user_changed(self, *user_ids: int | None) -> None:
+        """Users were written: forget what the cache holds of them."""
+        self._user_writes += 1
+        for user_id in user_ids:
+            if user_id is not None:
+                self._users.pop(user_id, None)
+
+    async def _read_user(self, user_id: int) -> UserRecord | None:
         row = await self._fetchone(
             "SELECT user_id, first_name, username, language_code, language, private_open,"
             " abandons FROM users WHERE user_id = ?",
@@ -483,6 +514,9 @@ class Storage:
                     " abandons = abandons + 1, updated_at = excluded.updated_at",
                     (abandoned_by, now, now),
                 )
+        if result is not None or abandoned_by is not None:
+            players = [p.user_id for p in result.players] if result is not None else []
+            self._user_changed(abandoned_by, *players)
 
     async def _insert_result(self, result: MatchResult, now: float) -> None:
         """Write a match and its players; runs inside ``save_game``'s transaction."""

@@ -216,18 +216,27 @@ async def start_with_bots(emu: BotApiEmulator, user: User, group: Group) -> Play
 
 
 async def seat_four(
-    emu: BotApiEmulator, *, options: str = "seating=ordered", names: tuple[str, ...] = NAMES
+    emu: BotApiEmulator,
+    *,
+    options: str = "seating=ordered",
+    names: tuple[str, ...] = NAMES,
+    in_order: bool = True,
 ) -> Players:
-    """Four people open the private chat, one opens a table, three join: the match starts."""
+    """Four people open the private chat, one opens a table, three join: the match starts.
+
+    ``in_order``: each joins once the lobby shows the one before (so seats follow ``names``);
+    without it they join at once (for a group whose flood limit holds the lobby back)."""
     users = [emu.add_user(first_name=name, language_code="ru") for name in names]
     group = emu.add_group(title="Козлятня", members=users, admins=users[:1], creator=users[0])
     for user in users:
         await emu.start_private(user)
     emu.send_text(users[0], group.id, f"/newgame {options}".strip())
     await emu.wait_for(lambda: emu.find_message(group.id, "набор за стол") is not None)
-    for user in users[1:]:
+    for seat, user in enumerate(users[1:], start=2):
         emu.send_text(user, group.id, "/join")
-        await asyncio.sleep(0)
+        if in_order and seat < len(users):  # one after the other, as people do
+            line = f"{seat}. {user.first_name}"
+            await emu.wait_for(lambda x=line: emu.find_message(group.id, x) is not None)
     players = Players(emu, group, users)
     await emu.wait_for(lambda: all(players.hand_message(u) for u in users), timeout=15)
     return players

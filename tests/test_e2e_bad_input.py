@@ -345,7 +345,7 @@ async def test_a_player_who_leaves_matches_repeatedly_is_flagged_in_the_lobby(
                 emu.send_text(user, group.id, "/join")
             await emu.wait_for(lambda: _table(bot, group.id).status is TableStatus.PLAYING)
         emu.send_text(boris, group.id, "/leave")
-        await emu.wait_for(lambda: _table(bot, group.id).seats[1].is_computer)  # type: ignore[union-attr]
+        await emu.wait_for(lambda: _table(bot, group.id).seat_of(boris.id) is None)
         emu.send_text(ann, group.id, "/stop")
         await emu.wait_for(lambda: _table(bot, group.id).status is TableStatus.STOPPED)
     emu.send_text(ann, group.id, "/newgame")

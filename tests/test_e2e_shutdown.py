@@ -52,7 +52,8 @@ async def test_sigterm_finishes_the_press_in_flight_and_the_next_start_sends_hel
         await slow.start()
         try:
             await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
-            players = await seat_four(emu, options="seating=ordered deck=32 move_time=0")
+            players = await seat_four(emu, options="seating=ordered deck=32 move_time=0",
+                                      in_order=False)  # the lobby's edits are held back
             await _play_one_deal(players)
             await asyncio.sleep(0.5)
             query = None
