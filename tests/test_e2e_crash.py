@@ -225,11 +225,15 @@ async def _check_logs(
             assert deal.score == expected or 0 in deal.score, (deal.deal_no, score, deal)
             score = deal.score
         assert result.score == score and max(score) >= 12
-        # Every result reached the group once, in order; then the match result, once.
+        # Every result reached the group, in order; then the match result. A kill in the
+        # millisecond between Telegram accepting a post and the bot crossing it off its outbox
+        # repeats that one post (Telegram has no idempotent send): at most once per kill.
         group_texts = [m.text for m in emu.messages(players.group.id)]
         posted = [int(n) for text in group_texts for n in re.findall(r"^Сдача (\d+):", text)]
-        assert posted == [d.deal_no + 1 for d in deals], posted
-        assert sum("🏆" in text for text in group_texts) == 1
+        assert _squeeze(posted) == [d.deal_no + 1 for d in deals], posted
+        trophies = sum("🏆" in text for text in group_texts)
+        repeats = len(posted) - len(deals) + trophies - 1
+        assert trophies >= 1 and repeats <= storm.kills, (posted, trophies)
         if game_id == 2:
             assert any(m.source == "timeout" for m in moves), "the timer never fired"
     accepted = set()
@@ -244,10 +248,19 @@ async def _check_logs(
         if m.source == "human"
     }
     assert accepted <= logged, accepted - logged
-    # One hand message per deal whose buttons the bot accepts: any other copy of a deal's hand
-    # (a send whose answer the kill swallowed) is refused as out of date.
+    # One hand message per deal whose buttons the bot accepts. A kill between Telegram
+    # accepting a hand and the bot recording it leaves an earlier copy, which the bot refuses
+    # as out of date (an older message than the one it recorded): at most one per kill.
+    dealt = {d.deal_no + 1 for d in await storage.deals(1)}
+    copies = 0
     for user in four.users:
         per_deal = hand_sends(emu, user.id)
-        assert set(per_deal) == {d.deal_no + 1 for d in await storage.deals(1)}, per_deal
-        assert max(per_deal.values()) == 1, (user.first_name, per_deal)
+        assert set(per_deal) == dealt, per_deal
+        copies += sum(n - 1 for n in per_deal.values())
+    assert copies <= storm.kills, copies
+
+
+def _squeeze(numbers: list[int]) -> list[int]:
+    """The list without immediate repeats."""
+    return [n for i, n in enumerate(numbers) if i == 0 or numbers[i - 1] != n]
 
