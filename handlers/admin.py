@@ -72,7 +72,6 @@ async def language(update: Update, context: Context) -> None:
         return
     if private:
         await data.storage.set_user_language(user.id, chosen)
-        data.forget_user(user.id)
     else:
         if not await is_admin(data, chat.id, user.id):
             cmd.reply(t("Only a chat admin can change the group's language."))

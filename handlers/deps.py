@@ -18,8 +18,6 @@ from kozelbot.i18n import Translator, pick_language, translator
 from kozelbot.service import GameService
 from storage import Storage
 
-USER_CACHE = 10_000
-"""People whose languages are kept in memory."""
 ADMIN_TTL = 60.0
 """Seconds a chat administrator look-up is trusted."""
 
@@ -37,8 +35,6 @@ class BotData:
     def __init__(self) -> None:
         self.chat_languages: dict[int, str] = {}
         """Cache of each group's language."""
-        self.user_languages: dict[int, tuple[str | None, str | None]] = {}
-        """Cache of each person's chosen and Telegram language."""
         self.remembered: dict[int, tuple[str, str | None, str | None]] = {}
         """The name, username and language last written for each person."""
         self.presses = Throttle(8, 2.0)
@@ -60,20 +56,10 @@ class BotData:
 
     async def user_translator(self, user_id: int, language_code: str | None = None) -> Translator:
         """The language of a person: their /language choice, else Telegram's, else default."""
-        stored = self.user_languages.get(user_id)
-        if stored is None:
-            record = await self.storage.user(user_id)
-            stored = (record.language, record.language_code) if record else (None, None)
-            if len(self.user_languages) >= USER_CACHE:
-                self.user_languages.clear()  # a cache: forgetting costs one read each
-            self.user_languages[user_id] = stored
-        chosen, known = stored
-        return translator(pick_language(chosen, language_code or known,
-                                        default=self.settings.language))  # fmt: skip
-
-    def forget_user(self, user_id: int) -> None:
-        """A person's stored language may have changed: read it again next time."""
-        self.user_languages.pop(user_id, None)
+        record = await self.storage.user(user_id)  # cached by storage
+        chosen = record.language if record is not None else None
+        known = language_code or (record.language_code if record is not None else None)
+        return translator(pick_language(chosen, known, default=self.settings.language))
 
     def translators(self) -> Translators:
         """The language look-ups the presenter needs."""

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 
 from telegram import Update
-from telegram.error import TelegramError
 
 from handlers.deps import Context
 from handlers.flow import answer_query
@@ -22,6 +20,6 @@ async def on_error(update: object, context: Context) -> None:
         return
     user = update.effective_user
     t = translator(user.language_code if user else None)
-    with contextlib.suppress(TelegramError):  # already answered, or too old to answer
-        await answer_query(context.bot_data, update.callback_query,
-                           t("Something went wrong; please try again."))  # fmt: skip
+    # (answer_query logs and leaves a query already answered or too old to answer)
+    await answer_query(context.bot_data, update.callback_query,
+                       t("Something went wrong; please try again."))

@@ -76,7 +76,6 @@ async def remember(data: BotData, user: User) -> None:
     if data.remembered.get(user.id) == known:
         return  # nothing new to write
     await data.storage.upsert_user(user.id, user.first_name, user.username, user.language_code)
-    data.forget_user(user.id)
     if len(data.remembered) >= 10_000:
         data.remembered.clear()
     data.remembered[user.id] = known
