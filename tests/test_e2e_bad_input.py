@@ -74,7 +74,7 @@ async def test_a_player_who_never_opened_the_private_chat_gets_a_deep_link_that_
     assert lobby is not None and "Глеб" not in lobby.text
     await emu.open_deep_link(gleb, url)
     await emu.wait_for(lambda: "2. Глеб" in emu.find_message(group.id, "набор за стол").text)  # type: ignore[union-attr]
-    assert emu.find_message(gleb.id, "Вы за столом") is not None
+    await emu.wait_for(lambda: emu.find_message(gleb.id, "Вы за столом") is not None)
 
 
 async def test_the_join_button_of_a_stranger_without_private_chat_opens_the_deep_link(
