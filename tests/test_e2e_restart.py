@@ -33,7 +33,9 @@ async def test_killed_mid_deal_the_bot_resumes_and_finishes_the_match_without_lo
     await bot.start()
     try:
         await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
-        players = await seat_four(emu)
+        # No catch and no Lyusya win: the match cannot end within the first moves whatever
+        # the (unseeded) shuffles deal, so the kill below always lands mid-match.
+        players = await seat_four(emu, options="seating=ordered six_clubs=ordinary lyusya=zero")
         await _play(players, emu, 14)  # into the second trick... of the first deal or later
 
         # A press is in flight when the bot dies: it must be applied once, by someone.
