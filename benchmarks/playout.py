@@ -1,7 +1,11 @@
-"""Random-playout speed of the engine: deals per second with uniformly random legal moves,
-and whole computer-player matches per second. Prints one JSON line.
+"""Random-playout speed of the engines, through the game protocol only: deals per second with
+uniformly random legal moves, and whole computer-player matches, for every preset. Prints
+one JSON line per preset (``--variant`` picks one; ``--option KEY=VALUE`` sets options).
 
-    python benchmarks/playout.py [--deals N] [--seed S]
+    python benchmarks/playout.py [--deals N] [--matches M] [--seed S] [--variant V]
+
+Redeal offers are always declined (``keep``): a redeal is a deal not played, and the figure
+counts deals played.
 """
 
 from __future__ import annotations
@@ -10,31 +14,33 @@ import argparse
 import json
 import random
 import time
+from typing import Any
 
-from kozelbot.engine import MatchState, Phase, PlayCard, shuffle_rng
+from kozelbot.game import DealScored, shuffle_rng
+from kozelbot.games import PRESETS, new_state, preset
 from kozelbot.simulate import play_match
 
+DECLINE = {"keep"}
+"""Actions preferred when offered, so that a deal is played instead of dealt again."""
 
-def random_deals(count: int, seed: int) -> float:
-    """Play ``count`` deals with random legal moves (no redeals); return seconds taken."""
+
+def random_deals(variant: str, options: dict[str, Any], count: int, seed: int) -> float:
+    """Play ``count`` deals with random legal moves; return the seconds taken."""
     rng = random.Random(seed)
     started = time.perf_counter()
     played = 0
-    state = MatchState("hvalenyi", {})
+    state = new_state(variant, options)
     while played < count:
-        if state.phase is Phase.OVER:
-            state = MatchState("hvalenyi", {})
-        if state.phase is Phase.DEALING:
-            state.deal(shuffle_rng(seed, state.shuffles))
+        if state.over:
+            state = new_state(variant, options)
+        if state.needs_chance:
+            state.chance(shuffle_rng(seed, state.shuffles))
             continue
         seat = state.to_act()[0]
         actions = state.legal_actions(seat)
-        if state.phase is Phase.REDEAL:
-            state.apply(seat, actions[1])  # keep: every redeal would be a deal not played
-            continue
-        action = rng.choice(actions)
-        assert isinstance(action, PlayCard)
-        if state.apply(seat, action)[-1].__class__.__name__ in ("DealScored", "MatchOver"):
+        # The family lists a decline ("keep") last; checking one action keeps this cheap.
+        action = actions[-1] if str(actions[-1]) in DECLINE else rng.choice(actions)
+        if any(isinstance(event, DealScored) for event in state.apply(seat, action)):
             played += 1
     return time.perf_counter() - started
 
@@ -44,20 +50,30 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=5000)
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", choices=sorted(PRESETS))
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
-    seconds = random_deals(args.deals, args.seed)
-    started = time.perf_counter()
-    deals = 0
-    for match in range(args.matches):
-        state = play_match(MatchState("hvalenyi", {}), args.seed * 1000 + match)
-        deals += state.deal_no
-    ai_seconds = time.perf_counter() - started
-    print(json.dumps({
-        "random_deals": args.deals,
-        "random_deals_per_second": round(args.deals / seconds),
-        "ai_matches": args.matches,
-        "ai_deals_per_second": round(deals / ai_seconds),
-    }))  # fmt: skip
+    setups: list[tuple[str, list[str]]] = (
+        [(args.variant, args.option)] if args.variant
+        else [(name, []) for name in PRESETS] + [("hvalenyi", ["players=2"])]
+    )  # fmt: skip
+    for variant, words in setups:
+        options = preset(variant).parse(words).model_dump()
+        seconds = random_deals(variant, options, args.deals, args.seed)
+        started = time.perf_counter()
+        deals = 0
+        for match in range(args.matches):
+            state = play_match(new_state(variant, options), args.seed * 1000 + match)
+            deals += state.deals_scored
+        ai_seconds = time.perf_counter() - started
+        print(json.dumps({
+            "variant": variant,
+            "options": words,
+            "random_deals": args.deals,
+            "random_deals_per_second": round(args.deals / seconds),
+            "ai_matches": args.matches,
+            "ai_deals_per_second": round(deals / ai_seconds),
+        }), flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 
 from handlers.deps import Context
 from handlers.flow import command
+from kozelbot.games import DEFAULT_PRESET, PRESETS
 from kozelbot.render import help_text, rules_text
 
 
@@ -18,10 +19,28 @@ async def help_command(update: Update, context: Context) -> None:
 
 
 async def rules(update: Update, context: Context) -> None:
-    """/rules: the rules in brief."""
-    cmd = await command(update, context.bot_data)
-    if cmd is not None:
-        cmd.reply(html=True, text=rules_text(cmd.t))
+    """/rules [VARIANT]: a variant's rules in brief — the one named, else the one this group
+    is playing, else the default."""
+    data = context.bot_data
+    cmd = await command(update, data)
+    if cmd is None:
+        return
+    words = context.args or []
+    variant = words[0].lower() if words else None
+    if variant is None and cmd.chat.type != ChatType.PRIVATE:
+        table = await data.service.live_game(cmd.chat.id)
+        variant = None if table is None else table.variant
+    variant = variant or DEFAULT_PRESET
+    if variant not in PRESETS:
+        names = ", ".join(PRESETS)
+        cmd.reply(cmd.t("Unknown variant {name}. Variants: {names}", name=_shorten(variant),
+                        names=names))  # fmt: skip
+        return
+    cmd.reply(html=True, text=rules_text(variant, cmd.t))
+
+
+def _shorten(word: str) -> str:
+    return word if len(word) <= 20 else word[:19] + "…"
 
 
 async def unknown_command(update: Update, context: Context) -> None:

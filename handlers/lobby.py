@@ -18,10 +18,11 @@ from handlers.flow import (
     remember,
 )
 from kozelbot import callbacks
+from kozelbot.games import DEFAULT_PRESET, PRESETS
+from kozelbot.options import OptionError
 from kozelbot.render import help_text, option_error_text, table_error_text
 from kozelbot.service import Change, TableError
 from kozelbot.table import GameAlreadyRunning, TableStatus
-from kozelbot.variants import OptionError
 
 JOIN_PREFIX = "join-"
 HAND_PREFIX = "hand-"
@@ -32,7 +33,7 @@ MAX_GAME_ID = 2**53
 
 
 async def new_game(update: Update, context: Context) -> None:
-    """/newgame [KEY=VALUE ...]: open a table in this group."""
+    """/newgame [VARIANT] [KEY=VALUE ...]: open a table in this group."""
     data = context.bot_data
     cmd = await group_command(
         update, data, lambda t: t("Add me to a group and send /newgame there.")
@@ -42,10 +43,14 @@ async def new_game(update: Update, context: Context) -> None:
     chat, user, t = cmd.chat, cmd.user, cmd.t
     await data.storage.upsert_chat(chat.id, chat.title)
     await remember(data, user)
+    words = list(context.args or [])
+    variant = DEFAULT_PRESET
+    if words and "=" not in words[0]:
+        variant = words.pop(0).lower()
     try:
-        table = await data.service.new_game(
-            chat.id, user.id, context.args or [], chat_title=chat.title
-        )
+        if variant not in PRESETS:
+            raise OptionError("variant", variant, "|".join(PRESETS))
+        table = await data.service.new_game(chat.id, user.id, words, variant, chat.title)
     except (TableError, GameAlreadyRunning):
         cmd.reply(t("A game is already running in this chat. /stop ends it."))
         return

@@ -1,4 +1,4 @@
-"""Play: the private hand's card and redeal buttons, and /hand."""
+"""Play: the private hand's buttons (cards, redeal answers, every special phase), and /hand."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from telegram.constants import ChatType
 from handlers.deps import Context
 from handlers.flow import command, group_command, press, publish
 from kozelbot import callbacks
-from kozelbot.engine import Action, AskRedeal, GameError, KeepHand, PlayCard
-from kozelbot.render import card_label, game_error_text, table_error_text
+from kozelbot.game import GameError
+from kozelbot.games import family_of
+from kozelbot.render import table_error_text
 from kozelbot.service import TableError
 
 
@@ -20,7 +21,7 @@ async def hand_button(update: Update, context: Context) -> None:
     if pressed is None:
         return
     query, user, t, button = pressed.query, pressed.user, pressed.t, pressed.button
-    if not isinstance(button, callbacks.PlayButton | callbacks.RedealButton):
+    if not isinstance(button, callbacks.PlayButton | callbacks.RedealButton | callbacks.ActButton):
         await pressed.refuse(t("This button is not valid."))
         return
     # The latest commit this process made (act() checks again under the game's lock).
@@ -42,26 +43,23 @@ async def hand_button(update: Update, context: Context) -> None:
         # act() checks its deal.)
         await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
         return
-    action: Action
-    if isinstance(button, callbacks.PlayButton):
-        action = PlayCard(button.card)
-    else:
-        action = AskRedeal() if button.redeal else KeepHand()
+    family = family_of(table.variant)
+    try:
+        action = family.parse_action(button.action)
+    except ValueError:
+        await pressed.refuse(t("This button is not valid."))
+        return
     try:
         change = await data.service.act(button.game_id, user.id, button.deal_no, action)
     except GameError as error:
-        await pressed.refuse(game_error_text(error, table, t))
+        await pressed.refuse(family.error_text(error, table, t))
         return
     except TableError as error:
         await pressed.refuse(table_error_text(error.code, t))
         return
     publish(data, change)
-    if isinstance(action, PlayCard):
-        await pressed.answer(t("You played {card}.", card=card_label(action.card, t)))
-    elif isinstance(action, AskRedeal):
-        await pressed.answer(t("Redeal!"))
-    else:
-        await pressed.answer(t("You play on."))
+    applied = change.moves[0].action if change.moves else str(action)
+    await pressed.answer(family.done_text(family.parse_action(applied), t))
 
 
 async def hand(update: Update, context: Context) -> None:

@@ -42,22 +42,12 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
-from kozelbot.engine import Phase
+from kozelbot.game import DealScored, MatchOver
+from kozelbot.games import family_of
 from kozelbot.i18n import Translator
 from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
 from kozelbot.records import MessageRef, OutboxItem
-from kozelbot.render import (
-    Keyboard,
-    final_table_text,
-    hand_keyboard,
-    hand_text,
-    lobby_keyboard,
-    lobby_text,
-    match_over_text,
-    mention,
-    result_text,
-    table_text,
-)
+from kozelbot.render import Keyboard, lobby_keyboard, lobby_text, mention
 from kozelbot.service import Change, GameService
 from kozelbot.table import Table, TableStatus
 from storage import Storage
@@ -273,8 +263,10 @@ class Presenter:
         await self.forget_message(table.game_id, "table")
         if old is not None:
             moved_id = old.message_id
-            self.note(table.chat_id,
-                      lambda t: Outgoing(t("⬇️ The table moved down."), edit_message_id=moved_id))
+            self.note(
+                table.chat_id,
+                lambda t: Outgoing(t("⬇️ The table moved down."), edit_message_id=moved_id),
+            )
         self._chat_game[table.chat_id] = table.game_id
         self.chat_lane(table.chat_id).touch()
 
@@ -518,18 +510,17 @@ class Presenter:
         post = read_post(item, table)
         t = await self.translators.group(chat_id)
         event = post.event
-        if item.kind == FINAL_TABLE:
+        family = family_of(table.variant)
+        if item.kind == FINAL_TABLE and isinstance(event, DealScored):
             ref = await self.message(item.game_id, "table")
-            deal_no = getattr(event, "deal_no", None)
-            if ref is None or ref.chat_id != chat_id or ref.deal_no != deal_no:
+            if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
                 return
-            text = final_table_text(post.table, event, t)  # type: ignore[arg-type]
+            text = family.final_table_text(post.table, event, t)
             await self._put(chat_id, Outgoing(text, edit_message_id=ref.message_id))
-        elif item.kind == DEAL_RESULT:
-            await self._put(chat_id, Outgoing(result_text(post.table, event, t)))  # type: ignore[arg-type]
-        elif item.kind == MATCH_OVER:
-            winner, score = event.winner, event.score  # type: ignore[union-attr]
-            await self._put(chat_id, Outgoing(match_over_text(post.table, winner, score, t)))
+        elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
+            await self._put(chat_id, Outgoing(family.result_text(post.table, event, t)))
+        elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
+            await self._put(chat_id, Outgoing(family.match_over_text(post.table, event, t)))
         else:
             log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
 
@@ -575,26 +566,27 @@ class Presenter:
             return
         t = await self.translators.group(chat_id)
         state = self.service.state_of(table)
-        if state is None or state.current is None:
+        deal_no = None if state is None else state.deal_shown
+        if state is None or deal_no is None:
             await self._show_lobby(table, t)
             return
         lobby = await self.message(table.game_id, "lobby")
         if lobby is not None and table.game_id not in self._lobby_closed:
             await self.edit(chat_id, lobby.message_id, lobby_text(table, t))
             self._lobby_closed.add(table.game_id)
-        deal_no = state.current.deal_no
+        family = family_of(table.variant)
         result = state.last_result
-        if state.phase is Phase.OVER and result is not None and result.deal_no == deal_no:
-            text = final_table_text(table, result, t)
+        if state.over and result is not None and result.deal_no == deal_no:
+            text = family.final_table_text(table, result, t)
         else:
-            text = table_text(table, state, t)
+            text = family.table_text(table, state, t)
         ref = await self.message(table.game_id, "table")
         if ref is not None and ref.chat_id == chat_id:
             if ref.deal_no == deal_no and await self.edit(chat_id, ref.message_id, text):
                 return
             if result is not None and ref.deal_no == result.deal_no:
                 # The deal's outcome replaces its stale turn before the next table appears.
-                await self.edit(chat_id, ref.message_id, final_table_text(table, result, t))
+                await self.edit(chat_id, ref.message_id, family.final_table_text(table, result, t))
         message = await self.send(chat_id, text)
         await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
                                                 chat_id=chat_id, deal_no=deal_no,
@@ -636,12 +628,14 @@ class Presenter:
         if table is None or player is None or player.user_id is None:
             return
         state = self.service.state_of(table)
-        if state is None or state.current is None:
+        deal_no = None if state is None else state.deal_shown
+        if state is None or deal_no is None:
             return
         user_id = player.user_id
         t = await self.translators.user(user_id)
-        deal_no = state.current.deal_no
-        text, keyboard = hand_text(table, state, seat, t), hand_keyboard(table, state, seat, t)
+        family = family_of(table.variant)
+        text = family.hand_text(table, state, seat, t)
+        keyboard = family.hand_keyboard(table, state, seat, t)
         known = await self.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
             if known.deal_no == deal_no:

@@ -8,11 +8,14 @@ that is not ours (forged or mangled data), and the handlers answer such presses 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from kozelbot.cards import Card
 
 MAX_BYTES = 64
+_ACTION = re.compile(r"[a-z_]{1,16}(:[0-9A-Za-z_]{1,8})?")
+"""A move's notation as buttons carry it: a verb and at most one short argument."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +29,11 @@ class PlayButton:
     def pack(self) -> str:
         return _checked(f"c:{self.game_id}:{self.deal_no}:{self.card}")
 
+    @property
+    def action(self) -> str:
+        """The move it stands for, in the move log's notation."""
+        return f"play:{self.card}"
+
 
 @dataclass(frozen=True, slots=True)
 class RedealButton:
@@ -37,6 +45,23 @@ class RedealButton:
 
     def pack(self) -> str:
         return _checked(f"r:{self.game_id}:{self.deal_no}:{'y' if self.redeal else 'n'}")
+
+    @property
+    def action(self) -> str:
+        return "redeal" if self.redeal else "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class ActButton:
+    """Any other move of a hand (a hand-off, a call, a demand …): ``action`` is the move in
+    the family's move-log notation, which the family parses and verifies like any press."""
+
+    game_id: int
+    deal_no: int
+    action: str
+
+    def pack(self) -> str:
+        return _checked(f"a:{self.game_id}:{self.deal_no}:{self.action}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +86,7 @@ class OptionButton:
         return _checked(f"o:{self.game_id}:{self.key}")
 
 
-CallbackData = PlayButton | RedealButton | LobbyButton | OptionButton
+CallbackData = PlayButton | RedealButton | ActButton | LobbyButton | OptionButton
 LOBBY_VERBS = ("join", "leave", "start")
 
 
@@ -81,6 +106,8 @@ def parse(data: str | None) -> CallbackData | None:
             return PlayButton(int(parts[1]), int(parts[2]), Card.parse(parts[3]))
         if parts[0] == "r" and len(parts) == 4 and parts[3] in ("y", "n"):
             return RedealButton(int(parts[1]), int(parts[2]), parts[3] == "y")
+        if parts[0] == "a" and len(parts) >= 4 and _ACTION.fullmatch(":".join(parts[3:])):
+            return ActButton(int(parts[1]), int(parts[2]), ":".join(parts[3:]))
         if parts[0] == "l" and len(parts) == 3 and parts[2] in LOBBY_VERBS:
             return LobbyButton(int(parts[1]), parts[2])
         if parts[0] == "o" and len(parts) == 3 and parts[2].isidentifier():

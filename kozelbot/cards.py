@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from enum import StrEnum
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
+
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import core_schema
 
 
 class Suit(StrEnum):
@@ -87,6 +90,16 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({self})"
 
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        """Cards in pydantic models and ``TypeAdapter``s are their notation (``"10H"``)."""
+        return core_schema.no_info_plain_validator_function(
+            _validate_card,
+            serialization=core_schema.plain_serializer_function_ser_schema(str),
+        )
+
     @staticmethod
     def parse(text: str) -> Card:
         """Parse ``"10H"``-style notation; raise ``ValueError`` on anything else."""
@@ -101,6 +114,14 @@ def _parse(text: str) -> Card:
         return Card(Rank(text[:-1]), Suit(text[-1]))
     except ValueError:
         raise ValueError(f"not a card: {text!r}") from None
+
+
+def _validate_card(value: Any) -> Card:
+    if isinstance(value, Card):
+        return value
+    if isinstance(value, str):
+        return Card.parse(value)
+    raise ValueError(f"not a card: {value!r}")
 
 
 def parse_cards(text: str) -> list[Card]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from kozelbot.engine import DealScored, MatchOver
+from kozelbot.game import DealScored, MatchOver
 from kozelbot.records import OutboxItem
 from kozelbot.table import Player, Table
 

@@ -16,17 +16,17 @@ import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
-from kozelbot.ai import choose_action
-from kozelbot.engine import (
-    Action,
-    DealScored,
-    Event,
-    MatchOver,
-    MatchState,
-    Phase,
-    shuffle_rng,
+from kozelbot.game import DealScored, GameError, GameState, MatchOver, advance
+from kozelbot.games import (
+    DEFAULT_PRESET,
+    PRESETS,
+    family_of,
+    load_state,
+    new_state,
+    preset,
+    seats_of,
 )
 from kozelbot.posts import posts_for
 from kozelbot.records import (
@@ -38,8 +38,6 @@ from kozelbot.records import (
     OutboxItem,
 )
 from kozelbot.table import Player, Table, TableStatus
-from kozelbot.trace import deal_trace
-from kozelbot.variants import DEFAULT_PRESET, preset
 
 LOBBY_TTL = 3600.0
 """Seconds a lobby stays open after its last change before it closes itself, so a forgotten
@@ -88,8 +86,8 @@ class Change:
     """What one accepted operation did: the new table and what happened, for presenters."""
 
     table: Table
-    state: MatchState | None = None
-    events: list[Event] = field(default_factory=list)
+    state: GameState | None = None
+    events: list[Any] = field(default_factory=list)
     moves: list[MoveRecord] = field(default_factory=list)
     deals: list[DealRecord] = field(default_factory=list)
     result: MatchResult | None = None
@@ -127,7 +125,7 @@ class GameService:
         """Live games (bounded by the number of chats)."""
         self._ended: OrderedDict[int, Table] = OrderedDict()
         """The most recently ended games, for their last renders."""
-        self._states: OrderedDict[tuple[int, int], MatchState] = OrderedDict()
+        self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
         """(game, version) → its parsed engine state, shared by the renders of that version."""
 
     # -- reading -------------------------------------------------------------------------
@@ -176,7 +174,7 @@ class GameService:
         while len(self._ended) > ENDED_CACHE:
             self._ended.popitem(last=False)
 
-    def state_of(self, table: Table) -> MatchState | None:
+    def state_of(self, table: Table) -> GameState | None:
         """The engine state inside a committed table, for reading only (renders): parsed once
         per version and shared, so do not change it."""
         if table.state is None:
@@ -184,7 +182,7 @@ class GameService:
         key = (table.game_id, table.version)
         state = self._states.get(key)
         if state is None:
-            state = self._states[key] = MatchState.from_dict(table.state)
+            state = self._states[key] = load_state(table.state)
             while len(self._states) > STATES_CACHE:
                 self._states.popitem(last=False)
         else:
@@ -205,11 +203,12 @@ class GameService:
         existing = await self.live_game(chat_id)
         if existing is not None:
             raise TableError("game_running", existing)
-        options = preset(variant).parse(args)
+        options = preset(variant).parse(args).model_dump()
         table = Table(
             chat_id=chat_id,
             variant=variant,
-            options=options.model_dump(),
+            options=options,
+            seats=[None] * seats_of(variant, options),
             creator_id=creator_id,
             seed=self.rng.getrandbits(48),
             created_at=self.clock(),
@@ -259,13 +258,29 @@ class GameService:
             return await self._commit(change)
 
     async def cycle_option(self, game_id: int, user_id: int, key: str) -> Change:
-        """The creator moves a table option to its next value while the lobby is open."""
+        """The creator moves a table option (or, with ``key="variant"``, the variant) to its
+        next value while the lobby is open.
+
+        A change of the number of seats keeps the people seated, in join order; it is refused
+        (``full``) when more people sit than the new table has seats."""
         async with self.lock(game_id):
             table = await self._load(game_id, TableStatus.LOBBY)
             if user_id != table.creator_id:
                 raise TableError("not_creator", table)
-            chosen = preset(table.variant)
-            table.options = chosen.cycle(chosen.options_from(table.options), key).model_dump()
+            if key == "variant":
+                names = list(PRESETS)
+                table.variant = names[(names.index(table.variant) + 1) % len(names)]
+                table.options = preset(table.variant).default_options().model_dump()
+            else:
+                chosen = preset(table.variant)
+                options = chosen.cycle(chosen.options_from(table.options), key)
+                table.options = options.model_dump()
+            seats = seats_of(table.variant, table.options)
+            people = [p for p in table.seats if p is not None]
+            if len(people) > seats:
+                raise TableError("full", table)
+            if seats != len(table.seats):
+                table.seats = [*people, *([None] * (seats - len(people)))]
             return await self._commit(self._lobby_changed(table))
 
     async def start(self, game_id: int, user_id: int) -> Change:
@@ -286,23 +301,32 @@ class GameService:
             p if not p.is_computer else computer(s) for s, p in enumerate(seats)
         ]  # computers are named after their final seat
         table.status = TableStatus.PLAYING
-        change = Change(table, MatchState(table.variant, table.options), started=True)
+        change = Change(table, new_state(table.variant, table.options), started=True)
         self._advance(change)
         return change
 
     # -- play ----------------------------------------------------------------------------
 
-    async def act(self, game_id: int, user_id: int, deal_no: int, action: Action) -> Change:
-        """A person's move; ``GameError`` (illegal) and ``TableError`` change nothing."""
+    async def act(self, game_id: int, user_id: int, deal_no: int, action: Any) -> Change:
+        """A person's move; ``GameError`` (illegal) and ``TableError`` change nothing.
+
+        A refused move may be replaced by the one the preset plays instead (``kryuk``: the
+        only legal card, RULES.md §1.2); otherwise the ``GameError`` is raised."""
         async with self.lock(game_id):
             table = await self._load(game_id, TableStatus.PLAYING)
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated", table)
             state = self._state(table)
-            assert state.current is not None
-            if state.phase not in (Phase.REDEAL, Phase.PLAY) or deal_no != state.current.deal_no:
+            if not state.accepts(deal_no):
                 raise TableError("stale", table)
+            try:
+                state.verify(seat, action)
+            except GameError:
+                instead = family_of(table.variant).after_refusal(state, seat, action)
+                if instead is None:
+                    raise
+                action = instead
             change = Change(table, state)
             self._apply(change, seat, action, MoveSource.HUMAN)
             self._advance(change)
@@ -322,12 +346,15 @@ class GameService:
                 return await self._commit(self._stopped(table))
             state = self._state(table)
             change = Change(table, state)
+            family = family_of(table.variant)
+            rng = random.Random(f"{table.seed}:{table.move_seq}")
             for seat in state.to_act():
                 player = table.seats[seat]
                 if player is None or player.is_computer or seat not in state.to_act():
                     continue
                 table.timeouts[seat] += 1
-                self._apply(change, seat, choose_action(state.view_for(seat)), MoveSource.TIMEOUT)
+                action = family.on_timeout(state, seat, rng)
+                self._apply(change, seat, action, MoveSource.TIMEOUT)
             self._advance(change)
             return await self._commit(change)
 
@@ -391,10 +418,10 @@ class GameService:
         return table
 
     @staticmethod
-    def _state(table: Table) -> MatchState:
+    def _state(table: Table) -> GameState:
         """A private copy of the table's engine state, for an operation to change."""
         assert table.state is not None
-        return MatchState.from_dict(table.state)
+        return load_state(table.state)
 
     def _lobby_changed(self, table: Table) -> Change:
         """Activity in a lobby keeps it open for another ``lobby_ttl`` seconds."""
@@ -406,11 +433,25 @@ class GameService:
         table.deadline = None
         return Change(table, None if table.state is None else self._state(table))
 
-    def _apply(self, change: Change, seat: int, action: Action, source: MoveSource) -> None:
+    def _apply(self, change: Change, seat: int, action: Any, source: MoveSource) -> None:
+        state = change.state
+        assert state is not None
+        deal_no = state.deal_shown
+        assert deal_no is not None
+        self._record(change, seat, action, state.apply(seat, action), source, deal_no)
+
+    def _record(
+        self,
+        change: Change,
+        seat: int,
+        action: Any,
+        events: list[Any],
+        source: MoveSource,
+        deal_no: int,
+    ) -> None:
+        """Log an applied move and what it owes: deal records, the result, group posts."""
         state, table = change.state, change.table
-        assert state is not None and state.current is not None
-        deal_no = state.current.deal_no
-        events = state.apply(seat, action)
+        assert state is not None
         table.move_seq += 1
         player = table.seats[seat]
         change.moves.append(
@@ -437,20 +478,29 @@ class GameService:
         """Deal and let computer seats act until a person must act or the match is over."""
         state, table = change.state, change.table
         assert state is not None
-        for _ in range(10_000):
-            if state.phase is Phase.OVER:
-                table.status = TableStatus.FINISHED
-                break
-            if state.phase is Phase.DEALING:
-                change.events.extend(state.deal(shuffle_rng(table.seed, state.shuffles)))
-                continue
-            bots = [s for s in state.to_act() if (p := table.seats[s]) is None or p.is_computer]
-            if not bots:
-                break
-            self._apply(
-                change, bots[0], choose_action(state.view_for(bots[0])), MoveSource.COMPUTER
-            )
-        move_time = int(table.options.get("move_time", 0))
+        family = family_of(table.variant)
+
+        def moved(seat: int, action: Any, events: list[Any]) -> None:
+            # A move never changes the deal shown (a scored deal stays until the next deal).
+            deal_no = state.deal_shown
+            assert deal_no is not None
+            self._record(change, seat, action, events, MoveSource.COMPUTER, deal_no)
+
+        def computer_seat(seat: int) -> bool:
+            player = table.seats[seat]
+            return player is None or player.is_computer
+
+        advance(
+            state,
+            table.seed,
+            computer_seat,
+            family.choose,
+            on_move=moved,
+            on_events=change.events.extend,
+        )
+        if state.over:
+            table.status = TableStatus.FINISHED
+        move_time = family.move_time(state, table.options)
         waiting = table.status is TableStatus.PLAYING and bool(state.to_act())
         if not waiting or move_time <= 0:
             table.deadline = None
@@ -460,7 +510,7 @@ class GameService:
     async def _commit(self, change: Change) -> Change:
         table = change.table
         if change.state is not None:
-            table.state = change.state.to_dict()
+            table.state = change.state.dump()
         table.version += 1
         await self.repo.save_game(
             table,
@@ -473,20 +523,20 @@ class GameService:
         self._remember(table)
         return change
 
-    def _deal_record(self, table: Table, state: MatchState, result: DealScored) -> DealRecord:
+    def _deal_record(self, table: Table, state: GameState, result: DealScored) -> DealRecord:
         names = [p.name if p is not None else "" for p in table.seats]
         return DealRecord(
             game_id=table.game_id,
             deal_no=result.deal_no,
-            outcome=result.outcome.value,
+            outcome=result.outcome,
             points=result.points,
             award=result.award,
             multiplier=result.multiplier,
             score=result.score,
-            trace=deal_trace(state, result, match=table.game_id, players=names),
+            trace=state.deal_trace(result, match=table.game_id, players=names),
         )
 
-    def _result(self, table: Table, state: MatchState, over: MatchOver) -> MatchResult:
+    def _result(self, table: Table, state: GameState, over: MatchOver) -> MatchResult:
         return MatchResult(
             game_id=table.game_id,
             chat_id=table.chat_id,
@@ -494,14 +544,14 @@ class GameService:
             options=dict(table.options),
             winner_side=over.winner,
             score=over.score,
-            deals=state.deal_no,
+            deals=state.deals_scored,
             players=tuple(
                 MatchPlayer(
                     seat=seat,
                     user_id=p.user_id,
                     name=p.name,
-                    side=seat % 2,
-                    won=seat % 2 == over.winner,
+                    side=state.side_of(seat),
+                    won=state.side_of(seat) == over.winner,
                 )
                 for seat, p in enumerate(table.seats)
                 if p is not None

@@ -13,27 +13,26 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any
 
-from kozelbot.ai import choose_action
-from kozelbot.engine import DealScored, MatchState, Phase, shuffle_rng
-from kozelbot.trace import deal_trace
-from kozelbot.variants import PRESETS, OptionError, preset
+from kozelbot.game import DealScored, GameState, advance
+from kozelbot.games import PRESETS, family_of, new_state, preset
+from kozelbot.options import OptionError
 
 
 def play_match(
-    state: MatchState, seed: int, *, on_deal: Any = None, max_deals: int = 10_000
-) -> MatchState:
+    state: GameState, seed: int, *, on_deal: Any = None, max_deals: int = 10_000
+) -> GameState:
     """Play ``state`` to its end with computer players; ``on_deal(state, result)`` per deal."""
-    for _ in range(max_deals * 50):
-        if state.phase is Phase.OVER:
-            return state
-        if state.phase is Phase.DEALING:
-            state.deal(shuffle_rng(seed, state.shuffles))
-            continue
-        seat = state.to_act()[0]
-        for event in state.apply(seat, choose_action(state.view_for(seat))):
+
+    def moved(seat: int, action: Any, events: list[Any]) -> None:
+        for event in events:
             if isinstance(event, DealScored) and on_deal is not None:
                 on_deal(state, event)
-    raise RuntimeError("match did not end")
+
+    advance(state, seed, lambda seat: True, family_of(state.variant).choose,
+            on_move=moved, limit=max_deals * 200)  # fmt: skip
+    if not state.over:
+        raise RuntimeError("match did not end")
+    return state
 
 
 def run(argv: Sequence[str], out: IO[str]) -> int:
@@ -44,9 +43,13 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     parser.add_argument("--matches", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--trace", metavar="FILE")
+    parser.add_argument("--players", type=int, choices=(2, 4), help="hvalenyi: 2 or 4")
     args = parser.parse_args(argv)
+    words = list(args.option)
+    if args.players is not None:
+        words.append(f"players={args.players}")
     try:
-        options = preset(args.variant).parse(args.option).model_dump()
+        options = preset(args.variant).parse(words).model_dump()
     except OptionError as error:
         parser.error(f"bad --option {error}")
     master = random.Random(args.seed)
@@ -54,19 +57,19 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     deals = 0
     started = time.perf_counter()
     trace_file = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115
-    players = [f"cpu{seat}" for seat in range(4)]
+    players = [f"cpu{seat}" for seat in range(int(options.get("players", 4)))]
     try:
         for match in range(args.matches):
             match_seed = master.getrandbits(48)
 
-            def record(state: MatchState, result: DealScored, match: int = match) -> None:
+            def record(state: GameState, result: DealScored, match: int = match) -> None:
                 nonlocal deals
                 deals += 1
                 if trace_file is not None:
-                    line = deal_trace(state, result, match=match, players=players)
+                    line = state.deal_trace(result, match=match, players=players)
                     trace_file.write(json.dumps(line, ensure_ascii=False) + "\n")
 
-            final = play_match(MatchState(args.variant, options), match_seed, on_deal=record)
+            final = play_match(new_state(args.variant, options), match_seed, on_deal=record)
             assert final.winner is not None
             wins[final.winner] += 1
     finally:

@@ -13,9 +13,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from kozelbot.ai import choose_action
 from kozelbot.cards import Card, parse_cards
-from kozelbot.engine import (
+from kozelbot.follow.ai import choose_action
+from kozelbot.follow.state import (
     DealScored,
     Event,
     KeepHand,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kozelbot.ai import choose_action, choose_card
 from kozelbot.cards import Card, parse_cards
-from kozelbot.engine import MatchState, Phase, PlayCard
+from kozelbot.follow.ai import choose_action, choose_card
+from kozelbot.follow.state import MatchState, Phase, PlayCard
 from tests.scripted import deal_and_keep, new_match, play_cards, step
 
 
@@ -100,7 +100,7 @@ def test_last_to_play_wins_with_the_cheapest_card_by_points() -> None:
     )  # fmt: skip
     assert state.to_act() == (3,)
     hand = state.current.hands[3] if state.current else []
-    assert not any(c.suit.value == "H" and not state.rules.is_trump(c) for c in hand)
+    assert not any(c.suit.value == "H" and not state.strength.is_trump(c) for c in hand)
     assert ai_card(state) == Card.parse("QS")
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from botapi_emulator import BotApiEmulator
-from kozelbot.variants import MOVE_TIME_CHOICES, preset
+from kozelbot.games import preset
+from kozelbot.options import MOVE_TIME_CHOICES
 from tests.e2e import BotRunner, Players, open_lobby
 
 

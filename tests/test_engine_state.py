@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from kozelbot.cards import Card, parse_cards
-from kozelbot.engine import (
+from kozelbot.follow.state import (
     Action,
     AskRedeal,
     CardNotInHand,
@@ -27,8 +27,8 @@ from kozelbot.engine import (
     View,
     WrongPhase,
 )
+from kozelbot.follow.trace import deal_trace
 from kozelbot.simulate import play_match
-from kozelbot.trace import deal_trace
 from tests.scripted import (
     ROWS_64_56,
     ROWS_LYUSYA,
@@ -79,7 +79,7 @@ def advance_until(state: MatchState, seed: int, done: Callable[[MatchState], boo
 
 
 def roundtrip(state: MatchState) -> MatchState:
-    return MatchState.from_dict(json.loads(json.dumps(state.to_dict())))
+    return MatchState.load(json.loads(json.dumps(state.dump())))
 
 
 # -- refused input ---------------------------------------------------------------------
@@ -187,12 +187,12 @@ def test_illegal_actions_change_nothing(
 ) -> None:
     """An illegal action raises its ``GameError`` and leaves the state exactly as it was."""
     state = make()
-    before = state.to_dict()
+    before = state.dump()
     to_act = state.to_act()
     assert not state.can_apply(seat, action)
     with pytest.raises(error):
         state.apply(seat, action)
-    assert state.to_dict() == before
+    assert state.dump() == before
     assert state.to_act() == to_act
 
 
@@ -202,7 +202,7 @@ def test_illegal_actions_change_nothing(
 def test_json_round_trip_of_a_fresh_match() -> None:
     """A match before its first deal survives to_dict → JSON → from_dict unchanged."""
     state = new_match(deck=32, lyusya="zero")
-    assert roundtrip(state).to_dict() == state.to_dict()
+    assert roundtrip(state).dump() == state.dump()
 
 
 CHECKPOINTS: dict[str, Callable[[MatchState], bool]] = {
@@ -220,9 +220,9 @@ def test_json_round_trip_during_a_match(checkpoint: str) -> None:
     several points of a seeded match."""
     state = new_match()
     advance_until(state, 5, CHECKPOINTS[checkpoint])
-    data = state.to_dict()
+    data = state.dump()
     restored = roundtrip(state)
-    assert restored.to_dict() == data
+    assert restored.dump() == data
     assert restored.to_act() == state.to_act()
     for seat in range(4):
         assert restored.view_for(seat) == state.view_for(seat)
@@ -238,7 +238,7 @@ def test_play_continues_identically_from_a_restored_state() -> None:
         if original.phase is Phase.OVER:
             break
         assert step(restored, 9) == step(original, 9)
-    assert restored.to_dict() == original.to_dict()
+    assert restored.dump() == original.dump()
 
 
 # -- hidden information ------------------------------------------------------------------
@@ -324,13 +324,13 @@ def test_events_of_a_seeded_match_are_reproducible() -> None:
         events_a.extend(step(a, 77))
         events_b.extend(step(b, 77))
     assert events_a == events_b
-    assert a.to_dict() == b.to_dict()
+    assert a.dump() == b.dump()
 
 
 def test_actions_round_trip_through_the_move_log_notation() -> None:
     """The move log stores ``str(action)``; ``parse_action`` reads it back."""
     from kozelbot.cards import Card
-    from kozelbot.engine import AskRedeal, KeepHand, PlayCard, parse_action
+    from kozelbot.follow.state import AskRedeal, KeepHand, PlayCard, parse_action
 
     for action in (PlayCard(Card.parse("10H")), AskRedeal(), KeepHand()):
         assert parse_action(str(action)) == action

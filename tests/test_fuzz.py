@@ -46,9 +46,9 @@ from botapi_emulator.entities import command_entities
 from botapi_emulator.state import CallbackQuery
 from kozelbot import callbacks
 from kozelbot.cards import DECK_36
-from kozelbot.engine import Action, AskRedeal, KeepHand, MatchState, PlayCard
+from kozelbot.follow.state import Action, AskRedeal, KeepHand, MatchState, PlayCard
+from kozelbot.games import DEFAULT_PRESET, preset
 from kozelbot.i18n import supported
-from kozelbot.variants import DEFAULT_PRESET, preset
 from tests.e2e import BotRunner, Players, seat_four
 
 JsonDict = dict[str, Any]
@@ -182,7 +182,7 @@ def _read_games(db_path: Path) -> dict[int, Game]:
     for game_id, chat_id, status, text in rows:
         data = json.loads(text)
         seats = tuple(None if p is None else p.get("user_id") for p in data["seats"])
-        state = None if data.get("state") is None else MatchState.from_dict(data["state"])
+        state = None if data.get("state") is None else MatchState.load(data["state"])
         games[game_id] = Game(game_id, chat_id, status, data["creator_id"], seats, state)
     return games
 

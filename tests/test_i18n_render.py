@@ -16,7 +16,8 @@ from babel.messages.pofile import read_po
 
 import kozelbot.service
 from kozelbot.cards import DECK_36, Card
-from kozelbot.engine import (
+from kozelbot.follow.render import game_error_text, hand_keyboard
+from kozelbot.follow.state import (
     CardNotInHand,
     GameError,
     MatchState,
@@ -27,17 +28,11 @@ from kozelbot.engine import (
     RedealNotAllowed,
     WrongPhase,
 )
+from kozelbot.games import preset
 from kozelbot.i18n import Translator, translator
-from kozelbot.render import (
-    NOT_NOW,
-    card_label,
-    game_error_text,
-    hand_keyboard,
-    option_error_text,
-    table_error_text,
-)
+from kozelbot.options import OptionError
+from kozelbot.render import NOT_NOW, card_label, option_error_text, table_error_text
 from kozelbot.table import Player, Table, TableStatus
-from kozelbot.variants import OptionError, preset
 from tests.scripted import (
     ROWS_64_56,
     ROWS_LYUSYA,
@@ -156,7 +151,7 @@ def playing_table(state: MatchState, game_id: int = BIG_GAME_ID) -> Table:
         status=TableStatus.PLAYING,
         seed=1,
         seats=[Player(user_id=100 + seat, name=f"Игрок {seat}") for seat in range(4)],
-        state=state.to_dict(),
+        state=state.dump(),
     )
 
 

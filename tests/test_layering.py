@@ -121,3 +121,41 @@ def test_running_without_a_token_exits_2_with_one_line(tmp_path: Path) -> None:
     assert len(lines) == 1, done.stderr
     assert "KOZEL_BOT_TOKEN" in lines[0]
     assert done.stdout == ""
+
+
+FAMILIES = ("follow",)
+"""Packages under ``kozelbot/`` that each hold one family of games (``kozelbot.game``)."""
+
+
+def _outside_family_modules() -> list[Path]:
+    family_dirs = [ROOT / "kozelbot" / name for name in FAMILIES]
+    found = []
+    for package in ("kozelbot", "handlers", "storage", "benchmarks", "botapi_emulator"):
+        for path in sources(package):
+            if not any(path.is_relative_to(d) for d in family_dirs):
+                found.append(path)
+    return found
+
+
+@pytest.mark.parametrize(
+    "path", _outside_family_modules(), ids=lambda p: p.relative_to(ROOT).as_posix()
+)
+def test_nothing_outside_a_family_imports_its_concrete_modules(path: Path) -> None:
+    """Issue #6: the service, presenters, move log, ``simulate`` and the benchmarks speak only
+    the game protocol; the registry (``kozelbot/games.py``) may import a family's package
+    itself (its ``FAMILY``), nothing may import its modules (state, rules, render …)."""
+    modules = imported_modules(path)
+    for family in FAMILIES:
+        package = f"kozelbot.{family}"
+        concrete = {
+            m for m in modules
+            if m.startswith(package + ".") and m != f"{package}.FAMILY"
+        }  # fmt: skip
+        assert not concrete, f"{path.relative_to(ROOT)} imports {sorted(concrete)}"
+
+
+def test_the_family_check_sees_a_concrete_import(tmp_path: Path) -> None:
+    """The checker itself: a module importing a family's state is caught."""
+    sample = tmp_path / "sample.py"
+    sample.write_text("from kozelbot.follow.state import MatchState\n", encoding="utf-8")
+    assert "kozelbot.follow.state" in imported_modules(sample)

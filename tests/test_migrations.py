@@ -25,12 +25,12 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from kozelbot.ai import choose_action
-from kozelbot.engine import DealScored, MatchOver, MatchState, Phase, shuffle_rng
+from kozelbot.follow.ai import choose_action
+from kozelbot.follow.state import DealScored, MatchOver, MatchState, Phase, shuffle_rng
+from kozelbot.follow.trace import deal_trace
+from kozelbot.games import DEFAULT_PRESET, preset
 from kozelbot.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, MoveSource
 from kozelbot.table import Player, Table, TableStatus
-from kozelbot.trace import deal_trace
-from kozelbot.variants import DEFAULT_PRESET, preset
 from storage import Storage
 from storage.migrate import Migration, apply_migrations, load_migrations
 
@@ -115,7 +115,7 @@ def play(
                     DealRecord(
                         game_id=table.game_id,
                         deal_no=event.deal_no,
-                        outcome=event.outcome.value,
+                        outcome=event.outcome,
                         points=event.points,
                         award=event.award,
                         multiplier=event.multiplier,
@@ -146,7 +146,7 @@ def finished_game() -> Game:
     table = table.model_copy(
         update={
             "status": TableStatus.FINISHED,
-            "state": state.to_dict(),
+            "state": state.dump(),
             "version": len(moves) + 3,
             "move_seq": len(moves),
         }
@@ -187,7 +187,7 @@ def stopped_game() -> Game:
     table = table.model_copy(
         update={
             "status": TableStatus.STOPPED,
-            "state": state.to_dict(),
+            "state": state.dump(),
             "version": 5,
             "move_seq": len(moves),
         }
@@ -215,7 +215,7 @@ def live_game() -> Game:
     table = table.model_copy(
         update={
             "status": TableStatus.PLAYING,
-            "state": state.to_dict(),
+            "state": state.dump(),
             "version": 12,
             "move_seq": len(moves),
             "deadline": NOW + 60,
@@ -500,11 +500,11 @@ def test_the_seed_is_what_a_schema_001_bot_stored() -> None:
     """The data under test is realistic: a whole match with its deals, a match mid-deal."""
     live, finished = live_game(), finished_game()
     assert live.table.state is not None and len(live.moves) == 7
-    assert MatchState.from_dict(live.table.state).current is not None
+    assert MatchState.load(live.table.state).current is not None
     assert all(key in live.doc for key in MESSAGE_KEYS)
     assert finished.result is not None and len(finished.deals) >= 2
     assert finished.table.state is not None
-    assert MatchState.from_dict(finished.table.state).phase is Phase.OVER
+    assert MatchState.load(finished.table.state).phase is Phase.OVER
     assert [d.deal_no for d in finished.deals] == sorted({d.deal_no for d in finished.deals})
 
 

@@ -13,7 +13,7 @@ from typing import TypeVar
 import pytest
 
 from kozelbot.cards import DECK_32, DECK_36, DECKS, Card, Rank, hand_points, parse_cards
-from kozelbot.engine import (
+from kozelbot.follow.state import (
     AskRedeal,
     CardPlayed,
     Caught,
@@ -33,7 +33,7 @@ from kozelbot.engine import (
     WrongPhase,
     shuffle_rng,
 )
-from kozelbot.trace import deal_trace
+from kozelbot.follow.trace import deal_trace
 from tests.scripted import (
     ROWS_64_56,
     ROWS_92_28,
@@ -193,7 +193,7 @@ def test_s1_rule3_without_the_led_suit_any_card_may_be_played() -> None:
     state = follow_deal()
     play_cards(state, "QH KD")
     hand = state.current.hands[2] if state.current else []
-    assert not any(state.rules.is_trump(c) for c in hand)
+    assert not any(state.strength.is_trump(c) for c in hand)
     assert set(state.legal_cards(2)) == set(hand)
 
 
@@ -213,7 +213,7 @@ def test_s1_rule4_ladder_order_6c_qc_qs_qh_qd_jc_js_jh_jd_then_diamonds() -> Non
     """RULES.md §1 rule 4 / §1.1: 6C > QC > QS > QH > QD > JC > JS > JH > JD > AD > 10D >
     KD > 9D > … > 6D; ladder cards outrank trump-suit cards."""
     state = new_match()
-    rules = state.rules
+    rules = state.strength
     trumps = sorted((c for c in DECK_36 if rules.is_trump(c)), key=lambda c: -rules.strength[c])
     assert trumps == LADDER_AND_DIAMONDS
     for i, high in enumerate(LADDER_AND_DIAMONDS):
@@ -296,7 +296,7 @@ def test_s1_1_deal_scoring_61_to_89_is_2_eyes_90_to_120_is_4_eyes(
     pair scores nothing (seed 004 examples 1 and 2: 64:56 → 2 eyes, 92:28 → 4 eyes)."""
     state = new_match()
     result = scored(play_deal(state, rows))
-    assert result.outcome is Outcome.NORMAL
+    assert result.outcome == Outcome.NORMAL
     assert result.points == points
     assert result.award == (eyes, 0)
     assert result.score == (eyes, 0)
@@ -318,7 +318,7 @@ def test_s1_1_eggs_60_60_scores_nothing_and_doubles_the_next_deal() -> None:
     double, so a 61–89 deal then gives 4 eyes instead of 2."""
     state = new_match()
     eggs = scored(play_deal(state, ROWS_EGGS))
-    assert eggs.outcome is Outcome.EGGS
+    assert eggs.outcome == Outcome.EGGS
     assert eggs.points == (60, 60)
     assert eggs.award == (0, 0) and eggs.score == (0, 0)
     assert eggs.side is None
@@ -335,7 +335,7 @@ def test_s1_1_two_eggs_in_a_row_multiply_by_three() -> None:
     state = new_match()
     scored(play_deal(state, ROWS_EGGS))
     second = scored(play_deal(state, ROWS_EGGS))
-    assert second.outcome is Outcome.EGGS
+    assert second.outcome == Outcome.EGGS
     assert second.multiplier == 2
     result = scored(play_deal(state, ROWS_64_56))
     assert result.multiplier == 3
@@ -362,7 +362,7 @@ def test_s1_1_catch_ends_the_deal_at_once_with_4_eyes_to_the_6c_pair() -> None:
     assert of_type(events, Caught) == [Caught(catcher=1, caught=2)]
     assert len(of_type(events, TrickTaken)) == 1
     result = scored(events)
-    assert result.outcome is Outcome.CATCH
+    assert result.outcome == Outcome.CATCH
     assert result.side == 1
     assert result.award == (0, 4)
     assert state.phase is Phase.DEALING
@@ -379,7 +379,7 @@ def test_s1_1_catch_does_not_count_the_card_points_of_the_deal() -> None:
     events = play_deal(state, ROWS_LAST_TRICK_6C_QC)
     assert of_type(events, Caught) == [Caught(catcher=1, caught=0)]
     result = scored(events)
-    assert result.outcome is Outcome.CATCH
+    assert result.outcome == Outcome.CATCH
     assert result.points == (92, 28)
     assert result.award == (0, 4)
 
@@ -389,7 +389,7 @@ def test_s1_1_catch_award_is_multiplied_after_eggs() -> None:
     state = new_match()
     scored(play_deal(state, ROWS_EGGS))
     result = scored(play_deal(state, ROWS_CATCH_FIRST_TRICK))
-    assert result.outcome is Outcome.CATCH
+    assert result.outcome == Outcome.CATCH
     assert result.multiplier == 2
     assert result.award == (0, 8)
 
@@ -403,22 +403,22 @@ def test_s1_1_catch_within_one_pair_is_an_ordinary_trick() -> None:
     assert tricks[0].winner == 1  # the 6♣ takes its partner's Q♣
     assert len(tricks) == 9
     result = scored(events)
-    assert result.outcome is Outcome.NORMAL
+    assert result.outcome == Outcome.NORMAL
     assert sum(result.points) == 120
 
 
 def test_s1_1_no_catch_when_six_of_clubs_is_ordinary() -> None:
     """RULES.md §1.1 option "6♣ ordinary": 6♣ is a plain club and there is no catch rule."""
     state = new_match(six_clubs="ordinary")
-    assert not state.rules.is_trump(card("6C"))
-    assert state.rules.effective_suit(card("6C")) is not None
+    assert not state.strength.is_trump(card("6C"))
+    assert state.strength.suit_of[card("6C")] is not None
     assert not state.rules.has_catch
     events = play_deal(state, ROWS_LAST_TRICK_6C_QC)
     assert of_type(events, Caught) == []
     last = of_type(events, TrickTaken)[-1]
     assert last.winner == 0  # Q♣ takes the trick; the 6♣ is only a discard
     result = scored(events)
-    assert result.outcome is Outcome.NORMAL
+    assert result.outcome == Outcome.NORMAL
     assert result.points == (95, 25)
     assert result.award == (4, 0)
 
@@ -437,7 +437,7 @@ def test_s1_1_no_catch_with_the_32_card_deck() -> None:
         assert of_type(events, Caught) == []
         for result in of_type(events, DealScored):
             seen_deals += 1
-            assert result.outcome is not Outcome.CATCH
+            assert result.outcome != Outcome.CATCH
             assert sum(result.points) == 120
     assert state.phase is Phase.OVER and seen_deals > 0
 
@@ -448,7 +448,7 @@ def test_s1_1_lyusya_win_gives_12_eyes_and_ends_the_match_from_0_0() -> None:
     state = new_match()
     events = play_deal(state, ROWS_LYUSYA)
     result = scored(events)
-    assert result.outcome is Outcome.LYUSYA
+    assert result.outcome == Outcome.LYUSYA
     assert result.tricks_won == (9, 0)
     assert result.award == (12, 0)
     assert of_type(events, MatchOver) == [MatchOver(winner=0, score=(12, 0))]
@@ -472,7 +472,7 @@ def test_s1_1_lyusya_zero_wipes_the_losers_and_the_match_goes_on() -> None:
     assert scored(play_deal(state, rotate(ROWS_64_56, 1))).score == (0, 2)
     events = play_deal(state, ROWS_LYUSYA)
     result = scored(events)
-    assert result.outcome is Outcome.LYUSYA
+    assert result.outcome == Outcome.LYUSYA
     assert result.zeroed == 1
     assert result.award == (4, 0)
     assert result.score == (4, 0)

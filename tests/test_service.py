@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot.engine import GameError, PlayCard
+from kozelbot.follow.state import GameError, PlayCard
 from kozelbot.service import ENDED_CACHE, GameService, TableError
 from kozelbot.table import Player, TableStatus
 from storage import Storage

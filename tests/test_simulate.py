@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import kozelbot.trace
+import kozelbot.follow.trace
 from kozelbot.__main__ import main
 from kozelbot.cards import DECK_36, Card, hand_points
 
@@ -54,7 +54,7 @@ def run200(tmp_path_factory: pytest.TempPathFactory) -> Simulated:
 
 def test_the_trace_key_list_is_the_one_documented() -> None:
     """Every key the tests expect is named in ``kozelbot/trace.py``'s docstring."""
-    doc = kozelbot.trace.__doc__ or ""
+    doc = kozelbot.follow.trace.__doc__ or ""
     for key in DEAL_KEYS | TRICK_KEYS:
         assert f"``{key}``" in doc, key
 

@@ -4,7 +4,7 @@ Shape borrowed from OpenSpiel and pokerkit: ``to_act()`` says who may act, ``leg
 lists what they may do, ``apply`` checks legality in one place (``verify``), changes the state
 and returns frozen events; dealing is a chance step (``deal(rng)`` or ``deal_hands(hands)``
 for scripted deals). ``view_for(seat)`` is everything one seat may know. The whole state
-round-trips through JSON (``to_dict`` / ``MatchState.from_dict``).
+round-trips through JSON (``dump`` / ``MatchState.load``, one pydantic ``TypeAdapter``).
 
 Phases: ``dealing`` (waiting for the chance step) → ``redeal`` (players whose hand holds
 fewer than 14 points may ask for a redeal, Russian пересдача) → ``play`` (tricks) → back to
@@ -21,10 +21,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
+from pydantic import TypeAdapter
+
 from kozelbot.cards import Card, Suit, hand_points
-from kozelbot.variants import Rules, preset
+from kozelbot.follow.presets import PRESETS
+from kozelbot.follow.rules import Rules, Strength
+from kozelbot.game import DealScored, GameError, MatchOver
+from kozelbot.game import shuffle_rng as shuffle_rng
 
 
 class Phase(StrEnum):
@@ -34,6 +40,11 @@ class Phase(StrEnum):
     REDEAL = "redeal"
     PLAY = "play"
     OVER = "over"
+
+
+DEALING, REDEAL, PLAY, OVER = Phase.DEALING, Phase.REDEAL, Phase.PLAY, Phase.OVER
+"""Module constants: reading ``Phase.PLAY`` goes through the enum's descriptor on every
+access (slow on the engine's hot path)."""
 
 
 class Outcome(StrEnum):
@@ -145,41 +156,10 @@ class Caught:
     caught: int
 
 
-@dataclass(frozen=True, slots=True)
-class DealScored:
-    """A deal was scored; ``award`` and ``score`` are eyes per side (seats 0+2, 1+3)."""
-
-    deal_no: int
-    outcome: Outcome
-    points: tuple[int, int]
-    tricks_won: tuple[int, int]
-    award: tuple[int, int]
-    multiplier: int
-    score: tuple[int, int]
-    side: int | None
-    """The side the deal went to (``None`` for eggs)."""
-    zeroed: int | None = None
-    """Lyusya ``zero``: the side whose eyes were wiped."""
-
-
-@dataclass(frozen=True, slots=True)
-class MatchOver:
-    """A side reached the target (or took a Lyusya under ``win``)."""
-
-    winner: int
-    score: tuple[int, int]
-
-
 Event = Dealt | RedealAsked | HandKept | CardPlayed | TrickTaken | Caught | DealScored | MatchOver
 
 
 # --- errors ----------------------------------------------------------------------------
-
-
-class GameError(Exception):
-    """An action the rules refuse; nothing was changed. ``code`` names the reason."""
-
-    code = "game_error"
 
 
 class WrongPhase(GameError):
@@ -254,13 +234,19 @@ class DealState:
     initial_hands: tuple[tuple[Card, ...], ...]
     first_leader: int
     leader: int
+    trump: Suit | None = None
+    """This deal's trump suit (fixed, the J♣ holder's seat suit, or the last card's)."""
+    obligation: int | None = None
+    """The side on obligation (на обязе): the side of the first leader."""
+    talon: list[Card] = field(default_factory=list)
+    """Two players: the face-down rest of the deck, dealt when both hands are empty."""
     redeals: int = 0
     redeal_pending: list[int] = field(default_factory=list)
     trick: list[tuple[int, Card]] = field(default_factory=list)
     tricks: list[Trick] = field(default_factory=list)
     points: list[int] = field(default_factory=lambda: [0, 0])
     tricks_won: list[int] = field(default_factory=lambda: [0, 0])
-    outcome: Outcome | None = None
+    outcome: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,8 +256,11 @@ class View:
     seat: int | None
     phase: Phase
     deal_no: int
+    players: int
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
+    talon: int
+    """Cards left in the talon (two players)."""
     to_act: tuple[int, ...]
     legal: tuple[Card, ...]
     """Cards this seat may play now (empty when it is not its turn)."""
@@ -281,7 +270,9 @@ class View:
     played: tuple[Card, ...]
     """Cards of this deal's completed tricks, in order."""
     first_leader: int | None
+    obligation: int | None
     trump_suit: Suit | None
+    seat_suits: tuple[Suit, ...] | None
     points: tuple[int, int]
     tricks_won: tuple[int, int]
     score: tuple[int, int]
@@ -290,96 +281,192 @@ class View:
     last_result: DealScored | None
     winner: int | None
     rules: Rules
+    strength: Strength
+    """Strengths and effective suits under this deal's trump suit."""
 
+    def side_of(self, seat: int) -> int:
+        return self.rules.side_of(seat)
 
-def shuffle_rng(seed: int, shuffle_no: int) -> random.Random:
-    """The RNG of one shuffle of a match: its seed and the shuffle number reproduce it."""
-    return random.Random(seed * 1_000_003 + shuffle_no)
+    @property
+    def partner(self) -> int | None:
+        """The seat opposite, in pair games."""
+        if self.seat is None or self.players != 4:
+            return None
+        return (self.seat + 2) % 4
 
 
 def side_of(seat: int) -> int:
-    """Partners sit opposite: side 0 is seats 0+2, side 1 is seats 1+3."""
+    """Partners sit opposite: side 0 is seats 0+2, side 1 is seats 1+3 (two players: the seat)."""
     return seat % 2
 
 
+def trick_winner(
+    cards: tuple[tuple[int, Card], ...] | list[tuple[int, Card]], table: Strength
+) -> int:
+    """The seat taking a trick: highest trump, else highest card of the led suit (RULES.md §1
+    trick rule 4). The one authority: the engine and the computer player both ask it."""
+    strength, suit_of = table.strength, table.suit_of
+    led = suit_of[cards[0][1]]
+    best_seat, best_card = cards[0]
+    for seat, card in cards[1:]:
+        suit = suit_of[card]
+        if suit is not led and suit is not None:
+            continue  # a discard never wins
+        if strength[card] > strength[best_card]:
+            best_seat, best_card = seat, card
+    return best_seat
+
+
+SEAT_SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
+"""Belka: suits go to the seats clockwise from the first J♣ holder in this order."""
+JACK_OF_CLUBS = Card.parse("JC")
+
+
+@dataclass(eq=True)
 class MatchState:
-    """A whole match of a follow-suit preset: score, eggs, and the current deal."""
+    """A whole match of a follow-suit preset: score, eggs, and the current deal.
 
-    def __init__(self, variant: str, options: dict[str, Any]) -> None:
-        chosen = preset(variant).options_from(options)
-        self.variant = variant
-        self.options: dict[str, Any] = chosen.model_dump()
-        self.rules: Rules = preset(variant).build(chosen)
-        self.players = self.rules.players
-        self.phase = Phase.DEALING
-        self.score = [0, 0]
-        self.eggs = 0
-        """Eggs deals in a row just before the current one."""
-        self.deal_no = 0
-        self.shuffles = 0
-        """Shuffles so far in the match (the bot derives each shuffle's RNG from it)."""
-        self.redeals = 0
-        """Redeals asked for in the current deal so far."""
-        self.current: DealState | None = None
-        self.last_result: DealScored | None = None
-        self.winner: int | None = None
+    A dataclass whose fields are the whole state: ``dump``/``load`` are one pydantic
+    ``TypeAdapter``, and ``==`` compares everything (the round-trip property test uses it).
+    The rules are derived from ``variant`` and ``options``."""
 
-    # -- who acts, what is legal ---------------------------------------------------------
+    variant: str
+    options: dict[str, Any]
+    phase: Phase = Phase.DEALING
+    score: list[int] = field(default_factory=lambda: [0, 0])
+    eggs: int = 0
+    """Eggs deals in a row just before the current one."""
+    deal_no: int = 0
+    """The number of the deal being played, or of the next one while dealing."""
+    shuffles: int = 0
+    """Shuffles so far in the match (the bot derives each shuffle's RNG from it)."""
+    redeals: int = 0
+    """Redeals asked for in the current deal so far."""
+    current: DealState | None = None
+    last_result: DealScored | None = None
+    winner: int | None = None
+    seat_suits: list[Suit] | None = None
+    """Belka: the suit each seat owns for the match (assigned in the first deal)."""
+    dealer: int = 0
+    """Two players: who deals (the other leads first); it alternates every deal."""
+    last_card: Card | None = None
+    """Two players: the last card played in the previous deal (it names the trump suit)."""
+
+    def __post_init__(self) -> None:
+        self.options = PRESETS[self.variant].options_from(self.options).model_dump()
+        self._seats = self.rules.players
+
+    @cached_property
+    def rules(self) -> Rules:
+        chosen = PRESETS[self.variant]
+        return chosen.build(chosen.options_from(self.options))  # type: ignore[no-any-return]
+
+    # -- the protocol's small questions --------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is OVER
+
+    @property
+    def players(self) -> int:
+        return self._seats
+
+    @property
+    def needs_chance(self) -> bool:
+        return self.phase is DEALING
+
+    @property
+    def deal_shown(self) -> int | None:
+        return None if self.current is None else self.current.deal_no
+
+    @property
+    def deals_scored(self) -> int:
+        return self.deal_no
+
+    def accepts(self, deal_no: int) -> bool:
+        return (
+            self.phase in (REDEAL, PLAY)
+            and self.current is not None
+            and self.current.deal_no == deal_no
+        )
+
+    def side_of(self, seat: int) -> int:
+        return self.rules.side_of(seat)
 
     @property
     def multiplier(self) -> int:
         """The eggs multiplier of the current deal: k eggs in a row → ×(k+1) (RULES.md §1.1)."""
-        return self.eggs + 1
+        return 1 if self.rules.eggs_carry else self.eggs + 1
+
+    @property
+    def strength(self) -> Strength:
+        """Strengths under the current deal's trump suit."""
+        trump = self.current.trump if self.current is not None else self.rules.trump_suit
+        return self.rules.strengths[trump]
+
+    def move_time(self, base: int) -> int:
+        """Seconds for the awaited move: the table's move time, plus the preset's bonus for
+        a deal's first move (0 stays 0: no timer)."""
+        deal = self.current
+        if base and deal is not None and not deal.tricks and not deal.trick:
+            return base + self.rules.first_move_bonus
+        return base
+
+    # -- who acts, what is legal ---------------------------------------------------------
 
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now; empty while dealing (a chance step) and after the match."""
         deal = self.current
         if deal is None:
             return ()
-        if self.phase is Phase.REDEAL:
+        if self.phase is REDEAL:
             return tuple(deal.redeal_pending)
-        if self.phase is Phase.PLAY:
+        if self.phase is PLAY:
             return ((deal.leader + len(deal.trick)) % self.players,)
         return ()
 
     def legal_cards(self, seat: int) -> tuple[Card, ...]:
         """Cards ``seat`` may play now (RULES.md §1 trick rules 2–3); empty if not its turn."""
-        if self.phase is not Phase.PLAY or self.to_act() != (seat,):
+        deal = self.current
+        if self.phase is not PLAY or deal is None:
             return ()
-        assert self.current is not None
-        hand = self.current.hands[seat]
-        if not self.current.trick:
+        if (deal.leader + len(deal.trick)) % self._seats != seat:
+            return ()
+        hand = deal.hands[seat]
+        if not deal.trick:
             return tuple(hand)
-        suit_of = self.rules.suit_of
-        led = suit_of[self.current.trick[0][1]]
+        suit_of = self.rules.strengths[deal.trump].suit_of
+        led = suit_of[deal.trick[0][1]]
         following = tuple(card for card in hand if suit_of[card] is led)
         return following or tuple(hand)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now."""
-        if self.phase is Phase.REDEAL:
+        if self.phase is REDEAL:
             return [AskRedeal(), KeepHand()] if seat in self.to_act() else []
         return [PlayCard(card) for card in self.legal_cards(seat)]
 
     def verify(self, seat: int, action: Action) -> None:
         """Raise the ``GameError`` that explains why ``action`` is illegal; pass if legal."""
-        if isinstance(action, AskRedeal | KeepHand):
-            if self.phase is not Phase.REDEAL:
+        if type(action) is not PlayCard:
+            if self.phase is not REDEAL:
                 raise RedealNotAllowed("no redeal now")
             if seat not in self.to_act():
                 raise RedealNotAllowed("this hand may not ask for a redeal")
             return
-        if self.phase is not Phase.PLAY:
+        if self.phase is not PLAY:
             raise WrongPhase(self.phase)
-        to_act = self.to_act()
-        if to_act != (seat,):
-            raise NotYourTurn(to_act)
-        assert self.current is not None
-        if action.card not in self.current.hands[seat]:
+        deal = self.current
+        assert deal is not None
+        if (deal.leader + len(deal.trick)) % self._seats != seat:
+            raise NotYourTurn(self.to_act())
+        if action.card not in deal.hands[seat]:
             raise CardNotInHand(action.card)
+        if not deal.trick:
+            return
         legal = self.legal_cards(seat)
         if action.card not in legal:
-            led = self.rules.effective_suit(self.current.trick[0][1])
+            led = self.strength.suit_of[deal.trick[0][1]]
             raise MustFollow(action.card, led, legal)
 
     def can_apply(self, seat: int, action: Action) -> bool:
@@ -392,22 +479,30 @@ class MatchState:
 
     # -- chance step -------------------------------------------------------------------
 
+    def chance(self, rng: random.Random) -> list[Event]:
+        """The chance step (the protocol's name for ``deal``)."""
+        return self.deal(rng)
+
     def deal(self, rng: random.Random) -> list[Event]:
-        """Shuffle with ``rng`` and deal every card (the chance step)."""
+        """Shuffle with ``rng`` and deal (the chance step): every card to four players, or
+        a hand each and a talon for two."""
         cards = list(self.rules.cards)
         rng.shuffle(cards)
-        size = len(cards) // self.players
-        return self.deal_hands([cards[i * size : (i + 1) * size] for i in range(self.players)])
+        size = self.rules.hand_size
+        hands = [cards[i * size : (i + 1) * size] for i in range(self.players)]
+        return self.deal_hands(hands, talon=cards[size * self.players :])
 
-    def deal_hands(self, hands: list[list[Card]]) -> list[Event]:
+    def deal_hands(self, hands: list[list[Card]], talon: list[Card] | None = None) -> list[Event]:
         """Deal these exact hands (scripted deals in tests; ``deal`` calls it too)."""
-        if self.phase is not Phase.DEALING:
+        if self.phase is not DEALING:
             raise WrongPhase(self.phase)
-        dealt = [card for hand in hands for card in hand]
+        talon = list(talon or [])
+        dealt = [card for hand in hands for card in hand] + talon
         if len(dealt) != len(self.rules.cards) or set(dealt) != set(self.rules.cards):
-            raise ValueError("the hands must hold exactly the deck")
+            raise ValueError("the hands and the talon must hold exactly the deck")
         self.shuffles += 1
-        first = next(s for s, hand in enumerate(hands) if self.rules.first_lead_card in hand)
+        first = self._first_leader(hands)
+        trump = self._trump_of_deal(hands)
         order = [(first + i) % self.players for i in range(self.players)]
         limit = self.rules.redeal_below
         pending = [s for s in order if limit is not None and hand_points(hands[s]) < limit]
@@ -417,27 +512,53 @@ class MatchState:
             initial_hands=tuple(tuple(hand) for hand in hands),
             first_leader=first,
             leader=first,
+            trump=trump,
+            obligation=self.side_of(first) if self.players == 4 else None,
+            talon=talon,
             redeals=self.redeals,
             redeal_pending=pending,
         )
-        self.phase = Phase.REDEAL if pending else Phase.PLAY
+        self.phase = REDEAL if pending else PLAY
         return [Dealt(self.deal_no, first, self.redeals, tuple(pending))]
+
+    def _first_leader(self, hands: list[list[Card]]) -> int:
+        """Who leads the deal's first trick (the preset's first-lead rule)."""
+        if self.rules.first_lead == "non_dealer":
+            return (self.dealer + 1) % self.players
+        card = self.rules.first_lead_card
+        return next(s for s, hand in enumerate(hands) if card in hand)
+
+    def _trump_of_deal(self, hands: list[list[Card]]) -> Suit | None:
+        """This deal's trump suit (RULES.md §1.1 two players, §1.4 belka)."""
+        rule = self.rules.trump_rule
+        if rule == "seat_suits":
+            holder = next(s for s, hand in enumerate(hands) if JACK_OF_CLUBS in hand)
+            if self.seat_suits is None:
+                self.seat_suits = [
+                    SEAT_SUIT_ORDER[(seat - holder) % 4] for seat in range(self.players)
+                ]
+            return self.seat_suits[holder]
+        if rule == "last_card" and self.last_card is not None:
+            return self.last_card.suit
+        return self.rules.trump_suit
 
     # -- actions -----------------------------------------------------------------------
 
     def apply(self, seat: int, action: Action) -> list[Event]:
         """Apply a legal action and return what happened; raise ``GameError`` otherwise."""
         self.verify(seat, action)
+        if type(action) is PlayCard:
+            return self._play(seat, action.card)
         deal = self.current
         assert deal is not None
         if isinstance(action, AskRedeal):
             self.redeals += 1
-            self.phase = Phase.DEALING
+            self.phase = DEALING
             return [RedealAsked(seat)]
         if isinstance(action, KeepHand):
             deal.redeal_pending.remove(seat)
             if not deal.redeal_pending:
-                self.phase = Phase.PLAY
+                self.phase = PLAY
             return [HandKept(seat)]
         return self._play(seat, action.card)
 
@@ -447,37 +568,51 @@ class MatchState:
         deal.hands[seat].remove(card)
         deal.trick.append((seat, card))
         events: list[Event] = [CardPlayed(seat, card)]
-        if len(deal.trick) < self.players:
+        if len(deal.trick) < self._seats:
             return events
         cards = tuple(deal.trick)
-        winner = self.trick_winner(cards)
+        winner = trick_winner(cards, self.rules.strengths[deal.trump])
         points = sum(c.points for _, c in cards)
-        deal.points[side_of(winner)] += points
-        deal.tricks_won[side_of(winner)] += 1
+        side = winner % 2  # the side (RULES.md §0: pairs sit opposite; two players: the seat)
+        deal.points[side] += points
+        deal.tricks_won[side] += 1
         deal.tricks.append(Trick(cards[0][0], cards, winner, points))
         deal.trick = []
         deal.leader = winner
         events.append(TrickTaken(len(deal.tricks) - 1, cards[0][0], cards, winner, points))
         catch = self._catch_in(cards)
-        if catch is not None:
+        if catch is not None and not self._lyusya_beats_catch(catch[0]):
             events.append(Caught(*catch))
-            events.extend(self._score(Outcome.CATCH, side_of(catch[0])))
+            events.extend(self._score(Outcome.CATCH, self.side_of(catch[0])))
         elif not any(deal.hands):
-            events.extend(self._score_cards())
+            if deal.talon:
+                self._refill()
+            else:
+                self.last_card = cards[-1][1]
+                events.extend(self._score_cards())
         return events
 
+    def _refill(self) -> None:
+        """Two players: both hands are empty, so each is dealt again from the talon."""
+        deal = self.current
+        assert deal is not None
+        size = self.rules.hand_size
+        for offset in range(self.players):
+            seat = (deal.leader + offset) % self.players
+            deal.hands[seat] = deal.talon[:size]
+            deal.talon = deal.talon[size:]
+
+    def _lyusya_beats_catch(self, catcher: int) -> bool:
+        """RULES.md §1.1 **Decision**: a catch in the last trick by a side that took every
+        trick is scored as Lyusya instead."""
+        deal = self.current
+        assert deal is not None
+        side = self.side_of(catcher)
+        return not any(deal.hands) and not deal.talon and deal.tricks_won[1 - side] == 0
+
     def trick_winner(self, cards: tuple[tuple[int, Card], ...] | list[tuple[int, Card]]) -> int:
-        """The seat taking a trick: highest trump, else highest card of the led suit."""
-        strength, suit_of = self.rules.strength, self.rules.suit_of
-        led = suit_of[cards[0][1]]
-        best_seat, best_card = cards[0]
-        for seat, card in cards[1:]:
-            suit = suit_of[card]
-            if suit is not led and suit is not None:
-                continue  # a discard never wins
-            if strength[card] > strength[best_card]:
-                best_seat, best_card = seat, card
-        return best_seat
+        """The seat taking a trick under this deal's trump suit."""
+        return trick_winner(cards, self.strength)
 
     def _catch_in(self, cards: tuple[tuple[int, Card], ...]) -> tuple[int, int] | None:
         """(catcher, caught) when the catch rule fires in this trick (RULES.md §1.1)."""
@@ -486,7 +621,7 @@ class MatchState:
         catcher_card, caught_card = self.rules.catch
         holders = {card: seat for seat, card in cards}
         catcher, caught = holders.get(catcher_card), holders.get(caught_card)
-        if catcher is None or caught is None or side_of(catcher) == side_of(caught):
+        if catcher is None or caught is None or self.side_of(catcher) == self.side_of(caught):
             return None
         return catcher, caught
 
@@ -500,8 +635,17 @@ class MatchState:
             return self._score(Outcome.EGGS, None)
         return self._score(Outcome.NORMAL, 0 if deal.points[0] > deal.points[1] else 1)
 
-    def _eyes(self, points: int) -> int:
-        return next((eyes for minimum, eyes in self.rules.awards if points >= minimum), 0)
+    def _awards(self, side: int) -> tuple[tuple[int, int], ...]:
+        """The award table of ``side``: belka's defenders have their own."""
+        deal = self.current
+        assert deal is not None
+        defence = self.rules.defence_awards
+        if defence is not None and deal.obligation is not None and side != deal.obligation:
+            return defence
+        return self.rules.awards
+
+    def _eyes(self, side: int, points: int) -> int:
+        return next((eyes for minimum, eyes in self._awards(side) if points >= minimum), 0)
 
     def _score(self, outcome: Outcome, side: int | None) -> list[Event]:
         """Turn a finished deal into eyes (RULES.md §1.1 deal scoring, eggs, catch, Lyusya).
@@ -512,31 +656,46 @@ class MatchState:
         """
         deal = self.current
         assert deal is not None
-        deal.outcome = outcome
+        deal.outcome = outcome.value
         multiplier = self.multiplier
         award = [0, 0]
         zeroed: int | None = None
         ends_match = False
-        if outcome is Outcome.EGGS:
+        if outcome == Outcome.EGGS:
             self.eggs += 1
         else:
             assert side is not None
             self.eggs = 0
-            if outcome is Outcome.CATCH:
+            if outcome == Outcome.CATCH:
                 award[side] = self.rules.catch_award * multiplier
-            elif outcome is Outcome.LYUSYA and self.rules.lyusya == "win":
+            elif outcome == Outcome.LYUSYA and self.rules.lyusya == "win":
                 award[side] = self.rules.lyusya_win_award * multiplier
                 ends_match = True
-            elif outcome is Outcome.LYUSYA:
+            elif outcome == Outcome.LYUSYA:
                 zeroed = 1 - side
                 self.score[zeroed] = 0
-                award[side] = self.rules.awards[0][1] * multiplier
+                award[side] = self._awards(side)[0][1] * multiplier
             else:
-                award[side] = self._eyes(deal.points[side]) * multiplier
+                award[side] = self._eyes(side, deal.points[side]) * multiplier
         self.score = [self.score[0] + award[0], self.score[1] + award[1]]
+        return self._scored(outcome, side, award, multiplier, zeroed, ends_match)
+
+    def _scored(
+        self,
+        outcome: Outcome,
+        side: int | None,
+        award: list[int],
+        multiplier: int,
+        zeroed: int | None,
+        ends_match: bool,
+        **extra: Any,
+    ) -> list[Event]:
+        """Record a scored deal and move on to the next deal or the end of the match."""
+        deal = self.current
+        assert deal is not None
         result = DealScored(
             deal_no=deal.deal_no,
-            outcome=outcome,
+            outcome=outcome.value,
             points=(deal.points[0], deal.points[1]),
             tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
             award=(award[0], award[1]),
@@ -544,17 +703,19 @@ class MatchState:
             score=(self.score[0], self.score[1]),
             side=side,
             zeroed=zeroed,
+            details={"trump": None if deal.trump is None else deal.trump.value, **extra},
         )
         self.last_result = result
         self.deal_no += 1
         self.redeals = 0
+        self.dealer = (self.dealer + 1) % self.players
         events: list[Event] = [result]
         if side is not None and (ends_match or self.score[side] >= self.rules.target):
             self.winner = side
-            self.phase = Phase.OVER
+            self.phase = OVER
             events.append(MatchOver(side, result.score))
         else:
-            self.phase = Phase.DEALING
+            self.phase = DEALING
         return events
 
     # -- views -------------------------------------------------------------------------
@@ -562,24 +723,28 @@ class MatchState:
     def view_for(self, seat: int | None) -> View:
         """What ``seat`` may see (its own hand, never another's); ``None`` = the group."""
         deal = self.current
-        in_deal = deal is not None and self.phase in (Phase.REDEAL, Phase.PLAY)
+        in_deal = deal is not None and self.phase in (REDEAL, PLAY)
         hand: tuple[Card, ...] = ()
-        if deal is not None and seat is not None and self.phase is not Phase.DEALING:
+        if deal is not None and seat is not None and self.phase is not DEALING:
             hand = tuple(deal.hands[seat])
         return View(
             seat=seat,
             phase=self.phase,
             deal_no=deal.deal_no if deal is not None and in_deal else self.deal_no,
+            players=self.players,
             hand=hand,
             hand_sizes=tuple(len(h) for h in deal.hands) if deal is not None else (),
+            talon=len(deal.talon) if deal is not None else 0,
             to_act=self.to_act(),
             legal=self.legal_cards(seat) if seat is not None else (),
-            can_redeal=seat is not None and self.phase is Phase.REDEAL and seat in self.to_act(),
+            can_redeal=seat is not None and self.phase is REDEAL and seat in self.to_act(),
             trick=tuple(deal.trick) if deal is not None else (),
             last_trick=deal.tricks[-1] if deal is not None and deal.tricks else None,
             played=tuple(c for t in deal.tricks for _, c in t.cards) if deal is not None else (),
             first_leader=deal.first_leader if deal is not None else None,
-            trump_suit=self.rules.trump_suit,
+            obligation=deal.obligation if deal is not None else None,
+            trump_suit=deal.trump if deal is not None else self.rules.trump_suit,
+            seat_suits=tuple(self.seat_suits) if self.seat_suits is not None else None,
             points=(deal.points[0], deal.points[1]) if deal is not None else (0, 0),
             tricks_won=(deal.tricks_won[0], deal.tricks_won[1]) if deal is not None else (0, 0),
             score=(self.score[0], self.score[1]),
@@ -588,114 +753,42 @@ class MatchState:
             last_result=self.last_result,
             winner=self.winner,
             rules=self.rules,
+            strength=self.strength,
         )
 
     # -- persistence -------------------------------------------------------------------
 
-    def to_dict(self) -> dict[str, Any]:
+    def dump(self) -> dict[str, Any]:
         """The whole state as JSON-ready data."""
-        deal = self.current
-        return {
-            "variant": self.variant,
-            "options": self.options,
-            "phase": self.phase.value,
-            "score": list(self.score),
-            "eggs": self.eggs,
-            "deal_no": self.deal_no,
-            "shuffles": self.shuffles,
-            "redeals": self.redeals,
-            "winner": self.winner,
-            "last_result": _result_to_dict(self.last_result),
-            "deal": None if deal is None else {
-                "deal_no": deal.deal_no,
-                "hands": [_cards(h) for h in deal.hands],
-                "initial_hands": [_cards(h) for h in deal.initial_hands],
-                "first_leader": deal.first_leader,
-                "leader": deal.leader,
-                "redeals": deal.redeals,
-                "redeal_pending": list(deal.redeal_pending),
-                "trick": [[s, str(c)] for s, c in deal.trick],
-                "tricks": [
-                    {"leader": tr.leader, "cards": [[s, str(c)] for s, c in tr.cards],
-                     "winner": tr.winner, "points": tr.points}
-                    for tr in deal.tricks
-                ],
-                "points": list(deal.points),
-                "tricks_won": list(deal.tricks_won),
-                "outcome": None if deal.outcome is None else deal.outcome.value,
-            },
-        }  # fmt: skip
+        return _ADAPTER.dump_python(self, mode="json")  # type: ignore[no-any-return]
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> MatchState:
-        """Rebuild a state saved by ``to_dict``."""
-        state = cls(data["variant"], data["options"])
-        state.phase = Phase(data["phase"])
-        state.score = list(data["score"])
-        state.eggs = data["eggs"]
-        state.deal_no = data["deal_no"]
-        state.shuffles = data["shuffles"]
-        state.redeals = data["redeals"]
-        state.winner = data["winner"]
-        state.last_result = _result_from_dict(data["last_result"])
-        raw = data["deal"]
-        if raw is not None:
-            state.current = DealState(
-                deal_no=raw["deal_no"],
-                hands=[_parse(h) for h in raw["hands"]],
-                initial_hands=tuple(tuple(_parse(h)) for h in raw["initial_hands"]),
-                first_leader=raw["first_leader"],
-                leader=raw["leader"],
-                redeals=raw["redeals"],
-                redeal_pending=list(raw["redeal_pending"]),
-                trick=[(s, Card.parse(c)) for s, c in raw["trick"]],
-                tricks=[
-                    Trick(tr["leader"], tuple((s, Card.parse(c)) for s, c in tr["cards"]),
-                          tr["winner"], tr["points"])
-                    for tr in raw["tricks"]
-                ],
-                points=list(raw["points"]),
-                tricks_won=list(raw["tricks_won"]),
-                outcome=None if raw["outcome"] is None else Outcome(raw["outcome"]),
-            )  # fmt: skip
-        return state
+    def load(cls, data: Any) -> MatchState:
+        """Rebuild a state saved by ``dump`` (or by the engine before the game protocol)."""
+        if "deal" in data:
+            data = _upgrade(data)
+        return _ADAPTER.validate_python(data)
+
+    def deal_trace(self, result: DealScored, *, match: int, players: list[str]) -> dict[str, Any]:
+        from kozelbot.follow.trace import deal_trace
+
+        return deal_trace(self, result, match=match, players=players)
 
 
-def _cards(cards: list[Card] | tuple[Card, ...]) -> list[str]:
-    return [str(c) for c in cards]
+_ADAPTER: TypeAdapter[MatchState] = TypeAdapter(MatchState)
 
 
-def _parse(cards: list[str]) -> list[Card]:
-    return [Card.parse(c) for c in cards]
-
-
-def _result_to_dict(result: DealScored | None) -> dict[str, Any] | None:
-    if result is None:
-        return None
-    return {
-        "deal_no": result.deal_no,
-        "outcome": result.outcome.value,
-        "points": list(result.points),
-        "tricks_won": list(result.tricks_won),
-        "award": list(result.award),
-        "multiplier": result.multiplier,
-        "score": list(result.score),
-        "side": result.side,
-        "zeroed": result.zeroed,
-    }
-
-
-def _result_from_dict(data: dict[str, Any] | None) -> DealScored | None:
-    if data is None:
-        return None
-    return DealScored(
-        deal_no=data["deal_no"],
-        outcome=Outcome(data["outcome"]),
-        points=(data["points"][0], data["points"][1]),
-        tricks_won=(data["tricks_won"][0], data["tricks_won"][1]),
-        award=(data["award"][0], data["award"][1]),
-        multiplier=data["multiplier"],
-        score=(data["score"][0], data["score"][1]),
-        side=data["side"],
-        zeroed=data["zeroed"],
-    )
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """A state saved before the game protocol (``deal`` instead of ``current``, no per-deal
+    trump suit or obligation): hvalenyi, whose trump suit is fixed and whose first leader's
+    pair is on obligation. Games running when the bot is upgraded resume from it."""
+    data = dict(data)
+    deal = data.pop("deal")
+    if deal is not None:
+        deal = dict(deal)
+        rules = PRESETS[data["variant"]].build(PRESETS[data["variant"]].options_from(
+            data["options"]))  # fmt: skip
+        deal.setdefault("trump", None if rules.trump_suit is None else rules.trump_suit.value)
+        deal.setdefault("obligation", deal["first_leader"] % 2)
+    data["current"] = deal
+    return data

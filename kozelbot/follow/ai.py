@@ -9,7 +9,7 @@ a seeded match replays exactly.
 from __future__ import annotations
 
 from kozelbot.cards import Card, hand_points
-from kozelbot.engine import Action, AskRedeal, KeepHand, Phase, PlayCard, View, side_of
+from kozelbot.follow.state import Action, AskRedeal, KeepHand, Phase, PlayCard, View, trick_winner
 
 WORTH_WINNING = 10
 """Card points on the table from which the computer spends a card of value to win."""
@@ -26,9 +26,8 @@ def choose_action(view: View) -> Action:
 
 def wants_redeal(view: View) -> bool:
     """Ask for a redeal with a weak hand: under the limit and at most two trumps."""
-    rules = view.rules
-    limit = rules.redeal_below
-    trumps = sum(1 for card in view.hand if rules.is_trump(card))
+    limit = view.rules.redeal_below
+    trumps = sum(1 for card in view.hand if view.strength.is_trump(card))
     return limit is not None and hand_points(view.hand) < limit and trumps <= 2
 
 
@@ -43,7 +42,7 @@ def choose_card(view: View) -> Card:
 
 
 def _strength(view: View, card: Card) -> int:
-    return view.rules.strength[card]
+    return view.strength.strength[card]
 
 
 def _cost(view: View, card: Card) -> int:
@@ -53,22 +52,22 @@ def _cost(view: View, card: Card) -> int:
 
 def _lead(view: View, legal: list[Card]) -> Card:
     """Lead a winner when it is sure to win, else the cheapest card."""
-    rules = view.rules
+    rules, table = view.rules, view.strength
     played = set(view.played) | set(view.hand)
-    unseen_trumps = [c for c in rules.cards if rules.is_trump(c) and c not in played]
+    unseen_trumps = [c for c in rules.cards if table.is_trump(c) and c not in played]
     for card in sorted(legal, key=lambda c: -_strength(view, c)):
-        if rules.is_trump(card):
+        if table.is_trump(card):
             if all(_strength(view, card) > _strength(view, c) for c in unseen_trumps):
                 return card  # the highest trump out: draws trumps and wins
             continue
         higher_out = [
             c for c in rules.cards
-            if c not in played and c.suit == card.suit and not rules.is_trump(c)
+            if c not in played and c.suit == card.suit and not table.is_trump(c)
             and _strength(view, c) > _strength(view, card)
         ]  # fmt: skip
         if not higher_out and card.points >= 10 and len(view.played) < 8:
             return card  # a plain ace (or a ten whose ace is gone) early in the deal
-    plain = [c for c in legal if not rules.is_trump(c)]
+    plain = [c for c in legal if not table.is_trump(c)]
     return min(plain or legal, key=lambda c: _cost(view, c))
 
 
@@ -79,7 +78,7 @@ def _follow(view: View, legal: list[Card]) -> Card:
     trick = list(view.trick)
     winner_seat = _winning_seat(view, trick)
     winning_card = dict(trick)[winner_seat]
-    partner_winning = side_of(winner_seat) == side_of(view.seat)
+    partner_winning = view.side_of(winner_seat) == view.side_of(view.seat)
     last_to_play = len(trick) == seats - 1
     on_table = sum(c.points for _, c in trick)
 
@@ -102,15 +101,7 @@ def _follow(view: View, legal: list[Card]) -> Card:
 
 
 def _winning_seat(view: View, trick: list[tuple[int, Card]]) -> int:
-    rules = view.rules
-    led = rules.effective_suit(trick[0][1])
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
-        if rules.effective_suit(card) in (led, None) and _strength(view, card) > _strength(
-            view, best
-        ):
-            best_seat, best = seat, card
-    return best_seat
+    return trick_winner(trick, view.strength)
 
 
 def _beats(view: View, trick: list[tuple[int, Card]], card: Card) -> bool:
@@ -120,22 +111,22 @@ def _beats(view: View, trick: list[tuple[int, Card]], card: Card) -> bool:
 
 def _sure_winner(view: View, card: Card) -> bool:
     """No card still unseen by this seat can beat ``card`` if it is played now."""
-    rules = view.rules
+    rules, table = view.rules, view.strength
     seen = set(view.played) | set(view.hand) | {c for _, c in view.trick}
     for other in rules.cards:
         if other in seen or other == card:
             continue
-        if rules.is_trump(other) and _strength(view, other) > _strength(view, card):
+        if table.is_trump(other) and _strength(view, other) > _strength(view, card):
             return False
         if (
-            not rules.is_trump(card)
-            and not rules.is_trump(other)
+            not table.is_trump(card)
+            and not table.is_trump(other)
             and other.suit == card.suit
             and _strength(view, other) > _strength(view, card)
         ):
             return False
-    if not rules.is_trump(card):
+    if not table.is_trump(card):
         # A plain card can also be trumped by anyone out of the suit; count it safe only
         # when no trump is unseen.
-        return not any(rules.is_trump(c) and c not in seen for c in rules.cards)
+        return not any(table.is_trump(c) and c not in seen for c in rules.cards)
     return True

@@ -8,9 +8,12 @@ Keys (issue #2): ``match``, ``deal`` (0-based), ``variant``, ``options``, ``play
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kozelbot.engine import DealScored, MatchState
+from kozelbot.game import DealScored
+
+if TYPE_CHECKING:
+    from kozelbot.follow.state import MatchState
 
 
 def deal_trace(
@@ -32,7 +35,7 @@ def deal_trace(
         )
         for seat, card in trick.cards:
             hands[seat].remove(card)
-    trump = state.rules.trump_suit
+    trump = deal.trump
     return {
         "match": match,
         "deal": result.deal_no,
@@ -45,7 +48,7 @@ def deal_trace(
         "tricks": tricks,
         "points": list(result.points),
         "tricks_won": list(result.tricks_won),
-        "outcome": result.outcome.value,
+        "outcome": result.outcome,
         "award": list(result.award),
         "multiplier": result.multiplier,
         "score": list(result.score),

@@ -1,0 +1,103 @@
+"""Family F of RULES.md §1: the follow-suit Kozel games (hvalenyi, kryuk, sixes, belka).
+
+Everything specific to the family lives in this package — presets (``presets``), engine
+parameters (``rules``), the state machine (``state``), the computer player (``ai``), texts
+and keyboards (``render``) and traces (``trace``). The rest of the bot reaches it only
+through ``FAMILY``, an implementation of ``kozelbot.game.Family``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from kozelbot.follow import render
+from kozelbot.follow.ai import choose_action
+from kozelbot.follow.presets import PRESETS
+from kozelbot.follow.state import MatchState, PlayCard, parse_action
+from kozelbot.game import DealScored, GameError, GameState, MatchOver
+from kozelbot.i18n import Translator
+from kozelbot.table import Table
+from kozelbot.texts import Keyboard
+
+
+def _state(state: GameState) -> MatchState:
+    assert isinstance(state, MatchState)
+    return state
+
+
+class FollowFamily:
+    """The follow-suit family behind the game protocol."""
+
+    name = "follow"
+    presets = PRESETS
+
+    def new_state(self, variant: str, options: Mapping[str, Any]) -> MatchState:
+        return MatchState(variant, dict(options))
+
+    def load(self, data: Mapping[str, Any]) -> MatchState:
+        return MatchState.load(data)
+
+    def parse_action(self, text: str) -> Any:
+        return parse_action(text)
+
+    def choose(self, state: GameState, seat: int) -> Any:
+        return choose_action(_state(state).view_for(seat))
+
+    def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
+        """RULES.md §3: the computer's move, or a random legal card where the preset says so."""
+        match = _state(state)
+        if match.rules.timeout_random:
+            legal = match.legal_actions(seat)
+            if legal and all(isinstance(a, PlayCard) for a in legal):
+                return rng.choice(legal)
+        return choose_action(match.view_for(seat))
+
+    def move_time(self, state: GameState, options: Mapping[str, Any]) -> int:
+        return _state(state).move_time(int(options.get("move_time", 0)))
+
+    def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
+        """RULES.md §1.2: with exactly one legal card, ``kryuk`` plays it at once."""
+        match = _state(state)
+        if not match.rules.single_card_autoplay or not isinstance(action, PlayCard):
+            return None
+        legal = match.legal_actions(seat)
+        return legal[0] if len(legal) == 1 and isinstance(legal[0], PlayCard) else None
+
+    def table_text(self, table: Table, state: GameState, t: Translator) -> str:
+        return render.table_text(table, _state(state), t)
+
+    def final_table_text(self, table: Table, result: DealScored, t: Translator) -> str:
+        return render.final_table_text(table, result, t)
+
+    def result_text(self, table: Table, result: DealScored, t: Translator) -> str:
+        return render.result_text(table, result, t)
+
+    def match_over_text(self, table: Table, over: MatchOver, t: Translator) -> str:
+        return render.match_over_text(table, over, t)
+
+    def hand_text(self, table: Table, state: GameState, seat: int, t: Translator) -> str:
+        return render.hand_text(table, _state(state), seat, t)
+
+    def hand_keyboard(self, table: Table, state: GameState, seat: int, t: Translator) -> Keyboard:
+        return render.hand_keyboard(table, _state(state), seat, t)
+
+    def error_text(self, error: GameError, table: Table, t: Translator) -> str:
+        return render.game_error_text(error, table, t)
+
+    def done_text(self, action: Any, t: Translator) -> str:
+        return render.done_text(action, t)
+
+    def rules_text(self, variant: str, t: Translator) -> str:
+        return render.rules_text(variant, t)
+
+    def title(self, variant: str, t: Translator) -> str:
+        return render.variant_title(variant, t)
+
+    def option_labels(self, variant: str, options: Mapping[str, Any], t: Translator) -> dict[
+            str, str]:  # fmt: skip
+        return render.option_labels(variant, options, t)
+
+
+FAMILY = FollowFamily()

@@ -1,0 +1,152 @@
+"""The follow-suit family's engine parameters (RULES.md §1) and its presets, as data.
+
+``Rules`` lists every parameter of §1 — deck, ladder, trump rule, players and sides, first
+lead, lead and discard restrictions, catch, redeal, hand-off, opening, scoring, eggs, Lyusya,
+target — and precompiles the strength of every card under each possible trump suit, so the
+engine's hot path is two dictionary look-ups. A preset is a pydantic options model plus a
+function from chosen options to ``Rules``: no subclass and no ``if variant ==`` per variant;
+the engine reads the parameters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from kozelbot.cards import DECKS, Card, Rank, Suit
+
+PLAIN_ORDER: tuple[Rank, ...] = (
+    Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK,
+    Rank.NINE, Rank.EIGHT, Rank.SEVEN, Rank.SIX,
+)  # fmt: skip
+"""Strength inside a plain suit, high to low: the ten beats the king (RULES.md §0). Ladder
+cards leave their suit, so the same order serves every preset."""
+
+TRUMP = 1000
+"""Strengths from here up are trumps; plain cards are below 100."""
+
+
+@dataclass(frozen=True, slots=True)
+class Strength:
+    """Every card's strength and effective suit under one trump suit (bigger wins)."""
+
+    strength: Mapping[Card, int]
+    suit_of: Mapping[Card, Suit | None]
+    """``None`` for every trump: a trump has no other suit (RULES.md §1 trick rule 1)."""
+
+    def is_trump(self, card: Card) -> bool:
+        return self.strength[card] >= TRUMP
+
+
+def compile_strength(
+    deck: tuple[Card, ...], ladder: tuple[Card, ...], trump: Suit | None
+) -> Strength:
+    """Strengths: the ladder first (in its order), then the trump suit, then plain suits."""
+    in_suit = [Card(rank, trump) for rank in PLAIN_ORDER if trump is not None]
+    ranked = [c for c in ladder if c in deck] + [
+        c for c in in_suit if c in deck and c not in ladder
+    ]
+    strength = {card: TRUMP + index for index, card in enumerate(reversed(ranked))}
+    for card in deck:
+        strength.setdefault(card, 100 - PLAIN_ORDER.index(card.rank))
+    return Strength(strength, {c: None if strength[c] >= TRUMP else c.suit for c in deck})
+
+
+TrumpRule = Literal["fixed", "seat_suits", "last_card"]
+FirstLead = Literal["holder", "rotate", "winners", "non_dealer"]
+Scoring = Literal["eyes", "points", "pairs"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Engine parameters of a follow-suit game (RULES.md §1), fixed for a whole match."""
+
+    name: str
+    deck: int
+    ladder: tuple[Card, ...]
+    """Permanent trumps, strongest first; they belong to no suit."""
+    trump_suit: Suit | None
+    """The trump suit (``fixed``), or the first deal's (``last_card``)."""
+    target: int
+    players: int = 4
+    """4 in two pairs (0+2 against 1+3), or 2 playing each for self."""
+    trump_rule: TrumpRule = "fixed"
+    """``fixed``; ``seat_suits``: the suit owned by the seat holding J♣ (belka);
+    ``last_card``: the natural suit of the previous deal's last card (two players)."""
+    first_lead: FirstLead = "holder"
+    """``holder`` of ``first_lead_card`` every deal; ``rotate``: the first deal's holder of
+    ``first_lead_card`` leads it, then the right passes clockwise (kryuk); ``winners``: the
+    first deal's holder of ``first_lead_card``, then the previous deal's winners (sixes);
+    ``non_dealer`` (two players)."""
+    first_lead_card: Card | None = None
+    lead_card_forced: bool = False
+    """The first lead of the match must be ``first_lead_card`` itself (kryuk: A♦)."""
+    catch: tuple[Card, Card] | None = None
+    """(catcher, caught): both in one trick, held by opposing sides, end the deal."""
+    catch_award: int = 4
+    catch_first_deal_award: int | None = None
+    """The catch's award in the match's first deal, if different (kryuk: 12)."""
+    redeal_below: int | None = None
+    """A hand with fewer card points may ask for (or demand) a redeal before the first card."""
+    redeal_nines: bool = False
+    """A hand holding all four nines may demand a redeal too (sixes)."""
+    redeal_limit: int | None = None
+    """Consecutive demands allowed; the next is refused and costs the dealing side (sixes)."""
+    awards: tuple[tuple[int, int], ...] = ((90, 4), (61, 2))
+    """(minimum card points, award), best first — for the side on obligation in belka."""
+    defence_awards: tuple[tuple[int, int], ...] | None = None
+    """The other side's table when it differs (belka)."""
+    scoring: Scoring = "eyes"
+    eggs_carry: int = 0
+    """0: eggs multiply the next deal (×k+1); otherwise each eggs deal carries this much to
+    the winner of the next scored deal."""
+    lyusya: Literal["win", "zero"] = "win"
+    lyusya_win_award: int = 12
+    handoff: Literal["none", "hidden", "announced"] = "none"
+    handoff_trumps: tuple[int, ...] = (1,)
+    """How many trumps a hand may hold to hand off its last (kryuk 1; sixes 1 or 2)."""
+    lead_ban: bool = False
+    """Kryuk's козырять rule: a trump lead only by the side that led first (RULES.md §1.2)."""
+    ace_discard_ban: bool = False
+    deal_constraints: bool = False
+    """Kryuk's re-shuffle until no four queens without 7♣ and no five plain cards of a suit."""
+    opening: Literal["plain", "hvalyonka", "called"] = "plain"
+    """``hvalyonka``: kryuk's praised first trick; ``called``: sixes' first leader calls
+    plain, shtany, double_shtany or mirror."""
+    royal: bool = False
+    """A hand dealt all four aces wins the match (sixes option)."""
+    timeout_random: bool = False
+    """On time-out a random legal card is played (kryuk), not the computer's choice."""
+    single_card_autoplay: bool = False
+    """An illegal press by a player with exactly one legal card plays that card (kryuk)."""
+    first_move_bonus: int = 0
+    """Extra seconds for the first move of a deal (kryuk: 15 s against 10 s)."""
+    strengths: Mapping[Suit | None, Strength] = field(default_factory=dict, compare=False)
+
+    def __post_init__(self) -> None:
+        deck = DECKS[self.deck]
+        tables = {suit: compile_strength(deck, self.ladder, suit) for suit in (None, *Suit)}
+        object.__setattr__(self, "strengths", tables)
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The deck this match is played with."""
+        return DECKS[self.deck]
+
+    @property
+    def hand_size(self) -> int:
+        """Cards per hand: the whole deck shared out, or 8/9 each from a talon (two players)."""
+        return len(self.cards) // 4
+
+    def strength_for(self, trump: Suit | None) -> Strength:
+        return self.strengths[trump]
+
+    def side_of(self, seat: int) -> int:
+        """Partners sit opposite (0+2 against 1+3); two players are each a side."""
+        return seat % 2
+
+    @property
+    def has_catch(self) -> bool:
+        """Whether the catch rule is in force with this deck."""
+        return self.catch is not None and all(c in self.cards for c in self.catch)

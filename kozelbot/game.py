@@ -1,0 +1,194 @@
+"""The game protocol every family of Kozel speaks (OpenSpiel's shape, pokerkit's typed moves).
+
+A *family* (``kozelbot.follow``: the follow-suit games of RULES.md §1; the cover games of §2
+next) owns its presets, rules, state, views, texts and computer player. Everything outside a
+family's package — the service, the presenters, the move log, ``simulate``, the benchmarks —
+sees only what this module names:
+
+- ``Family``: builds a state from a preset and options, loads a saved one, reads actions back
+  from the move log's notation, chooses for computer seats, and renders from views.
+- ``GameState``: ``to_act`` / ``legal_actions`` / ``verify`` / ``apply`` → frozen events, the
+  chance step (``needs_chance`` / ``chance(rng)``), ``view_for(seat)``, ``dump()`` (JSON).
+- ``advance``: runs chance steps and computer seats until a person must act.
+
+Results are family-neutral: a deal ends with ``DealScored`` and a match with ``MatchOver``,
+both per *side* (two sides in every preset: pairs 0+2 / 1+3, or the two players of a duel).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from kozelbot.i18n import Translator
+    from kozelbot.options import Preset
+    from kozelbot.table import Table
+    from kozelbot.texts import Keyboard
+
+
+class Action(Protocol):
+    """A move; ``str(action)`` is its notation in the move log and in button data."""
+
+    def __str__(self) -> str: ...
+
+
+class Event(Protocol):
+    """Something that happened (frozen dataclasses, family-specific except the two below)."""
+
+
+class GameError(Exception):
+    """An action the rules refuse; nothing was changed. ``code`` names the reason."""
+
+    code = "game_error"
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored:
+    """A deal was scored; ``points``, ``tricks_won``, ``award`` and ``score`` are per side.
+
+    ``outcome`` is the family's word for how the deal ended (``normal``, ``eggs``, ``catch``,
+    ``lyusya``, ``allTricks``, ``refusedRedeal``, ``royal`` …); ``carry`` is what eggs carried
+    into this deal; ``title`` names the losers at the end of a ``sixes`` match."""
+
+    deal_no: int
+    outcome: str
+    points: tuple[int, int]
+    tricks_won: tuple[int, int]
+    award: tuple[int, int]
+    multiplier: int
+    score: tuple[int, int]
+    side: int | None
+    """The side the deal went to (``None`` for eggs)."""
+    zeroed: int | None = None
+    """The side whose score was wiped (Lyusya ``zero``, kryuk all-tricks, sixes Lyusya)."""
+    carry: int = 0
+    title: str | None = None
+    details: Mapping[str, Any] = field(default_factory=dict)
+    """Family-specific facts for texts (e.g. the catch award's deal, the demanded redeals)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOver:
+    """A side won the match."""
+
+    winner: int
+    score: tuple[int, int]
+
+
+class GameState(Protocol):
+    """One match in progress, whatever the family."""
+
+    variant: str
+    options: dict[str, Any]
+    winner: int | None
+    shuffles: int
+    """Shuffles so far; the chance step's RNG is ``shuffle_rng(seed, shuffles)``."""
+    last_result: DealScored | None
+
+    @property
+    def over(self) -> bool: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def deal_shown(self) -> int | None:
+        """The deal the table shows (in play, or just scored); ``None`` before the first."""
+
+    @property
+    def needs_chance(self) -> bool: ...
+    @property
+    def deals_scored(self) -> int: ...
+
+    def accepts(self, deal_no: int) -> bool:
+        """Whether moves for ``deal_no`` are taken now (else a button is stale)."""
+
+    def side_of(self, seat: int) -> int: ...
+    def chance(self, rng: random.Random) -> list[Any]: ...
+    def to_act(self) -> tuple[int, ...]: ...
+    def legal_actions(self, seat: int) -> list[Any]: ...
+    def verify(self, seat: int, action: Any) -> None: ...
+    def apply(self, seat: int, action: Any) -> list[Any]: ...
+    def view_for(self, seat: int | None) -> Any: ...
+    def dump(self) -> dict[str, Any]: ...
+    def deal_trace(self, result: DealScored, *, match: int, players: list[str]) -> dict[str, Any]:
+        """The trace of the deal just scored (before the next chance step)."""
+
+
+class Family(Protocol):
+    """A family of games: its presets, states, computer player and texts."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def presets(self) -> Mapping[str, Preset]: ...
+
+    def new_state(self, variant: str, options: Mapping[str, Any]) -> GameState: ...
+    def load(self, data: Mapping[str, Any]) -> GameState: ...
+    def parse_action(self, text: str) -> Any: ...
+    def choose(self, state: GameState, seat: int) -> Any:
+        """The computer's action for ``seat`` (it sees only ``view_for(seat)``)."""
+
+    def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
+        """The move made for a person whose time ran out (RULES.md §3)."""
+
+    def move_time(self, state: GameState, options: Mapping[str, Any]) -> int:
+        """Seconds for the move now awaited (0: no timer)."""
+
+    def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
+        """The move to make instead of a refused one (``kryuk``: the only legal card), or
+        ``None`` to refuse it."""
+
+    # presentation (texts as data; rendered from views)
+    def table_text(self, table: Table, state: GameState, t: Translator) -> str: ...
+    def final_table_text(self, table: Table, result: DealScored, t: Translator) -> str: ...
+    def result_text(self, table: Table, result: DealScored, t: Translator) -> str: ...
+    def match_over_text(self, table: Table, over: MatchOver, t: Translator) -> str: ...
+    def hand_text(self, table: Table, state: GameState, seat: int, t: Translator) -> str: ...
+    def hand_keyboard(
+        self, table: Table, state: GameState, seat: int, t: Translator
+    ) -> Keyboard: ...
+    def error_text(self, error: GameError, table: Table, t: Translator) -> str: ...
+    def done_text(self, action: Any, t: Translator) -> str: ...
+    def rules_text(self, variant: str, t: Translator) -> str: ...
+    def title(self, variant: str, t: Translator) -> str: ...
+    def option_labels(self, variant: str, options: Mapping[str, Any], t: Translator) -> dict[
+        str, str]: ...  # fmt: skip
+
+
+def shuffle_rng(seed: int, shuffle_no: int) -> random.Random:
+    """The RNG of one shuffle of a match: its seed and the shuffle number reproduce it."""
+    return random.Random(seed * 1_000_003 + shuffle_no)
+
+
+def advance(
+    state: GameState,
+    seed: int,
+    is_computer: Callable[[int], bool],
+    choose: Callable[[GameState, int], Any],
+    *,
+    on_move: Callable[[int, Any, list[Any]], None] | None = None,
+    on_events: Callable[[list[Any]], None] | None = None,
+    limit: int = 100_000,
+) -> None:
+    """Run chance steps and computer seats until a person must act or the match is over.
+
+    ``on_move(seat, action, events)`` sees every computer move, ``on_events`` every chance
+    step's events."""
+    for _ in range(limit):
+        if state.over:
+            return
+        if state.needs_chance:
+            events = state.chance(shuffle_rng(seed, state.shuffles))
+            if on_events is not None:
+                on_events(events)
+            continue
+        bots = [seat for seat in state.to_act() if is_computer(seat)]
+        if not bots:
+            return
+        action = choose(state, bots[0])
+        events = state.apply(bots[0], action)
+        if on_move is not None:
+            on_move(bots[0], action, events)
+    raise RuntimeError("the game did not come to a person or an end")

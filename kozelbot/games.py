@@ -1,0 +1,48 @@
+"""The families of games the bot hosts, and every preset by name.
+
+Adding a family means adding its package and one line here; adding a variant touches only
+its family's package (its ``presets``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kozelbot.follow import FAMILY as FOLLOW
+from kozelbot.game import Family, GameState
+from kozelbot.options import Preset
+
+FAMILIES: tuple[Family, ...] = (FOLLOW,)
+DEFAULT_PRESET = "hvalenyi"
+
+PRESETS: dict[str, Preset] = {
+    name: chosen for family in FAMILIES for name, chosen in family.presets.items()
+}
+_FAMILY_OF: dict[str, Family] = {
+    name: family for family in FAMILIES for name in family.presets
+}  # fmt: skip
+
+
+def preset(variant: str) -> Preset:
+    """The preset called ``variant`` (``KeyError`` if unknown)."""
+    return PRESETS[variant]
+
+
+def family_of(variant: str) -> Family:
+    """The family that plays ``variant``."""
+    return _FAMILY_OF[variant]
+
+
+def new_state(variant: str, options: Mapping[str, Any]) -> GameState:
+    """A fresh match of ``variant`` with these (validated) options."""
+    return family_of(variant).new_state(variant, options)
+
+
+def load_state(data: Mapping[str, Any]) -> GameState:
+    """A saved state, by the variant it names."""
+    return family_of(str(data["variant"])).load(data)
+
+
+def seats_of(variant: str, options: Mapping[str, Any]) -> int:
+    """How many seats a table of ``variant`` with these options has."""
+    return int(options.get("players", 4))

@@ -1,0 +1,102 @@
+"""Table options, generically: a preset's pydantic options model and the ways people set it.
+
+Each family declares its presets (``kozelbot.<family>``); this module turns typed
+``KEY=VALUE`` words and the lobby's settings buttons into a validated options model, the same
+way for every preset, so that the lobby's buttons are derived from the model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+COMMON_KEYS = ("seating", "move_time")
+MOVE_TIME_CHOICES = (60, 120, 300, 30, 15, 0)
+"""What the lobby's timer button cycles through (seconds; 0 = no timer)."""
+
+
+class OptionError(ValueError):
+    """A table option that does not exist or has a value the preset does not allow."""
+
+    def __init__(self, key: str, value: str, allowed: str) -> None:
+        super().__init__(f"{key}={value}: allowed {allowed}")
+        self.key = key
+        self.value = value
+        self.allowed = allowed
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named variant: its table options and how they become engine rules."""
+
+    name: str
+    options_model: type[BaseModel]
+    build: Callable[[BaseModel], Any]
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The options in the order people see them: the preset's own, then the common ones
+        (seating and move time) that every options model inherits."""
+        own = [k for k in self.options_model.model_fields if k not in COMMON_KEYS]
+        return (*own, *(k for k in COMMON_KEYS if k in self.options_model.model_fields))
+
+    def default_options(self) -> BaseModel:
+        """The preset's options with every default."""
+        return self.options_model()
+
+    def options_from(self, values: Mapping[str, Any]) -> BaseModel:
+        """Validate a stored or typed mapping of options (raises ``OptionError``)."""
+        try:
+            return self.options_model.model_validate(dict(values))
+        except ValidationError as error:
+            detail = error.errors()[0]
+            key = str(detail["loc"][0]) if detail["loc"] else "?"
+            value = str(values.get(key, ""))
+            raise OptionError(key, value, self.allowed(key)) from None
+
+    def allowed(self, key: str) -> str:
+        """A short human description of the values an option takes."""
+        info = self.options_model.model_fields.get(key)
+        if info is None:
+            return ", ".join(self.keys)
+        annotation = info.annotation
+        args = getattr(annotation, "__args__", None)
+        if args:
+            return "|".join(str(a) for a in args)
+        if key == "move_time":
+            return "0|10..3600"
+        return str(annotation)
+
+    def cycle(self, options: BaseModel, key: str) -> BaseModel:
+        """``options`` with ``key`` moved to its next value (the lobby's settings buttons)."""
+        if key not in self.options_model.model_fields:
+            raise OptionError(key, "", ", ".join(self.keys))
+        choices = self.choices(key)
+        current = getattr(options, key)
+        following = choices[(choices.index(current) + 1) % len(choices)] if current in choices \
+            else choices[0]  # fmt: skip
+        return self.options_from({**options.model_dump(), key: following})
+
+    def choices(self, key: str) -> tuple[Any, ...]:
+        """The values the settings buttons cycle through, default first."""
+        if key == "move_time":
+            return MOVE_TIME_CHOICES
+        args = getattr(self.options_model.model_fields[key].annotation, "__args__", ())
+        return tuple(args)
+
+    def parse(self, pairs: Iterable[str], base: BaseModel | None = None) -> BaseModel:
+        """Apply ``KEY=VALUE`` words (as typed after ``/newgame``) on top of ``base``."""
+        values: dict[str, Any] = (base or self.default_options()).model_dump()
+        for pair in pairs:
+            key, sep, value = pair.partition("=")
+            key = key.strip().lower()
+            value = value.strip()
+            if not sep or key not in self.options_model.model_fields:
+                raise OptionError(key or pair, value, ", ".join(self.keys))
+            # ``isdigit`` accepts "²" and "--5", which ``int`` refuses: match plain numbers only.
+            values[key] = int(value) if re.fullmatch(r"-?[0-9]{1,9}", value) else value.lower()
+        return self.options_from(values)

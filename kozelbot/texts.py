@@ -1,0 +1,84 @@
+"""Small pieces of what players see, shared by every family: buttons, cards, names.
+
+Nothing here touches Telegram: keyboards are rows of ``Button`` data that the handlers turn
+into inline keyboards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+from kozelbot.cards import Card, Rank, Suit
+from kozelbot.i18n import Translator
+from kozelbot.table import Table
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """An inline button: callback ``data`` or a ``url``."""
+
+    text: str
+    data: str | None = None
+    url: str | None = None
+
+
+Keyboard = tuple[tuple[Button, ...], ...]
+
+SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
+ROW_WIDTH = 5
+NOT_NOW = "·"
+"""Marks a card that may not be played now (UX.md)."""
+
+
+# -- small pieces ------------------------------------------------------------------------
+
+
+def rank_label(rank: Rank, t: Translator) -> str:
+    """``Д`` in Russian, ``Q`` in English; numbers stay numbers."""
+    if rank is Rank.JACK:
+        return t.p("rank", "J")
+    if rank is Rank.QUEEN:
+        return t.p("rank", "Q")
+    if rank is Rank.KING:
+        return t.p("rank", "K")
+    if rank is Rank.ACE:
+        return t.p("rank", "A")
+    return rank.value
+
+
+def card_label(card: Card, t: Translator) -> str:
+    """A card for people: rank + suit symbol (``10♥``, ``Д♣``)."""
+    return f"{rank_label(card.rank, t)}{card.suit.symbol}"
+
+
+def cards_label(cards: tuple[Card, ...] | list[Card], t: Translator) -> str:
+    """Several cards, space-separated."""
+    return " ".join(card_label(card, t) for card in cards)
+
+
+def seat_name(table: Table, seat: int, t: Translator) -> str:
+    """The HTML-escaped name of whoever holds ``seat``."""
+    player = table.seats[seat]
+    if player is None:
+        return "—"
+    if player.is_computer:
+        return escape(t("🤖 Bot {n}", n=seat + 1))
+    return escape(player.name)
+
+
+def mention(user_id: int, name: str) -> str:
+    """A name that links to the user (HTML)."""
+    return f'<a href="tg://user?id={user_id}">{escape(name)}</a>'
+
+
+def pair_name(table: Table, side: int, t: Translator) -> str:
+    """The two names of a side (seats 0+2 or 1+3); in a duel, the player's."""
+    if len(table.seats) == 2:
+        return seat_name(table, side, t)
+    return f"{seat_name(table, side, t)}+{seat_name(table, side + 2, t)}"
+
+
+def eyes(count: int, t: Translator) -> str:
+    """``4 глаза`` / ``4 eyes``."""
+    return t.n("{count} eye", "{count} eyes", count)
