@@ -64,6 +64,8 @@ class Preset:
         if info is None:
             return ", ".join(self.keys)
         annotation = info.annotation
+        if annotation is bool:
+            return "true|false"
         args = getattr(annotation, "__args__", None)
         if args:
             return "|".join(str(a) for a in args)
@@ -85,6 +87,8 @@ class Preset:
         """The values the settings buttons cycle through, default first."""
         if key == "move_time":
             return MOVE_TIME_CHOICES
+        if self.options_model.model_fields[key].annotation is bool:
+            return (False, True)
         args = getattr(self.options_model.model_fields[key].annotation, "__args__", ())
         return tuple(args)
 

@@ -81,9 +81,11 @@ def test_summary_through_capsys(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 
 def test_trace_has_exactly_the_documented_keys(run200: Simulated) -> None:
-    """Each deal line holds exactly the documented keys; each trick its four keys."""
+    """Each deal line holds exactly the documented keys (with issue #6's ``obligation``, which
+    applies to four-player hvalenyi); each trick its four keys."""
     for deal in run200.deals:
-        assert set(deal) == DEAL_KEYS
+        assert set(deal) == DEAL_KEYS | {"obligation"}
+        assert deal["obligation"] == deal["first_leader"] % 2
         assert deal["variant"] == "hvalenyi"
         assert deal["trump"] == "D"
         assert deal["players"] == ["cpu0", "cpu1", "cpu2", "cpu3"]

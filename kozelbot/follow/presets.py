@@ -37,6 +37,8 @@ class MoveTime(_Options):
 class HvalenyiOptions(MoveTime):
     """Table options of Хвалёный козёл (RULES.md §1.1)."""
 
+    players: Literal[4, 2] = 4
+    """Four in pairs, or two each for self (a talon, a trump suit per deal, no redeal)."""
     deck: Literal[36, 32] = 36
     """36 cards (9 each) or 32 cards without sixes (8 each)."""
     six_clubs: Literal["top", "ordinary"] = "top"
@@ -50,6 +52,16 @@ def build_hvalenyi(options: BaseModel) -> Rules:
     assert isinstance(options, HvalenyiOptions)
     top = options.six_clubs == "top" and options.deck == 36
     ladder = parse_cards(("6C " if top else "") + "QC QS QH QD JC JS JH JD")
+    catch = (Card.parse("6C"), Card.parse("QC")) if top else None
+    if options.players == 2:
+        # RULES.md §1.1 "two players": 8 or 9 cards each and a talon; clubs in the first
+        # deal, then the suit of the previous deal's last card; the non-dealer leads; no
+        # redeal; the catch applies between the two.
+        return Rules(
+            name="hvalenyi", deck=options.deck, ladder=tuple(ladder), trump_suit=Suit.CLUBS,
+            target=12, players=2, trump_rule="last_card", first_lead="non_dealer",
+            catch=catch, lyusya=options.lyusya,
+        )  # fmt: skip
     return Rules(
         name="hvalenyi",
         deck=options.deck,
@@ -57,12 +69,43 @@ def build_hvalenyi(options: BaseModel) -> Rules:
         trump_suit=Suit.DIAMONDS,
         target=12,
         first_lead_card=Card.parse("JC"),
-        catch=(Card.parse("6C"), Card.parse("QC")) if top else None,
+        catch=catch,
         redeal_below=14,
         lyusya=options.lyusya,
     )
 
 
+class BelkaOptions(MoveTime):
+    """Table options of Белка (RULES.md §1.4)."""
+
+    deck: Literal[32, 36] = 32
+    """32 cards (8 each) or 36 (9 each)."""
+    ace_discard_ban: bool = False
+    """Without a card of the led suit, no ace of a suit not yet led may be discarded."""
+
+
+def build_belka(options: BaseModel) -> Rules:
+    """Rules of Белка (RULES.md §1.4): jacks are the only permanent trumps; each seat owns a
+    suit from the first deal (J♣'s holder clubs, then clockwise ♠ ♥ ♦) and the trump suit of
+    a deal is the suit of the seat holding J♣, whose pair is on obligation and leads; the pair
+    on obligation scores 1/2 eyes for 61–89/90+, the other pair 2/3."""
+    assert isinstance(options, BelkaOptions)
+    return Rules(
+        name="belka",
+        deck=options.deck,
+        ladder=tuple(parse_cards("JC JS JH JD")),
+        trump_suit=Suit.CLUBS,
+        target=12,
+        trump_rule="seat_suits",
+        first_lead_card=Card.parse("JC"),
+        redeal_below=14,
+        awards=((90, 2), (61, 1)),
+        defence_awards=((90, 3), (61, 2)),
+        ace_discard_ban=options.ace_discard_ban,
+    )
+
+
 PRESETS: dict[str, Preset] = {
     "hvalenyi": Preset("hvalenyi", HvalenyiOptions, build_hvalenyi),
+    "belka": Preset("belka", BelkaOptions, build_belka),
 }

@@ -19,6 +19,7 @@ first, and a deal with no weak hand starts straight away.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -26,7 +27,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from kozelbot.cards import Card, Suit, hand_points
+from kozelbot.cards import Card, Rank, Suit, hand_points
 from kozelbot.follow.presets import PRESETS
 from kozelbot.follow.rules import Rules, Strength
 from kozelbot.game import DealScored, GameError, MatchOver
@@ -225,6 +226,14 @@ class Trick:
     points: int
 
 
+@dataclass(frozen=True, slots=True)
+class Refill:
+    """Hands dealt again from the talon before trick ``before_trick`` (two players)."""
+
+    before_trick: int
+    hands: tuple[tuple[Card, ...], ...]
+
+
 @dataclass(slots=True)
 class DealState:
     """One deal in progress (or just scored)."""
@@ -240,6 +249,8 @@ class DealState:
     """The side on obligation (на обязе): the side of the first leader."""
     talon: list[Card] = field(default_factory=list)
     """Two players: the face-down rest of the deck, dealt when both hands are empty."""
+    refills: list[Refill] = field(default_factory=list)
+    """Two players: the hands dealt from the talon, and before which trick."""
     redeals: int = 0
     redeal_pending: list[int] = field(default_factory=list)
     trick: list[tuple[int, Card]] = field(default_factory=list)
@@ -438,7 +449,25 @@ class MatchState:
         suit_of = self.rules.strengths[deal.trump].suit_of
         led = suit_of[deal.trick[0][1]]
         following = tuple(card for card in hand if suit_of[card] is led)
-        return following or tuple(hand)
+        if following:
+            return following
+        if self.rules.ace_discard_ban:
+            return self._without_banned_aces(hand, suit_of)
+        return tuple(hand)
+
+    def _without_banned_aces(
+        self, hand: list[Card], suit_of: Mapping[Card, Suit | None]
+    ) -> tuple[Card, ...]:
+        """RULES.md §1.3/§1.4 ace-discard ban: with no card of the led suit, a plain ace of a
+        suit not yet led in this deal may not be discarded (unless nothing else is left)."""
+        deal = self.current
+        assert deal is not None
+        led = {suit_of[t.cards[0][1]] for t in deal.tricks} | {suit_of[deal.trick[0][1]]}
+        allowed = tuple(
+            c for c in hand if not (c.rank is Rank.ACE and suit_of[c] is not None
+                                    and suit_of[c] not in led)
+        )  # fmt: skip
+        return allowed or tuple(hand)
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now."""
@@ -588,7 +617,6 @@ class MatchState:
             if deal.talon:
                 self._refill()
             else:
-                self.last_card = cards[-1][1]
                 events.extend(self._score_cards())
         return events
 
@@ -601,6 +629,7 @@ class MatchState:
             seat = (deal.leader + offset) % self.players
             deal.hands[seat] = deal.talon[:size]
             deal.talon = deal.talon[size:]
+        deal.refills.append(Refill(len(deal.tricks), tuple(tuple(h) for h in deal.hands)))
 
     def _lyusya_beats_catch(self, catcher: int) -> bool:
         """RULES.md §1.1 **Decision**: a catch in the last trick by a side that took every
@@ -706,6 +735,8 @@ class MatchState:
             details={"trump": None if deal.trump is None else deal.trump.value, **extra},
         )
         self.last_result = result
+        if deal.tricks:
+            self.last_card = deal.tricks[-1].cards[-1][1]
         self.deal_no += 1
         self.redeals = 0
         self.dealer = (self.dealer + 1) % self.players

@@ -4,6 +4,14 @@ Keys (issue #2): ``match``, ``deal`` (0-based), ``variant``, ``options``, ``play
 ``trump``, ``first_leader``, ``redeals``, ``tricks`` (``leader``, ``hands`` before the trick,
 ``cards`` in play order, ``winner``), ``points``, ``tricks_won``, ``outcome``, ``award``,
 ``multiplier``, ``score``, ``winner`` (the match winner when this deal ends it, else null).
+
+Issue #6 adds, where they apply: ``obligation`` (the side on obligation), ``seat_suits``
+(belka), ``handoffs`` (``[{"from", "to", "card", "returned"}]``), ``opening`` (``plain`` |
+``hvalyonka`` | ``shtany`` | ``double_shtany`` | ``mirror``), ``"blind": true`` on a trick
+played blind, ``carry`` (eggs points or pairs carried into the deal) and ``title`` (the losers'
+title on a ``sixes`` match's last deal). With two players, ``points``, ``tricks_won``,
+``award`` and ``score`` have one entry per player; hands before a trick include the cards
+dealt from the talon.
 """
 
 from __future__ import annotations
@@ -23,8 +31,11 @@ def deal_trace(
     deal = state.current
     assert deal is not None and deal.deal_no == result.deal_no
     hands = [list(hand) for hand in deal.initial_hands]
+    refills = {refill.before_trick: refill.hands for refill in deal.refills}
     tricks = []
-    for trick in deal.tricks:
+    for number, trick in enumerate(deal.tricks):
+        if number in refills:
+            hands = [list(hand) for hand in refills[number]]
         tricks.append(
             {
                 "leader": trick.leader,
@@ -53,4 +64,21 @@ def deal_trace(
         "multiplier": result.multiplier,
         "score": list(result.score),
         "winner": state.winner,
+        **_extras(state, result),
     }
+
+
+def _extras(state: MatchState, result: DealScored) -> dict[str, Any]:
+    """The keys of issue #6 that apply to this preset and deal."""
+    deal = state.current
+    assert deal is not None
+    extra: dict[str, Any] = {}
+    if deal.obligation is not None:
+        extra["obligation"] = deal.obligation
+    if state.seat_suits is not None:
+        extra["seat_suits"] = [suit.value for suit in state.seat_suits]
+    if result.carry:
+        extra["carry"] = result.carry
+    if result.title is not None:
+        extra["title"] = result.title
+    return extra
