@@ -9,7 +9,18 @@ a seeded match replays exactly.
 from __future__ import annotations
 
 from kozelbot.cards import Card, hand_points
-from kozelbot.follow.state import Action, AskRedeal, KeepHand, Phase, PlayCard, View, trick_winner
+from kozelbot.follow.state import (
+    Action,
+    AskRedeal,
+    CallOpening,
+    GiveTrump,
+    KeepHand,
+    Phase,
+    PlayCard,
+    ReturnCard,
+    View,
+    trick_winner,
+)
 
 WORTH_WINNING = 10
 """Card points on the table from which the computer spends a card of value to win."""
@@ -19,14 +30,42 @@ def choose_action(view: View) -> Action:
     """The computer's action for the seat whose view this is (it must be able to act)."""
     if view.phase is Phase.REDEAL:
         return AskRedeal() if wants_redeal(view) else KeepHand()
+    if view.phase is Phase.CALL:
+        return CallOpening(_call(view))
+    if view.phase is Phase.HANDOFF:
+        return _handoff(view)
     if not view.legal:
         raise ValueError("the computer was asked to move when it cannot")
+    if view.phase is Phase.BLIND:
+        return PlayCard(min(view.legal, key=lambda c: _cost(view, c)))
     return PlayCard(choose_card(view))
 
 
+def _call(view: View) -> str:
+    """Sixes: a pair that trails gambles on ``shtany``; otherwise a plain deal."""
+    assert view.seat is not None
+    side = view.side_of(view.seat)
+    return "shtany" if view.score[side] < view.score[1 - side] else "plain"
+
+
+def _handoff(view: View) -> Action:
+    """Return the cheapest card asked for; hand off a lone trump of value (it serves the
+    partner better than it serves a hand that cannot draw trumps with it)."""
+    returns = [a for a in view.actions if isinstance(a, ReturnCard)]
+    if returns:
+        return min(returns, key=lambda a: _cost(view, a.card))
+    gives = [a for a in view.actions if isinstance(a, GiveTrump)]
+    if gives:
+        return max(gives, key=lambda a: a.card.points)
+    return KeepHand()
+
+
 def wants_redeal(view: View) -> bool:
-    """Ask for a redeal with a weak hand: under the limit and at most two trumps."""
+    """Ask for a redeal with a weak hand: under the limit and at most two trumps (a sixes
+    demand is never risked a third time, which would cost a pair)."""
     limit = view.rules.redeal_below
+    if view.rules.redeal_limit is not None and view.redeals >= view.rules.redeal_limit:
+        return False
     trumps = sum(1 for card in view.hand if view.strength.is_trump(card))
     return limit is not None and hand_points(view.hand) < limit and trumps <= 2
 
@@ -75,7 +114,7 @@ def _follow(view: View, legal: list[Card]) -> Card:
     rules = view.rules
     assert view.seat is not None
     seats = len(view.hand_sizes)
-    trick = list(view.trick)
+    trick = [(seat, card) for seat, card in view.trick if card is not None]
     winner_seat = _winning_seat(view, trick)
     winning_card = dict(trick)[winner_seat]
     partner_winning = view.side_of(winner_seat) == view.side_of(view.seat)
@@ -112,7 +151,7 @@ def _beats(view: View, trick: list[tuple[int, Card]], card: Card) -> bool:
 def _sure_winner(view: View, card: Card) -> bool:
     """No card still unseen by this seat can beat ``card`` if it is played now."""
     rules, table = view.rules, view.strength
-    seen = set(view.played) | set(view.hand) | {c for _, c in view.trick}
+    seen = set(view.played) | set(view.hand) | {c for _, c in view.trick if c is not None}
     for other in rules.cards:
         if other in seen or other == card:
             continue

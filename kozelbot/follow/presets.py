@@ -105,7 +105,84 @@ def build_belka(options: BaseModel) -> Rules:
     )
 
 
+class KryukOptions(MoveTime):
+    """Table options of Козёл с Крюком (RULES.md §1.2): the seed's 10 s per move (15 s for a
+    deal's first move); on time-out a random legal card is played."""
+
+    move_time: int = Field(default=10)
+
+
+def build_kryuk(options: BaseModel) -> Rules:
+    """Rules of Козёл с Крюком (RULES.md §1.2)."""
+    assert isinstance(options, KryukOptions)
+    return Rules(
+        name="kryuk",
+        deck=32,
+        ladder=tuple(parse_cards("7C QC QS QH QD JC JS JH JD")),
+        trump_suit=Suit.CLUBS,
+        target=12,
+        first_lead="rotate",
+        first_lead_card=Card.parse("AD"),
+        lead_card_forced=True,
+        catch=(Card.parse("7C"), Card.parse("QC")),
+        catch_award=4,
+        catch_first_deal_award=12,
+        awards=((120, 6), (90, 4), (61, 2)),
+        scoring="points",
+        eggs_carry=2,
+        handoff="hidden",
+        handoff_trumps=(1,),
+        lead_ban=True,
+        deal_constraints=True,
+        opening="hvalyonka",
+        timeout_random=True,
+        single_card_autoplay=True,
+        first_move_bonus=5,
+    )
+
+
+class SixesOptions(MoveTime):
+    """Table options of the encyclopaedia's Козёл on a board of sixes (RULES.md §1.3)."""
+
+    no_shamok: bool = False
+    """Seed 001: queens and jacks only, diamonds trump (7♦ lowest), no 7♣ шамок."""
+    ace_discard_ban: bool = False
+    """Without a card of the led suit, no ace of a suit not yet led may be discarded."""
+    royal: bool = False
+    """Royal kozel: a hand dealt all four aces wins the match at once."""
+
+
+def build_sixes(options: BaseModel) -> Rules:
+    """Rules of Козёл on sixes (RULES.md §1.3): pairs on a board to 6, redeal demands (four
+    nines or 12 points or less; the third in a row refused), an announced hand-off with one
+    or two trumps, the first leader's call of an opening."""
+    assert isinstance(options, SixesOptions)
+    ladder = "QC QS QH QD JC JS JH JD" if options.no_shamok else "7C QC QS QH QD JC JS JH JD"
+    return Rules(
+        name="sixes",
+        deck=32,
+        ladder=tuple(parse_cards(ladder)),
+        trump_suit=Suit.DIAMONDS if options.no_shamok else Suit.CLUBS,
+        target=6,
+        first_lead="winners",
+        first_lead_card=Card.parse("7D" if options.no_shamok else "8C"),
+        redeal_below=13,
+        redeal_nines=True,
+        redeal_limit=2,
+        awards=((90, 2), (61, 1)),
+        scoring="pairs",
+        eggs_carry=1,
+        handoff="announced",
+        handoff_trumps=(1, 2),
+        ace_discard_ban=options.ace_discard_ban,
+        opening="called",
+        royal=options.royal,
+    )
+
+
 PRESETS: dict[str, Preset] = {
     "hvalenyi": Preset("hvalenyi", HvalenyiOptions, build_hvalenyi),
+    "kryuk": Preset("kryuk", KryukOptions, build_kryuk),
+    "sixes": Preset("sixes", SixesOptions, build_sixes),
     "belka": Preset("belka", BelkaOptions, build_belka),
 }

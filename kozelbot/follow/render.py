@@ -42,6 +42,9 @@ from kozelbot.texts import (
     seat_name,
 )
 
+FACE_DOWN = "🂠"
+"""A card played face down (an opening's blind trick)."""
+
 
 def sort_hand(hand: tuple[Card, ...], view: View) -> list[Card]:
     """Trumps first (strongest first), then the plain suits, each strongest first."""
@@ -137,7 +140,10 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
         waiting = ", ".join(seat_name(table, s, t) for s in view.to_act)
         lines.append(t("Redeal offered to: {names}", names=waiting))
     if view.phase is Phase.PLAY:
-        on_table = " · ".join(f"{seat_name(table, s, t)} {card_label(c, t)}" for s, c in view.trick)
+        on_table = " · ".join(
+            f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
+            for s, c in view.trick
+        )
         lines.append(t("On the table: {cards}", cards=on_table or "—"))
         turn = seat_name(table, view.to_act[0], t)
         move_time = int(table.options.get("move_time", 0))
@@ -246,7 +252,7 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
             lines.append(t("Waiting for redeal decisions…"))
         return "\n".join(lines)
     if view.to_act == (seat,):
-        on_table = cards_label([c for _, c in view.trick], t)
+        on_table = " ".join(card_label(c, t) if c else FACE_DOWN for _, c in view.trick)
         lines.append(
             "👉 " + (t("Your turn — on the table: {cards}.", cards=on_table) if view.trick
                      else t("Your lead."))

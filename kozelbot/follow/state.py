@@ -2,18 +2,28 @@
 
 Shape borrowed from OpenSpiel and pokerkit: ``to_act()`` says who may act, ``legal_actions``
 lists what they may do, ``apply`` checks legality in one place (``verify``), changes the state
-and returns frozen events; dealing is a chance step (``deal(rng)`` or ``deal_hands(hands)``
-for scripted deals). ``view_for(seat)`` is everything one seat may know. The whole state
-round-trips through JSON (``dump`` / ``MatchState.load``, one pydantic ``TypeAdapter``).
+and returns frozen events; dealing is a chance step (``deal(rng)``, or ``deal_hands`` /
+``deal_stock`` for scripted deals). ``view_for(seat)`` is everything one seat may know. The
+whole state round-trips through JSON (``dump`` / ``MatchState.load``, one ``TypeAdapter``).
 
-Phases: ``dealing`` (waiting for the chance step) → ``redeal`` (players whose hand holds
-fewer than 14 points may ask for a redeal, Russian пересдача) → ``play`` (tricks) → back to
-``dealing`` after the deal is scored, or ``over`` when a pair reaches the target.
+The steps of a deal, each switched on by the preset's ``Rules`` (no subclass per variant):
+
+``dealing`` (the chance step) → ``call`` (sixes: the first leader calls plain or an opening)
+→ ``blind`` (kryuk's hvalyonka: the praised player and then each other player are dealt pairs
+until a plain card arrives and play one card face down; sixes' called openings draw and play
+by themselves) → ``redeal`` (a weak hand asks for, or in sixes demands, a new deal) →
+``handoff`` (a hand with its last trump passes it to the partner, who returns a card) →
+``play`` (tricks) → back to ``dealing`` after the deal is scored, or ``over``.
 
 **Decision** (the redeal phase, RULES.md §1.1 "before the first card"): every eligible seat
 answers "redeal" or "keep" at the same time; the first "redeal" reshuffles at once, and play
 starts when every eligible seat has kept. So nobody loses the right because someone else moved
 first, and a deal with no weak hand starts straight away.
+
+**Decision** (hand-offs, RULES.md §1.2/§1.3): eligible seats are asked one at a time in play
+order from the first leader; a pair hands off at most once per deal; in a deal with an opening
+trick the hand-off comes when the hands are complete, after that trick (the rules place it
+"before the first lead", and the blind lead is made before the hands exist).
 """
 
 from __future__ import annotations
@@ -28,6 +38,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from kozelbot.cards import Card, Rank, Suit, hand_points
+from kozelbot.follow.opening import HAND, draw
 from kozelbot.follow.presets import PRESETS
 from kozelbot.follow.rules import Rules, Strength
 from kozelbot.game import DealScored, GameError, MatchOver
@@ -38,12 +49,17 @@ class Phase(StrEnum):
     """Where a match stands."""
 
     DEALING = "dealing"
+    CALL = "call"
+    BLIND = "blind"
     REDEAL = "redeal"
+    HANDOFF = "handoff"
     PLAY = "play"
     OVER = "over"
 
 
 DEALING, REDEAL, PLAY, OVER = Phase.DEALING, Phase.REDEAL, Phase.PLAY, Phase.OVER
+CALL, BLIND, HANDOFF = Phase.CALL, Phase.BLIND, Phase.HANDOFF
+IN_DEAL = frozenset({CALL, BLIND, REDEAL, HANDOFF, PLAY})
 """Module constants: reading ``Phase.PLAY`` goes through the enum's descriptor on every
 access (slow on the engine's hot path)."""
 
@@ -58,6 +74,16 @@ class Outcome(StrEnum):
     """Шамок ловит шамку: 6♣ and an opponent's Q♣ in one trick end the deal."""
     LYUSYA = "lyusya"
     """Люся: one pair took every trick."""
+    ALL_TRICKS = "allTricks"
+    """Kryuk: one pair took all eight tricks (the other pair's score is reset, or lost)."""
+    REFUSED_REDEAL = "refusedRedeal"
+    """Sixes: a third demand in a row is refused; the dealing pair loses a pair."""
+    ROYAL = "royal"
+    """Sixes option: a hand dealt all four aces wins the match."""
+
+
+OPENINGS = ("plain", "shtany", "double_shtany", "mirror")
+"""What the first leader of a sixes deal may call (RULES.md §1.3)."""
 
 
 # --- actions -------------------------------------------------------------------------
@@ -89,7 +115,37 @@ class KeepHand:
         return "keep"
 
 
-Action = PlayCard | AskRedeal | KeepHand
+@dataclass(frozen=True, slots=True)
+class GiveTrump:
+    """Hand off the last trump (отход от последнего) to the partner."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"give:{self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class ReturnCard:
+    """The partner's card in return for a handed-off trump."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"return:{self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallOpening:
+    """Sixes: the first leader calls a plain deal or an opening (RULES.md §1.3)."""
+
+    kind: str
+
+    def __str__(self) -> str:
+        return f"call:{self.kind}"
+
+
+Action = PlayCard | AskRedeal | KeepHand | GiveTrump | ReturnCard | CallOpening
 
 
 def parse_action(text: str) -> Action:
@@ -98,8 +154,14 @@ def parse_action(text: str) -> Action:
         return AskRedeal()
     if text == "keep":
         return KeepHand()
-    if text.startswith("play:"):
-        return PlayCard(Card.parse(text[5:]))
+    verb, _, arg = text.partition(":")
+    if verb == "call" and arg in OPENINGS:
+        return CallOpening(arg)
+    cards: dict[str, type[PlayCard | GiveTrump | ReturnCard]] = {
+        "play": PlayCard, "give": GiveTrump, "return": ReturnCard,
+    }  # fmt: skip
+    if verb in cards and arg:
+        return cards[verb](Card.parse(arg))
     raise ValueError(f"not an action: {text!r}")
 
 
@@ -157,7 +219,36 @@ class Caught:
     caught: int
 
 
-Event = Dealt | RedealAsked | HandKept | CardPlayed | TrickTaken | Caught | DealScored | MatchOver
+@dataclass(frozen=True, slots=True)
+class HandedOff:
+    """A trump went to the partner (public only where the preset announces it)."""
+
+    seat: int
+    partner: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """The partner returned a card for a handed-off trump."""
+
+    seat: int
+    partner: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class OpeningCalled:
+    """Sixes: the first leader called ``kind``; ``plays`` are the opening trick's cards."""
+
+    seat: int
+    kind: str
+
+
+Event = (
+    Dealt | RedealAsked | HandKept | CardPlayed | TrickTaken | Caught | HandedOff | Returned
+    | OpeningCalled | DealScored | MatchOver
+)  # fmt: skip
 
 
 # --- errors ----------------------------------------------------------------------------
@@ -213,6 +304,28 @@ class RedealNotAllowed(GameError):
     code = "redeal_not_allowed"
 
 
+class NotAllowed(GameError):
+    """A hand-off, return, call or opening card the rules do not allow now; ``legal`` lists
+    the cards that would be (empty for a call)."""
+
+    code = "not_allowed"
+
+    def __init__(self, what: str, legal: tuple[Card, ...] = ()) -> None:
+        super().__init__(what)
+        self.what = what
+        self.legal = legal
+
+
+class TrumpLeadBanned(GameError):
+    """Kryuk's козырять rule: this pair may not lead a trump now (RULES.md §1.2)."""
+
+    code = "trump_lead_banned"
+
+    def __init__(self, legal: tuple[Card, ...]) -> None:
+        super().__init__("no trump lead for this pair now")
+        self.legal = legal
+
+
 # --- state -----------------------------------------------------------------------------
 
 
@@ -224,6 +337,8 @@ class Trick:
     cards: tuple[tuple[int, Card], ...]
     winner: int
     points: int
+    blind: bool = False
+    """Played face down (an opening trick)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +349,16 @@ class Refill:
     hands: tuple[tuple[Card, ...], ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Handoff:
+    """A last-trump hand-off: ``card`` from ``giver`` to ``to``, ``returned`` in exchange."""
+
+    giver: int
+    to: int
+    card: Card
+    returned: Card | None = None
+
+
 @dataclass(slots=True)
 class DealState:
     """One deal in progress (or just scored)."""
@@ -241,6 +366,7 @@ class DealState:
     deal_no: int
     hands: list[list[Card]]
     initial_hands: tuple[tuple[Card, ...], ...]
+    """Every card each seat received in this deal (for an opening, once the hands are full)."""
     first_leader: int
     leader: int
     trump: Suit | None = None
@@ -251,13 +377,26 @@ class DealState:
     """Two players: the face-down rest of the deck, dealt when both hands are empty."""
     refills: list[Refill] = field(default_factory=list)
     """Two players: the hands dealt from the talon, and before which trick."""
+    stock: list[Card] = field(default_factory=list)
+    """The undealt deck during an opening (top first); never shown."""
+    opening: str = "plain"
+    """``plain``, ``hvalyonka``, ``shtany``, ``double_shtany`` or ``mirror``."""
     redeals: int = 0
     redeal_pending: list[int] = field(default_factory=list)
+    handoff_pending: list[int] = field(default_factory=list)
+    """Seats still to be asked about a hand-off, in play order."""
+    handoffs: list[Handoff] = field(default_factory=list)
     trick: list[tuple[int, Card]] = field(default_factory=list)
     tricks: list[Trick] = field(default_factory=list)
     points: list[int] = field(default_factory=lambda: [0, 0])
     tricks_won: list[int] = field(default_factory=lambda: [0, 0])
     outcome: str | None = None
+
+    @property
+    def returning(self) -> int | None:
+        """The partner who owes a card for a hand-off, if any."""
+        last = self.handoffs[-1] if self.handoffs else None
+        return last.to if last is not None and last.returned is None else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,8 +414,11 @@ class View:
     to_act: tuple[int, ...]
     legal: tuple[Card, ...]
     """Cards this seat may play now (empty when it is not its turn)."""
+    actions: tuple[Action, ...]
+    """Everything this seat may do now (cards, answers, hand-off, call)."""
     can_redeal: bool
-    trick: tuple[tuple[int, Card], ...]
+    trick: tuple[tuple[int, Card | None], ...]
+    """The trick on the table; ``None`` for a card face down that this seat may not see."""
     last_trick: Trick | None
     played: tuple[Card, ...]
     """Cards of this deal's completed tricks, in order."""
@@ -288,7 +430,14 @@ class View:
     tricks_won: tuple[int, int]
     score: tuple[int, int]
     multiplier: int
+    carry: int
+    """Eggs points (kryuk) or pairs (sixes) waiting for the next deal's winner."""
     redeals: int
+    opening: str
+    handoffs: tuple[Handoff, ...]
+    """Hand-offs this seat may know of: its own pair's, and every one where announced."""
+    returning: int | None
+    """A seat that owes a card for a hand-off (shown to whoever may know of the hand-off)."""
     last_result: DealScored | None
     winner: int | None
     rules: Rules
@@ -347,12 +496,16 @@ class MatchState:
     score: list[int] = field(default_factory=lambda: [0, 0])
     eggs: int = 0
     """Eggs deals in a row just before the current one."""
+    carry: int = 0
+    """Kryuk/sixes: eggs points or pairs waiting for the winner of the next scored deal."""
+    had_eggs: bool = False
+    """Sixes: an eggs deal happened in this match (the losers' title says so)."""
     deal_no: int = 0
     """The number of the deal being played, or of the next one while dealing."""
     shuffles: int = 0
     """Shuffles so far in the match (the bot derives each shuffle's RNG from it)."""
     redeals: int = 0
-    """Redeals asked for in the current deal so far."""
+    """Redeals asked for (or demanded) in the current deal so far."""
     current: DealState | None = None
     last_result: DealScored | None = None
     winner: int | None = None
@@ -362,6 +515,8 @@ class MatchState:
     """Two players: who deals (the other leads first); it alternates every deal."""
     last_card: Card | None = None
     """Two players: the last card played in the previous deal (it names the trump suit)."""
+    lead_right: int | None = None
+    """Kryuk/sixes: who leads the next deal (``None`` before the first)."""
 
     def __post_init__(self) -> None:
         self.options = PRESETS[self.variant].options_from(self.options).model_dump()
@@ -396,9 +551,7 @@ class MatchState:
 
     def accepts(self, deal_no: int) -> bool:
         return (
-            self.phase in (REDEAL, PLAY)
-            and self.current is not None
-            and self.current.deal_no == deal_no
+            self.phase in IN_DEAL and self.current is not None and self.current.deal_no == deal_no
         )
 
     def side_of(self, seat: int) -> int:
@@ -407,7 +560,7 @@ class MatchState:
     @property
     def multiplier(self) -> int:
         """The eggs multiplier of the current deal: k eggs in a row → ×(k+1) (RULES.md §1.1)."""
-        return 1 if self.rules.eggs_carry else self.eggs + 1
+        return 1 if self.rules.scoring != "eyes" else self.eggs + 1
 
     @property
     def strength(self) -> Strength:
@@ -428,24 +581,34 @@ class MatchState:
     def to_act(self) -> tuple[int, ...]:
         """Seats that may act now; empty while dealing (a chance step) and after the match."""
         deal = self.current
+        phase = self.phase
         if deal is None:
             return ()
-        if self.phase is REDEAL:
+        if phase is PLAY or phase is BLIND:
+            return ((deal.leader + len(deal.trick)) % self._seats,)
+        if phase is REDEAL:
             return tuple(deal.redeal_pending)
-        if self.phase is PLAY:
-            return ((deal.leader + len(deal.trick)) % self.players,)
+        if phase is HANDOFF:
+            returning = deal.returning
+            if returning is not None:
+                return (returning,)
+            return (deal.handoff_pending[0],)
+        if phase is CALL:
+            return (deal.first_leader,)
         return ()
 
     def legal_cards(self, seat: int) -> tuple[Card, ...]:
         """Cards ``seat`` may play now (RULES.md §1 trick rules 2–3); empty if not its turn."""
         deal = self.current
-        if self.phase is not PLAY or deal is None:
+        if deal is None or (self.phase is not PLAY and self.phase is not BLIND):
             return ()
         if (deal.leader + len(deal.trick)) % self._seats != seat:
             return ()
         hand = deal.hands[seat]
+        if self.phase is BLIND:
+            return self._blind_cards(seat, hand)
         if not deal.trick:
-            return tuple(hand)
+            return self._leads(seat, hand)
         suit_of = self.rules.strengths[deal.trump].suit_of
         led = suit_of[deal.trick[0][1]]
         following = tuple(card for card in hand if suit_of[card] is led)
@@ -455,6 +618,46 @@ class MatchState:
             return self._without_banned_aces(hand, suit_of)
         return tuple(hand)
 
+    def _blind_cards(self, seat: int, hand: list[Card]) -> tuple[Card, ...]:
+        """Kryuk's hvalyonka: the praised player leads a plain card face down; the others
+        play any card face down (RULES.md §1.2)."""
+        deal = self.current
+        assert deal is not None
+        if seat != deal.first_leader:
+            return tuple(hand)
+        table = self.strength
+        return tuple(c for c in hand if not table.is_trump(c)) or tuple(hand)
+
+    def _leads(self, seat: int, hand: list[Card]) -> tuple[Card, ...]:
+        """What ``seat`` may lead: anything, unless the preset restricts leads (kryuk's A♦
+        opening of the match and its trump-lead rule, RULES.md §1.2)."""
+        rules = self.rules
+        if not rules.lead_ban and not rules.lead_card_forced:
+            return tuple(hand)
+        deal = self.current
+        assert deal is not None
+        forced = rules.first_lead_card
+        if rules.lead_card_forced and self.deal_no == 0 and not deal.tricks and forced in hand:
+            return (forced,) if forced is not None else tuple(hand)
+        if not rules.lead_ban:
+            return tuple(hand)
+        table = self.strength
+        plain = tuple(c for c in hand if not table.is_trump(c))
+        if not plain or self._may_lead_trump(seat):
+            return tuple(hand)
+        return plain
+
+    def _may_lead_trump(self, seat: int) -> bool:
+        """Kryuk: a trump lead by the pair that made the first lead, never in the match's
+        first deal, and by both pairs at 10:10 (козлячий бой)."""
+        deal = self.current
+        assert deal is not None
+        if self.deal_no == 0:
+            return False
+        if self.score == [10, 10]:
+            return True
+        return self.side_of(seat) == self.side_of(deal.first_leader)
+
     def _without_banned_aces(
         self, hand: list[Card], suit_of: Mapping[Card, Suit | None]
     ) -> tuple[Card, ...]:
@@ -462,41 +665,112 @@ class MatchState:
         suit not yet led in this deal may not be discarded (unless nothing else is left)."""
         deal = self.current
         assert deal is not None
-        led = {suit_of[t.cards[0][1]] for t in deal.tricks} | {suit_of[deal.trick[0][1]]}
+        led = {suit_of[t.cards[0][1]] for t in deal.tricks if not t.blind}
+        led.add(suit_of[deal.trick[0][1]])
         allowed = tuple(
             c for c in hand if not (c.rank is Rank.ACE and suit_of[c] is not None
                                     and suit_of[c] not in led)
         )  # fmt: skip
         return allowed or tuple(hand)
 
+    def handoff_cards(self, seat: int) -> tuple[Card, ...]:
+        """Trumps ``seat`` may hand off now: a trump with points, from a hand holding exactly
+        as many trumps as the preset allows (kryuk one; sixes one or two)."""
+        deal = self.current
+        if self.phase is not HANDOFF or deal is None or deal.returning is not None:
+            return ()
+        if not deal.handoff_pending or deal.handoff_pending[0] != seat:
+            return ()
+        return self._handoff_candidates(deal.hands[seat])
+
+    def _handoff_candidates(self, hand: list[Card]) -> tuple[Card, ...]:
+        table = self.strength
+        trumps = [c for c in hand if table.is_trump(c)]
+        if len(trumps) not in self.rules.handoff_trumps:
+            return ()
+        return tuple(c for c in trumps if c.points > 0)
+
+    def return_cards(self, seat: int) -> tuple[Card, ...]:
+        """Cards the partner may return: a plain card, a trump only if nothing else."""
+        deal = self.current
+        if self.phase is not HANDOFF or deal is None or deal.returning != seat:
+            return ()
+        given = deal.handoffs[-1].card
+        hand = [c for c in deal.hands[seat] if c is not given]
+        table = self.strength
+        return tuple(c for c in hand if not table.is_trump(c)) or tuple(hand)
+
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now."""
-        if self.phase is REDEAL:
-            return [AskRedeal(), KeepHand()] if seat in self.to_act() else []
-        return [PlayCard(card) for card in self.legal_cards(seat)]
+        phase = self.phase
+        if phase is PLAY or phase is BLIND:
+            return [PlayCard(card) for card in self.legal_cards(seat)]
+        if seat not in self.to_act():
+            return []
+        if phase is REDEAL:
+            return [AskRedeal(), KeepHand()]
+        if phase is HANDOFF:
+            if self.return_cards(seat):
+                return [ReturnCard(card) for card in self.return_cards(seat)]
+            return [*(GiveTrump(card) for card in self.handoff_cards(seat)), KeepHand()]
+        if phase is CALL:
+            return [CallOpening(kind) for kind in OPENINGS]
+        return []
 
     def verify(self, seat: int, action: Action) -> None:
         """Raise the ``GameError`` that explains why ``action`` is illegal; pass if legal."""
-        if type(action) is not PlayCard:
-            if self.phase is not REDEAL:
+        if type(action) is PlayCard:
+            self._verify_card(seat, action.card)
+            return
+        phase = self.phase
+        if isinstance(action, AskRedeal) or (isinstance(action, KeepHand) and phase is not HANDOFF):
+            if phase is not REDEAL:
                 raise RedealNotAllowed("no redeal now")
             if seat not in self.to_act():
                 raise RedealNotAllowed("this hand may not ask for a redeal")
             return
-        if self.phase is not PLAY:
+        if not isinstance(action, KeepHand | GiveTrump | ReturnCard | CallOpening):
+            raise WrongPhase(phase)
+        expected = {KeepHand: HANDOFF, GiveTrump: HANDOFF, ReturnCard: HANDOFF, CallOpening: CALL}
+        if phase is not expected[type(action)]:
+            raise WrongPhase(phase)
+        to_act = self.to_act()
+        if to_act != (seat,):
+            raise NotYourTurn(to_act)
+        if isinstance(action, CallOpening):
+            if action.kind not in OPENINGS:
+                raise NotAllowed("no such opening")
+            return
+        if isinstance(action, KeepHand | GiveTrump) and self.return_cards(seat):
+            raise NotAllowed("return a card first", self.return_cards(seat))
+        if isinstance(action, GiveTrump) and action.card not in self.handoff_cards(seat):
+            raise NotAllowed("this trump may not be handed off", self.handoff_cards(seat))
+        if isinstance(action, ReturnCard) and action.card not in self.return_cards(seat):
+            raise NotAllowed("return another card", self.return_cards(seat))
+
+    def _verify_card(self, seat: int, card: Card) -> None:
+        if self.phase is not PLAY and self.phase is not BLIND:
             raise WrongPhase(self.phase)
         deal = self.current
         assert deal is not None
         if (deal.leader + len(deal.trick)) % self._seats != seat:
             raise NotYourTurn(self.to_act())
-        if action.card not in deal.hands[seat]:
-            raise CardNotInHand(action.card)
-        if not deal.trick:
-            return
+        if card not in deal.hands[seat]:
+            raise CardNotInHand(card)
+        if deal.trick and self.phase is PLAY and not self.rules.ace_discard_ban:
+            suit_of = self.rules.strengths[deal.trump].suit_of
+            led = suit_of[deal.trick[0][1]]
+            if suit_of[card] is led:
+                return  # following suit is always legal (the hot path)
         legal = self.legal_cards(seat)
-        if action.card not in legal:
-            led = self.strength.suit_of[deal.trick[0][1]]
-            raise MustFollow(action.card, led, legal)
+        if card in legal:
+            return
+        if self.phase is BLIND:
+            raise NotAllowed("lead a plain card face down", legal)
+        if not deal.trick:
+            raise TrumpLeadBanned(legal)
+        led_suit = self.strength.suit_of[deal.trick[0][1]]
+        raise MustFollow(card, led_suit, legal)
 
     def can_apply(self, seat: int, action: Action) -> bool:
         """Whether ``action`` is legal for ``seat`` now."""
@@ -513,13 +787,73 @@ class MatchState:
         return self.deal(rng)
 
     def deal(self, rng: random.Random) -> list[Event]:
-        """Shuffle with ``rng`` and deal (the chance step): every card to four players, or
-        a hand each and a talon for two."""
+        """Shuffle with ``rng`` and deal (the chance step): every card to four players, a
+        hand each and a talon for two, or a stock for an opening. Kryuk re-shuffles until no
+        hand holds four queens without 7♣ or five plain cards of a suit (RULES.md §1.2)."""
         cards = list(self.rules.cards)
         rng.shuffle(cards)
+        if self._opening_due() != "plain":
+            return self.deal_stock(cards)
         size = self.rules.hand_size
-        hands = [cards[i * size : (i + 1) * size] for i in range(self.players)]
+        for _ in range(1000):
+            hands = [cards[i * size : (i + 1) * size] for i in range(self.players)]
+            if not self.rules.deal_constraints or self._acceptable(hands):
+                break
+            rng.shuffle(cards)
         return self.deal_hands(hands, talon=cards[size * self.players :])
+
+    def _acceptable(self, hands: list[list[Card]]) -> bool:
+        """Kryuk's dealing constraints (RULES.md §1.2)."""
+        table = self.rules.strengths[self.rules.trump_suit]
+        hook = self.rules.catch[0] if self.rules.catch else None
+        for hand in hands:
+            if sum(1 for c in hand if c.rank is Rank.QUEEN) == 4 and hook not in hand:
+                return False
+            for suit in Suit:
+                plain = sum(1 for c in hand if c.suit is suit and not table.is_trump(c))
+                if plain > 4:
+                    return False
+        return True
+
+    def _opening_due(self) -> str:
+        """``plain``, or the opening this deal starts with: kryuk's hvalyonka in every deal
+        but the match's first and one right after eggs; sixes' call likewise, and never
+        right after a redeal (RULES.md §1.2, §1.3)."""
+        rules = self.rules
+        if rules.opening == "plain" or self.deal_no == 0 or self.redeals:
+            return "plain"
+        last = self.last_result
+        if last is not None and last.outcome == Outcome.EGGS:
+            return "plain"
+        return "hvalyonka" if rules.opening == "hvalyonka" else "call"
+
+    def deal_stock(self, cards: list[Card]) -> list[Event]:
+        """Start a deal with an opening from this stock (top first; scripted tests call it)."""
+        if self.phase is not DEALING:
+            raise WrongPhase(self.phase)
+        if sorted(map(str, cards)) != sorted(map(str, self.rules.cards)):
+            raise ValueError("the stock must hold exactly the deck")
+        self.shuffles += 1
+        first = self._first_leader(None)
+        self.current = DealState(
+            deal_no=self.deal_no,
+            hands=[[] for _ in range(self.players)],
+            initial_hands=tuple(() for _ in range(self.players)),
+            first_leader=first,
+            leader=first,
+            trump=self.rules.trump_suit,
+            obligation=self.side_of(first),
+            stock=list(cards),
+            redeals=self.redeals,
+        )
+        events: list[Event] = [Dealt(self.deal_no, first, self.redeals, ())]
+        if self._opening_due() == "hvalyonka":
+            self.current.opening = "hvalyonka"
+            self._draw_blind(first)
+            self.phase = BLIND
+        else:
+            self.phase = CALL
+        return events
 
     def deal_hands(self, hands: list[list[Card]], talon: list[Card] | None = None) -> list[Event]:
         """Deal these exact hands (scripted deals in tests; ``deal`` calls it too)."""
@@ -532,9 +866,6 @@ class MatchState:
         self.shuffles += 1
         first = self._first_leader(hands)
         trump = self._trump_of_deal(hands)
-        order = [(first + i) % self.players for i in range(self.players)]
-        limit = self.rules.redeal_below
-        pending = [s for s in order if limit is not None and hand_points(hands[s]) < limit]
         self.current = DealState(
             deal_no=self.deal_no,
             hands=[list(hand) for hand in hands],
@@ -545,16 +876,56 @@ class MatchState:
             obligation=self.side_of(first) if self.players == 4 else None,
             talon=talon,
             redeals=self.redeals,
-            redeal_pending=pending,
         )
-        self.phase = REDEAL if pending else PLAY
-        return [Dealt(self.deal_no, first, self.redeals, tuple(pending))]
+        royal = self._hands_complete()
+        return [Dealt(self.deal_no, first, self.redeals, tuple(self.current.redeal_pending)),
+                *royal]  # fmt: skip
 
-    def _first_leader(self, hands: list[list[Card]]) -> int:
+    def _hands_complete(self) -> list[Event]:
+        """The hands are dealt: a royal kozel ends the match (its events are returned);
+        otherwise open the redeal offers, then the hand-offs, then play."""
+        deal = self.current
+        assert deal is not None
+        if self.rules.royal:
+            for seat, hand in enumerate(deal.initial_hands):
+                if sum(1 for c in hand if c.rank is Rank.ACE) == 4:
+                    return self._royal(seat)
+        order = [(deal.first_leader + i) % self.players for i in range(self.players)]
+        if deal.opening == "plain":
+            deal.redeal_pending = [s for s in order if self._may_redeal(deal.hands[s])]
+        if self.rules.handoff != "none":
+            deal.handoff_pending = [s for s in order if self._handoff_candidates(deal.hands[s])]
+        self._next_phase()
+        return []
+
+    def _may_redeal(self, hand: list[Card]) -> bool:
+        limit = self.rules.redeal_below
+        if limit is None:
+            return False
+        if hand_points(hand) < limit:
+            return True
+        return self.rules.redeal_nines and sum(1 for c in hand if c.rank is Rank.NINE) == 4
+
+    def _next_phase(self) -> None:
+        """After an answer: the next step of the deal that still has someone to ask."""
+        deal = self.current
+        assert deal is not None
+        if deal.redeal_pending:
+            self.phase = REDEAL
+        elif deal.handoff_pending or deal.returning is not None:
+            self.phase = HANDOFF
+        else:
+            self.phase = PLAY
+
+    def _first_leader(self, hands: list[list[Card]] | None) -> int:
         """Who leads the deal's first trick (the preset's first-lead rule)."""
-        if self.rules.first_lead == "non_dealer":
+        rule = self.rules.first_lead
+        if rule == "non_dealer":
             return (self.dealer + 1) % self.players
+        if rule in ("rotate", "winners") and self.lead_right is not None:
+            return self.lead_right
         card = self.rules.first_lead_card
+        assert hands is not None, "the first deal of a match is a plain deal"
         return next(s for s, hand in enumerate(hands) if card in hand)
 
     def _trump_of_deal(self, hands: list[list[Card]]) -> Suit | None:
@@ -571,6 +942,64 @@ class MatchState:
             return self.last_card.suit
         return self.rules.trump_suit
 
+    # -- openings ------------------------------------------------------------------------
+
+    def _draw_blind(self, seat: int) -> None:
+        """Kryuk's hvalyonka: ``seat`` is dealt pairs until a plain card arrives."""
+        deal = self.current
+        assert deal is not None
+        table = self.strength
+        deal.hands[seat] = draw(deal.stock, "pairs", table.is_trump)
+
+    def _call(self, seat: int, kind: str) -> list[Event]:
+        """Sixes: a plain deal, or an opening whose cards draw and play themselves: each
+        player in turn draws until a card arrives that they may not keep (``shtany``: aces and
+        trumps are kept; ``mirror``: trumps) and plays it — the first two face down."""
+        deal = self.current
+        assert deal is not None
+        events: list[Event] = [OpeningCalled(seat, kind)]
+        stock = deal.stock
+        if kind == "plain":
+            size = self.rules.hand_size
+            hands = [stock[i * size : (i + 1) * size] for i in range(self.players)]
+            deal.stock = []
+            deal.hands = [list(h) for h in hands]
+            deal.initial_hands = tuple(tuple(h) for h in hands)
+            events.extend(self._hands_complete())
+            return events
+        deal.opening = kind
+        table = self.strength
+        style = {"shtany": "shtany", "double_shtany": "double_shtany", "mirror": "mirror"}[kind]
+
+        def kept(card: Card) -> bool:
+            return table.is_trump(card) or (kind != "mirror" and card.rank is Rank.ACE)
+
+        for offset in range(self.players):
+            player = (deal.first_leader + offset) % self.players
+            drawn = draw(stock, style, kept)
+            deal.hands[player] = drawn
+            playable = [c for c in drawn if not kept(c)] or drawn[-1:]
+            events.extend(self._play(player, playable[0]))
+        return events
+
+    def _finish_opening(self) -> list[Event]:
+        """The opening trick is scored: everybody is dealt up to eight cards in all, then
+        the hand-offs (and play) follow."""
+        deal = self.current
+        assert deal is not None
+        received = [len(hand) + 1 for hand in deal.hands]  # one card each went to the trick
+        for offset in range(self.players):
+            seat = (deal.first_leader + offset) % self.players
+            need = HAND - received[seat]
+            deal.hands[seat].extend(deal.stock[:need])
+            deal.stock = deal.stock[need:]
+        blind = deal.tricks[0]
+        deal.initial_hands = tuple(
+            tuple([card for s, card in blind.cards if s == seat] + deal.hands[seat])
+            for seat in range(self.players)
+        )
+        return self._hands_complete()
+
     # -- actions -----------------------------------------------------------------------
 
     def apply(self, seat: int, action: Action) -> list[Event]:
@@ -581,15 +1010,54 @@ class MatchState:
         deal = self.current
         assert deal is not None
         if isinstance(action, AskRedeal):
-            self.redeals += 1
-            self.phase = DEALING
-            return [RedealAsked(seat)]
-        if isinstance(action, KeepHand):
+            return self._redeal(seat)
+        if isinstance(action, KeepHand) and self.phase is REDEAL:
             deal.redeal_pending.remove(seat)
-            if not deal.redeal_pending:
-                self.phase = PLAY
+            self._next_phase()
             return [HandKept(seat)]
-        return self._play(seat, action.card)
+        if isinstance(action, KeepHand):
+            deal.handoff_pending.pop(0)
+            self._next_phase()
+            return [HandKept(seat)]
+        if isinstance(action, GiveTrump):
+            partner = (seat + 2) % 4
+            deal.hands[seat].remove(action.card)
+            deal.hands[partner].append(action.card)
+            deal.handoffs.append(Handoff(seat, partner, action.card))
+            # A pair hands off at most once per deal.
+            deal.handoff_pending = [s for s in deal.handoff_pending[1:] if s != partner]
+            self._next_phase()
+            return [HandedOff(seat, partner, action.card)]
+        if isinstance(action, ReturnCard):
+            last = deal.handoffs[-1]
+            deal.hands[seat].remove(action.card)
+            deal.hands[last.giver].append(action.card)
+            deal.handoffs[-1] = Handoff(last.giver, last.to, last.card, action.card)
+            self._next_phase()
+            return [Returned(seat, last.giver, action.card)]
+        assert isinstance(action, CallOpening)
+        return self._call(seat, action.kind)
+
+    def _redeal(self, seat: int) -> list[Event]:
+        """A redeal: asked (hvalenyi, belka) or demanded (sixes, where the demand after
+        ``redeal_limit`` in a row is refused and costs the dealing pair a pair).
+
+        **Decision** (sixes' refused demand): the deal ends there as ``refusedRedeal``; the
+        dealing pair — the side of the seat before the first leader — loses a pair, i.e. the
+        other pair scores one, and the next deal is dealt afresh."""
+        limit = self.rules.redeal_limit
+        if limit is not None and self.redeals >= limit:
+            deal = self.current
+            assert deal is not None
+            dealing = self.side_of((deal.first_leader - 1) % self.players)
+            award = [0, 0]
+            award[1 - dealing] = 1
+            self.score = [self.score[0] + award[0], self.score[1] + award[1]]
+            return [RedealAsked(seat), *self._scored(
+                Outcome.REFUSED_REDEAL, 1 - dealing, award, 1, None, False)]  # fmt: skip
+        self.redeals += 1
+        self.phase = DEALING
+        return [RedealAsked(seat)]
 
     def _play(self, seat: int, card: Card) -> list[Event]:
         deal = self.current
@@ -597,7 +1065,10 @@ class MatchState:
         deal.hands[seat].remove(card)
         deal.trick.append((seat, card))
         events: list[Event] = [CardPlayed(seat, card)]
+        blind = self.phase is BLIND or (deal.opening != "plain" and not deal.tricks)
         if len(deal.trick) < self._seats:
+            if self.phase is BLIND:
+                self._draw_blind((seat + 1) % self._seats)
             return events
         cards = tuple(deal.trick)
         winner = trick_winner(cards, self.rules.strengths[deal.trump])
@@ -605,7 +1076,7 @@ class MatchState:
         side = winner % 2  # the side (RULES.md §0: pairs sit opposite; two players: the seat)
         deal.points[side] += points
         deal.tricks_won[side] += 1
-        deal.tricks.append(Trick(cards[0][0], cards, winner, points))
+        deal.tricks.append(Trick(cards[0][0], cards, winner, points, blind))
         deal.trick = []
         deal.leader = winner
         events.append(TrickTaken(len(deal.tricks) - 1, cards[0][0], cards, winner, points))
@@ -613,7 +1084,11 @@ class MatchState:
         if catch is not None and not self._lyusya_beats_catch(catch[0]):
             events.append(Caught(*catch))
             events.extend(self._score(Outcome.CATCH, self.side_of(catch[0])))
-        elif not any(deal.hands):
+            return events
+        if blind:
+            events.extend(self._finish_opening())
+            return events
+        if not any(deal.hands):
             if deal.talon:
                 self._refill()
             else:
@@ -654,12 +1129,15 @@ class MatchState:
             return None
         return catcher, caught
 
+    # -- scoring -----------------------------------------------------------------------
+
     def _score_cards(self) -> list[Event]:
         deal = self.current
         assert deal is not None
         for side in (0, 1):
             if deal.tricks_won[1 - side] == 0:
-                return self._score(Outcome.LYUSYA, side)
+                outcome = Outcome.ALL_TRICKS if self.rules.scoring == "points" else Outcome.LYUSYA
+                return self._score(outcome, side)
         if deal.points[0] == deal.points[1]:
             return self._score(Outcome.EGGS, None)
         return self._score(Outcome.NORMAL, 0 if deal.points[0] > deal.points[1] else 1)
@@ -677,7 +1155,13 @@ class MatchState:
         return next((eyes for minimum, eyes in self._awards(side) if points >= minimum), 0)
 
     def _score(self, outcome: Outcome, side: int | None) -> list[Event]:
-        """Turn a finished deal into eyes (RULES.md §1.1 deal scoring, eggs, catch, Lyusya).
+        """Turn a finished deal into the preset's score."""
+        if self.rules.scoring == "eyes":
+            return self._score_eyes(outcome, side)
+        return self._score_board(outcome, side)
+
+    def _score_eyes(self, outcome: Outcome, side: int | None) -> list[Event]:
+        """Eyes (RULES.md §1.1 deal scoring, eggs, catch, Lyusya; §1.4 belka's awards).
 
         **Decision**: under Lyusya ``win`` the 12 eyes are multiplied like every other award
         of the deal (RULES.md: the multiplier "applies to every eye award of that deal"); the
@@ -685,7 +1169,6 @@ class MatchState:
         """
         deal = self.current
         assert deal is not None
-        deal.outcome = outcome.value
         multiplier = self.multiplier
         award = [0, 0]
         zeroed: int | None = None
@@ -709,6 +1192,52 @@ class MatchState:
         self.score = [self.score[0] + award[0], self.score[1] + award[1]]
         return self._scored(outcome, side, award, multiplier, zeroed, ends_match)
 
+    def _score_board(self, outcome: Outcome, side: int | None) -> list[Event]:
+        """Kryuk's points (RULES.md §1.2) and sixes' pairs on the board (§1.3).
+
+        **Decision** (sixes Lyusya): the opponents go back to 0 *and* the winners score the
+        90+ award — a Lyusya is never worth less than taking 90 with a trick lost. Carried
+        eggs go to the winner of the next scored deal whatever its outcome."""
+        deal = self.current
+        assert deal is not None
+        rules = self.rules
+        award = [0, 0]
+        zeroed: int | None = None
+        ends_match = False
+        carried = 0
+        if outcome == Outcome.EGGS:
+            self.carry += rules.eggs_carry
+            self.had_eggs = True
+            return self._scored(outcome, None, award, 1, None, False)
+        assert side is not None
+        other = 1 - side
+        if outcome == Outcome.CATCH:
+            first = rules.catch_first_deal_award
+            award[side] = first if first is not None and self.deal_no == 0 else rules.catch_award
+        elif outcome == Outcome.ALL_TRICKS:  # kryuk
+            if self.score == [0, 0]:
+                award[side] = 6
+            elif self.score[other] == 0:
+                ends_match = True
+            else:
+                zeroed = other
+        elif outcome == Outcome.LYUSYA:  # sixes
+            zeroed = other
+            award[side] = rules.awards[0][1]
+            ends_match = self.deal_no == 0  # сухой козёл
+        else:
+            award[side] = self._eyes(side, deal.points[side])
+        carried, self.carry = self.carry, 0
+        award[side] += carried
+        if zeroed is not None:
+            self.score[zeroed] = 0
+        self.score = [self.score[0] + award[0], self.score[1] + award[1]]
+        return self._scored(outcome, side, award, 1, zeroed, ends_match, carry=carried)
+
+    def _royal(self, seat: int) -> list[Event]:
+        """Sixes option: a hand dealt all four aces wins the match at once."""
+        return self._scored(Outcome.ROYAL, self.side_of(seat), [0, 0], 1, None, True)
+
     def _scored(
         self,
         outcome: Outcome,
@@ -717,11 +1246,14 @@ class MatchState:
         multiplier: int,
         zeroed: int | None,
         ends_match: bool,
-        **extra: Any,
+        carry: int = 0,
     ) -> list[Event]:
         """Record a scored deal and move on to the next deal or the end of the match."""
         deal = self.current
         assert deal is not None
+        deal.outcome = outcome.value
+        over = side is not None and (ends_match or self.score[side] >= self.rules.target)
+        title = self._title(side, award) if over and self.rules.scoring == "pairs" else None
         result = DealScored(
             deal_no=deal.deal_no,
             outcome=outcome.value,
@@ -732,16 +1264,23 @@ class MatchState:
             score=(self.score[0], self.score[1]),
             side=side,
             zeroed=zeroed,
-            details={"trump": None if deal.trump is None else deal.trump.value, **extra},
+            carry=carry,
+            title=title,
+            details={
+                "trump": None if deal.trump is None else deal.trump.value,
+                "opening": deal.opening,
+            },
         )
         self.last_result = result
         if deal.tricks:
             self.last_card = deal.tricks[-1].cards[-1][1]
+        self._pass_lead(outcome, side)
         self.deal_no += 1
         self.redeals = 0
         self.dealer = (self.dealer + 1) % self.players
         events: list[Event] = [result]
-        if side is not None and (ends_match or self.score[side] >= self.rules.target):
+        if over:
+            assert side is not None
             self.winner = side
             self.phase = OVER
             events.append(MatchOver(side, result.score))
@@ -749,18 +1288,65 @@ class MatchState:
             self.phase = DEALING
         return events
 
+    def _pass_lead(self, outcome: Outcome, side: int | None) -> None:
+        """Who leads the next deal: kryuk passes the right clockwise (it stays after eggs);
+        sixes gives it to the winners' player first clockwise after the last first leader
+        (the same leader after eggs)."""
+        deal = self.current
+        assert deal is not None
+        rule = self.rules.first_lead
+        first = deal.first_leader
+        if rule == "rotate":
+            self.lead_right = first if outcome == Outcome.EGGS else (first + 1) % self.players
+        elif rule == "winners":
+            if side is None:
+                self.lead_right = first
+            else:
+                self.lead_right = next(
+                    (first + k) % 4 for k in range(1, 5) if self.side_of((first + k) % 4) == side
+                )
+
+    def _title(self, side: int | None, award: list[int]) -> str:
+        """Sixes: the losers' title — козлы, с яйцами if eggs happened, с хвостами if the
+        winners were at 5 and won the last deal with 90+ (RULES.md §1.3)."""
+        deal = self.current
+        assert deal is not None and side is not None
+        parts = ["kozly"]
+        if self.had_eggs:
+            parts.append("eggs")
+        before = self.score[side] - award[side]
+        if before == self.rules.target - 1 and deal.points[side] >= 90:
+            parts.append("tails")
+        return "_".join(parts)
+
     # -- views -------------------------------------------------------------------------
 
     def view_for(self, seat: int | None) -> View:
         """What ``seat`` may see (its own hand, never another's); ``None`` = the group."""
         deal = self.current
-        in_deal = deal is not None and self.phase in (REDEAL, PLAY)
+        phase = self.phase
+        in_deal = deal is not None and phase in IN_DEAL
         hand: tuple[Card, ...] = ()
-        if deal is not None and seat is not None and self.phase is not DEALING:
+        if deal is not None and seat is not None and phase is not DEALING:
             hand = tuple(deal.hands[seat])
+        trick: tuple[tuple[int, Card | None], ...] = ()
+        if deal is not None:
+            hidden = phase is BLIND
+            trick = tuple((s, c if not hidden or s == seat else None) for s, c in deal.trick)
+        handoffs: tuple[Handoff, ...] = ()
+        if deal is not None:
+            announced = self.rules.handoff == "announced"
+            handoffs = tuple(
+                h for h in deal.handoffs
+                if announced or (seat is not None and self.side_of(seat) == self.side_of(h.giver))
+            )  # fmt: skip
+        returning = deal.returning if deal is not None else None
+        if returning is not None and not any(h.to == returning for h in handoffs):
+            returning = None
+        actions = tuple(self.legal_actions(seat)) if seat is not None else ()
         return View(
             seat=seat,
-            phase=self.phase,
+            phase=phase,
             deal_no=deal.deal_no if deal is not None and in_deal else self.deal_no,
             players=self.players,
             hand=hand,
@@ -768,8 +1354,9 @@ class MatchState:
             talon=len(deal.talon) if deal is not None else 0,
             to_act=self.to_act(),
             legal=self.legal_cards(seat) if seat is not None else (),
-            can_redeal=seat is not None and self.phase is REDEAL and seat in self.to_act(),
-            trick=tuple(deal.trick) if deal is not None else (),
+            actions=actions,
+            can_redeal=seat is not None and phase is REDEAL and seat in self.to_act(),
+            trick=trick,
             last_trick=deal.tricks[-1] if deal is not None and deal.tricks else None,
             played=tuple(c for t in deal.tricks for _, c in t.cards) if deal is not None else (),
             first_leader=deal.first_leader if deal is not None else None,
@@ -780,7 +1367,11 @@ class MatchState:
             tricks_won=(deal.tricks_won[0], deal.tricks_won[1]) if deal is not None else (0, 0),
             score=(self.score[0], self.score[1]),
             multiplier=self.multiplier,
+            carry=self.carry,
             redeals=self.redeals,
+            opening=deal.opening if deal is not None else "plain",
+            handoffs=handoffs,
+            returning=returning,
             last_result=self.last_result,
             winner=self.winner,
             rules=self.rules,

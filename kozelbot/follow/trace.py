@@ -33,17 +33,26 @@ def deal_trace(
     hands = [list(hand) for hand in deal.initial_hands]
     refills = {refill.before_trick: refill.hands for refill in deal.refills}
     tricks = []
+    first_open = next((i for i, t in enumerate(deal.tricks) if not t.blind), None)
     for number, trick in enumerate(deal.tricks):
         if number in refills:
             hands = [list(hand) for hand in refills[number]]
-        tricks.append(
-            {
-                "leader": trick.leader,
-                "hands": [[str(c) for c in hand] for hand in hands],
-                "cards": [str(card) for _, card in trick.cards],
-                "winner": trick.winner,
-            }
-        )
+        if number == first_open:
+            for handoff in deal.handoffs:  # hand-offs come just before the first open lead
+                hands[handoff.giver].remove(handoff.card)
+                hands[handoff.to].append(handoff.card)
+                if handoff.returned is not None:
+                    hands[handoff.to].remove(handoff.returned)
+                    hands[handoff.giver].append(handoff.returned)
+        entry: dict[str, Any] = {
+            "leader": trick.leader,
+            "hands": [[str(c) for c in hand] for hand in hands],
+            "cards": [str(card) for _, card in trick.cards],
+            "winner": trick.winner,
+        }
+        if trick.blind:
+            entry["blind"] = True
+        tricks.append(entry)
         for seat, card in trick.cards:
             hands[seat].remove(card)
     trump = deal.trump
@@ -77,6 +86,14 @@ def _extras(state: MatchState, result: DealScored) -> dict[str, Any]:
         extra["obligation"] = deal.obligation
     if state.seat_suits is not None:
         extra["seat_suits"] = [suit.value for suit in state.seat_suits]
+    if deal.handoffs:
+        extra["handoffs"] = [
+            {"from": h.giver, "to": h.to, "card": str(h.card),
+             "returned": None if h.returned is None else str(h.returned)}
+            for h in deal.handoffs
+        ]  # fmt: skip
+    if state.rules.opening != "plain":
+        extra["opening"] = deal.opening
     if result.carry:
         extra["carry"] = result.carry
     if result.title is not None:
