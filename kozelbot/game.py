@@ -72,10 +72,11 @@ class DealScored:
 
 @dataclass(frozen=True, slots=True)
 class MatchOver:
-    """A side won the match."""
+    """A side won the match; ``title`` names the losers where the preset does (sixes)."""
 
     winner: int
     score: tuple[int, int]
+    title: str | None = None
 
 
 class GameState(Protocol):

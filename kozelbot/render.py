@@ -169,6 +169,8 @@ def help_text(t: Translator) -> str:
             "🐐 <b>KozelBot</b> — " + t("Kozel for group chats."),
             "/newgame — " + t("open a table (options: deck=36|32 six_clubs=top|ordinary "
                               "lyusya=win|zero seating=random|ordered move_time=SECONDS)"),
+            "/newgame " + " | ".join(PRESETS) + " — " + t(
+                "another variant; the lobby's 🎲 button switches it too"),
             "/join — " + t("take a seat"),
             "/leave — " + t("leave the table (a bot takes over during a match)"),
             "/hand — " + t("send your cards again"),
@@ -176,7 +178,7 @@ def help_text(t: Translator) -> str:
             "/stop — " + t("end the game (creator or admin)"),
             "/top — " + t("the chat's leaderboard"),
             "/language — " + t("ru, uk or en"),
-            "/rules — " + t("the rules"),
+            "/rules [" + "|".join(PRESETS) + "] — " + t("the rules"),
             t("Open a private chat with me first: that is where your cards arrive."),
         ]
     )  # fmt: skip

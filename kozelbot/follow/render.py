@@ -10,19 +10,26 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from kozelbot.callbacks import PlayButton, RedealButton
+from kozelbot.callbacks import ActButton, PlayButton, RedealButton
 from kozelbot.cards import Card, Suit
+from kozelbot.follow.rules import Rules
 from kozelbot.follow.state import (
+    IN_DEAL,
     AskRedeal,
+    CallOpening,
     CardNotInHand,
+    GiveTrump,
     KeepHand,
     MatchState,
     MustFollow,
+    NotAllowed,
     NotYourTurn,
     Outcome,
     Phase,
     PlayCard,
     RedealNotAllowed,
+    ReturnCard,
+    TrumpLeadBanned,
     View,
     WrongPhase,
 )
@@ -114,17 +121,43 @@ def _deal_head(variant: str, deal_no: int, trump: str, t: Translator) -> str:
     )  # fmt: skip
 
 
+def units(scoring: str, count: int, t: Translator) -> str:
+    """A score in the preset's unit: eyes, points (kryuk) or pairs on the board (sixes)."""
+    if scoring == "points":
+        return t.n("{count} point", "{count} points", count)
+    if scoring == "pairs":
+        return t.n("{count} pair", "{count} pairs", count)
+    return eyes(count, t)
+
+
+def _rules_of(table: Table) -> Rules:
+    from kozelbot.follow.presets import PRESETS
+
+    chosen = PRESETS[table.variant]
+    return chosen.build(chosen.options_from(table.options))  # type: ignore[no-any-return]
+
+
+def _score_line(table: Table, side: int, score: int, rules: Rules, t: Translator) -> str:
+    """A side's match score; sixes draws its board of pairs (●○ to six)."""
+    if rules.scoring == "pairs":
+        board = "●" * min(score, rules.target) + "○" * max(rules.target - score, 0)
+        return f"{pair_name(table, side, t)}: {board} ({score})"
+    return f"{pair_name(table, side, t)}: {units(rules.scoring, score, t)}"
+
+
 def table_text(table: Table, state: MatchState, t: Translator) -> str:
-    """The group's table message for the current deal."""
+    """The group's table message for the current deal, from the public view."""
     view = state.view_for(None)
+    rules = view.rules
     head = _head(view, table.variant, t)
     if view.multiplier > 1:
         head += " · " + t("×{m} after eggs", m=view.multiplier)
+    if view.carry:
+        head += " · " + t("+{amount} from eggs", amount=units(rules.scoring, view.carry, t))
     if view.redeals:
         head += " · " + t("redeal {n}", n=view.redeals)
     lines = [head]
-    for side in (0, 1):
-        lines.append(f"{pair_name(table, side, t)}: {eyes(view.score[side], t)}")
+    lines += [_score_line(table, side, view.score[side], rules, t) for side in (0, 1)]
     order = " → ".join(seat_name(table, seat, t) for seat in range(len(table.seats)))
     lines.append(t("Order of play: {seats}", seats=order))
     if view.seat_suits is not None:
@@ -132,23 +165,12 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
             f"{seat_name(table, s, t)} {suit.symbol}" for s, suit in enumerate(view.seat_suits)
         )
         lines.append(t("Seat suits: {owners}", owners=owners))
-    if view.obligation is not None and view.phase in (Phase.REDEAL, Phase.PLAY):
+    if view.obligation is not None and view.phase in IN_DEAL and view.phase is not Phase.CALL:
         lines.append(t("On obligation: {pair}", pair=pair_name(table, view.obligation, t)))
     if view.talon:
         lines.append(t("Talon: {n} cards", n=view.talon))
-    if view.phase is Phase.REDEAL:
-        waiting = ", ".join(seat_name(table, s, t) for s in view.to_act)
-        lines.append(t("Redeal offered to: {names}", names=waiting))
-    if view.phase is Phase.PLAY:
-        on_table = " · ".join(
-            f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
-            for s, c in view.trick
-        )
-        lines.append(t("On the table: {cards}", cards=on_table or "—"))
-        turn = seat_name(table, view.to_act[0], t)
-        move_time = int(table.options.get("move_time", 0))
-        timer = f" ⏳ {move_time} " + t("s") if move_time else ""
-        lines.append(t("To play: {name}", name=f"<b>{turn}</b>") + timer)
+    move_time = state.move_time(int(table.options.get("move_time", 0)))
+    lines += _phase_lines(table, view, move_time, t)
     if view.last_trick is not None:
         last = view.last_trick
         lines.append(
@@ -170,12 +192,64 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
     return "\n".join(lines)
 
 
+def _opening_name(kind: str, t: Translator) -> str:
+    names = {
+        "plain": t("a plain deal"),
+        "hvalyonka": t("hvalyonka"),
+        "shtany": t("shtany"),
+        "double_shtany": t("double shtany"),
+        "mirror": t("mirror"),
+    }
+    return names.get(kind, kind)
+
+
+def _phase_lines(table: Table, view: View, move_time: int, t: Translator) -> list[str]:
+    """What the table says about the step of the deal in progress."""
+    lines: list[str] = []
+    phase = view.phase
+    if view.opening != "plain" and phase in IN_DEAL:
+        assert view.first_leader is not None
+        lines.append(t("Opening: {kind}, led by {name}", kind=_opening_name(view.opening, t),
+                       name=seat_name(table, view.first_leader, t)))  # fmt: skip
+    for handoff in view.handoffs:
+        returned = card_label(handoff.returned, t) if handoff.returned else "…"
+        lines.append(t("Hand-off: {giver} → {to}: {card}, back {returned}",
+                       giver=seat_name(table, handoff.giver, t),
+                       to=seat_name(table, handoff.to, t),
+                       card=card_label(handoff.card, t), returned=returned))  # fmt: skip
+    if phase is Phase.CALL:
+        name = seat_name(table, view.to_act[0], t)
+        lines.append(t("{name} calls the deal: plain or an opening.", name=f"<b>{name}</b>"))
+    elif phase is Phase.REDEAL:
+        waiting = ", ".join(seat_name(table, s, t) for s in view.to_act)
+        lines.append(t("Redeal offered to: {names}", names=waiting))
+    elif phase is Phase.HANDOFF:
+        if view.rules.handoff == "announced":
+            name = seat_name(table, view.to_act[0], t)
+            lines.append(t("Hand-off: {name} decides.", name=f"<b>{name}</b>"))
+        else:  # kryuk: opponents are not told who hands off (RULES.md §1.2)
+            lines.append(t("Hand-offs are being settled…"))
+    elif phase in (Phase.PLAY, Phase.BLIND):
+        on_table = " · ".join(
+            f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
+            for s, c in view.trick
+        )
+        lines.append(t("On the table: {cards}", cards=on_table or "—"))
+        turn = seat_name(table, view.to_act[0], t)
+        timer = f" ⏳ {move_time} " + t("s") if move_time else ""
+        if phase is Phase.BLIND:
+            lines.append(t("Face down: {name}", name=f"<b>{turn}</b>") + timer)
+        else:
+            lines.append(t("To play: {name}", name=f"<b>{turn}</b>") + timer)
+    return lines
+
+
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
     """A deal's table message once the deal is over (the result follows as a new message)."""
+    rules = _rules_of(table)
     trump = Suit(result.details["trump"]).symbol if result.details.get("trump") else "—"
     lines = [_deal_head(table.variant, result.deal_no, trump, t)]
-    for side in (0, 1):
-        lines.append(f"{pair_name(table, side, t)}: {eyes(result.score[side], t)}")
+    lines += [_score_line(table, side, result.score[side], rules, t) for side in (0, 1)]
     lines.append(t("Points this deal: {a} : {b}", a=result.points[0], b=result.points[1]))
     lines.append(t("This deal is over."))
     return "\n".join(lines)
@@ -183,54 +257,84 @@ def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
 
 def result_text(table: Table, result: DealScored, t: Translator) -> str:
     """A deal's result, posted as a new message."""
+    rules = _rules_of(table)
     n = result.deal_no + 1
     a, b = result.points
-    if result.outcome == Outcome.EGGS:
-        body = t("Deal {n}: eggs, {a} : {b}. The next deal counts ×{m}.", n=n, a=a, b=b,
-                 m=result.multiplier + 1)  # fmt: skip
-    else:
-        assert result.side is not None
-        winners = pair_name(table, result.side, t)
-        gained = eyes(result.award[result.side], t)
-        if result.outcome == Outcome.CATCH:
+    outcome = result.outcome
+    if outcome == Outcome.EGGS:
+        if rules.scoring == "eyes":
+            body = t("Deal {n}: eggs, {a} : {b}. The next deal counts ×{m}.", n=n, a=a, b=b,
+                     m=result.multiplier + 1)  # fmt: skip
+        else:
+            body = t("Deal {n}: eggs, {a} : {b}. {amount} wait for the next deal's winner.",
+                     n=n, a=a, b=b, amount=units(rules.scoring, rules.eggs_carry, t))  # fmt: skip
+        return body + " " + t("Score {a} : {b}.", a=result.score[0], b=result.score[1])
+    assert result.side is not None
+    winners = pair_name(table, result.side, t)
+    gained = units(rules.scoring, result.award[result.side], t)
+    if outcome == Outcome.CATCH and rules.catch is not None:
+        hook, caught = rules.catch
+        if hook == Card.parse("6C"):
             body = t("Deal {n}: the 6♣ caught the Q♣! {pair} +{eyes}.", n=n, pair=winners,
                      eyes=gained)  # fmt: skip
-        elif result.outcome == Outcome.LYUSYA:
-            body = t("Deal {n}: Lyusya — {pair} took every trick, +{eyes}.", n=n, pair=winners,
-                     eyes=gained)  # fmt: skip
-            if result.zeroed is not None:
-                body += " " + t(
-                    "{pair} lose all their eyes.", pair=pair_name(table, result.zeroed, t)
-                )
         else:
-            body = t("Deal {n}: {pair} {a} : {b} → +{eyes}.", n=n, pair=winners, a=a, b=b,
-                     eyes=gained)  # fmt: skip
-        if result.multiplier > 1:
-            body += " " + t("(×{m})", m=result.multiplier)
+            body = t("Deal {n}: the hook {hook} caught the {caught}! {pair} +{amount}.", n=n,
+                     hook=card_label(hook, t), caught=card_label(caught, t), pair=winners,
+                     amount=gained)  # fmt: skip
+    elif outcome == Outcome.LYUSYA:
+        body = t("Deal {n}: Lyusya — {pair} took every trick, +{eyes}.", n=n, pair=winners,
+                 eyes=gained)  # fmt: skip
+    elif outcome == Outcome.ALL_TRICKS:
+        body = t("Deal {n}: {pair} took all eight tricks.", n=n, pair=winners)
+        if result.award[result.side]:
+            body += " " + t("+{amount}.", amount=gained)
+    elif outcome == Outcome.REFUSED_REDEAL:
+        body = t("Deal {n}: a third redeal in a row is refused — {pair} +{amount}.", n=n,
+                 pair=winners, amount=gained)  # fmt: skip
+    elif outcome == Outcome.ROYAL:
+        body = t("Deal {n}: four aces in one hand — a royal kozel for {pair}!", n=n,
+                 pair=winners)  # fmt: skip
+    else:
+        body = t("Deal {n}: {pair} {a} : {b} → +{eyes}.", n=n, pair=winners, a=a, b=b,
+                 eyes=gained)  # fmt: skip
+    if result.zeroed is not None:
+        if rules.scoring == "eyes":
+            body += " " + t("{pair} lose all their eyes.", pair=pair_name(table, result.zeroed, t))
+        else:
+            body += " " + t("{pair} go back to 0.", pair=pair_name(table, result.zeroed, t))
+    if result.carry:
+        body += " " + t("(+{amount} from eggs)", amount=units(rules.scoring, result.carry, t))
+    if result.multiplier > 1:
+        body += " " + t("(×{m})", m=result.multiplier)
     return body + " " + t("Score {a} : {b}.", a=result.score[0], b=result.score[1])
 
 
 def match_over_text(table: Table, over: MatchOver, t: Translator) -> str:
-    """The match result."""
-    winner, score = over.winner, over.score
-    return "🏆 " + t(
+    """The match result; sixes adds the losers' title (с яйцами, с хвостами)."""
+    winner, score, title = over.winner, over.score, over.title
+    text = "🏆 " + t(
         "{winners} won {a} : {b}. {losers} are the kozly 🐐",
         winners=pair_name(table, winner, t),
         losers=pair_name(table, 1 - winner, t),
         a=score[winner],
         b=score[1 - winner],
     )
+    if title is not None and "eggs" in title:
+        text += " " + t("With eggs!")
+    if title is not None and "tails" in title:
+        text += " " + t("With tails!")
+    return text
 
 
 # -- hand (private) ----------------------------------------------------------------------
 
 
 def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
-    """The header of a private hand message.
+    """The header of a private hand message, from the seat's view.
 
-    Quiet unless it is your turn: the group's table says whose turn it is, so another
+    Quiet unless it is your move: the group's table says whose turn it is, so another
     player's card never forces an edit of your hand (UX.md; every edit counts against the
-    bot's flood limits). It changes when your cards change or your turn starts or ends."""
+    bot's flood limits). It changes when your cards change or your move starts or ends."""
     view = state.view_for(seat)
     trump = view.trump_suit.symbol if view.trump_suit else "—"
     where = f" · {escape(table.chat_title)}" if table.chat_title else ""
@@ -240,32 +344,59 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
         + " · "
         + t("trump {suit}", suit=trump)
     ]
-    if table.status is not TableStatus.PLAYING or view.phase not in (Phase.REDEAL, Phase.PLAY):
+    if table.status is not TableStatus.PLAYING or view.phase not in IN_DEAL:
         lines.append(t("This deal is over."))
         return "\n".join(lines)
     if view.partner is not None:
         lines.append(t("Your partner: {name}", name=seat_name(table, view.partner, t)))
-    if view.phase is Phase.REDEAL:
-        if view.can_redeal:
-            lines.append(t("Your hand has under 14 points: ask for a redeal or play on?"))
-        else:
-            lines.append(t("Waiting for redeal decisions…"))
-        return "\n".join(lines)
-    if view.to_act == (seat,):
-        on_table = " ".join(card_label(c, t) if c else FACE_DOWN for _, c in view.trick)
-        lines.append(
-            "👉 " + (t("Your turn — on the table: {cards}.", cards=on_table) if view.trick
-                     else t("Your lead."))
-        )  # fmt: skip
+    for handoff in view.handoffs:
+        if handoff.to == seat:
+            lines.append(t("Your partner handed you {card}.", card=card_label(handoff.card, t)))
+        elif handoff.giver == seat and handoff.returned is not None:
+            lines.append(t("Your partner returned {card}.", card=card_label(handoff.returned, t)))
+    mine = seat in view.to_act
+    lines += _prompt(view, seat, mine, t)
     return "\n".join(lines)
 
 
+def _prompt(view: View, seat: int, mine: bool, t: Translator) -> list[str]:
+    """What the seat is asked to do now (nothing when it is someone else's move)."""
+    phase = view.phase
+    if phase is Phase.REDEAL:
+        if not view.can_redeal:
+            return [t("Waiting for redeal decisions…")]
+        if view.rules.redeal_limit is not None:
+            return [t("Your hand allows a redeal demand: demand one or play on?")]
+        return [t("Your hand has under {n} points: ask for a redeal or play on?",
+                  n=view.rules.redeal_below)]  # fmt: skip
+    if not mine:
+        return []
+    if phase is Phase.CALL:
+        return ["👉 " + t("You lead this deal: call a plain deal or an opening.")]
+    if phase is Phase.HANDOFF:
+        if view.returning == seat:
+            return ["👉 " + t("Return a card to your partner (a plain card if you have one).")]
+        return ["👉 " + t("You may hand your last trump to your partner, who returns a card.")]
+    if phase is Phase.BLIND:
+        if seat == view.first_leader:
+            return ["👉 " + t("Hvalyonka: you are praised — lead a plain card face down.")]
+        return ["👉 " + t("Hvalyonka: play any card face down (the lead is hidden).")]
+    if view.trick:
+        on_table = " ".join(card_label(c, t) if c else FACE_DOWN for _, c in view.trick)
+        return ["👉 " + t("Your turn — on the table: {cards}.", cards=on_table)]
+    return ["👉 " + t("Your lead.")]
+
+
 def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> Keyboard:
-    """One button per card; cards not playable on your turn carry a faint mark."""
+    """One button per card; cards not playable on your move carry a faint mark; then the
+    answers the phase asks for (redeal, hand-off, call)."""
     view = state.view_for(seat)
-    if table.status is not TableStatus.PLAYING or view.phase not in (Phase.REDEAL, Phase.PLAY):
+    if table.status is not TableStatus.PLAYING or view.phase not in IN_DEAL:
         return ()
-    my_turn = view.to_act == (seat,) and view.phase is Phase.PLAY
+    gid, deal_no = table.game_id, view.deal_no
+    returning = view.phase is Phase.HANDOFF and view.returning == seat
+    returns = {a.card for a in view.actions if isinstance(a, ReturnCard)}
+    my_move = seat in view.to_act and view.phase in (Phase.PLAY, Phase.BLIND)
     rows: list[tuple[Button, ...]] = []
     group: list[Button] = []
     last_key: int | None = None
@@ -276,20 +407,32 @@ def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> 
             group = []
         last_key = key
         label = card_label(card, t)
-        if my_turn and card not in view.legal:
+        if (my_move and card not in view.legal) or (returning and card not in returns):
             label += NOT_NOW
-        group.append(Button(label, PlayButton(table.game_id, view.deal_no, card).pack()))
+        data = (ActButton(gid, deal_no, str(ReturnCard(card))) if returning
+                else PlayButton(gid, deal_no, card))  # fmt: skip
+        group.append(Button(label, data.pack()))
     if group:
         rows.append(tuple(group))
     if view.can_redeal:
+        ask = t("Demand a redeal") if view.rules.redeal_limit is not None else t("Redeal")
         rows.append(
             (
-                Button("🔄 " + t("Redeal"), RedealButton(table.game_id, view.deal_no, True).pack()),
-                Button(
-                    "✋ " + t("Play on"), RedealButton(table.game_id, view.deal_no, False).pack()
-                ),
+                Button("🔄 " + ask, RedealButton(gid, deal_no, True).pack()),
+                Button("✋ " + t("Play on"), RedealButton(gid, deal_no, False).pack()),
             )
         )
+    gives = [a for a in view.actions if isinstance(a, GiveTrump)]
+    if gives:
+        row = [Button("🤝 " + t("Hand off {card}", card=card_label(a.card, t)),
+                      ActButton(gid, deal_no, str(a)).pack()) for a in gives]  # fmt: skip
+        row.append(Button("✋ " + t("Keep"), ActButton(gid, deal_no, "keep").pack()))
+        rows.append(tuple(row))
+    calls = [a for a in view.actions if isinstance(a, CallOpening)]
+    if calls:
+        buttons = [Button(_opening_name(a.kind, t), ActButton(gid, deal_no, str(a)).pack())
+                   for a in calls]  # fmt: skip
+        rows += [tuple(buttons[:2]), tuple(buttons[2:])]
     return tuple(rows)
 
 
@@ -304,6 +447,12 @@ def done_text(action: Any, t: Translator) -> str:
         return t("Redeal!")
     if isinstance(action, KeepHand):
         return t("You play on.")
+    if isinstance(action, GiveTrump):
+        return t("You handed {card} to your partner.", card=card_label(action.card, t))
+    if isinstance(action, ReturnCard):
+        return t("You returned {card}.", card=card_label(action.card, t))
+    if isinstance(action, CallOpening):
+        return t("You called {kind}.", kind=_opening_name(action.kind, t))
     return t("Done.")
 
 
@@ -317,6 +466,12 @@ def game_error_text(error: GameError, table: Table, t: Translator) -> str:
         if error.led is None:
             return t("A trump was led — play a trump: {cards}", cards=legal)
         return t("Follow suit {suit}: {cards}", suit=error.led.symbol, cards=legal)
+    if isinstance(error, TrumpLeadBanned):
+        return t("Your pair may not lead a trump now: {cards}", cards=cards_label(error.legal, t))
+    if isinstance(error, NotAllowed):
+        if error.legal:
+            return t("Not that card now: {cards}", cards=cards_label(error.legal, t))
+        return t("That move is not allowed.")
     if isinstance(error, CardNotInHand):
         return t("That card is no longer in your hand.")
     if isinstance(error, RedealNotAllowed):
@@ -328,7 +483,12 @@ def game_error_text(error: GameError, table: Table, t: Translator) -> str:
 
 def rules_text(variant: str, t: Translator) -> str:
     """/rules [variant]: the chosen variant in brief."""
-    texts = {"hvalenyi": _rules_hvalenyi}
+    texts = {
+        "hvalenyi": _rules_hvalenyi,
+        "kryuk": _rules_kryuk,
+        "sixes": _rules_sixes,
+        "belka": _rules_belka,
+    }
     return texts.get(variant, _rules_hvalenyi)(t)
 
 
@@ -347,5 +507,67 @@ def _rules_hvalenyi(t: Translator) -> str:
             t("All tricks (Lyusya): the match is won, or the losers' eyes go to zero."),
             t("A hand under 14 points may ask for a redeal before the first card."),
             t("The first pair to 12 eyes wins."),
+            t("players=2: each for self, 8 or 9 cards each and a talon dealt when both hands "
+              "are empty; clubs are trump in the first deal, then the suit of the previous "
+              "deal's last card; no redeal."),
+        ]
+    )  # fmt: skip
+
+
+def _rules_kryuk(t: Translator) -> str:
+    return "\n".join(
+        [
+            "<b>" + escape(t("Kozel with the Hook")) + "</b>",
+            t("Four players in pairs, 32 cards, 8 each."),
+            t("Trumps, high to low: 7♣ (the hook), Q♣ (pelotka), Q♠ Q♥ Q♦, the jacks ♣♠♥♦, "
+              "then clubs A 10 K 9 8."),
+            t("The first deal is led with the A♦; then the first lead passes clockwise (it stays "
+              "after eggs). Only the pair that led first may lead a trump while holding a plain "
+              "card — nobody in the first deal, both pairs at 10:10."),
+            t("One trump with points in your hand: hand it to your partner before the first "
+              "lead; they return a card. The opponents are not told."),
+            t("Hvalyonka (from the second deal): the praised player gets pairs of cards until a "
+              "plain one arrives and leads it face down; the others do the same and play blind."),
+            t("7♣ and the opponents' Q♣ in one trick: 4 points (12 in the first deal)."),
+            t("61–89 → 2, 90–119 → 4, 120 → 6; all 8 tricks send the opponents back to 0 "
+              "(at 0 they lose; at 0:0 it is 6). Eggs: 2 points for the next deal's winner."),
+            t("10 s a move (15 s for a deal's first); on time-out a random legal card. "
+              "The first pair to 12 wins."),
+        ]
+    )  # fmt: skip
+
+
+def _rules_sixes(t: Translator) -> str:
+    return "\n".join(
+        [
+            "<b>" + escape(t("Kozel on sixes")) + "</b>",
+            t("Four players in pairs, 32 cards; the sixes are the board of pairs."),
+            t("Trumps: 7♣ (shamok), the queens, the jacks, then clubs A 10 K 9 8 "
+              "(no_shamok: queens, jacks, then diamonds)."),
+            t("61–89 → 1 pair, 90+ → 2; all 8 tricks send the opponents back to 0 and win the "
+              "match in the first deal. Eggs: one pair more for the next deal's winner. "
+              "The first pair to 6 wins."),
+            t("Four nines or 12 points or less: demand a redeal; the third demand in a row is "
+              "refused and costs the dealing pair a pair."),
+            t("One or two trumps: hand one with points to your partner, announced to all."),
+            t("From the second deal the first leader may call shtany, double shtany or mirror "
+              "instead of a plain deal: the first trick is drawn and played from the deck."),
+            t("Options: ace_discard_ban (no ace of an unled suit as a discard), royal (four "
+              "aces win the match)."),
+        ]
+    )  # fmt: skip
+
+
+def _rules_belka(t: Translator) -> str:
+    return "\n".join(
+        [
+            "<b>" + escape(t("Belka")) + "</b>",
+            t("Four players in pairs, 32 cards (or 36)."),
+            t("The jacks are the top trumps: J♣ J♠ J♥ J♦. Plain suits: A 10 K Q 9 8 7 (6)."),
+            t("Each seat owns a suit from the first deal (the J♣ holder clubs, then ♠ ♥ ♦ "
+              "clockwise); each deal's trump is the suit of the seat holding the J♣, whose "
+              "pair is on obligation and leads."),
+            t("On obligation: 61–89 → 1 eye, 90+ → 2; the other pair: 2 and 3."),
+            t("Eggs, Lyusya, the redeal under 14 points and the match to 12 as in hvalenyi."),
         ]
     )  # fmt: skip

@@ -1283,7 +1283,7 @@ class MatchState:
             assert side is not None
             self.winner = side
             self.phase = OVER
-            events.append(MatchOver(side, result.score))
+            events.append(MatchOver(side, result.score, title))
         else:
             self.phase = DEALING
         return events
