@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from kozelbot.cards import Card
 
 MAX_BYTES = 64
-_ACTION = re.compile(r"[a-z_]{1,16}(:[0-9A-Za-z_]{1,8})?")
+_ACTION = re.compile(r"[a-z_]{1,16}(:[0-9A-Za-z_]{1,16})?")
 """A move's notation as buttons carry it: a verb and at most one short argument."""
 
 

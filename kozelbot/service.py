@@ -465,6 +465,13 @@ class GameService:
                 user_id=None if player is None else player.user_id,
             )
         )
+        self._owed(change, events)
+
+    def _owed(self, change: Change, events: list[Any]) -> None:
+        """What events owe, whether a move or a chance step made them (a royal kozel is
+        dealt, not played): deal records, the match result, group posts."""
+        state, table = change.state, change.table
+        assert state is not None
         change.events.extend(events)
         for event in events:
             if isinstance(event, DealScored):
@@ -496,7 +503,7 @@ class GameService:
             computer_seat,
             family.choose,
             on_move=moved,
-            on_events=change.events.extend,
+            on_events=lambda events: self._owed(change, events),
         )
         if state.over:
             table.status = TableStatus.FINISHED

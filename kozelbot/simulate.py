@@ -28,8 +28,8 @@ def play_match(
             if isinstance(event, DealScored) and on_deal is not None:
                 on_deal(state, event)
 
-    advance(state, seed, lambda seat: True, family_of(state.variant).choose,
-            on_move=moved, limit=max_deals * 200)  # fmt: skip
+    advance(state, seed, lambda seat: True, family_of(state.variant).choose, on_move=moved,
+            on_events=lambda events: moved(-1, None, events), limit=max_deals * 200)  # fmt: skip
     if not state.over:
         raise RuntimeError("match did not end")
     return state

@@ -108,7 +108,8 @@ class Players:
     def hand_message(self, user: User) -> ChatMessage | None:
         """The user's latest message that carries card buttons."""
         for message in reversed(self.emu.messages(user.id)):
-            if any(data.startswith(("c:", "r:")) for row in message.buttons for _, data in row):
+            datas = [data for row in message.buttons for _, data in row]
+            if any(data.startswith(("c:", "r:", "a:")) for data in datas):
                 return message
         return None
 
@@ -146,19 +147,32 @@ class Players:
         """Wait until someone's hand shows their turn (or the match is over)."""
         await self.emu.wait_for(lambda: self.whose_turn() is not None or self.match_over, timeout)
 
-    def next_press(self, *, redeal: bool = False) -> tuple[User, ChatMessage, str]:
-        """Who is to act, on which message, and the button they press: a legal card, or
-        their answer to a redeal offer."""
+    def next_press(
+        self, *, redeal: bool = False, handoff: bool = True, call: str = "plain"
+    ) -> tuple[User, ChatMessage, str]:
+        """Who is to act, on which message, and the button they press: a legal card, their
+        answer to a redeal offer or a hand-off offer, the card they return, or their call."""
         found = self.whose_turn()
         assert found is not None, "nobody's hand shows a turn"
         user, message = found
-        redeal_buttons = [(t, d) for row in message.buttons for t, d in row if d.startswith("r:")]
+        buttons = [(t, d) for row in message.buttons for t, d in row]
+        redeal_buttons = [(t, d) for t, d in buttons if d.startswith("r:")]
+        acts = [(t, d) for t, d in buttons if d.startswith("a:")]
+        calls = [d for _, d in acts if ":call:" in d]
+        gives = [d for _, d in acts if ":give:" in d]
+        keeps = [d for _, d in acts if d.endswith(":keep")]
+        returns = [d for t, d in acts if ":return:" in d and not t.endswith(NOT_NOW)]
         if redeal_buttons:
             data = next(d for t, d in redeal_buttons if d.endswith(":y" if redeal else ":n"))
+        elif calls:
+            data = next(d for d in calls if d.endswith(f":call:{call}"))
+        elif gives or keeps:
+            data = gives[0] if gives and handoff else keeps[0]
+        elif returns:
+            data = returns[0]
         else:
             data = next(
-                d for row in message.buttons for t, d in row
-                if d.startswith("c:") and not t.endswith(NOT_NOW)
+                d for t, d in buttons if d.startswith("c:") and not t.endswith(NOT_NOW)
             )  # fmt: skip
         return user, message, data
 

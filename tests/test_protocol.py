@@ -19,6 +19,13 @@ SETUPS: list[tuple[str, tuple[str, ...]]] = [
     ("hvalenyi", ()),
     ("hvalenyi", ("deck=32",)),
     ("hvalenyi", ("six_clubs=ordinary", "lyusya=zero")),
+    ("hvalenyi", ("players=2",)),
+    ("hvalenyi", ("players=2", "deck=32", "lyusya=zero")),
+    ("kryuk", ()),
+    ("sixes", ()),
+    ("sixes", ("no_shamok=true", "ace_discard_ban=true", "royal=true")),
+    ("belka", ()),
+    ("belka", ("deck=36", "ace_discard_ban=true")),
 ]
 """Every preset with its defaults, plus option combinations that change the engine's path."""
 SETUPS += [(name, ()) for name in PRESETS if (name, ()) not in SETUPS]

@@ -189,3 +189,54 @@ def test_bad_option_exits_with_code_2(
     assert "option" in captured.err
     assert captured.out == ""
     assert not (tmp_path / "t").exists()
+
+
+EVERY_SETUP = [
+    ("hvalenyi", []),
+    ("hvalenyi", ["deck=32", "six_clubs=ordinary", "lyusya=zero"]),
+    ("hvalenyi", ["players=2"]),
+    ("hvalenyi", ["players=2", "deck=32"]),
+    ("kryuk", []),
+    ("sixes", []),
+    ("sixes", ["no_shamok=true", "ace_discard_ban=true", "royal=true"]),
+    ("belka", []),
+    ("belka", ["deck=36", "ace_discard_ban=true"]),
+]
+"""Every preset, and the options that change what the engine does."""
+NOT_CONSERVED = {"catch", "royal", "refusedRedeal"}
+"""Outcomes that end a deal before its cards are all played (issue #6 acceptance)."""
+
+
+@pytest.mark.parametrize(("variant", "words"), EVERY_SETUP, ids=lambda v: str(v))
+def test_200_seeded_matches_of_every_preset_finish_and_conserve_120_points(
+    tmp_path: Path, variant: str, words: list[str]
+) -> None:
+    """Issue #6 acceptance: ``simulate --variant V [--option …] --matches 200`` finishes,
+    and every deal holds 120 card points unless a catch or a royal kozel ended it."""
+    trace = tmp_path / "t.jsonl"
+    args = ["--variant", variant, "--matches", "200", "--seed", "5"]
+    for word in words:
+        args += ["--option", word]
+    run = Simulated(args, trace)
+    assert run.code == 0
+    assert run.summary["matches"] == 200 and sum(run.summary["wins"]) == 200
+    seats = 2 if "players=2" in words else 4
+    for deal in run.deals:
+        assert deal["variant"] == variant
+        assert len(deal["players"]) == seats
+        if deal["outcome"] not in NOT_CONSERVED:
+            assert sum(deal["points"]) == 120, deal
+        assert len(deal["points"]) == len(deal["score"]) == len(deal["award"]) == 2
+    finals = [d for d in run.deals if d["winner"] is not None]
+    assert len(finals) == 200
+    if variant == "sixes":
+        assert all(d["title"].startswith("kozly") for d in finals)
+        assert all(max(d["score"]) >= 6 or d["outcome"] in ("lyusya", "royal") for d in finals)
+
+
+def test_players_flag_seats_two(tmp_path: Path) -> None:
+    """``--players 2`` is ``--option players=2``: two names in every trace line."""
+    trace = tmp_path / "t.jsonl"
+    run = Simulated(["--variant", "hvalenyi", "--players", "2", "--matches", "3"], trace)
+    assert run.code == 0
+    assert all(d["players"] == ["cpu0", "cpu1"] for d in run.deals)

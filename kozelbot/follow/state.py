@@ -665,7 +665,7 @@ class MatchState:
         suit not yet led in this deal may not be discarded (unless nothing else is left)."""
         deal = self.current
         assert deal is not None
-        led = {suit_of[t.cards[0][1]] for t in deal.tricks if not t.blind}
+        led = {suit_of[t.cards[0][1]] for t in deal.tricks}
         led.add(suit_of[deal.trick[0][1]])
         allowed = tuple(
             c for c in hand if not (c.rank is Rank.ACE and suit_of[c] is not None
@@ -792,15 +792,36 @@ class MatchState:
         hand holds four queens without 7♣ or five plain cards of a suit (RULES.md §1.2)."""
         cards = list(self.rules.cards)
         rng.shuffle(cards)
-        if self._opening_due() != "plain":
-            return self.deal_stock(cards)
+        hvalyonka = self._opening_due() == "hvalyonka"
         size = self.rules.hand_size
         for _ in range(1000):
-            hands = [cards[i * size : (i + 1) * size] for i in range(self.players)]
+            if hvalyonka:
+                hands = self._hvalyonka_hands(cards)
+            else:
+                hands = [cards[i * size : (i + 1) * size] for i in range(self.players)]
             if not self.rules.deal_constraints or self._acceptable(hands):
                 break
             rng.shuffle(cards)
+        if self._opening_due() != "plain":
+            return self.deal_stock(cards)
         return self.deal_hands(hands, talon=cards[size * self.players :])
+
+    def _hvalyonka_hands(self, cards: list[Card]) -> list[list[Card]]:
+        """The eight cards each seat will receive in a hvalyonka dealt from ``cards``: the
+        pairs drawn until a plain card, then the top-up. The stock alone decides them, not
+        which card anyone plays face down, so the dealing constraints can be checked."""
+        stock = list(cards)
+        first = self._first_leader(None)
+        table = self.rules.strengths[self.rules.trump_suit]
+        order = [(first + i) % self.players for i in range(self.players)]
+        hands: list[list[Card]] = [[] for _ in range(self.players)]
+        for seat in order:
+            hands[seat] = draw(stock, "pairs", table.is_trump)
+        for seat in order:
+            need = HAND - len(hands[seat])
+            hands[seat].extend(stock[:need])
+            stock = stock[need:]
+        return hands
 
     def _acceptable(self, hands: list[list[Card]]) -> bool:
         """Kryuk's dealing constraints (RULES.md §1.2)."""
@@ -1057,6 +1078,8 @@ class MatchState:
                 Outcome.REFUSED_REDEAL, 1 - dealing, award, 1, None, False)]  # fmt: skip
         self.redeals += 1
         self.phase = DEALING
+        if self.deal_no == 0:
+            self.seat_suits = None  # belka: the suits come from the first deal as played
         return [RedealAsked(seat)]
 
     def _play(self, seat: int, card: Card) -> list[Event]:
@@ -1065,7 +1088,7 @@ class MatchState:
         deal.hands[seat].remove(card)
         deal.trick.append((seat, card))
         events: list[Event] = [CardPlayed(seat, card)]
-        blind = self.phase is BLIND or (deal.opening != "plain" and not deal.tricks)
+        opening = self.phase is BLIND or (deal.opening != "plain" and not deal.tricks)
         if len(deal.trick) < self._seats:
             if self.phase is BLIND:
                 self._draw_blind((seat + 1) % self._seats)
@@ -1076,16 +1099,22 @@ class MatchState:
         side = winner % 2  # the side (RULES.md §0: pairs sit opposite; two players: the seat)
         deal.points[side] += points
         deal.tricks_won[side] += 1
-        deal.tricks.append(Trick(cards[0][0], cards, winner, points, blind))
+        face_down = opening and deal.opening != "mirror"  # the mirror leads face up
+        deal.tricks.append(Trick(cards[0][0], cards, winner, points, face_down))
         deal.trick = []
         deal.leader = winner
         events.append(TrickTaken(len(deal.tricks) - 1, cards[0][0], cards, winner, points))
+        if opening:  # the hands so far (an opening trick may end the deal by a catch)
+            deal.initial_hands = tuple(
+                tuple([c for s, c in cards if s == seat] + deal.hands[seat])
+                for seat in range(self._seats)
+            )
         catch = self._catch_in(cards)
         if catch is not None and not self._lyusya_beats_catch(catch[0]):
             events.append(Caught(*catch))
             events.extend(self._score(Outcome.CATCH, self.side_of(catch[0])))
             return events
-        if blind:
+        if opening:
             events.extend(self._finish_opening())
             return events
         if not any(deal.hands):
@@ -1108,9 +1137,12 @@ class MatchState:
 
     def _lyusya_beats_catch(self, catcher: int) -> bool:
         """RULES.md §1.1 **Decision**: a catch in the last trick by a side that took every
-        trick is scored as Lyusya instead."""
+        trick is scored as Lyusya instead. Only where deals score eyes (hvalenyi): kryuk's
+        Pelotka ends the deal whatever else the trick completes (RULES.md §1.2)."""
         deal = self.current
         assert deal is not None
+        if self.rules.scoring != "eyes":
+            return False  # kryuk: the catch ends the deal, whatever else the trick completes
         side = self.side_of(catcher)
         return not any(deal.hands) and not deal.talon and deal.tricks_won[1 - side] == 0
 
@@ -1344,15 +1376,26 @@ class MatchState:
         if returning is not None and not any(h.to == returning for h in handoffs):
             returning = None
         actions = tuple(self.legal_actions(seat)) if seat is not None else ()
+        to_act = self.to_act()
+        sizes = [len(h) for h in deal.hands] if deal is not None else []
+        if phase is HANDOFF and self.rules.handoff == "hidden" and to_act:
+            # Kryuk: the opponents are not told who is asked or that a trump changed hands.
+            acting = self.side_of(to_act[0])
+            if seat is None or self.side_of(seat) != acting:
+                to_act = ()
+                if deal is not None and deal.returning is not None:
+                    last = deal.handoffs[-1]
+                    sizes[last.giver] += 1
+                    sizes[last.to] -= 1
         return View(
             seat=seat,
             phase=phase,
             deal_no=deal.deal_no if deal is not None and in_deal else self.deal_no,
             players=self.players,
             hand=hand,
-            hand_sizes=tuple(len(h) for h in deal.hands) if deal is not None else (),
+            hand_sizes=tuple(sizes),
             talon=len(deal.talon) if deal is not None else 0,
-            to_act=self.to_act(),
+            to_act=to_act,
             legal=self.legal_cards(seat) if seat is not None else (),
             actions=actions,
             can_redeal=seat is not None and phase is REDEAL and seat in self.to_act(),

@@ -33,7 +33,7 @@ def deal_trace(
     hands = [list(hand) for hand in deal.initial_hands]
     refills = {refill.before_trick: refill.hands for refill in deal.refills}
     tricks = []
-    first_open = next((i for i, t in enumerate(deal.tricks) if not t.blind), None)
+    first_open = 0 if deal.opening == "plain" else 1  # hand-offs follow an opening trick
     for number, trick in enumerate(deal.tricks):
         if number in refills:
             hands = [list(hand) for hand in refills[number]]
