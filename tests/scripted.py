@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from kozelbot.cards import Card, parse_cards
 from kozelbot.follow.ai import choose_action
@@ -24,6 +25,7 @@ from kozelbot.follow.state import (
     PlayCard,
     shuffle_rng,
 )
+from kozelbot.game import MatchOver
 
 Rows = list[str]
 
@@ -227,3 +229,26 @@ def random_hands(seed: int, deck: tuple[Card, ...]) -> list[list[Card]]:
     random.Random(seed).shuffle(cards)
     size = len(cards) // 4
     return [cards[i * size : (i + 1) * size] for i in range(4)]
+
+
+T = TypeVar("T")
+
+
+def card(text: str) -> Card:
+    """One card from its notation (``"10H"``)."""
+    return Card.parse(text)
+
+
+def cards(text: str) -> set[Card]:
+    """A set of cards from space-separated notation."""
+    return set(parse_cards(text))
+
+
+def of_type(events: list[Any], kind: type[T]) -> list[T]:
+    """The events of one kind, in order."""
+    return [event for event in events if isinstance(event, kind)]
+
+
+def match_over(events: list[Any]) -> list[tuple[int, tuple[int, int]]]:
+    """The winner and final score of every ``MatchOver`` among ``events``."""
+    return [(event.winner, event.score) for event in of_type(events, MatchOver)]

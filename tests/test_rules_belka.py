@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from itertools import pairwise
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
@@ -36,15 +36,15 @@ from kozelbot.game import DealScored, MatchOver
 from kozelbot.simulate import play_match
 from tests.scripted import (
     Rows,
+    card,
     deal_and_keep,
     hands_from_rows,
+    of_type,
     play_cards,
     play_rows,
     rotate,
     scored,
 )
-
-T = TypeVar("T")
 
 JC = Card.parse("JC")
 JACKS = parse_cards("JC JS JH JD")
@@ -153,14 +153,6 @@ ONLY_ACES_HANDS = [
 def new_match(**options: object) -> MatchState:
     """A fresh ``belka`` match with these table options."""
     return MatchState("belka", dict(options))
-
-
-def card(text: str) -> Card:
-    return Card.parse(text)
-
-
-def of_type(events: list[Event], kind: type[T]) -> list[T]:
-    return [event for event in events if isinstance(event, kind)]
 
 
 def rotate_hands(hands: list[list[Card]], by: int) -> list[list[Card]]:

@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import random
 from itertools import pairwise
-from typing import TypeVar
 
 import pytest
 
-from kozelbot.cards import DECK_32, DECK_36, DECKS, Card, Rank, hand_points, parse_cards
+from kozelbot.cards import DECK_32, DECK_36, DECKS, Rank, hand_points, parse_cards
 from kozelbot.follow.state import (
     AskRedeal,
     CardPlayed,
     Caught,
     DealScored,
     Dealt,
-    Event,
     KeepHand,
     MatchOver,
     MatchState,
@@ -43,10 +41,12 @@ from tests.scripted import (
     ROWS_LYUSYA,
     ROWS_SAME_PAIR_6C_QC,
     Rows,
+    card,
     deal_and_keep,
     hands_from_rows,
     keep_all,
     new_match,
+    of_type,
     play_cards,
     play_deal,
     play_rows,
@@ -55,8 +55,6 @@ from tests.scripted import (
     scored,
     step,
 )
-
-T = TypeVar("T")
 
 LADDER_AND_DIAMONDS = parse_cards("6C QC QS QH QD JC JS JH JD AD 10D KD 9D 8D 7D 6D")
 """RULES.md §1.1: every trump of the 36-card deck, strongest first."""
@@ -99,12 +97,6 @@ def follow_deal() -> MatchState:
     return state
 
 
-def card(text: str) -> Card:
-    return Card.parse(text)
-
-
-def of_type(events: list[Event], kind: type[T]) -> list[T]:
-    return [event for event in events if isinstance(event, kind)]
 
 
 # -- §0 common facts ---------------------------------------------------------------------

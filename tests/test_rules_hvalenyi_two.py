@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
 
@@ -35,8 +35,8 @@ from kozelbot.follow.state import (
 )
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.simulate import play_match
+from tests.scripted import card, of_type
 
-T = TypeVar("T")
 DuelRows = list[str]
 
 # Seat 0 takes the named number of card points (a first deal: seat 1 leads, trump clubs).
@@ -90,14 +90,6 @@ DUEL_LYUSYA: DuelRows = [
 def duel(**options: object) -> MatchState:
     """A fresh two-player ``hvalenyi`` match with these table options."""
     return MatchState("hvalenyi", {"players": 2, **options})
-
-
-def card(text: str) -> Card:
-    return Card.parse(text)
-
-
-def of_type(events: list[Event], kind: type[T]) -> list[T]:
-    return [event for event in events if isinstance(event, kind)]
 
 
 def columns(rows: DuelRows) -> list[list[Card]]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from itertools import pairwise
-from typing import TypeVar
 
 import pytest
 
@@ -40,11 +39,20 @@ from kozelbot.follow.state import (
     shuffle_rng,
 )
 from kozelbot.follow.trace import deal_trace
-from kozelbot.game import DealScored, GameError, MatchOver
+from kozelbot.game import DealScored, GameError
 from kozelbot.simulate import play_match
-from tests.scripted import Rows, hands_from_rows, play_cards, play_rows, rotate, scored
-
-T = TypeVar("T")
+from tests.scripted import (
+    Rows,
+    card,
+    cards,
+    hands_from_rows,
+    match_over,
+    of_type,
+    play_cards,
+    play_rows,
+    rotate,
+    scored,
+)
 
 KRYUK_TRUMPS = parse_cards("7C QC QS QH QD JC JS JH JD AC 10C KC 9C 8C")
 """RULES.md §1.2: every trump of the deck, strongest first (the ladder, then clubs)."""
@@ -142,23 +150,6 @@ STOCK_EIGHT_TRUMPS_ON_TOP = parse_cards(
     "7C QC QS QH QD JC JS JH  AS 10S KS 9S 8S 7S  AH 10H KH 9H 8H 7H "
     "AD 10D KD 9D 8D 7D  AC 10C KC 9C 8C JD"
 )
-
-
-def card(text: str) -> Card:
-    return Card.parse(text)
-
-
-def cards(text: str) -> set[Card]:
-    return set(parse_cards(text))
-
-
-def of_type(events: list[Event], kind: type[T]) -> list[T]:
-    return [event for event in events if isinstance(event, kind)]
-
-
-def match_over(events: list[Event]) -> list[tuple[int, tuple[int, int]]]:
-    """The winner and final score of every ``MatchOver`` among ``events``."""
-    return [(event.winner, event.score) for event in of_type(events, MatchOver)]
 
 
 def kryuk(**options: object) -> MatchState:

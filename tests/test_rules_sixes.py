@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from itertools import pairwise
-from typing import TypeVar
 
 import pytest
 
@@ -41,11 +40,20 @@ from kozelbot.follow.state import (
     shuffle_rng,
 )
 from kozelbot.follow.trace import deal_trace
-from kozelbot.game import DealScored, GameError, MatchOver
+from kozelbot.game import DealScored, GameError
 from kozelbot.simulate import play_match
-from tests.scripted import Rows, hands_from_rows, play_cards, play_rows, rotate, scored
-
-T = TypeVar("T")
+from tests.scripted import (
+    Rows,
+    card,
+    cards,
+    hands_from_rows,
+    match_over,
+    of_type,
+    play_cards,
+    play_rows,
+    rotate,
+    scored,
+)
 
 SIXES_TRUMPS = parse_cards("7C QC QS QH QD JC JS JH JD AC 10C KC 9C 8C")
 """RULES.md §1.3 (seed 000): every trump, strongest first."""
@@ -153,23 +161,6 @@ MIRROR_STOCK = stock(
     "7C QS AH 10H 9S 8S  QH QD KH 9H AD  JC JS JH 8H 7H 10D KD  AC 10C KC 9C 9D 8D 7D",
     "QC AS JD 8C 7S KS 10S",
 )
-
-
-def card(text: str) -> Card:
-    return Card.parse(text)
-
-
-def cards(text: str) -> set[Card]:
-    return set(parse_cards(text))
-
-
-def of_type(events: list[Event], kind: type[T]) -> list[T]:
-    return [event for event in events if isinstance(event, kind)]
-
-
-def match_over(events: list[Event]) -> list[tuple[int, tuple[int, int]]]:
-    """The winner and final score of every ``MatchOver`` among ``events``."""
-    return [(event.winner, event.score) for event in of_type(events, MatchOver)]
 
 
 def sixes(**options: object) -> MatchState:

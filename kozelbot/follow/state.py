@@ -415,7 +415,8 @@ class View:
     legal: tuple[Card, ...]
     """Cards this seat may play now (empty when it is not its turn)."""
     actions: tuple[Action, ...]
-    """Everything this seat may do now (cards, answers, hand-off, call)."""
+    """What this seat may do now besides playing a card (answers, hand-off, return, call);
+    the cards it may play are ``legal``."""
     can_redeal: bool
     trick: tuple[tuple[int, Card | None], ...]
     """The trick on the table; ``None`` for a card face down that this seat may not see."""
@@ -1362,11 +1363,12 @@ class MatchState:
         if deal is not None and seat is not None and phase is not DEALING:
             hand = tuple(deal.hands[seat])
         trick: tuple[tuple[int, Card | None], ...] = ()
-        if deal is not None:
-            hidden = phase is BLIND
-            trick = tuple((s, c if not hidden or s == seat else None) for s, c in deal.trick)
+        if deal is not None and phase is BLIND:
+            trick = tuple((s, c if s == seat else None) for s, c in deal.trick)
+        elif deal is not None:
+            trick = tuple(deal.trick)
         handoffs: tuple[Handoff, ...] = ()
-        if deal is not None:
+        if deal is not None and deal.handoffs:
             announced = self.rules.handoff == "announced"
             handoffs = tuple(
                 h for h in deal.handoffs
@@ -1375,7 +1377,9 @@ class MatchState:
         returning = deal.returning if deal is not None else None
         if returning is not None and not any(h.to == returning for h in handoffs):
             returning = None
-        actions = tuple(self.legal_actions(seat)) if seat is not None else ()
+        actions: tuple[Action, ...] = ()
+        if seat is not None and phase is not PLAY and phase is not BLIND:
+            actions = tuple(self.legal_actions(seat))
         to_act = self.to_act()
         sizes = [len(h) for h in deal.hands] if deal is not None else []
         if phase is HANDOFF and self.rules.handoff == "hidden" and to_act:
@@ -1401,7 +1405,7 @@ class MatchState:
             can_redeal=seat is not None and phase is REDEAL and seat in self.to_act(),
             trick=trick,
             last_trick=deal.tricks[-1] if deal is not None and deal.tricks else None,
-            played=tuple(c for t in deal.tricks for _, c in t.cards) if deal is not None else (),
+            played=tuple([c for t in deal.tricks for _, c in t.cards]) if deal is not None else (),
             first_leader=deal.first_leader if deal is not None else None,
             obligation=deal.obligation if deal is not None else None,
             trump_suit=deal.trump if deal is not None else self.rules.trump_suit,
