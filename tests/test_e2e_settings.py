@@ -91,3 +91,79 @@ async def test_table_command_sends_the_table_again_at_the_bottom(
     await players.play_one()
     await bot.drain()
     assert emu.message(group.id, new.message_id).edits >= 1  # the new one is the live one
+
+
+async def test_the_variant_is_chosen_by_word_or_by_the_lobby_button(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """``/newgame kryuk`` opens a kryuk table; the 🎲 button cycles the variant (creator
+    only) and resets the options to the new variant's; ``/rules VARIANT`` explains it."""
+    ann, boris = emu.add_user(first_name="Аня"), emu.add_user(first_name="Борис")
+    group = emu.add_group(title="Г", members=[ann, boris])
+    for user in (ann, boris):
+        await emu.start_private(user)
+    emu.send_text(ann, group.id, "/newgame kryuk")
+    await emu.wait_for(lambda: emu.find_message(group.id, "Козёл с Крюком — набор") is not None)
+    lobby = emu.find_message(group.id, "набор за стол")
+    assert lobby is not None and "ход 10 с" in lobby.text
+    answer = await emu.press(boris, group.id, lobby.message_id, text="🎲 Козёл с Крюком")
+    assert answer.show_alert and "создатель" in (answer.text or "")
+    await emu.press(ann, group.id, lobby.message_id, text="🎲 Козёл с Крюком")
+    await bot.drain()
+    lobby = emu.message(group.id, lobby.message_id)
+    assert "Козёл на шестёрках" in lobby.text and "Королевский козёл: нет" in lobby.text
+    await emu.press(ann, group.id, lobby.message_id, text="⚙ Королевский козёл: нет")
+    await bot.drain()
+    lobby = emu.message(group.id, lobby.message_id)
+    assert "Королевский козёл: да" in lobby.text
+    emu.send_text(ann, group.id, "/rules belka")
+    await emu.wait_for(lambda: emu.find_message(group.id, "Белка\n") is not None)
+    emu.send_text(ann, group.id, "/rules")
+    await emu.wait_for(lambda: emu.find_message(group.id, "шестёрк") is not None
+                       and "Козёл на шестёрках\n" in emu.last_message(group.id).text)  # type: ignore[union-attr]  # fmt: skip
+
+
+async def test_a_two_player_table_has_two_seats_and_refuses_a_third_person(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """``players=2``: two seats; the lobby's button back to four keeps who sits, and a
+    change to two seats is refused while three people sit."""
+    group, users, lobby = await open_lobby(emu, names=("Аня", "Борис", "Вера"))
+    ann, boris, vera = users
+    await emu.press(ann, group.id, lobby.message_id, text="⚙ игроков: 4")
+    await bot.drain()
+    lobby = emu.message(group.id, lobby.message_id)
+    assert "игроков: 2" in lobby.text and "Двое, каждый за себя" in lobby.text
+    assert "3." not in lobby.text
+    emu.send_text(boris, group.id, "/join")
+    await emu.wait_for(lambda: "Игра началась" in emu.message(group.id, lobby.message_id).text)
+    emu.send_text(vera, group.id, "/join")
+    await bot.drain()
+    await emu.wait_for(lambda: emu.find_message(group.id, "Игра уже началась") is not None)
+    players = Players(emu, group, [ann, boris])
+    await emu.wait_for(lambda: all(players.hand_message(u) for u in (ann, boris)))
+    hand = players.hand_message(ann)
+    assert hand is not None and "партнёр" not in hand.text
+    assert len([d for row in hand.buttons for _, d in row if d.startswith("c:")]) == 9
+
+
+async def test_unknown_variant_and_bad_option_values_are_refused_with_the_choices(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    ann = emu.add_user(first_name="Аня")
+    group = emu.add_group(title="Г", members=[ann])
+    await emu.start_private(ann)
+    emu.send_text(ann, group.id, "/newgame chess")
+    await emu.wait_for(lambda: emu.find_message(group.id, "variant=chess") is not None)
+    text = emu.find_message(group.id, "variant=chess").text  # type: ignore[union-attr]
+    assert "hvalenyi|kryuk|sixes|belka" in text
+    emu.send_text(ann, group.id, "/newgame hvalenyi players=3")
+    await emu.wait_for(lambda: emu.find_message(group.id, "players=3") is not None)
+    assert "4|2" in emu.find_message(group.id, "players=3").text  # type: ignore[union-attr]
+    emu.send_text(ann, group.id, "/newgame sixes royal=maybe")
+    await emu.wait_for(lambda: emu.find_message(group.id, "royal=maybe") is not None)
+    assert "true|false" in emu.find_message(group.id, "royal=maybe").text  # type: ignore[union-attr]
+    emu.send_text(ann, group.id, "/newgame kryuk deck=36")
+    await emu.wait_for(lambda: emu.find_message(group.id, "deck=36") is not None)
+    await bot.drain()
+    assert emu.find_message(group.id, "набор за стол") is None

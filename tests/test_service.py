@@ -92,3 +92,64 @@ async def test_a_lobby_nobody_starts_closes_itself_after_its_time(tmp_path: Path
         assert await service.live_game(-5) is None
     finally:
         await storage.close()
+
+
+async def test_a_lobby_refuses_two_seats_while_three_people_sit(service: GameService) -> None:
+    """Cycling ``players`` to 2 with three people seated is refused (``full``) and changes
+    nothing; with two seated it keeps them, in join order."""
+    table = await service.new_game(-5, 1, [])
+    for user_id in (1, 2, 3):
+        await service.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
+    with pytest.raises(TableError) as refused:
+        await service.cycle_option(table.game_id, 1, "players")
+    assert refused.value.code == "full"
+    await service.leave(table.game_id, 2)
+    change = await service.cycle_option(table.game_id, 1, "players")
+    assert change.table.options["players"] == 2
+    assert [p.user_id if p else None for p in change.table.seats] == [1, 3]
+    change = await service.cycle_option(table.game_id, 1, "variant")
+    assert change.table.variant == "kryuk" and len(change.table.seats) == 4
+    assert change.table.options == {"seating": "random", "move_time": 10}
+
+
+async def _kryuk_with_one_person(service: GameService) -> tuple[int, object]:
+    """A kryuk match with seat 0 a person (A♦ may be anyone's) and a clear timer."""
+    table = await service.new_game(-6, 1, ["seating=ordered"], "kryuk")
+    await service.join(table.game_id, Player(user_id=1, name="Аня"))
+    change = await service.start(table.game_id, 1)
+    return table.game_id, change
+
+
+async def test_kryuk_plays_the_only_legal_card_at_once_after_an_illegal_press(
+    service: GameService,
+) -> None:
+    """RULES.md §1.2: an illegal card with exactly one legal card plays that card; with
+    several legal cards the press is refused (and nothing changes)."""
+    from kozelbot.follow.state import MatchState
+
+    for seed in range(40):
+        service.rng = random.Random(seed)
+        game_id, _ = await _kryuk_with_one_person(service)
+        table = await service.game(game_id)
+        assert table is not None
+        state = service.state_of(table)
+        assert isinstance(state, MatchState) and state.current is not None
+        legal = state.legal_cards(0)
+        wrong = [c for c in state.current.hands[0] if c not in legal]
+        if state.to_act() == (0,) and len(legal) == 1 and wrong:
+            change = await service.act(game_id, 1, state.current.deal_no, PlayCard(wrong[0]))
+            assert change.moves[0].action == f"play:{legal[0]}"
+            return
+        await service.stop(game_id)
+    pytest.fail("no seed gave a single legal card to the person")
+
+
+async def test_kryuk_time_out_plays_a_random_legal_card(service: GameService) -> None:
+    """RULES.md §1.2/§3: on time-out kryuk plays a random legal card, marked as a time-out."""
+    game_id, change = await _kryuk_with_one_person(service)
+    table = await service.game(game_id)
+    assert table is not None and table.deadline is not None
+    service.clock = lambda: table.deadline + 1  # type: ignore[operator]
+    change = await service.time_out(game_id)
+    assert change is not None and change.moves[0].source.value == "timeout"
+    assert change.table.timeouts[0] == 1
