@@ -9,6 +9,11 @@ move log and deal traces:
   a message about deal N (its header names "Сдача N" / "Deal N") names only cards played in
   deal N before the message went out (a hand's own header names it too: "your turn — on the
   table: …").
+
+Hand-offs (kryuk, sixes): a card held by two people in one deal — the trump handed off, the
+card returned — belongs to both; a private message may name a card its reader held, and
+sixes' announced hand-offs may be named anywhere. Kryuk's are hidden: only the pair's own
+chats may name them.
 """
 
 from __future__ import annotations
@@ -60,11 +65,17 @@ class Leak:
 async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> list[Leak]:
     """Every leak in the emulator's log for the given games (run after the bot stopped)."""
     offset = time.time() - time.monotonic()  # emulator times are monotonic, moves wall-clock
-    owners: dict[tuple[int, int], dict[Card, int]] = {}
-    """(game, deal) → card → user id of its holder."""
+    owners: dict[tuple[int, int], dict[Card, set[int]]] = {}
+    """(game, deal) → card → user ids of everyone who held it in that deal."""
+    announced: dict[tuple[int, int], set[Card]] = {}
+    """(game, deal) → cards of hand-offs announced to everyone (sixes)."""
     played: dict[int, list[tuple[float, int, Card]]] = defaultdict(list)
     """game → (time, deal, card) of every card play."""
     redealt: set[tuple[int, int]] = set()
+    face_down: set[tuple[int, int]] = set()
+    """(game, deal) of kryuk's hvalyonka: its first four cards are shown only together."""
+    drawn: dict[tuple[int, int], list[Card]] = {}
+    """(game, deal) → the cards of a sixes opening trick, played by the call itself."""
     for game_id in game_ids:
         table = await storage.game(game_id)
         if table is None:
@@ -76,12 +87,43 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
             if not trace["tricks"]:
                 continue
             holders = owners.setdefault((game_id, deal.deal_no), {})
+            first = trace["tricks"][0]
+            if trace.get("opening") in ("shtany", "double_shtany", "mirror"):
+                drawn[(game_id, deal.deal_no)] = [Card.parse(c) for c in first["cards"]]
+            if first.get("blind") and trace.get("opening") == "hvalyonka":
+                face_down.add((game_id, deal.deal_no))
+
+            def user(seat: int) -> int:
+                player = table.seats[seat]  # noqa: B023  (used at once, in this iteration)
+                return player.user_id if player and player.user_id else 0
+
             for seat, hand in enumerate(trace["tricks"][0]["hands"]):
-                player = table.seats[seat]
                 for code in hand:
-                    holders[Card.parse(code)] = player.user_id if player and player.user_id else 0
+                    holders.setdefault(Card.parse(code), set()).add(user(seat))
+            for handoff in trace.get("handoffs", []):  # both held both cards in turn
+                pair = {user(handoff["from"]), user(handoff["to"])}
+                holders.setdefault(Card.parse(handoff["card"]), set()).update(pair)
+                if handoff["returned"]:
+                    holders.setdefault(Card.parse(handoff["returned"]), set()).update(pair)
+                if trace["variant"] == "sixes":
+                    shown = announced.setdefault((game_id, deal.deal_no), set())
+                    shown.add(Card.parse(handoff["card"]))
+                    if handoff["returned"]:
+                        shown.add(Card.parse(handoff["returned"]))
         for when, deal_no, action in await _plays(storage, game_id):
+            if action.startswith("call:"):
+                for card in drawn.get((game_id, deal_no), []):
+                    played[game_id].append((when, deal_no, card))
+                continue
             played[game_id].append((when, deal_no, Card.parse(action.removeprefix("play:"))))
+        for key in face_down:  # the blind trick is revealed when its fourth card is played
+            if key[0] != game_id:
+                continue
+            blind = [i for i, (_, d, _) in enumerate(played[game_id]) if d == key[1]][:4]
+            if len(blind) == 4:
+                revealed = played[game_id][blind[-1]][0]
+                for i in blind:
+                    played[game_id][i] = (revealed, key[1], played[game_id][i][2])
     leaks: list[Leak] = []
     for call in emu.history:
         if call.method not in MESSAGE_CALLS or not call.ok:
@@ -92,9 +134,9 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
         for game_id, deal_no, card in _buttons(call.params.get("reply_markup")):
             if game_id not in game_ids or (game_id, deal_no) in redealt:
                 continue
-            holder = owners.get((game_id, deal_no), {}).get(card)
-            if holder is not None and holder != chat_id:
-                leaks.append(Leak(chat_id, text, f"button {card} of user {holder}"))
+            held_by = owners.get((game_id, deal_no), {}).get(card)
+            if held_by is not None and chat_id not in held_by:
+                leaks.append(Leak(chat_id, text, f"button {card} of users {held_by}"))
         cards = {c for label in CARD_RE.findall(text) for c in LABELS[label]}
         if not cards:
             continue
@@ -106,17 +148,22 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
             card for game_id in game_ids for when, d, card in played[game_id]
             if d == deal_no and when <= sent + SLACK
         }  # fmt: skip
-        unplayed = cards - shown_before
+        unplayed = {
+            card for card in cards - shown_before
+            if not any(chat_id in owners.get((g, deal_no), {}).get(card, set())
+                       or card in announced.get((g, deal_no), set()) for g in game_ids)
+        }  # fmt: skip
         if unplayed:
             leaks.append(Leak(chat_id, text, f"unplayed {unplayed} of deal {deal_no + 1}"))
     return leaks
 
 
 async def _plays(storage: Storage, game_id: int) -> list[tuple[float, int, str]]:
-    """(wall time, deal, action) of every card play of a game."""
+    """(wall time, deal, action) of every card play of a game, and of every sixes call
+    (an opening's call plays its first trick)."""
     rows = await storage._fetchall(  # a test-only look at the raw log, with its times
-        "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? AND action LIKE"
-        " 'play:%' ORDER BY seq",
+        "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? AND (action LIKE"
+        " 'play:%' OR action LIKE 'call:%') ORDER BY seq",
         (game_id,),
     )
     return [(float(r["created_at"]), int(r["deal_no"]), str(r["action"])) for r in rows]

@@ -14,6 +14,7 @@ import pytest
 
 from botapi_emulator import BotApiEmulator
 from kozelbot.records import MoveSource
+from tests import leaks
 from tests.e2e import NAMES, BotRunner, Players, bot_settings, seat_four
 
 CALLS = ("shtany", "double_shtany", "mirror", "plain")
@@ -88,6 +89,8 @@ async def _match(emu: BotApiEmulator, bot: BotRunner, options: str, seats: int) 
             "hvalenyi": "Хвалёный козёл"}[variant] in table  # fmt: skip
     await _play_out(players, bot)
     assert not emu.flood_errors
+    assert bot.app is not None
+    assert await leaks.scan(emu, bot.app.bot_data.storage, [1]) == []
     moves = await _human_moves(bot)
     traces = await _traces(bot)
     assert traces and all(t["variant"] == variant for t in traces)
