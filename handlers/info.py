@@ -7,7 +7,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 
 from handlers.deps import Context
 from handlers.flow import command
-from kozelbot.games import DEFAULT_PRESET, PRESETS
+from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS
 from kozelbot.render import help_text, rules_text
 
 
@@ -31,8 +31,8 @@ async def rules(update: Update, context: Context) -> None:
         table = await data.service.live_game(cmd.chat.id)
         variant = None if table is None else table.variant
     variant = variant or DEFAULT_PRESET
-    if variant not in PRESETS:
-        names = ", ".join(PRESETS)
+    if variant not in TABLE_PRESETS:
+        names = ", ".join(TABLE_PRESETS)
         cmd.reply(cmd.t("Unknown variant {name}. Variants: {names}", name=_shorten(variant),
                         names=names))  # fmt: skip
         return

@@ -18,7 +18,7 @@ from handlers.flow import (
     remember,
 )
 from kozelbot import callbacks
-from kozelbot.games import DEFAULT_PRESET, PRESETS
+from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS
 from kozelbot.options import OptionError
 from kozelbot.render import help_text, option_error_text, table_error_text
 from kozelbot.service import Change, TableError
@@ -48,8 +48,8 @@ async def new_game(update: Update, context: Context) -> None:
     if words and "=" not in words[0]:
         variant = words.pop(0).lower()
     try:
-        if variant not in PRESETS:
-            raise OptionError("variant", variant, "|".join(PRESETS))
+        if variant not in TABLE_PRESETS:
+            raise OptionError("variant", variant, "|".join(TABLE_PRESETS))
         table = await data.service.new_game(chat.id, user.id, words, variant, chat.title)
     except (TableError, GameAlreadyRunning):
         cmd.reply(t("A game is already running in this chat. /stop ends it."))

@@ -9,7 +9,7 @@ from handlers.deps import Context
 from handlers.flow import command, group_command, press, publish
 from kozelbot import callbacks
 from kozelbot.game import GameError
-from kozelbot.games import family_of
+from kozelbot.games import family_of, texts_of
 from kozelbot.render import table_error_text
 from kozelbot.service import TableError
 
@@ -43,7 +43,7 @@ async def hand_button(update: Update, context: Context) -> None:
         # act() checks its deal.)
         await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
         return
-    family = family_of(table.variant)
+    family, texts = family_of(table.variant), texts_of(table.variant)
     try:
         action = family.parse_action(button.action)
     except ValueError:
@@ -52,14 +52,14 @@ async def hand_button(update: Update, context: Context) -> None:
     try:
         change = await data.service.act(button.game_id, user.id, button.deal_no, action)
     except GameError as error:
-        await pressed.refuse(family.error_text(error, table, t))
+        await pressed.refuse(texts.error_text(error, table, t))
         return
     except TableError as error:
         await pressed.refuse(table_error_text(error.code, t))
         return
     publish(data, change)
     applied = change.moves[0].action if change.moves else str(action)
-    await pressed.answer(family.done_text(family.parse_action(applied), t))
+    await pressed.answer(texts.done_text(family.parse_action(applied), t))
 
 
 async def hand(update: Update, context: Context) -> None:

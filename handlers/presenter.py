@@ -43,7 +43,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
 from kozelbot.game import DealScored, MatchOver
-from kozelbot.games import family_of
+from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
 from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
 from kozelbot.records import MessageRef, OutboxItem
@@ -510,7 +510,7 @@ class Presenter:
         post = read_post(item, table)
         t = await self.translators.group(chat_id)
         event = post.event
-        family = family_of(table.variant)
+        family = texts_of(table.variant)
         if item.kind == FINAL_TABLE and isinstance(event, DealScored):
             ref = await self.message(item.game_id, "table")
             if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
@@ -574,7 +574,7 @@ class Presenter:
         if lobby is not None and table.game_id not in self._lobby_closed:
             await self.edit(chat_id, lobby.message_id, lobby_text(table, t))
             self._lobby_closed.add(table.game_id)
-        family = family_of(table.variant)
+        family = texts_of(table.variant)
         result = state.last_result
         if state.over and result is not None and result.deal_no == deal_no:
             text = family.final_table_text(table, result, t)
@@ -633,7 +633,7 @@ class Presenter:
             return
         user_id = player.user_id
         t = await self.translators.user(user_id)
-        family = family_of(table.variant)
+        family = texts_of(table.variant)
         text = family.hand_text(table, state, seat, t)
         keyboard = family.hand_keyboard(table, state, seat, t)
         known = await self.message(game_id, "hand", seat)

@@ -12,7 +12,8 @@ sees only what this module names:
 - ``advance``: runs chance steps and computer seats until a person must act.
 
 Results are family-neutral: a deal ends with ``DealScored`` and a match with ``MatchOver``,
-both per *side* (two sides in every preset: pairs 0+2 / 1+3, or the two players of a duel).
+both per *side*: pairs 0+2 / 1+3, or one side per seat when each plays for self (the cover
+family's ``self`` mode has up to four).
 """
 
 from __future__ import annotations
@@ -55,11 +56,11 @@ class DealScored:
 
     deal_no: int
     outcome: str
-    points: tuple[int, int]
-    tricks_won: tuple[int, int]
-    award: tuple[int, int]
+    points: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    award: tuple[int, ...]
     multiplier: int
-    score: tuple[int, int]
+    score: tuple[int, ...]
     side: int | None
     """The side the deal went to (``None`` for eggs)."""
     zeroed: int | None = None
@@ -75,7 +76,7 @@ class MatchOver:
     """A side won the match; ``title`` names the losers where the preset does (sixes)."""
 
     winner: int
-    score: tuple[int, int]
+    score: tuple[int, ...]
     title: str | None = None
 
 
@@ -141,7 +142,15 @@ class Family(Protocol):
         """The move to make instead of a refused one (``kryuk``: the only legal card), or
         ``None`` to refuse it."""
 
-    # presentation (texts as data; rendered from views)
+    @property
+    def texts(self) -> FamilyTexts | None:
+        """How the family is shown at a Telegram table, or ``None`` while it can only be
+        simulated (it is then not offered in lobbies)."""
+
+
+class FamilyTexts(Protocol):
+    """What players see of a family's games: texts and keyboards, rendered from views."""
+
     def table_text(self, table: Table, state: GameState, t: Translator) -> str: ...
     def final_table_text(self, table: Table, result: DealScored, t: Translator) -> str: ...
     def result_text(self, table: Table, result: DealScored, t: Translator) -> str: ...

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kozelbot.cover import FAMILY as COVER
 from kozelbot.follow import FAMILY as FOLLOW
-from kozelbot.game import Family, GameState
+from kozelbot.game import Family, FamilyTexts, GameState
 from kozelbot.options import Preset
 
-FAMILIES: tuple[Family, ...] = (FOLLOW,)
+FAMILIES: tuple[Family, ...] = (FOLLOW, COVER)
 DEFAULT_PRESET = "hvalenyi"
 
 PRESETS: dict[str, Preset] = {
@@ -21,6 +22,21 @@ PRESETS: dict[str, Preset] = {
 _FAMILY_OF: dict[str, Family] = {
     name: family for family in FAMILIES for name in family.presets
 }  # fmt: skip
+
+
+TABLE_PRESETS: dict[str, Preset] = {
+    name: chosen for family in FAMILIES if family.texts is not None
+    for name, chosen in family.presets.items()
+}  # fmt: skip
+"""The presets a group can play at a table (lobbies offer these; ``simulate`` plays all)."""
+
+
+def texts_of(variant: str) -> FamilyTexts:
+    """The texts of a variant playable at a table (``KeyError`` otherwise)."""
+    texts = _FAMILY_OF[variant].texts
+    if texts is None:
+        raise KeyError(variant)
+    return texts
 
 
 def preset(variant: str) -> Preset:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 
 from kozelbot.callbacks import LobbyButton, OptionButton
-from kozelbot.games import PRESETS, family_of
+from kozelbot.games import TABLE_PRESETS, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.records import LeaderRow
@@ -37,7 +37,7 @@ VARIANT = "variant"
 
 def option_labels(table: Table, t: Translator) -> dict[str, str]:
     """Each table option in words, as the table's family words them."""
-    return family_of(table.variant).option_labels(table.variant, table.options, t)
+    return texts_of(table.variant).option_labels(table.variant, table.options, t)
 
 
 def options_line(table: Table, t: Translator) -> str:
@@ -48,17 +48,17 @@ def options_line(table: Table, t: Translator) -> str:
 
 def rules_text(variant: str, t: Translator) -> str:
     """/rules [variant]."""
-    return family_of(variant).rules_text(variant, t)
+    return texts_of(variant).rules_text(variant, t)
 
 
 def variant_names() -> tuple[str, ...]:
     """Every preset's name, in the order the lobby cycles them."""
-    return tuple(PRESETS)
+    return tuple(TABLE_PRESETS)
 
 
 def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset()) -> str:
     """The lobby message (edited as people join); ``flagged`` users left matches repeatedly."""
-    family = family_of(table.variant)
+    family = texts_of(table.variant)
     lines = [f"🐐 <b>{escape(family.title(table.variant, t))}</b> — " + t("gathering players")]
     lines.append(escape(options_line(table, t)))
     for seat, player in enumerate(table.seats):
@@ -91,7 +91,7 @@ def lobby_keyboard(table: Table, t: Translator) -> Keyboard:
     if table.status is not TableStatus.LOBBY:
         return ()
     gid = table.game_id
-    family = family_of(table.variant)
+    family = texts_of(table.variant)
     settings = [Button("🎲 " + family.title(table.variant, t), OptionButton(gid, VARIANT).pack())]
     settings += [Button("⚙ " + label, OptionButton(gid, key).pack())
                  for key, label in option_labels(table, t).items()]  # fmt: skip
@@ -169,7 +169,7 @@ def help_text(t: Translator) -> str:
             "🐐 <b>KozelBot</b> — " + t("Kozel for group chats."),
             "/newgame — " + t("open a table (options: deck=36|32 six_clubs=top|ordinary "
                               "lyusya=win|zero seating=random|ordered move_time=SECONDS)"),
-            "/newgame " + " | ".join(PRESETS) + " — " + t(
+            "/newgame " + " | ".join(TABLE_PRESETS) + " — " + t(
                 "another variant; the lobby's 🎲 button switches it too"),
             "/join — " + t("take a seat"),
             "/leave — " + t("leave the table (a bot takes over during a match)"),
@@ -178,7 +178,7 @@ def help_text(t: Translator) -> str:
             "/stop — " + t("end the game (creator or admin)"),
             "/top — " + t("the chat's leaderboard"),
             "/language — " + t("ru, uk or en"),
-            "/rules [" + "|".join(PRESETS) + "] — " + t("the rules"),
+            "/rules [" + "|".join(TABLE_PRESETS) + "] — " + t("the rules"),
             t("Open a private chat with me first: that is where your cards arrive."),
         ]
     )  # fmt: skip

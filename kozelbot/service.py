@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from kozelbot.game import DealScored, GameError, GameState, MatchOver, advance
 from kozelbot.games import (
     DEFAULT_PRESET,
-    PRESETS,
+    TABLE_PRESETS,
     family_of,
     load_state,
     new_state,
@@ -268,7 +268,7 @@ class GameService:
             if user_id != table.creator_id:
                 raise TableError("not_creator", table)
             if key == "variant":
-                names = list(PRESETS)
+                names = list(TABLE_PRESETS)
                 table.variant = names[(names.index(table.variant) + 1) % len(names)]
                 table.options = preset(table.variant).default_options().model_dump()
             else:

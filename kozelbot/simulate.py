@@ -53,7 +53,8 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     except OptionError as error:
         parser.error(f"bad --option {error}")
     master = random.Random(args.seed)
-    wins = [0, 0]
+    sides = 2 if options.get("mode", "pairs") == "pairs" else int(options.get("players", 4))
+    wins = [0] * sides
     deals = 0
     started = time.perf_counter()
     trace_file = open(args.trace, "w", encoding="utf-8") if args.trace else None  # noqa: SIM115

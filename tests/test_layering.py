@@ -123,7 +123,7 @@ def test_running_without_a_token_exits_2_with_one_line(tmp_path: Path) -> None:
     assert done.stdout == ""
 
 
-FAMILIES = ("follow",)
+FAMILIES = ("follow", "cover")
 """Packages under ``kozelbot/`` that each hold one family of games (``kozelbot.game``)."""
 
 

@@ -26,6 +26,10 @@ SETUPS: list[tuple[str, tuple[str, ...]]] = [
     ("sixes", ("no_shamok=true", "ace_discard_ban=true", "royal=true")),
     ("belka", ()),
     ("belka", ("deck=36", "ace_discard_ban=true")),
+    ("cover", ()),
+    ("cover", ("hand=4",)),
+    ("cover", ("mode=self", "players=3")),
+    ("cover", ("mode=self", "players=2", "poshka=true", "opening=seed000", "save=21")),
 ]
 """Every preset with its defaults, plus option combinations that change the engine's path."""
 SETUPS += [(name, ()) for name in PRESETS if (name, ()) not in SETUPS]
@@ -102,5 +106,8 @@ def test_each_deal_scored_once_with_per_side_results(variant: str, words: tuple[
 
     advance(state, 77, lambda seat: True, family_of(variant).choose, on_move=moved)
     assert [r.deal_no for r in results] == list(range(len(results)))
-    assert all(len(r.score) == 2 and len(r.award) == 2 for r in results)
+    sides = len(results[0].score)
+    assert sides == (2 if "mode=self" not in words else int(dict(
+        w.split("=") for w in words).get("players", 4)))  # fmt: skip
+    assert all(len(r.score) == sides and len(r.award) == sides for r in results)
     assert state.deals_scored == len(results)

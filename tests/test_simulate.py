@@ -203,7 +203,7 @@ EVERY_SETUP = [
     ("belka", ["deck=36", "ace_discard_ban=true"]),
 ]
 """Every preset, and the options that change what the engine does."""
-NOT_CONSERVED = {"catch", "royal", "refusedRedeal"}
+NOT_CONSERVED = {"catch", "royal", "refusedRedeal", "aces", "sixes"}
 """Outcomes that end a deal before its cards are all played (issue #6 acceptance)."""
 
 
@@ -240,3 +240,44 @@ def test_players_flag_seats_two(tmp_path: Path) -> None:
     run = Simulated(["--variant", "hvalenyi", "--players", "2", "--matches", "3"], trace)
     assert run.code == 0
     assert all(d["players"] == ["cpu0", "cpu1"] for d in run.deals)
+
+
+COVER_SETUPS = [
+    ["hand=6"],
+    ["hand=4"],
+    ["mode=self", "players=2"],
+    ["mode=self", "players=3"],
+    ["mode=self", "players=4"],
+    ["mode=self", "players=3", "hand=4"],
+    ["poshka=true"],
+    ["opening=seed000"],
+]
+"""Issue #7 acceptance: classic and quick pairs, classic self with 2–4, quick self with 3,
+poshka, the seed-000 opening."""
+
+
+@pytest.mark.parametrize("words", COVER_SETUPS, ids=lambda w: " ".join(w))
+def test_200_cover_matches_use_every_card_once_and_conserve_120_points(
+    tmp_path: Path, words: list[str]
+) -> None:
+    """Every game of 200 seeded cover matches plays each of the 36 cards exactly once (lead,
+    beats, discards, levelling) and its sides' points add up to 120; four aces or sixes end
+    a match at once."""
+    trace = tmp_path / "t.jsonl"
+    args = ["--variant", "cover", "--matches", "200", "--seed", "5"]
+    for word in words:
+        args += ["--option", word]
+    run = Simulated(args, trace)
+    assert run.code == 0 and sum(run.summary["wins"]) == 200
+    deck = sorted(str(c) for c in DECK_36)
+    for game in run.deals:
+        assert sorted(game["deck"]) == deck
+        if game["outcome"] in ("aces", "sixes"):
+            assert game["winner"] is not None
+            continue
+        played = [c for r in game["rounds"] for c in r["lead"]]
+        played += [c for r in game["rounds"] for a in r["actions"] for c in a["cards"]]
+        played += [c for r in game["rounds"] for lv in r["levelling"] for c in lv["cards"]]
+        assert sorted(played) == deck
+        assert sum(game["points"]) == 120
+    assert len([g for g in run.deals if g["winner"] is not None]) == 200

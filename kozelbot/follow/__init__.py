@@ -65,6 +65,11 @@ class FollowFamily:
         legal = match.legal_actions(seat)
         return legal[0] if len(legal) == 1 and isinstance(legal[0], PlayCard) else None
 
+    @property
+    def texts(self) -> FollowFamily:
+        """The family renders itself (``render``)."""
+        return self
+
     def table_text(self, table: Table, state: GameState, t: Translator) -> str:
         return render.table_text(table, _state(state), t)
 
