@@ -13,15 +13,21 @@ from kozelbot.games import family_of, texts_of
 from kozelbot.render import table_error_text
 from kozelbot.service import TableError
 
+HAND_BUTTONS = (
+    callbacks.PlayButton, callbacks.RedealButton, callbacks.ActButton, callbacks.SelectButton,
+    callbacks.ChosenButton,
+)  # fmt: skip
+
 
 async def hand_button(update: Update, context: Context) -> None:
-    """A card (or redeal answer) pressed in a private hand message."""
+    """A button of a private hand message: a card, an answer, a move, or — in games whose
+    moves take several cards — a card toggled in the selection or a verb acting on it."""
     data = context.bot_data
     pressed = await press(update, data)
     if pressed is None:
         return
     query, user, t, button = pressed.query, pressed.user, pressed.t, pressed.button
-    if not isinstance(button, callbacks.PlayButton | callbacks.RedealButton | callbacks.ActButton):
+    if not isinstance(button, HAND_BUTTONS):
         await pressed.refuse(t("This button is not valid."))
         return
     # The latest commit this process made (act() checks again under the game's lock).
@@ -44,8 +50,27 @@ async def hand_button(update: Update, context: Context) -> None:
         await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
         return
     family, texts = family_of(table.variant), texts_of(table.variant)
+    state = data.service.state_of(table)
+    if state is None or not state.accepts(button.deal_no):
+        await pressed.refuse(table_error_text("stale", t))
+        return
+    hand = frozenset(state.view_for(seat).hand)
+    if isinstance(button, callbacks.SelectButton):
+        if button.card not in hand:
+            await pressed.refuse(t("That card is no longer in your hand."))
+            return
+        chosen = data.presenter.toggle(table.game_id, seat, button.card)
+        await pressed.answer(t("Selected: {n}", n=len(chosen & hand)))
+        return
     try:
-        action = family.parse_action(button.action)
+        if isinstance(button, callbacks.ChosenButton):
+            chosen = data.presenter.selection(table.game_id, seat) & hand
+            if not chosen:
+                await pressed.refuse(t("Select cards first, then press the action."))
+                return
+            action = texts.from_selection(button.verb, chosen)
+        else:
+            action = family.parse_action(button.action)
     except ValueError:
         await pressed.refuse(t("This button is not valid."))
         return
@@ -57,6 +82,7 @@ async def hand_button(update: Update, context: Context) -> None:
     except TableError as error:
         await pressed.refuse(table_error_text(error.code, t))
         return
+    data.presenter.clear_selection(table.game_id, seat)
     publish(data, change)
     applied = change.moves[0].action if change.moves else str(action)
     await pressed.answer(texts.done_text(family.parse_action(applied), t))

@@ -42,6 +42,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
+from kozelbot.cards import Card
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
@@ -210,9 +211,30 @@ class Presenter:
         self._asked_private: set[tuple[int, int]] = set()
         self._refs: OrderedDict[int, dict[tuple[str, int], MessageRef]] = OrderedDict()
         """Game → its messages by (kind, seat): a write-through cache of ``messages``."""
+        self._selected: dict[tuple[int, int], frozenset[Card]] = {}
+        """(game, seat) → the cards a person selected in a hand whose moves take several
+        cards (the cover game). Only what the keyboard shows; never a move, so it may be
+        lost with the process."""
         self._shown: dict[tuple[int, int], tuple[str, object]] = {}
         """(chat, message) → the text and keyboard last shown, to skip edits that change
         nothing (Telegram would refuse them as "not modified" anyway)."""
+
+    # -- selections ----------------------------------------------------------------------
+
+    def selection(self, game_id: int, seat: int) -> frozenset[Card]:
+        """The cards a person selected (the cover game's keyboard)."""
+        return self._selected.get((game_id, seat), frozenset())
+
+    def toggle(self, game_id: int, seat: int, card: Card) -> frozenset[Card]:
+        """Select or unselect a card and show it on the hand's keyboard."""
+        chosen = self.selection(game_id, seat) ^ {card}
+        self._selected[(game_id, seat)] = chosen
+        self.hand_lane(game_id, seat).touch()
+        return chosen
+
+    def clear_selection(self, game_id: int, seat: int) -> None:
+        """After a move the selection starts empty."""
+        self._selected.pop((game_id, seat), None)
 
     # -- scheduling ----------------------------------------------------------------------
 
@@ -321,6 +343,7 @@ class Presenter:
         table = self.service.snapshot(game_id)
         if table is None or not table.status.live:
             self._drop_hand_lane(key)
+            self._selected.pop(key, None)
             self._lobby_closed.discard(game_id)
             self._refs.pop(game_id, None)
 
@@ -635,7 +658,7 @@ class Presenter:
         t = await self.translators.user(user_id)
         family = texts_of(table.variant)
         text = family.hand_text(table, state, seat, t)
-        keyboard = family.hand_keyboard(table, state, seat, t)
+        keyboard = family.hand_keyboard(table, state, seat, t, self.selection(game_id, seat))
         known = await self.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
             if known.deal_no == deal_no:

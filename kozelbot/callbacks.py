@@ -86,7 +86,36 @@ class OptionButton:
         return _checked(f"o:{self.game_id}:{self.key}")
 
 
-CallbackData = PlayButton | RedealButton | ActButton | LobbyButton | OptionButton
+@dataclass(frozen=True, slots=True)
+class SelectButton:
+    """A card of a hand that selects several cards (the cover game): pressing it toggles
+    the card in the selection; nothing is played yet."""
+
+    game_id: int
+    deal_no: int
+    card: Card
+
+    def pack(self) -> str:
+        return _checked(f"x:{self.game_id}:{self.deal_no}:{self.card}")
+
+
+@dataclass(frozen=True, slots=True)
+class ChosenButton:
+    """A verb that acts with the selected cards: ``lead``, ``beat``, ``discard``, ``level``."""
+
+    game_id: int
+    deal_no: int
+    verb: str
+
+    def pack(self) -> str:
+        return _checked(f"y:{self.game_id}:{self.deal_no}:{self.verb}")
+
+
+CallbackData = (
+    PlayButton | RedealButton | ActButton | SelectButton | ChosenButton | LobbyButton
+    | OptionButton
+)  # fmt: skip
+CHOSEN_VERBS = ("lead", "beat", "discard", "level")
 LOBBY_VERBS = ("join", "leave", "start")
 
 
@@ -108,6 +137,10 @@ def parse(data: str | None) -> CallbackData | None:
             return RedealButton(int(parts[1]), int(parts[2]), parts[3] == "y")
         if parts[0] == "a" and len(parts) >= 4 and _ACTION.fullmatch(":".join(parts[3:])):
             return ActButton(int(parts[1]), int(parts[2]), ":".join(parts[3:]))
+        if parts[0] == "x" and len(parts) == 4:
+            return SelectButton(int(parts[1]), int(parts[2]), Card.parse(parts[3]))
+        if parts[0] == "y" and len(parts) == 4 and parts[3] in CHOSEN_VERBS:
+            return ChosenButton(int(parts[1]), int(parts[2]), parts[3])
         if parts[0] == "l" and len(parts) == 3 and parts[2] in LOBBY_VERBS:
             return LobbyButton(int(parts[1]), parts[2])
         if parts[0] == "o" and len(parts) == 3 and parts[2].isidentifier():

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from kozelbot.cards import Card
     from kozelbot.i18n import Translator
     from kozelbot.options import Preset
     from kozelbot.table import Table
@@ -157,8 +158,14 @@ class FamilyTexts(Protocol):
     def match_over_text(self, table: Table, over: MatchOver, t: Translator) -> str: ...
     def hand_text(self, table: Table, state: GameState, seat: int, t: Translator) -> str: ...
     def hand_keyboard(
-        self, table: Table, state: GameState, seat: int, t: Translator
-    ) -> Keyboard: ...
+        self, table: Table, state: GameState, seat: int, t: Translator,
+        selected: frozenset[Card] = frozenset(),
+    ) -> Keyboard:
+        """The hand's buttons; ``selected`` are the cards the person has selected (families
+        whose moves take several cards at once show and use it)."""
+    def from_selection(self, verb: str, selected: frozenset[Card]) -> Any:
+        """The move a verb button makes of the selected cards (``ValueError`` if the family
+        has no such verb)."""
     def error_text(self, error: GameError, table: Table, t: Translator) -> str: ...
     def done_text(self, action: Any, t: Translator) -> str: ...
     def rules_text(self, variant: str, t: Translator) -> str: ...

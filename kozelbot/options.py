@@ -79,9 +79,20 @@ class Preset:
             raise OptionError(key, "", ", ".join(self.keys))
         choices = self.choices(key)
         current = getattr(options, key)
-        following = choices[(choices.index(current) + 1) % len(choices)] if current in choices \
-            else choices[0]  # fmt: skip
-        return self.options_from({**options.model_dump(), key: following})
+        start = choices.index(current) + 1 if current in choices else 0
+        values = options.model_dump()
+        defaults = self.default_options().model_dump()
+        common = {k: values[k] for k in COMMON_KEYS if k in values}
+        for step in range(len(choices)):
+            following = choices[(start + step) % len(choices)]
+            # A value that another option rules out (cover: pairs need four players) resets
+            # the options that depend on it to their defaults; one that still fails is skipped.
+            for base in (values, {**defaults, **common}):
+                try:
+                    return self.options_from({**base, key: following})
+                except OptionError:
+                    continue
+        raise OptionError(key, str(current), self.allowed(key))
 
     def choices(self, key: str) -> tuple[Any, ...]:
         """The values the settings buttons cycle through, default first."""

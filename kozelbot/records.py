@@ -46,10 +46,11 @@ class DealRecord(_Record):
     game_id: int
     deal_no: int
     outcome: str
-    points: tuple[int, int]
-    award: tuple[int, int]
+    points: tuple[int, ...]
+    """Per side: two in pair games, one per seat when each plays for self."""
+    award: tuple[int, ...]
     multiplier: int
-    score: tuple[int, int]
+    score: tuple[int, ...]
     trace: dict[str, Any]
 
 
@@ -71,7 +72,7 @@ class MatchResult(_Record):
     variant: str
     options: dict[str, Any]
     winner_side: int
-    score: tuple[int, int]
+    score: tuple[int, ...]
     deals: int
     players: tuple[MatchPlayer, ...]
 

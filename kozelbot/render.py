@@ -66,8 +66,8 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
         if player is not None and player.user_id in flagged:
             name += " ⚠️ " + t("(leaves matches: a cowardly kozel)")
         lines.append(f"{seat + 1}. {name}")
-    if len(table.seats) == 2:
-        lines.append(t("Two players, each for self"))
+    if len(table.seats) == 2 or table.options.get("mode") == "self":
+        lines.append(t("Each for self"))
     elif table.options.get("seating") == "ordered":
         lines.append(t("Pairs: 1+3 against 2+4"))
     else:

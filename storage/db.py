@@ -100,6 +100,21 @@ SELECT COUNT(*) AS played, COALESCE(SUM(won), 0) AS won FROM per_match
 """
 
 
+def _scores(row: Any) -> tuple[int, ...]:
+    """A match's final score: every side (migration 004), else the two columns."""
+    if row["scores"]:
+        return tuple(json.loads(row["scores"])["score"])
+    return (row["score_0"], row["score_1"])
+
+
+def _sides(**figures: tuple[int, ...]) -> str | None:
+    """Every side's figures as JSON when there are more than two (migration 004), else
+    ``None`` (the two-column fields say it all)."""
+    if all(len(values) <= 2 for values in figures.values()):
+        return None
+    return _json({key: list(values) for key, values in figures.items()})
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
@@ -478,19 +493,20 @@ class Storage:
             if deals:
                 await self._db.executemany(
                     "INSERT INTO deals (game_id, deal_no, outcome, points_0, points_1,"
-                    " award_0, award_1, multiplier, score_0, score_1, trace, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " award_0, award_1, multiplier, score_0, score_1, trace, created_at, sides)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [
                         (
                             d.game_id,
                             d.deal_no,
                             d.outcome,
-                            *d.points,
-                            *d.award,
+                            *d.points[:2],
+                            *d.award[:2],
                             d.multiplier,
-                            *d.score,
+                            *d.score[:2],
                             _json(d.trace),
                             now,
+                            _sides(points=d.points, award=d.award, score=d.score),
                         )
                         for d in deals
                     ],
@@ -522,16 +538,18 @@ class Storage:
         """Write a match and its players; runs inside ``save_game``'s transaction."""
         await self._db.execute(
             "INSERT INTO matches (game_id, chat_id, variant, options, winner_side,"
-            " score_0, score_1, deals, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " score_0, score_1, deals, finished_at, scores)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 result.game_id,
                 result.chat_id,
                 result.variant,
                 _json(result.options),
                 result.winner_side,
-                *result.score,
+                *result.score[:2],
                 result.deals,
                 now,
+                _sides(score=result.score),
             ),
         )
         await self._db.executemany(
@@ -596,19 +614,22 @@ class Storage:
         rows = await self._fetchall(
             "SELECT * FROM deals WHERE game_id = ? ORDER BY deal_no", (game_id,)
         )
-        return [
-            DealRecord(
-                game_id=row["game_id"],
-                deal_no=row["deal_no"],
-                outcome=row["outcome"],
-                points=(row["points_0"], row["points_1"]),
-                award=(row["award_0"], row["award_1"]),
-                multiplier=row["multiplier"],
-                score=(row["score_0"], row["score_1"]),
-                trace=json.loads(row["trace"]),
+        found = []
+        for row in rows:
+            sides = json.loads(row["sides"]) if row["sides"] else {}
+            found.append(
+                DealRecord(
+                    game_id=row["game_id"],
+                    deal_no=row["deal_no"],
+                    outcome=row["outcome"],
+                    points=sides.get("points", (row["points_0"], row["points_1"])),
+                    award=sides.get("award", (row["award_0"], row["award_1"])),
+                    multiplier=row["multiplier"],
+                    score=sides.get("score", (row["score_0"], row["score_1"])),
+                    trace=json.loads(row["trace"]),
+                )
             )
-            for row in rows
-        ]
+        return found
 
     async def match_result(self, game_id: int) -> MatchResult | None:
         """The result of a finished match, or ``None`` if it has none."""
@@ -636,7 +657,7 @@ class Storage:
             variant=row["variant"],
             options=json.loads(row["options"]),
             winner_side=row["winner_side"],
-            score=(row["score_0"], row["score_1"]),
+            score=_scores(row),
             deals=row["deals"],
             players=tuple(
                 MatchPlayer(

@@ -109,7 +109,7 @@ class Players:
         """The user's latest message that carries card buttons."""
         for message in reversed(self.emu.messages(user.id)):
             datas = [data for row in message.buttons for _, data in row]
-            if any(data.startswith(("c:", "r:", "a:")) for data in datas):
+            if any(data.startswith(("c:", "r:", "a:", "x:", "y:")) for data in datas):
                 return message
         return None
 

@@ -133,7 +133,7 @@ async def test_a_two_player_table_has_two_seats_and_refuses_a_third_person(
     await emu.press(ann, group.id, lobby.message_id, text="⚙ игроков: 4")
     await bot.drain()
     lobby = emu.message(group.id, lobby.message_id)
-    assert "игроков: 2" in lobby.text and "Двое, каждый за себя" in lobby.text
+    assert "игроков: 2" in lobby.text and "Каждый за себя" in lobby.text
     assert "3." not in lobby.text
     emu.send_text(boris, group.id, "/join")
     await emu.wait_for(lambda: "Игра началась" in emu.message(group.id, lobby.message_id).text)

@@ -574,3 +574,32 @@ async def test_message_bookkeeping_is_kept_apart_from_the_game(storage: Storage)
     assert game is not None and game.version == created.version  # no version bump
     await storage.forget_message(created.game_id, "hand", 2)
     assert await storage.game_messages(created.game_id) == []
+
+
+async def test_results_of_more_than_two_sides_are_kept_whole(storage: Storage) -> None:
+    """Migration 004: a cover game each for self has a side per seat; deals and the match
+    keep every side's figures (the two-column fields keep the first two)."""
+    players = [Player(user_id=uid, name=name) for uid, name in (ANNA, BORIS, VERA)]
+    created = await storage.create_game(new_table(CHAT, seats=players))
+    gid = created.game_id
+    deal = DealRecord(
+        game_id=gid, deal_no=0, outcome="normal", points=(61, 30, 29), award=(0, 4, 4),
+        multiplier=1, score=(0, 4, 4), trace={"rounds": []},
+    )  # fmt: skip
+    result = MatchResult(
+        game_id=gid, chat_id=CHAT, variant="cover", options={"mode": "self", "players": 3},
+        winner_side=0, score=(8, 12, 14), deals=4,
+        players=tuple(
+            MatchPlayer(seat=s, user_id=p.user_id, name=p.name, side=s, won=s == 0)
+            for s, p in enumerate(players)
+        ),
+    )  # fmt: skip
+    await storage.save_game(
+        bumped(created, status=TableStatus.FINISHED), deals=[deal], result=result
+    )
+    assert await storage.deals(gid) == [deal]
+    assert await storage.match_result(gid) == result
+    two = DealRecord(game_id=gid, deal_no=1, outcome="eggs", points=(60, 60), award=(0, 0),
+                     multiplier=2, score=(0, 0), trace={})  # fmt: skip
+    await storage.save_game(bumped(await storage.game(gid), version=2), deals=[two])  # type: ignore[arg-type]
+    assert (await storage.deals(gid))[1] == two

@@ -1,8 +1,8 @@
 """Family C of RULES.md §2: the cover games (seeds 003 and 000), behind the game protocol.
 
-Its engine (``state``), preset (``presets``) and computer player (``ai``) are complete and
-played by ``kozelbot simulate``; it is not offered at a Telegram table until its
-multi-select keyboard exists (``texts`` is ``None``; issue #7).
+Its engine (``state``), preset (``presets``), computer player (``ai``) and texts and
+multi-select keyboards (``render``) live here; the rest of the bot reaches it through
+``FAMILY``.
 """
 
 from __future__ import annotations
@@ -11,10 +11,15 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from kozelbot.cards import Card
+from kozelbot.cover import render
 from kozelbot.cover.ai import choose
 from kozelbot.cover.presets import PRESETS
 from kozelbot.cover.state import CoverState, parse_action
-from kozelbot.game import GameState
+from kozelbot.game import DealScored, GameError, GameState, MatchOver
+from kozelbot.i18n import Translator
+from kozelbot.table import Table
+from kozelbot.texts import Keyboard
 
 
 def _state(state: GameState) -> CoverState:
@@ -27,7 +32,10 @@ class CoverFamily:
 
     name = "cover"
     presets = PRESETS
-    texts = None
+
+    @property
+    def texts(self) -> CoverFamily:
+        return self
 
     def new_state(self, variant: str, options: Mapping[str, Any]) -> CoverState:
         return CoverState(variant, dict(options))
@@ -50,6 +58,51 @@ class CoverFamily:
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         return None
+
+    def table_text(self, table: Table, state: GameState, t: Translator) -> str:
+        return render.table_text(table, _state(state), t)
+
+    def final_table_text(self, table: Table, result: DealScored, t: Translator) -> str:
+        return render.final_table_text(table, result, t)
+
+    def result_text(self, table: Table, result: DealScored, t: Translator) -> str:
+        return render.result_text(table, result, t)
+
+    def match_over_text(self, table: Table, over: MatchOver, t: Translator) -> str:
+        return render.match_over_text(table, over, t)
+
+    def hand_text(self, table: Table, state: GameState, seat: int, t: Translator) -> str:
+        return render.hand_text(table, _state(state), seat, t)
+
+    def hand_keyboard(
+        self,
+        table: Table,
+        state: GameState,
+        seat: int,
+        t: Translator,
+        selected: frozenset[Card] = frozenset(),
+    ) -> Keyboard:
+        return render.hand_keyboard(table, _state(state), seat, t, selected)
+
+    def from_selection(self, verb: str, selected: frozenset[Card]) -> Any:
+        """The move a verb button (Lead, Beat, Discard, Add) makes of the selected cards."""
+        return render.from_selection(verb, selected)
+
+    def error_text(self, error: GameError, table: Table, t: Translator) -> str:
+        return render.error_text(error, table, t)
+
+    def done_text(self, action: Any, t: Translator) -> str:
+        return render.done_text(action, t)
+
+    def rules_text(self, variant: str, t: Translator) -> str:
+        return render.rules_text(t)
+
+    def title(self, variant: str, t: Translator) -> str:
+        return render.title(t)
+
+    def option_labels(self, variant: str, options: Mapping[str, Any], t: Translator) -> dict[
+            str, str]:  # fmt: skip
+        return render.option_labels(options, t)
 
 
 FAMILY = CoverFamily()

@@ -12,6 +12,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from kozelbot.cards import Card
 from kozelbot.follow import render
 from kozelbot.follow.ai import choose_action
 from kozelbot.follow.presets import PRESETS
@@ -85,8 +86,16 @@ class FollowFamily:
     def hand_text(self, table: Table, state: GameState, seat: int, t: Translator) -> str:
         return render.hand_text(table, _state(state), seat, t)
 
-    def hand_keyboard(self, table: Table, state: GameState, seat: int, t: Translator) -> Keyboard:
+    def hand_keyboard(
+        self, table: Table, state: GameState, seat: int, t: Translator,
+        selected: frozenset[Card] = frozenset(),
+    ) -> Keyboard:
+        """One card per press: the selection is not used."""
         return render.hand_keyboard(table, _state(state), seat, t)
+
+    def from_selection(self, verb: str, selected: frozenset[Card]) -> Any:
+        """Follow-suit moves take one card per press: no verb acts on a selection."""
+        raise ValueError(f"no such verb: {verb}")
 
     def error_text(self, error: GameError, table: Table, t: Translator) -> str:
         return render.game_error_text(error, table, t)

@@ -1,0 +1,130 @@
+"""The cover game end to end: people select cards on their private keyboards (toggle
+buttons) and act with the verb buttons — Lead, Beat, Discard, Add, Pass, Відбій, "I have N".
+
+Each person decides as the computer player would (so the match is sensible and ends), but
+every move goes through the buttons of their own hand message; the move log then proves
+that a multi-card lead, a beat, a discard, a claim and a Відбій were made by people.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from botapi_emulator import BotApiEmulator, ChatMessage
+from kozelbot.games import family_of
+from kozelbot.records import MoveSource
+from tests import leaks
+from tests.e2e import NAMES, BotRunner, Players, bot_settings, seat_four
+
+VERBS = {"lead": "lead", "beat": "beat", "discard": "discard", "level": "level"}
+
+
+def _buttons(message: ChatMessage) -> dict[str, str]:
+    """Callback data → text of a message's buttons."""
+    return {d: t for row in message.buttons for t, d in row}
+
+
+def _shows(message: ChatMessage | None, prefix: str, suffix: str) -> bool:
+    """Whether a hand message has a button ``prefix…suffix``."""
+    if message is None:
+        return False
+    return any(d.startswith(prefix) and d.endswith(suffix) for d in _buttons(message))
+
+
+async def _press_move(players: Players, seat: int, action: Any) -> None:
+    """``seat``'s person makes ``action`` on their keyboard: toggles, then the verb."""
+    emu, user = players.emu, players.users[seat]
+    text = str(action)
+    verb, _, arg = text.partition(":")
+
+    def hand() -> ChatMessage | None:
+        return players.hand_message(user)
+
+    if verb in VERBS:
+        wanted = f":{VERBS[verb]}"
+        await emu.wait_for(lambda: _shows(hand(), "y:", wanted), timeout=15)
+        message = hand()
+        assert message is not None
+        for card in arg.split(","):
+            data = next(
+                d for d in _buttons(message) if d.startswith("x:") and d.endswith(f":{card}")
+            )
+            answer = await emu.press(user, user.id, message.message_id, data)
+            assert not answer.show_alert, answer.text
+        data = next(d for d in _buttons(message) if d.startswith("y:") and d.endswith(wanted))
+    else:
+        wanted = f":{text}"
+        await emu.wait_for(lambda: _shows(hand(), "a:", wanted), timeout=15)
+        message = hand()
+        assert message is not None
+        data = next(d for d in _buttons(message) if d.startswith("a:") and d.endswith(wanted))
+    answer = await emu.press(user, user.id, message.message_id, data)
+    assert not answer.show_alert, (text, answer.text)
+
+
+async def _play_match(players: Players, bot: BotRunner) -> None:
+    assert bot.app is not None
+    service = bot.app.bot_data.service
+    family = family_of("cover")
+    claims = 0
+    for _ in range(3000):
+        await bot.drain()
+        table = service.snapshot(1)
+        assert table is not None
+        state = service.state_of(table)
+        if players.match_over or state is None or state.over:
+            break
+        seat = state.to_act()[0]
+        action = family.choose(state, seat)
+        claimants = [
+            (s, a) for s in range(players_count(table)) if s != seat
+            for a in state.legal_actions(s) if str(a).startswith("claim:")
+        ]  # fmt: skip
+        if claimants and claims < 3:  # someone interrupts with "I have N" (out of turn)
+            claims += 1
+            seat, action = claimants[0]
+        version = table.version
+        await _press_move(players, seat, action)
+        await players.emu.wait_for(
+            lambda v=version: (t := service.snapshot(1)) is not None and t.version > v, timeout=15
+        )
+    await bot.drain()
+    await players.emu.wait_for(lambda: players.match_over, timeout=30)
+
+
+def players_count(table: Any) -> int:
+    return len(table.seats)
+
+
+@pytest.mark.parametrize(
+    ("options", "seats"),
+    [("cover move_time=0 seating=ordered", 4), ("cover mode=self players=3 move_time=0", 3)],
+    ids=["pairs-4", "self-3"],
+)
+async def test_people_play_a_whole_cover_match_from_their_keyboards(
+    emu: BotApiEmulator, db_path: Path, options: str, seats: int
+) -> None:
+    # Seed 7: both matches offer someone a claim out of turn (a seed decides the shuffles).
+    bot = BotRunner(bot_settings(emu, db_path), seed=7)
+    await bot.start()
+    try:
+        players = await seat_four(emu, options=options, names=NAMES[:seats])
+        assert "Козёл с прикупом" in players.group_text()
+        await _play_match(players, bot)
+        assert bot.app is not None
+        storage = bot.app.bot_data.storage
+        moves = [m for m in await storage.moves(1) if m.source is MoveSource.HUMAN]
+        actions = [m.action for m in moves]
+        assert len(moves) == len(await storage.moves(1)), "every move was a person's"
+        assert any(a.startswith("lead:") and "," in a for a in actions), "no multi-card lead"
+        for verb in ("beat:", "discard:", "claim:", "otboy"):
+            assert any(a.startswith(verb) for a in actions), f"no {verb}"
+        shown = "\n".join(v for m in emu.messages(players.group.id) for v in [*m.versions, m.text])
+        assert ("🏆" in shown and "Прикуп" in shown) or "прикуп" in shown.lower()
+        assert await leaks.scan(emu, storage, [1]) == []
+        assert not emu.flood_errors
+    finally:
+        await bot.stop()
