@@ -43,11 +43,16 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     parser.add_argument("--matches", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--trace", metavar="FILE")
-    parser.add_argument("--players", type=int, choices=(2, 4), help="hvalenyi: 2 or 4")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4),
+                        help="hvalenyi: 2 or 4; cover: 2 to 4 (fewer than 4: each for self)")
     args = parser.parse_args(argv)
     words = list(args.option)
     if args.players is not None:
         words.append(f"players={args.players}")
+        chosen = preset(args.variant)
+        explicit = {w.partition("=")[0] for w in args.option}
+        if args.players != 4 and "mode" in chosen.keys and "mode" not in explicit:
+            words.append("mode=self")  # only pairs need four
     try:
         options = preset(args.variant).parse(words).model_dump()
     except OptionError as error:

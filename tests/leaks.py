@@ -50,7 +50,7 @@ CARD_RE = re.compile(
     + "|".join(re.escape(label) for label in sorted(LABELS, key=len, reverse=True))
     + ")"
 )
-DEAL_RE = re.compile(r"(?:[Сс]дача|[Зз]дача|[Dd]eal) (\d+)")
+DEAL_RE = re.compile(r"(?:[Сс]дача|[Зз]дача|[Dd]eal|[Ии]гра|[Гг]ра|[Gg]ame) (\d+)")
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,13 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
             trace = deal.trace
             if trace.get("redeals"):
                 redealt.add((game_id, deal.deal_no))
+            if trace["variant"] == "cover":
+                _cover_holders(trace, table, owners.setdefault((game_id, deal.deal_no), {}))
+                options = trace["options"]
+                if options["hand"] == 6 or options["opening"] == "seed000":  # the bottom card
+                    bottom = Card.parse(trace["deck"][-1])  # is shown to all (RULES.md §2)
+                    announced.setdefault((game_id, deal.deal_no), set()).add(bottom)
+                continue
             if not trace["tricks"]:
                 continue
             holders = owners.setdefault((game_id, deal.deal_no), {})
@@ -111,6 +118,10 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
                     if handoff["returned"]:
                         shown.add(Card.parse(handoff["returned"]))
         for when, deal_no, action in await _plays(storage, game_id):
+            if action.startswith(("lead:", "beat:")):  # the cover game's face-up cards
+                for code in action.partition(":")[2].split(","):
+                    played[game_id].append((when, deal_no, Card.parse(code)))
+                continue
             if action.startswith("call:"):
                 for card in drawn.get((game_id, deal_no), []):
                     played[game_id].append((when, deal_no, card))
@@ -163,10 +174,28 @@ async def _plays(storage: Storage, game_id: int) -> list[tuple[float, int, str]]
     (an opening's call plays its first trick)."""
     rows = await storage._fetchall(  # a test-only look at the raw log, with its times
         "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? AND (action LIKE"
-        " 'play:%' OR action LIKE 'call:%') ORDER BY seq",
+        " 'play:%' OR action LIKE 'call:%' OR action LIKE 'lead:%' OR action LIKE 'beat:%')"
+        " ORDER BY seq",
         (game_id,),
     )
     return [(float(r["created_at"]), int(r["deal_no"]), str(r["action"])) for r in rows]
+
+
+def _cover_holders(trace: dict[str, object], table: object, holders: dict[Card, set[int]]) -> None:
+    """The cover game: a card belongs to whoever was dealt or drew it."""
+    seats = getattr(table, "seats")  # noqa: B009  (a Table; kept loose for the helper)
+
+    def user(seat: int) -> int:
+        player = seats[seat]
+        return player.user_id if player and player.user_id else 0
+
+    for seat, hand in enumerate(trace["hands"]):  # type: ignore[arg-type]
+        for code in hand:
+            holders.setdefault(Card.parse(code), set()).add(user(seat))
+    for rnd in trace["rounds"]:  # type: ignore[attr-defined]
+        for draw in rnd["draws"]:
+            for code in draw["cards"]:
+                holders.setdefault(Card.parse(code), set()).add(user(draw["seat"]))
 
 
 def _buttons(markup: object) -> list[tuple[int, int, Card]]:
@@ -177,6 +206,6 @@ def _buttons(markup: object) -> list[tuple[int, int, Card]]:
         for button in row:
             data = str(button.get("callback_data", ""))
             parts = data.split(":")
-            if len(parts) == 4 and parts[0] == "c":
+            if len(parts) == 4 and parts[0] in ("c", "x"):
                 found.append((int(parts[1]), int(parts[2]), Card.parse(parts[3])))
     return found

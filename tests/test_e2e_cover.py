@@ -101,7 +101,7 @@ def players_count(table: Any) -> int:
 
 @pytest.mark.parametrize(
     ("options", "seats"),
-    [("cover move_time=0 seating=ordered", 4), ("cover mode=self players=3 move_time=0", 3)],
+    [("cover move_time=0 seating=ordered", 4), ("cover mode=self players=3 move_time=0 seating=ordered", 3)],
     ids=["pairs-4", "self-3"],
 )
 async def test_people_play_a_whole_cover_match_from_their_keyboards(
