@@ -45,7 +45,7 @@ async def _press_move(players: Players, seat: int, action: Any) -> None:
 
     if verb in VERBS:
         wanted = f":{VERBS[verb]}"
-        await emu.wait_for(lambda: _shows(hand(), "y:", wanted), timeout=15)
+        await emu.wait_for(lambda: _shows(hand(), "y:", wanted), timeout=30)
         message = hand()
         assert message is not None
         for card in arg.split(","):
@@ -57,7 +57,7 @@ async def _press_move(players: Players, seat: int, action: Any) -> None:
         data = next(d for d in _buttons(message) if d.startswith("y:") and d.endswith(wanted))
     else:
         wanted = f":{text}"
-        await emu.wait_for(lambda: _shows(hand(), "a:", wanted), timeout=15)
+        await emu.wait_for(lambda: _shows(hand(), "a:", wanted), timeout=30)
         message = hand()
         assert message is not None
         data = next(d for d in _buttons(message) if d.startswith("a:") and d.endswith(wanted))
@@ -89,7 +89,7 @@ async def _play_match(players: Players, bot: BotRunner) -> None:
         version = table.version
         await _press_move(players, seat, action)
         await players.emu.wait_for(
-            lambda v=version: (t := service.snapshot(1)) is not None and t.version > v, timeout=15
+            lambda v=version: (t := service.snapshot(1)) is not None and t.version > v, timeout=30
         )
     await bot.drain()
     await players.emu.wait_for(lambda: players.match_over, timeout=30)
@@ -101,7 +101,10 @@ def players_count(table: Any) -> int:
 
 @pytest.mark.parametrize(
     ("options", "seats"),
-    [("cover move_time=0 seating=ordered", 4), ("cover mode=self players=3 move_time=0 seating=ordered", 3)],
+    [
+        ("cover move_time=0 seating=ordered", 4),
+        ("cover mode=self players=3 move_time=0 seating=ordered", 3),
+    ],
     ids=["pairs-4", "self-3"],
 )
 async def test_people_play_a_whole_cover_match_from_their_keyboards(

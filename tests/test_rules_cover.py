@@ -65,8 +65,8 @@ def of_type(events: Iterable[Any], kind: type) -> list[Any]:
 def deal_order(state: CoverState) -> list[int]:
     """Seats in play clockwise from the dealer's left (the order of the deal)."""
     seats = state.in_play()
-    return [s for k in range(1, state.players + 1) if (s := (state.dealer + k) % state.players)
-            in seats]  # fmt: skip
+    clockwise = [(state.dealer + k) % state.players for k in range(1, state.players + 1)]
+    return [s for s in clockwise if s in seats]
 
 
 def deal_hands(
@@ -153,7 +153,6 @@ def finish_game(state: CoverState, points: list[int], leader: int = 0) -> list[A
     for seat in seats:
         game.hands[seat] = [card("6H")] if seat == leader else [next(filler)]
     game.talon = []
-    game.trump = Suit.DIAMONDS
     game.points = list(points)
     game.round = CoverRound(leader=leader, first_leader=leader, last_beater=leader)
     state.phase = Phase.LEAD
@@ -234,10 +233,17 @@ def test_s2_plain_order_ten_beats_king_at_the_table() -> None:
     assert refused(state2, 1, Beat(cards("KH"))) == "does not beat every stack"
 
 
-@pytest.mark.parametrize(("options", "size"), [(PAIRS, 6), (QUICK_PAIRS, 4),
-                                                (SELF3, 6), (SELF2, 6),
-                                                ({"mode": "self", "players": 3, "hand": 4}, 4),
-                                                ({"mode": "self", "players": 2, "hand": 4}, 4)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("options", "size"),
+    [
+        (PAIRS, 6),
+        (QUICK_PAIRS, 4),
+        (SELF3, 6),
+        (SELF2, 6),
+        ({"mode": "self", "players": 3, "hand": 4}, 4),
+        ({"mode": "self", "players": 2, "hand": 4}, 4),
+    ],
+)
 def test_s2_deck_36_hand_classic_6_quick_4_rest_is_talon(
     options: dict[str, Any], size: int
 ) -> None:
@@ -254,6 +260,8 @@ def test_s2_deck_36_hand_classic_6_quick_4_rest_is_talon(
     assert sorted(map(str, [c for h in game.hands for c in h] + game.talon)) == sorted(
         map(str, DECK_36)
     )
+    with pytest.raises(ValueError):
+        CoverState("cover", dict(options)).deal_deck(list(DECK_36[1:]))
 
 
 @pytest.mark.parametrize("dealer", [0, 1, 3])
@@ -339,7 +347,7 @@ def test_s2_later_games_led_by_last_trick_taker() -> None:
     the diamonds are."""
     state = CoverState("cover", dict(PAIRS))
     deal(state)
-    events = finish_game(state, [60, 60], leader=2)
+    events = finish_game(state, [70, 50], leader=2)
     assert scored(events).details["last_taker"] == 2
     deck = deal_hands(
         state,
@@ -390,9 +398,7 @@ def test_s2_inside_a_game_the_trick_winner_leads() -> None:
 
 def test_s2_lead_one_to_six_cards_of_one_suit_each_a_stack() -> None:
     """§2: a lead is 1 to 6 cards of one suit, face up; each becomes a stack."""
-    state = position(
-        PAIRS, ["6H 7H 8H 9H JH QH", "6C 7C 8C 9C JC QC", "6S", "7S"], "AS"
-    )
+    state = position(PAIRS, ["6H 7H 8H 9H JH QH", "6C 7C 8C 9C JC QC", "6S", "7S"], "AS")
     leads = [a for a in state.legal_actions(0) if isinstance(a, Lead)]
     assert len(leads) == 2**6 - 1
     assert {len(a.cards) for a in leads} == set(range(1, MAX_LEAD + 1))
@@ -444,56 +450,63 @@ def test_s2_beat_higher_same_suit_or_trump_on_plain_or_higher_trump(
 ) -> None:
     """§2: each card higher than its stack's top: a higher card of the same suit, a trump on a
     plain card, or a higher trump on a trump (trump ♦)."""
-    state = position(PAIRS, [top, beater, "8S", "9S"], "6S 7S")
+    state = position(PAIRS, [f"{top} 7S", f"{beater} 6S", "8S 9S", "JS QS"], "KS")
     state.apply(0, Lead(cards(top)))
-    assert state.to_act() == ((1,) if ok else (2,))
+    assert state.to_act() == (1,)  # seat 1 owes one card: beat or discard
+    assert state.beats(card(beater), card(top), Suit.DIAMONDS) is ok
     if ok:
         assert Beat(cards(beater)) in state.legal_actions(1)
         state.apply(1, Beat(cards(beater)))
         assert stacks(state) == [[card(top), card(beater)]]
     else:
-        assert state.beats(card(beater), card(top), Suit.DIAMONDS) is False
+        assert not any(isinstance(a, Beat) for a in state.legal_actions(1))
+        assert refused(state, 1, Beat(cards(beater))) == "does not beat every stack"
 
 
-def test_s2_beat_covers_every_stack_whatever_order_given() -> None:
+@pytest.mark.parametrize(
+    ("hands", "lead", "given", "covered"),
+    [
+        # 10♥ fits 6♥ first, but must take 9♥ so that 7♥ can take 6♥
+        (["6H 9H", "10H 7H 6C"], "6H 9H", "10H 7H", "6H 7H|9H 10H"),
+        (["6H 9H", "10H 7H 6C"], "6H 9H", "7H 10H", "6H 7H|9H 10H"),
+        # the trump 6♦ fits 6♥ first, but must take A♥ so that 7♥ can take 6♥
+        (["6H AH", "6D 7H 6C"], "6H AH", "6D 7H", "6H 7H|AH 6D"),
+        (["6H AH", "6D 7H 6C"], "6H AH", "7H 6D", "6H 7H|AH 6D"),
+    ],
+)
+def test_s2_beat_covers_every_stack_whatever_order_given(
+    hands: list[str], lead: str, given: str, covered: str
+) -> None:
     """§2: one card on every stack; the engine finds which card covers which stack, in
-    whatever order the cards are given (9♦ must take 7♦ so that 8♥ can take 6♥)."""
-    for given in ("9D 8H", "8H 9D"):
-        state = position(PAIRS, ["6H 7D", "9D 8H 6C", "8S 9S", "JS QS"], "6S 7S")
-        state.apply(0, Lead(cards("6H")))
-        state.current.round.stacks.append([card("7D")])  # type: ignore[union-attr]
-        hand(state, 0).remove(card("7D"))
-        state.apply(1, Beat(cards(given)))
-        assert stacks(state) == [list(cards("6H 8H")), list(cards("7D 9D"))]
-        assert hand(state, 1) == [card("6C")]
+    whatever order the cards are given."""
+    state = position(PAIRS, [*hands, "8S 9S 7S", "JS QS KS"], "6S")
+    state.apply(0, Lead(cards(lead)))
+    state.apply(1, Beat(cards(given)))
+    assert stacks(state) == [list(cards(pair)) for pair in covered.split("|")]
+    assert hand(state, 1) == [card("6C")]
 
 
-def test_s2_beat_in_any_order_for_a_multi_card_lead() -> None:
-    state = position(PAIRS, ["7H KC", "8H AC 6S", "8S 9S", "JS QS"], "6C 7C")
-    state.apply(0, Lead(cards("7H")))
-    # a two-suit table cannot be led; build it by a second lead card of the same suit instead
-    state = position(PAIRS, ["7H KH", "AH 8H 6S", "8S 9S", "JS QS"], "6C 7C")
-    state.apply(0, Lead(cards("7H KH")))
-    state.apply(1, Beat(cards("AH 8H")))
-    assert stacks(state) == [list(cards("7H 8H")), list(cards("KH AH"))]
-
-
-@pytest.mark.parametrize("beat", ["8H", "8H 6C", "8H 9S", "6D 7H"])
+@pytest.mark.parametrize("beat", ["8H", "8H 6C", "8H 9S", "7H 8H", "6D 6C", "AH 7H 8H"])
 def test_s2_partial_beat_refused(beat: str) -> None:
-    """§2: all stacks or nothing; a card that does not cover its stack spoils the beat."""
-    state = position(PAIRS, ["7H KH", "8H 6C 9S 6D 7H".replace(" 7H", ""), "8S", "JS"])
-    hand(state, 1).append(card("7H")) if "7H" in beat else None
-    state.current.hands[0] = list(cards("6H KH"))  # type: ignore[union-attr]
+    """§2: all stacks or nothing: one card per stack, each covering its stack."""
+    state = position(
+        PAIRS,
+        ["6H KH 6S 7S 8S 9S", "7H 8H 6C 9S 6D AH", "JS QS KS 10S AS 7C", "8C 9C JC QC KC 10C"],
+        "AC",
+    )
     state.apply(0, Lead(cards("6H KH")))
-    reason = refused(state, 1, Beat(cards(beat)))
-    assert reason == "does not beat every stack"
+    assert refused(state, 1, Beat(cards(beat))) == "does not beat every stack"
+    state.apply(1, Beat(cards("6D 7H")))  # a whole beat is taken
+    assert stacks(state) == [list(cards("6H 7H")), list(cards("KH 6D"))]
 
 
 def test_s2_beat_with_too_few_cards_is_not_offered() -> None:
     state = position(PAIRS, ["6H 7H 8H", "AH", "AS 6S 7S", "KS 8S 9S"], "6C")
     state.apply(0, Lead(cards("6H 7H 8H")))
-    # seat 1 holds one card for three stacks: nothing to beat with, no surplus → skipped
-    assert state.to_act() == (2,)
+    # seat 1 holds one card for three stacks: it owes one and can only discard it
+    assert state.to_act() == (1,)
+    assert state.legal_actions(1) == [Discard(cards("AH"))]
+    assert refused(state, 1, Beat(cards("AH"))) == "does not beat every stack"
 
 
 # -- the hand rule ------------------------------------------------------------------------
@@ -549,6 +562,7 @@ def test_s2_hand_rule_no_surplus_may_beat_or_pass() -> None:
 
 
 def test_s2_hand_rule_nothing_to_beat_with_turn_skipped() -> None:
+    """§2: with nothing owed and nothing to beat with, the turn is skipped."""
     state = position(
         PAIRS,
         ["6H 7H 6C 7C 8C 9C", "8H 9H JC QC KC 10C", "6S 7S 8S 9S JS QS", "KS AS AC 7D 8D 9D"],
@@ -558,9 +572,10 @@ def test_s2_hand_rule_nothing_to_beat_with_turn_skipped() -> None:
     state.apply(1, Beat(cards("8H")))
     state.apply(2, Discard(cards("6S")))
     state.apply(3, Beat(cards("7D")))
-    # seat 0 (5 cards, as many as seat 3) has nothing to beat 7♦ with; seat 1 neither;
-    # seat 2 discarded: all skipped, and seat 3 cannot beat its own 7♦ with a higher... it can
+    # seats 0 and 1 hold as many cards as seat 3 and no trump; seat 2 discarded and owes
+    # nothing: all skipped, so the turn is back at seat 3 (which can re-beat with 8♦)
     assert state.phase is Phase.REBEAT and state.to_act() == (3,)
+    assert state.current is not None and state.current.round.moves[-1].seat == 3
 
 
 def test_s2_hand_rule_after_a_rebeat() -> None:
@@ -569,14 +584,12 @@ def test_s2_hand_rule_after_a_rebeat() -> None:
     state = position(
         PAIRS,
         ["6H 7H 6C 7C 8C 9C", "8H 9H 10H AH JC QC", "6S 7S 8S 9S JS QS", "KS AS AC 7D KC 10C"],
-        "JH",
     )
     state.apply(0, Lead(cards("6H 7H")))
     state.apply(1, Beat(cards("8H 9H")))
     state.apply(2, Discard(cards("6S 7S")))
     state.apply(3, Discard(cards("KS AS")))
-    assert state.phase is Phase.ANSWER and state.to_act() == (0,)
-    state.apply(0, Pass())  # four cards, as many as seat 1: nothing owed
+    # seat 0 holds four, as many as seat 1, and cannot beat: skipped
     assert state.phase is Phase.REBEAT and state.to_act() == (1,)
     state.apply(1, Beat(cards("10H AH")))
     assert len(hand(state, 1)) == 2
@@ -584,11 +597,11 @@ def test_s2_hand_rule_after_a_rebeat() -> None:
     assert state.to_act() == (2,)
     assert state.view_for(2).surplus == 2
     state.apply(2, Discard(cards("8S 9S")))
-    assert state.to_act() == (3,)
+    assert state.to_act() == (3,) and state.view_for(3).surplus == 2
     state.apply(3, Discard(cards("AC KC")))
-    assert state.to_act() == (0,)
-    assert state.view_for(0).surplus == 2
-    state.apply(0, Discard(cards("6C 7C")))
+    assert state.to_act() == (0,) and state.view_for(0).surplus == 2
+    events = state.apply(0, Discard(cards("6C 7C")))
+    assert of_type(events, RoundTaken)[0].taker == 1
     assert [len(hand(state, s)) for s in range(4)] == [2, 2, 2, 2]
 
 
@@ -601,9 +614,10 @@ def test_s2_discarder_may_no_longer_beat_only_discard_when_needed() -> None:
     )
     state.apply(0, Lead(cards("6H 7H")))
     state.apply(1, Beat(cards("8H 9H")))
+    assert Beat(cards("AD KD")) in state.legal_actions(2)
     state.apply(2, Discard(cards("6S 7S")))  # could have beaten with A♦ K♦
     state.apply(3, Discard(cards("KS AS")))
-    state.apply(0, Pass())
+    assert state.phase is Phase.REBEAT
     state.apply(1, Beat(cards("10H AH")))
     assert state.to_act() == (2,)
     view = state.view_for(2)
@@ -611,23 +625,26 @@ def test_s2_discarder_may_no_longer_beat_only_discard_when_needed() -> None:
     actions = state.legal_actions(2)
     assert actions and all(isinstance(a, Discard) for a in actions)
     assert refused(state, 2, Beat(cards("AD KD"))) == "no beat now"
+    state.apply(2, Discard(cards("8S 9S")))
+    assert hand(state, 2) == list(cards("AD KD"))
 
 
 def test_s2_discarder_without_surplus_is_skipped() -> None:
     """§2: a discarder who owes nothing has no turn, even holding a beat."""
     state = position(
         PAIRS,
-        ["6H 7H 6C 7C 8C 9C", "8H 9H JC QC KC 10C", "6S 7S 8S 9S AD KD", "KS AS 10D JD QC 10C"],
+        ["6H 7H 6C 7C 8C 9C", "8H 9H JC QC KC 10C", "6S 7S 8S 9S AD KD", "KS AS 10D JD AC 10S"],
         "JH",
     )
     state.apply(0, Lead(cards("6H 7H")))
     state.apply(1, Beat(cards("8H 9H")))
     state.apply(2, Discard(cards("6S 7S")))
-    state.apply(3, Beat(cards("10D JD")))
-    # seat 0 and seat 1: four cards, nothing to beat trumps with; seat 2 holds A♦ K♦ but
-    # discarded and owes nothing → skipped; back to seat 3 (no higher trump left)
-    assert state.phase is Phase.LEVEL or state.phase is Phase.LEAD
-    assert state.current is not None and state.current.last_taker == 3
+    events = state.apply(3, Beat(cards("10D JD")))
+    # seats 0 and 1: four cards, nothing to beat trumps with; seat 2 holds A♦ K♦ (a beat of
+    # 10♦ J♦) but discarded and owes nothing → skipped; seat 3 has no re-beat: round over
+    assert of_type(events, RoundTaken)[0].taker == 3
+    assert hand(state, 2) == list(cards("8S 9S AD KD"))
+    assert state.phase is Phase.LEAD and state.to_act() == (3,)
 
 
 def test_s2_leader_may_beat_a_partner_and_anyone_may_beat_a_partner() -> None:
@@ -640,41 +657,30 @@ def test_s2_leader_may_beat_a_partner_and_anyone_may_beat_a_partner() -> None:
     state.apply(0, Lead(cards("6H")))
     state.apply(1, Discard(cards("6S")))
     assert Beat(cards("7H")) in state.legal_actions(2)
-    state.apply(2, Beat(cards("7H")))  # on the partner's lead
-    state.apply(3, Beat(cards("8H")))
-    assert state.to_act() == (0,)
-    state.apply(0, Beat(cards("JH")))  # the leader beats again
+    state.apply(2, Beat(cards("7H")))  # seat 2 beats its partner's lead
+    state.apply(3, Discard(cards("10S")))
+    assert state.phase is Phase.ANSWER and state.to_act() == (0,)
+    assert Beat(cards("JH")) in state.legal_actions(0)
+    state.apply(0, Beat(cards("JH")))  # the leader beats its partner's card
+    assert stacks(state) == [list(cards("6H 7H JH"))]
     assert state.current is not None and state.current.round.last_beater == 0
-    assert state.to_act() == (1,)  # seat 1 (5 cards) owes one more
-    state.apply(1, Discard(cards("JC")))
-    assert state.to_act() == (2,)
-    assert Beat(cards("8S")) not in state.legal_actions(2)
-    # seat 2 beats its partner seat 0? it has no heart above J♥ and no trump: it must discard
-    state.apply(2, Discard(cards("8S")))
-    assert state.to_act() == (3,)
-    state.apply(3, Beat(cards("9D")))
-    assert state.to_act() == (0,)
-    state.apply(0, Discard(cards("6C")))
-    state.apply(1, Discard(cards("QC")))
-    state.apply(2, Discard(cards("9S")))
-    # seat 1 beats partner seat 3? nothing left to beat 9♦; seat 3 re-beats its own 9♦?
-    assert state.phase is Phase.REBEAT and state.to_act() == (3,)
-    state.apply(3, Otboy())
-    assert state.current.last_taker == 3
+    assert state.to_act() == (1,) and state.view_for(1).surplus == 1
 
 
-def test_s2_partner_beats_partner_in_a_rebeat_round() -> None:
-    """Seat 3 beats its partner seat 1, who led."""
+def test_s2_anyone_may_beat_a_partner_who_beat() -> None:
+    """§2: seat 3 beats its partner seat 1's beat."""
     state = position(
         PAIRS,
-        ["6S 7S 8S 9S JS QS", "6H 6C 7C 8C 9C JC", "KS 10S AS 7H 8H 9H", "8D 9D JH QH KH AH"],
+        ["6H 7S 8S 9S JS QS", "7H 6C 7C 8C 9C JC", "KS 10S AS 8H 9H QC", "8D 9D JH QH KH AH"],
         "JD",
-        leader=1,
     )
-    state.apply(1, Lead(cards("6H")))
+    state.apply(0, Lead(cards("6H")))
+    state.apply(1, Beat(cards("7H")))
     state.apply(2, Discard(cards("KS")))
+    assert Beat(cards("8D")) in state.legal_actions(3)
     state.apply(3, Beat(cards("AH")))
     assert state.current is not None and state.current.round.last_beater == 3
+    assert stacks(state) == [list(cards("6H 7H AH"))]
 
 
 # -- the end of a round -------------------------------------------------------------------
@@ -714,9 +720,8 @@ def test_s2_trick_to_the_last_beater() -> None:
     assert state.to_act() == (1,)
 
 
-def test_s2_classic_rebeat_own_top_cards() -> None:
-    """§2 classic: after everyone has answered the last beat, the last beater may beat again
-    (their own top cards)."""
+def test_s2_classic_turns_go_round_until_everyone_answered_the_last_beat() -> None:
+    """§2 classic: turns go clockwise; after each beat the others answer it again."""
     state = position(
         PAIRS,
         ["6H 6C 7C 8C 9C JC", "7H AH 8S 9S JS QS", "KS 10S AS 7S 8H 9H", "QC KC 10C AC 10H JH"],
@@ -726,44 +731,44 @@ def test_s2_classic_rebeat_own_top_cards() -> None:
     state.apply(1, Beat(cards("7H")))
     state.apply(2, Discard(cards("KS")))
     state.apply(3, Beat(cards("10H")))
-    state.apply(0, Discard(cards("6C")))
+    # seat 0: as many cards as seat 3 and nothing above 10♥ → skipped; seat 1 holds A♥
+    assert state.phase is Phase.ANSWER and state.to_act() == (1,)
     state.apply(1, Beat(cards("AH")))
+    assert stacks(state) == [list(cards("6H 7H 10H AH"))]
+    assert state.to_act() == (2,)
     state.apply(2, Discard(cards("10S")))
     state.apply(3, Discard(cards("QC")))
-    assert state.current is not None
-    assert stacks(state) == [list(cards("6H 7H 10H AH"))]
-    state.apply(0, Discard(cards("7C")))
+    events = state.apply(0, Discard(cards("6C")))
     # seat 1 has nothing left to beat A♥ with: the round ends, seat 1 takes it
-    assert state.current.last_taker == 1
+    assert of_type(events, RoundTaken) == [RoundTaken(1, 10 + 11 + 4 + 10 + 3)]
 
 
 def test_s2_classic_rebeat_and_otboy() -> None:
-    """§2 classic: the last beater, once everyone has answered, beats again or calls
-    Відбій."""
+    """§2 classic: the last beater, once everyone has answered, beats again (their own top
+    cards) or calls Відбій."""
     hands = ["6H 6C 7C 8C 9C JC", "7H AH 6S 8S 9S JS", "KS 10S AS 7S 8H 9H", "QC KC 10C AC QH JH"]
-    state = position(PAIRS, hands, "6D 7D 8D 9D")
-    state.apply(0, Lead(cards("6H")))
-    state.apply(1, Beat(cards("7H")))
-    state.apply(2, Discard(cards("KS")))
-    state.apply(3, Discard(cards("QC")))
-    assert state.phase is Phase.ANSWER and state.to_act() == (0,)
-    assert refused(state, 0, Otboy()) == "no Відбій now"
-    state.apply(0, Pass())
-    assert state.phase is Phase.REBEAT and state.to_act() == (1,)
+
+    def to_rebeat() -> CoverState:
+        state = position(PAIRS, hands, "6D 7D 8D 9D")
+        state.apply(0, Lead(cards("6H")))
+        state.apply(1, Beat(cards("7H")))
+        assert refused(state, 2, Otboy()) == "no Відбій now"
+        state.apply(2, Discard(cards("KS")))
+        state.apply(3, Discard(cards("QC")))
+        # seat 0 (as many cards as seat 1, nothing above 7♥) is skipped
+        assert state.phase is Phase.REBEAT and state.to_act() == (1,)
+        return state
+
+    state = to_rebeat()
     actions = state.legal_actions(1)
     assert Otboy() in actions and Beat(cards("AH")) in actions
-    assert Pass() not in actions
-    # re-beat: on its own top card
-    state.apply(1, Beat(cards("AH")))
+    assert Pass() not in actions and not any(isinstance(a, Discard) for a in actions)
+    state.apply(1, Beat(cards("AH")))  # on its own top card
     assert stacks(state) == [list(cards("6H 7H AH"))]
-    assert state.to_act() == (2,)
-    # Відбій in another copy
-    other = position(PAIRS, hands, "6D 7D 8D 9D")
-    other.apply(0, Lead(cards("6H")))
-    other.apply(1, Beat(cards("7H")))
-    other.apply(2, Discard(cards("KS")))
-    other.apply(3, Discard(cards("QC")))
-    other.apply(0, Pass())
+    assert state.phase is Phase.ANSWER and state.to_act() == (2,)
+    assert state.view_for(2).surplus == 1
+
+    other = to_rebeat()
     events = other.apply(1, Otboy())
     assert of_type(events, RoundTaken) == [RoundTaken(1, 4 + 3)]
     assert other.phase is Phase.LEAD and other.to_act() == (1,)
@@ -831,9 +836,7 @@ def test_s2_levelling_all_level_with_the_smallest_hand_taker_adds_nothing() -> N
 
 
 def test_s2_levelling_several_players() -> None:
-    state = position(
-        PAIRS, ["9H 6C 7C 8C", "6S 7S", "8S 9S JS", "QS KS AS 10S"], leader=0
-    )
+    state = position(PAIRS, ["9H 6C 7C 8C", "6S 7S", "8S 9S JS", "QS KS AS 10S"], leader=0)
     state.apply(0, Lead(cards("9H")))
     # seat 1: two cards (fewer than seat 0's three), cannot beat → skipped; seat 2: three,
     # cannot beat → skipped; seat 3 owes one
@@ -849,6 +852,7 @@ def test_s2_levelling_several_players() -> None:
 
 
 def test_s2_draw_from_the_taker_clockwise_up_to_hand_size() -> None:
+    """§2: from the trick taker clockwise, each draws up to the hand size."""
     talon = "6D 7D 8D 9D 10D JD QD KD AD"
     state = position(
         PAIRS,
@@ -917,11 +921,6 @@ def test_s2_trump_changes_at_the_last_draw_at_once_and_for_next_games() -> None:
     assert state.current.trump is Suit.SPADES
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: the drawn bottom card is never shown (no TrumpChanged event is emitted "
-    "and View.bottom is None once the talon is empty)",
-)
 def test_s2_bottom_card_shown_to_all_when_drawn() -> None:
     """§2: when the bottom card is drawn in the last draw it is shown to all."""
     state, events = short_talon_round(PAIRS)
@@ -933,8 +932,9 @@ def test_s2_bottom_card_unknown_before_the_last_draw() -> None:
     state = CoverState("cover", dict(PAIRS))
     deal(state)
     assert state.current is not None and state.current.talon
-    assert all(state.view_for(s).bottom is None for s in (None, 0, 1, 2, 3))
-    assert card(str(state.current.talon[-1])) not in list(cards_in(state.view_for(None)))
+    for seat in (None, 0, 1, 2, 3):
+        assert state.view_for(seat).bottom is None
+        assert state.current.talon[-1] not in set(cards_in(state.view_for(seat)))
 
 
 def test_s2_quick_diamonds_always_trump_bottom_never_shown() -> None:
@@ -1074,9 +1074,7 @@ def test_s2_loser_points_61_0_31_2_1_4_0_6(points: int, loser: int) -> None:
     assert CoverState("cover", dict(PAIRS)).loser_points(points) == loser
 
 
-@pytest.mark.parametrize(
-    ("points", "loser"), [(61, 0), (60, 2), (21, 2), (20, 4), (1, 4), (0, 6)]
-)
+@pytest.mark.parametrize(("points", "loser"), [(61, 0), (60, 2), (21, 2), (20, 4), (1, 4), (0, 6)])
 def test_s2_save_21_option(points: int, loser: int) -> None:
     """§2 option: save threshold 31 → 21 for big tables."""
     assert CoverState("cover", {**PAIRS, "save": 21}).loser_points(points) == loser
@@ -1117,12 +1115,23 @@ def test_s2_eggs_double_then_quadruple_then_reset() -> None:
     assert state.multiplier == 4
     deal(state)
     third = scored(finish_game(state, [80, 40]))
-    assert third.outcome == "normal" and third.multiplier == 4
+    assert third.outcome == "normal"
     assert third.award == (0, 8) and state.score == [0, 8]
     assert state.multiplier == 1
     deal(state)
     fourth = scored(finish_game(state, [80, 40]))
     assert fourth.award == (0, 2) and fourth.multiplier == 1
+
+
+def test_s2_eggs_result_reports_the_multiplier_applied() -> None:
+    """§2 eggs: the game after eggs is scored ×2; its result says so."""
+    state = CoverState("cover", dict(PAIRS))
+    deal(state)
+    finish_game(state, [60, 60])
+    deal(state)
+    result = scored(finish_game(state, [80, 40]))
+    assert result.award == (0, 4)
+    assert result.multiplier == 2
 
 
 def test_s2_eggs_in_self_with_two_players() -> None:
@@ -1144,8 +1153,9 @@ def test_s2_no_eggs_in_self_with_three_players() -> None:
     assert state.eggs == 0
 
 
-def test_s2_no_eggs_in_self_with_two_left_of_three() -> None:
-    """Two players left in play at a three-seat table: both at 60 is eggs (two players)."""
+def test_s2_eggs_in_self_when_two_players_are_left() -> None:
+    """The engine's reading of "in ``self`` only with two players": two players in play (one
+    of three is out) can make eggs."""
     state = CoverState("cover", dict(SELF3))
     state.out = [1]
     state.score = [0, 12, 0]
@@ -1174,9 +1184,10 @@ def test_s2_four_aces_after_the_deal_end_the_match() -> None:
     events = deal(state, deck)
     result = scored(events)
     assert result.outcome == "aces"
-    assert result.award == (0, 12)
-    assert of_type(events, MatchOver) == [MatchOver(1, (0, 12))]
+    assert result.award == (12, 0)
+    assert of_type(events, MatchOver) == [MatchOver(1, (12, 0))]
     assert state.over and state.winner == 1
+    assert state.legal_actions(1) == [] and state.to_act() == ()
 
 
 def test_s2_four_sixes_after_the_deal_end_the_match_self() -> None:
@@ -1275,56 +1286,36 @@ def test_s2_self_last_one_left_wins() -> None:
 
 def test_s2_self_all_remaining_reach_12_fewer_loser_points_wins() -> None:
     """§2 self: if every remaining player reaches 12 in the same game, the one with fewer
-    loser points wins."""
+    loser points wins (even if another took the last trick)."""
     state = CoverState("cover", dict(SELF3))
     deal(state)
-    state.score = [10, 11, 10]
-    events = finish_game(state, [40, 40, 40], leader=1)
-    assert state.score == [12, 13, 12]
-    (over,) = of_type(events, MatchOver)
-    assert over.winner in (0, 2)  # tied at 12; seat 1 has more
-    state2 = CoverState("cover", dict(SELF3))
+    state.score = [10, 9, 10]
+    events = finish_game(state, [40, 10, 0], leader=2)
+    assert state.score == [12, 13, 16]
+    assert of_type(events, MatchOver) == [MatchOver(0, (12, 13, 16))]
+    state2 = CoverState("cover", dict(SELF2))
     deal(state2)
-    state2.score = [9, 10, 10]
-    events = finish_game(state2, [70, 20, 30], leader=2)
-    assert state2.score == [9, 14, 14]
-    assert not of_type(events, MatchOver)  # seat 0 is still below 12: it wins as last left
-    assert state2.out == [1, 2]
+    state2.score = [10, 9]
+    events = finish_game(state2, [40, 0], leader=1)
+    assert of_type(events, MatchOver) == [MatchOver(0, (12, 15))]
 
 
-def test_s2_self_all_reach_12_fewer_wins_three_way() -> None:
+def test_s2_self_all_reach_12_tie_among_the_fewest_goes_to_last_trick_taker() -> None:
     state = CoverState("cover", dict(SELF3))
     deal(state)
     state.score = [10, 8, 10]
-    events = finish_game(state, [40, 10, 0], leader=0)
+    events = finish_game(state, [40, 10, 0], leader=1)
     assert state.score == [12, 12, 16]
-    (over,) = of_type(events, MatchOver)
-    assert over.winner == 0  # tied with seat 1 at 12; seat 0 took the last trick
-    state2 = CoverState("cover", dict(SELF3))
-    deal(state2)
-    state2.score = [10, 6, 10]
-    events = finish_game(state2, [40, 10, 0], leader=0)
-    assert state2.score == [12, 10, 16]
-    assert not of_type(events, MatchOver)
+    assert of_type(events, MatchOver) == [MatchOver(1, (12, 12, 16))]
 
 
-def test_s2_self_all_reach_12_fewer_loser_points_wins_outright() -> None:
-    state = CoverState("cover", dict(SELF2))
+def test_s2_self_last_one_left_wins_when_the_others_reach_12_together() -> None:
+    state = CoverState("cover", dict(SELF3))
     deal(state)
-    state.score = [10, 9]
-    events = finish_game(state, [40, 0], leader=0)
-    assert state.score == [12, 15]
-    assert of_type(events, MatchOver) == [MatchOver(0, (12, 15))]
-    state2 = CoverState("cover", dict(SELF2))
-    deal(state2)
-    state2.score = [11, 8]
-    events = finish_game(state2, [70, 50], leader=0)
-    assert state2.score == [11, 10]
-    state2.score = [11, 10]
-    deal(state2)
-    events = finish_game(state2, [50, 0], leader=0)
-    assert state2.score == [13, 16]
-    assert of_type(events, MatchOver) == [MatchOver(0, (13, 16))]
+    state.score = [10, 6, 10]
+    events = finish_game(state, [40, 70, 0], leader=0)
+    assert state.score == [12, 6, 16]
+    assert of_type(events, MatchOver) == [MatchOver(1, (12, 6, 16))]
 
 
 def test_s2_self_all_reach_12_tie_goes_to_last_trick_taker() -> None:
@@ -1348,7 +1339,7 @@ POSHKA = {**PAIRS, "poshka": True}
 def test_s2_poshka_beats_anything(top: str) -> None:
     """§2 poshka: 6♠ is the highest card of the game and beats anything (even the trump
     ace)."""
-    state = position(POSHKA, [top, "6S 7C", "8C", "9C"], "JC QC")
+    state = position(POSHKA, [f"{top} 6H", "6S 7C", "8C JH", "9C QH"], "JC QC")
     state.apply(0, Lead(cards(top)))
     assert Beat(cards("6S")) in state.legal_actions(1)
     state.apply(1, Beat(cards("6S")))
@@ -1356,17 +1347,20 @@ def test_s2_poshka_beats_anything(top: str) -> None:
 
 
 def test_s2_poshka_joins_a_lead_of_any_suit() -> None:
-    state = position(POSHKA, ["6S 7H 8H 9C", "8C", "9C", "JC"], "QC")
+    state = position(POSHKA, ["6S 7H 8H 9C", "8C 7C 6C 9D", "10C QD KD AD", "JC 6D 7D 8D"])
     leads = {a.cards for a in state.legal_actions(0) if isinstance(a, Lead)}
     assert cards("7H 8H 6S") in leads and cards("9C 6S") in leads and cards("6S") in leads
+    assert cards("7H 9C") not in leads
     state.apply(0, Lead(cards("6S 7H 8H")))
     assert stacks(state) == [[card("6S")], [card("7H")], [card("8H")]]
+    assert state.to_act() == (1,) and state.view_for(1).surplus == 3
 
 
 def test_s2_poshka_cannot_be_beaten() -> None:
-    state = position(POSHKA, ["6S 7H", "AD AH KD", "KH 10H", "JC QC"], "QH")
+    state = position(POSHKA, ["6S 7H 8C", "AD AH KD", "KH 10H 9C", "JC QC 8D"], "QH")
     state.apply(0, Lead(cards("6S 7H")))
     # seat 1 could cover 7♥ but never 6♠: no beat, it discards
+    assert state.to_act() == (1,)
     assert not any(isinstance(a, Beat) for a in state.legal_actions(1))
     assert refused(state, 1, Beat(cards("AD AH"))) == "does not beat every stack"
     assert not state.beats(card("AD"), card("6S"), Suit.DIAMONDS)
@@ -1410,32 +1404,20 @@ def test_s2_seed000_trump_is_the_cut_cards_suit_shown_to_all() -> None:
 
 
 def test_s2_seed000_holder_of_four_trumps_leads() -> None:
+    """§2 seed 000: the dealer leads first, unless a player holds four trumps."""
+    hands = {
+        1: "7C 8C 9C 6D 7D 8D",
+        2: "6C 6S 6H 7S 8S 9S",
+        3: "JS QS KS 7H 8H 9H",
+        0: "AC AS AH JC QC KC",
+    }
     state = CoverState("cover", dict(SEED000))
-    deck = deal_hands(
-        state,
-        {
-            1: "7C 8C 9C 6D 7D 8D",
-            2: "6C 6S 6H 7S 8S 9S",
-            3: "JS QS KS 7H 8H 9H",
-            0: "AC AS AH JC QC KC",
-        },
-        bottom="10C",
-    )
-    deal(state, deck)
-    assert state.to_act() == (0,)  # seat 0 is the dealer and also holds four clubs
+    deal(state, deal_hands(state, hands, bottom="10D"))
+    assert state.to_act() == (0,)  # three diamonds at most: the dealer leads
     state = CoverState("cover", dict(SEED000))
-    deck = deal_hands(
-        state,
-        {
-            1: "7C 8C 9C 6D 7D 8D",
-            2: "6C 6S 6H 7S 8S 9S",
-            3: "JS QS KS 7H 8H 9H",
-            0: "AC AS AH JC QC KC",
-        },
-        bottom="10S",
-    )
-    deal(state, deck)
-    assert state.to_act() == (3,)  # four spades; the first such clockwise from the dealer
+    deal(state, deal_hands(state, hands, bottom="10S"))
+    assert state.current is not None and state.current.trump is Suit.SPADES
+    assert state.to_act() == (2,)  # four spades
 
 
 def test_s2_seed000_four_trumps_first_clockwise_from_the_dealer() -> None:
@@ -1445,14 +1427,14 @@ def test_s2_seed000_four_trumps_first_clockwise_from_the_dealer() -> None:
         state,
         {
             3: "7C 8C 9C 6D 7D 8D",
-            0: "6C 6S 6H 7S 8S 9S",
-            1: "JS QS KS 7H 8H 9H",
-            2: "AC AS AH JC QC KC",
+            0: "6C 6H 7H 8H 9H 6S",
+            1: "JH QH KH 10H 7S 8S",
+            2: "AC AS AD JC QC KC",
         },
-        bottom="10S",
+        bottom="AH",
     )
     deal(state, deck)
-    # seats 0 and 1 hold four spades: from the dealer (seat 2) clockwise, seat 0 comes first
+    # seats 0 and 1 hold four hearts: from the dealer (seat 2) clockwise, seat 0 comes first
     assert state.to_act() == (0,)
 
 
@@ -1474,16 +1456,18 @@ def test_s2_seed000_decision_dealer_rotates_and_leads_every_game() -> None:
 
 
 def test_s2_seed000_decision_no_trump_change_at_the_last_draw() -> None:
+    """**Decision**: with the seed 000 opening the cut card stays at the bottom of the talon,
+    so there is no trump change at the last draw."""
     state = CoverState("cover", dict(SEED000))
     deal(state)
-    assert state.current is not None
-    set_position(state, SHORT_HANDS, "JH QH KH 6D 7S", trump=Suit.CLUBS)
+    assert state.current is not None and state.current.trump is Suit.DIAMONDS
+    set_position(state, SHORT_HANDS, "JH QH KH 6D 7S")
     state.apply(0, Lead(cards("9H 10H")))
     state.apply(1, Discard(cards("8S 9S")))
     state.apply(2, Discard(cards("KS 10S")))
     state.apply(3, Discard(cards("6H 7H")))
-    assert state.current.talon == []
-    assert state.current.trump is Suit.CLUBS
+    assert state.current.talon == [] and card("7S") in hand(state, 0)
+    assert state.current.trump is Suit.DIAMONDS and state.trump is Suit.DIAMONDS
 
 
 # -- computer matches, persistence, views -------------------------------------------------
@@ -1547,10 +1531,28 @@ def test_s2_view_shows_only_own_hand_and_hand_sizes_and_discard_count() -> None:
     """Others' hands are secret (only sizes); discards are face down (only their count)."""
     state = position(
         PAIRS,
-        ["6H 7H 6C 7C 8C 9C", "8H 9H 10H AH JC QC", "6S 7S 8S 9S JS QS", "KS AS AC 7D KC 10C"],
+        ["6H 7H 6C 7C 8C 9C", "JC QC KC 10C AC 6D", "8H 9H 6S 7S 8S 9S", "KS AS 7D 8D KH 10H"],
         "JH QH KH",
     )
     state.apply(0, Lead(cards("6H 7H")))
     state.apply(1, Discard(cards("JC QC")))
-    state.apply(2, Beat(cards("8S 9S")))  # not a beat: spades on hearts
-    assert False, "unreachable"
+    state.apply(2, Beat(cards("8H 9H")))
+    assert state.to_act() == (3,)
+    table = {c for s in stacks(state) for c in s}
+    for seat in (None, 0, 1, 2, 3):
+        view = state.view_for(seat)
+        own = set(hand(state, seat)) if seat is not None else set()
+        assert view.hand == tuple(hand(state, seat) if seat is not None else ())
+        assert view.hand_sizes == (4, 4, 4, 6)
+        assert view.discards == 2
+        seen = set(cards_in(view))
+        assert seen <= own | table, (seat, seen - own - table)
+        assert not seen & set(cards("JC QC"))
+    # levelling cards are face down too
+    state2 = position(SELF3, ["KH 6C 7C", "7S", "8S 9S AS"])
+    state2.apply(0, Lead(cards("KH")))
+    state2.apply(2, Discard(cards("8S")))
+    assert state2.phase is Phase.LEVEL
+    for seat in (None, 0, 1, 2):
+        own = set(hand(state2, seat)) if seat is not None else set()
+        assert set(cards_in(state2.view_for(seat))) <= own

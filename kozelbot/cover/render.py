@@ -116,7 +116,7 @@ def table_text(table: Table, state: CoverState, t: Translator) -> str:
     )  # fmt: skip
     if sizes:
         lines.append(t("Cards in hand: {sizes}", sizes=sizes))
-    points = " : ".join(str(p) for p in view.points)
+    points = _points(view.points)
     if points:
         lines.append(t("Points this game: {points}", points=points))
     if table.status is TableStatus.STOPPED:
@@ -124,12 +124,17 @@ def table_text(table: Table, state: CoverState, t: Translator) -> str:
     return "\n".join(lines)
 
 
+def _points(points: tuple[int, ...]) -> str:
+    """Every side's card points, ``a : b (: c …)``."""
+    return " : ".join(str(p) for p in points)
+
+
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
     trump = Suit(result.details["trump"]).symbol if result.details.get("trump") else "—"
     lines = [
         "🐐 " + t("Game {n}", n=result.deal_no + 1) + " · " + t("trump {suit}", suit=trump)
         + f" · {escape(title(t))}",
-        t("Points this game: {points}", points=" : ".join(str(p) for p in result.points)),
+        t("Points this game: {points}", points=_points(result.points)),
         t("This game is over."),
     ]  # fmt: skip
     return "\n".join(lines)
@@ -158,7 +163,7 @@ def result_text(table: Table, result: DealScored, t: Translator) -> str:
             f"{name} +{award}" for name, award in zip(names, result.award, strict=True) if award
         ) or t("nobody")  # fmt: skip
         body = t("Game {n}: points {points}; loser points: {gained}.", n=n,
-                 points=" : ".join(str(p) for p in result.points), gained=gained)  # fmt: skip
+                 points=_points(result.points), gained=gained)  # fmt: skip
         if result.multiplier > 1:
             body += " " + t("(×{m})", m=result.multiplier)
     score = " · ".join(f"{name} {s}" for name, s in zip(names, result.score, strict=True))

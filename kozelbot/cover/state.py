@@ -271,6 +271,8 @@ class GameState:
     points: list[int] = field(default_factory=list)
     tricks_won: list[int] = field(default_factory=list)
     bottom_shown: bool = False
+    bottom: Card | None = None
+    """The talon's bottom card once shown to all (the cut card, or drawn at the last draw)."""
     last_taker: int = -1
 
 
@@ -646,6 +648,7 @@ class CoverState:
             points=[0] * n,
             tricks_won=[0] * n,
             bottom_shown=bottom_shown,
+            bottom=stock[-1] if bottom_shown else None,
         )
         self.phase = Phase.LEAD
         events: list[Any] = [GameDealt(self.game_no, first, trump)]
@@ -835,8 +838,11 @@ class CoverState:
         cards = [c for stack in rnd.stacks for c in stack] + rnd.discards
         game.points[self.side_of(taker)] += sum(c.points for c in cards)
         events: list[Any] = []
+        shown_before = game.bottom_shown
         draws = self._draw(taker)
         game.rounds[-1]["draws"] = draws
+        if game.bottom_shown and not shown_before and game.bottom is not None:
+            events.append(TrumpChanged(game.bottom))
         game.rounds[-1]["trump"] = game.trump.value
         events += self._four_of_a_kind()
         if self.phase is Phase.OVER:
@@ -873,6 +879,7 @@ class CoverState:
             game.hands[seat].extend(drawn[seat])
         if bottom is not None and not game.talon and self.rules.classic and not game.bottom_shown:
             game.bottom_shown = True  # the bottom card was drawn: shown, and trump at once
+            game.bottom = bottom
             game.trump = bottom.suit
             self.trump = bottom.suit
         return [{"seat": s, "cards": [str(c) for c in drawn[s]]} for s in order if drawn[s]]
@@ -916,25 +923,30 @@ class CoverState:
         sides = self._sides_in_play()
         eggs_possible = self.rules.pairs or len(sides) == 2
         if eggs_possible and all(game.points[s] == 60 for s in sides):
+            multiplier = self.multiplier
             self.eggs += 1
-            return self._scored(Outcome.EGGS, [0] * self.rules.sides, None)
+            return self._scored(Outcome.EGGS, [0] * self.rules.sides, None, multiplier)
         award = [0] * self.rules.sides
+        multiplier = self.multiplier
         for s in sides:
-            award[s] = self.loser_points(game.points[s]) * self.multiplier
+            award[s] = self.loser_points(game.points[s]) * multiplier
         self.eggs = 0
         for s in sides:
             self.score[s] += award[s]
-        return self._scored(Outcome.NORMAL, award, None)
+        return self._scored(Outcome.NORMAL, award, None, multiplier)
 
     def _sides_in_play(self) -> list[int]:
         if self.rules.pairs:
             return [0, 1]
         return self.in_play()
 
-    def _scored(self, outcome: Outcome, award: list[int], instant: int | None) -> list[Any]:
+    def _scored(
+        self, outcome: Outcome, award: list[int], instant: int | None, multiplier: int = 1
+    ) -> list[Any]:
+        """Record a finished game (``multiplier``: what its loser points were multiplied
+        by) and move on to the next game or the end of the match."""
         game = self.current
         assert game is not None
-        multiplier = self.multiplier if outcome is not Outcome.EGGS else 1 << (self.eggs - 1)
         winner = self._match_winner(instant)
         result = DealScored(
             deal_no=game.game_no,
@@ -1044,7 +1056,7 @@ class CoverState:
         game = self.current
         rnd = game.round if game is not None else None
         hand = tuple(game.hands[seat]) if game is not None and seat is not None else ()
-        bottom = game.talon[-1] if game is not None and game.bottom_shown and game.talon else None
+        bottom = game.bottom if game is not None else None
         level = self._level_count(seat) if (
             seat is not None and self.phase is Phase.LEVEL and rnd is not None
             and seat in rnd.level_pending) else 0  # fmt: skip
