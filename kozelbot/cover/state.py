@@ -26,6 +26,12 @@ smallest hand add cards face down to the trick) → the draw, automatically → 
   clockwise among the players in play) leads, unless someone holds four trumps (the first such
   seat clockwise from the dealer).
 - Four aces or four sixes are checked after the deal and after every draw.
+- ``opening=seed000`` with ``hand=4``: the cut decides the trump (the option is chosen to get
+  the cut; "quick is always diamonds" is the default opening's rule).
+- Both pairs reaching 12 in one game: fewer loser points wins, then the side that took the
+  last trick (the tie-break RULES.md gives each for self). Each for self, when every remaining
+  player reaches 12 and the tied ones did not take the last trick: the lowest seat wins.
+- Eggs each for self count the players still in play: two left can make eggs.
 """
 
 from __future__ import annotations
