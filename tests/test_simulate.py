@@ -5,7 +5,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import subprocess
+import sys
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +29,21 @@ FULL_DECK = sorted(str(card) for card in DECK_36)
 SUMMARY_KEYS = {"variant", "options", "matches", "deals", "seconds", "wins"}
 
 
-class Simulated:
-    """One ``kozelbot simulate`` run: its exit code, its stdout and the trace lines."""
+ROOT = Path(__file__).resolve().parent.parent
 
-    def __init__(self, argv: list[str], trace: Path) -> None:
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            self.code = main(["simulate", *argv, "--trace", str(trace)])
-        self.stdout = out.getvalue()
+
+class Simulated:
+    """One ``kozelbot simulate`` run: its exit code, its stdout and the trace lines (run in
+    this process, or — ``ran`` — read back from a run made elsewhere)."""
+
+    def __init__(self, argv: list[str], trace: Path, ran: tuple[int, str] | None = None) -> None:
+        if ran is None:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.code = main(["simulate", *argv, "--trace", str(trace)])
+            self.stdout = out.getvalue()
+        else:
+            self.code, self.stdout = ran
         self.deals: list[dict[str, Any]] = [
             json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()
         ]
@@ -43,6 +54,22 @@ class Simulated:
         assert len(lines) == 1, self.stdout
         summary: dict[str, Any] = json.loads(lines[0])
         return summary
+
+
+def simulate_all(runs: dict[str, list[str]], folder: Path) -> dict[str, Simulated]:
+    """Run several ``kozelbot simulate`` commands at once, one process per core (the 200-match
+    acceptance runs are CPU-bound; the machines here have two cores or more)."""
+
+    def one(key: str, argv: list[str]) -> tuple[str, Simulated]:
+        trace = folder / f"{len(key)}-{abs(hash(key))}.jsonl"
+        done = subprocess.run(
+            [sys.executable, "-m", "kozelbot", "simulate", *argv, "--trace", str(trace)],
+            capture_output=True, text=True, check=False, cwd=ROOT, timeout=300,
+        )  # fmt: skip
+        return key, Simulated(argv, trace, (done.returncode, done.stdout + done.stderr))
+
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        return dict(pool.map(lambda item: one(*item), runs.items()))
 
 
 @pytest.fixture(scope="module")
@@ -207,17 +234,28 @@ NOT_CONSERVED = {"catch", "royal", "refusedRedeal", "aces", "sixes"}
 """Outcomes that end a deal before its cards are all played (issue #6 acceptance)."""
 
 
-@pytest.mark.parametrize(("variant", "words"), EVERY_SETUP, ids=lambda v: str(v))
-def test_200_seeded_matches_of_every_preset_finish_and_conserve_120_points(
-    tmp_path: Path, variant: str, words: list[str]
-) -> None:
-    """Issue #6 acceptance: ``simulate --variant V [--option …] --matches 200`` finishes,
-    and every deal holds 120 card points unless a catch or a royal kozel ended it."""
-    trace = tmp_path / "t.jsonl"
+def _argv(variant: str, words: list[str]) -> list[str]:
     args = ["--variant", variant, "--matches", "200", "--seed", "5"]
     for word in words:
         args += ["--option", word]
-    run = Simulated(args, trace)
+    return args
+
+
+@pytest.fixture(scope="module")
+def acceptance(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Simulated]:
+    """The 200-match runs of every follow-suit setup and every cover setup, made at once."""
+    runs = {f"{v} {' '.join(w)}": _argv(v, w) for v, w in EVERY_SETUP}
+    runs |= {f"cover {' '.join(w)}": _argv("cover", w) for w in COVER_SETUPS}
+    return simulate_all(runs, tmp_path_factory.mktemp("acceptance"))
+
+
+@pytest.mark.parametrize(("variant", "words"), EVERY_SETUP, ids=lambda v: str(v))
+def test_200_seeded_matches_of_every_preset_finish_and_conserve_120_points(
+    acceptance: dict[str, Simulated], variant: str, words: list[str]
+) -> None:
+    """Issue #6 acceptance: ``simulate --variant V [--option …] --matches 200`` finishes,
+    and every deal holds 120 card points unless a catch or a royal kozel ended it."""
+    run = acceptance[f"{variant} {' '.join(words)}"]
     assert run.code == 0
     assert run.summary["matches"] == 200 and sum(run.summary["wins"]) == 200
     seats = 2 if "players=2" in words else 4
@@ -258,16 +296,12 @@ poshka, the seed-000 opening."""
 
 @pytest.mark.parametrize("words", COVER_SETUPS, ids=lambda w: " ".join(w))
 def test_200_cover_matches_use_every_card_once_and_conserve_120_points(
-    tmp_path: Path, words: list[str]
+    acceptance: dict[str, Simulated], words: list[str]
 ) -> None:
     """Every game of 200 seeded cover matches plays each of the 36 cards exactly once (lead,
     beats, discards, levelling) and its sides' points add up to 120; four aces or sixes end
     a match at once."""
-    trace = tmp_path / "t.jsonl"
-    args = ["--variant", "cover", "--matches", "200", "--seed", "5"]
-    for word in words:
-        args += ["--option", word]
-    run = Simulated(args, trace)
+    run = acceptance[f"cover {' '.join(words)}"]
     assert run.code == 0 and sum(run.summary["wins"]) == 200
     deck = sorted(str(c) for c in DECK_36)
     for game in run.deals:
