@@ -538,6 +538,28 @@ class EmulatorState:
         )
         return query_id
 
+    def forged_press_nowait(
+        self, user: User, chat: ChatRef, message_id: int, callback_data: str
+    ) -> str:
+        """A press carrying ``callback_data`` that the message's buttons do not have (a
+        modified client, or a button of an older keyboard); returns the query id."""
+        chat_id = chat if isinstance(chat, int) else chat.id
+        message = self.message(chat_id, message_id)
+        query_id = f"{self.bot_id}{next(self._query_ids):08d}"
+        self.queries[query_id] = CallbackQuery(query_id, user, message, callback_data)
+        self.enqueue_update(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_json(),
+                    "message": message.to_json(),
+                    "chat_instance": str(abs(chat_id) * 7 + self.bot_id),
+                    "data": callback_data,
+                }
+            }
+        )
+        return query_id
+
     def deep_link_payload(self, url: str) -> str | None:
         """The ``start`` payload of a ``https://t.me/<bot>?start=...`` link to this bot.
 

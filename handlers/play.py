@@ -55,6 +55,11 @@ async def hand_button(update: Update, context: Context) -> None:
         await pressed.refuse(table_error_text("stale", t))
         return
     hand = frozenset(state.view_for(seat).hand)
+    if isinstance(button, callbacks.SelectButton | callbacks.ChosenButton) and (
+        not texts.multi_select
+    ):
+        await pressed.refuse(t("This button is not valid."))
+        return
     if isinstance(button, callbacks.SelectButton):
         if button.card not in hand:
             await pressed.refuse(t("That card is no longer in your hand."))

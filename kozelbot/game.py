@@ -152,6 +152,10 @@ class Family(Protocol):
 class FamilyTexts(Protocol):
     """What players see of a family's games: texts and keyboards, rendered from views."""
 
+    @property
+    def multi_select(self) -> bool:
+        """Whether hands select several cards before a verb acts on them (the cover game)."""
+
     def table_text(self, table: Table, state: GameState, t: Translator) -> str: ...
     def final_table_text(self, table: Table, result: DealScored, t: Translator) -> str: ...
     def result_text(self, table: Table, result: DealScored, t: Translator) -> str: ...

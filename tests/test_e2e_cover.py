@@ -131,3 +131,66 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         assert not emu.flood_errors
     finally:
         await bot.stop()
+
+
+async def test_selection_buttons_refuse_bad_presses_and_change_nothing(
+    emu: BotApiEmulator, db_path: Path
+) -> None:
+    """A verb with nothing selected, a toggle of a card not in the hand, a forged toggle on a
+    follow-suit hand: each is answered with the reason and no move is made."""
+    bot = BotRunner(bot_settings(emu, db_path), seed=7)
+    await bot.start()
+    try:
+        players = await seat_four(emu, options="cover move_time=0 seating=ordered")
+        assert bot.app is not None
+        service = bot.app.bot_data.service
+        table = service.snapshot(1)
+        assert table is not None
+        state = service.state_of(table)
+        assert state is not None
+        leader = state.to_act()[0]
+        user = players.users[leader]
+        await emu.wait_for(lambda: _shows(players.hand_message(user), "y:", ":lead"))
+        message = players.hand_message(user)
+        assert message is not None
+        answer = await emu.press(user, user.id, message.message_id, "y:1:0:lead")
+        assert answer.show_alert and "выберите карты" in (answer.text or "")
+        other = next(c for c in state.view_for((leader + 1) % 4).hand)
+        query = emu.forged_press_nowait(user, user.id, message.message_id, f"x:1:0:{other}")
+        answer = await emu.wait_answer(query)
+        assert answer.show_alert and "нет" in (answer.text or "")
+        toggle = next(d for d in _buttons(message) if d.startswith("x:"))
+        answer = await emu.press(user, user.id, message.message_id, toggle)
+        assert not answer.show_alert and "Выбрано: 1" in (answer.text or "")
+        def selected_shown() -> bool:
+            shown = players.hand_message(user) or message
+            return any(text.startswith("✅") for text in _buttons(shown).values())
+
+        await emu.wait_for(selected_shown)
+        answer = await emu.press(user, user.id, message.message_id, toggle)
+        assert "Выбрано: 0" in (answer.text or "")
+        assert await bot.app.bot_data.storage.moves(1) == []
+    finally:
+        await bot.stop()
+
+
+async def test_a_selection_button_on_a_follow_suit_hand_is_not_valid(
+    emu: BotApiEmulator, db_path: Path
+) -> None:
+    bot = BotRunner(bot_settings(emu, db_path), seed=7)
+    await bot.start()
+    try:
+        players = await seat_four(emu)
+        user = players.users[0]
+        message = players.hand_message(user)
+        assert message is not None
+        card = next(d for d in _buttons(message) if d.startswith("c:")).split(":")[3]
+        for data in (f"x:1:0:{card}", "y:1:0:beat"):
+            query = emu.forged_press_nowait(user, user.id, message.message_id, data)
+            answer = await emu.wait_answer(query)
+            assert answer.show_alert and "недействительна" in (answer.text or "")
+        assert bot.app is not None
+        moves = await bot.app.bot_data.storage.moves(1)
+        assert [m for m in moves if m.source.value == "human"] == []
+    finally:
+        await bot.stop()

@@ -33,6 +33,8 @@ class CoverFamily:
     name = "cover"
     presets = PRESETS
 
+    multi_select = True
+
     @property
     def texts(self) -> CoverFamily:
         return self

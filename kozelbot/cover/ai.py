@@ -16,7 +16,6 @@ from kozelbot.cover.state import (
     Claim,
     Discard,
     Lead,
-    Level,
     Otboy,
     Pass,
     Phase,
@@ -84,9 +83,3 @@ def _answer(view: View, legal: list[Action]) -> Action:
     if discards:
         return min(discards, key=lambda a: _total(view, a.cards))
     return next((a for a in legal if isinstance(a, Pass)), cheapest_beat or legal[0])
-
-
-def level(view: View, legal: list[Action]) -> Action:
-    """Levelling: the cheapest cards (kept for symmetry with the other steps)."""
-    options = [a for a in legal if isinstance(a, Level)]
-    return min(options, key=lambda a: _total(view, a.cards))

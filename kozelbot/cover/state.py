@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
@@ -258,7 +259,7 @@ class Round:
 
 
 @dataclass(slots=True)
-class GameState:
+class CoverGame:
     """One game: hands, talon, trump, the round in progress, and what was taken."""
 
     game_no: int
@@ -329,7 +330,7 @@ class CoverState:
     game_no: int = 0
     shuffles: int = 0
     out: list[int] = field(default_factory=list)
-    current: GameState | None = None
+    current: CoverGame | None = None
     last_result: DealScored | None = None
     winner: int | None = None
     trump: Suit = Suit.DIAMONDS
@@ -368,10 +369,6 @@ class CoverState:
     @property
     def deals_scored(self) -> int:
         return self.game_no
-
-    @property
-    def shuffles_done(self) -> int:
-        return self.shuffles
 
     def accepts(self, deal_no: int) -> bool:
         return (
@@ -492,19 +489,23 @@ class CoverState:
         return False
 
     def beats_available(self, seat: int) -> list[tuple[Card, ...]]:
-        """Every set of cards from ``seat``'s hand that covers every stack."""
-        game = self.current
-        if game is None or not self.may_beat(seat):
+        """Every set of cards from ``seat``'s hand that covers every stack, if it may beat."""
+        if self.current is None or not self.may_beat(seat):
             return []
+        return list(self._beats(seat))
+
+    def _beats(self, seat: int) -> Iterator[tuple[Card, ...]]:
+        """The sets of cards from ``seat``'s hand that would cover every stack (whether or
+        not it may beat now)."""
+        game = self.current
+        assert game is not None
         tops = [stack[-1] for stack in game.round.stacks]
         hand = game.hands[seat]
         if len(hand) < len(tops):
-            return []
-        found = []
+            return
         for combo in itertools.combinations(hand, len(tops)):
             if self.assignment(combo, tops) is not None:
-                found.append(combo)
-        return found
+                yield combo
 
     def leads_available(self, seat: int) -> list[tuple[Card, ...]]:
         """Every lead ``seat`` may make: 1–6 cards of one suit (poshka may join any)."""
@@ -641,7 +642,7 @@ class CoverState:
             bottom_shown = True
         first = self._first_leader(hands, seats, trump)
         n = self.rules.sides
-        self.current = GameState(
+        self.current = CoverGame(
             game_no=self.game_no,
             deck=tuple(deck),
             dealt=tuple(tuple(h) for h in hands),
@@ -757,20 +758,7 @@ class CoverState:
         assert game is not None
         if len(game.hands[seat]) > self._target():
             return True
-        return seat not in game.round.discarded and bool(self.beats_available_for(seat))
-
-    def beats_available_for(self, seat: int) -> list[tuple[Card, ...]]:
-        """Beats ``seat`` could make if it were its turn (for skipping)."""
-        game = self.current
-        assert game is not None
-        tops = [stack[-1] for stack in game.round.stacks]
-        hand = game.hands[seat]
-        if len(hand) < len(tops):
-            return []
-        for combo in itertools.combinations(hand, len(tops)):
-            if self.assignment(combo, tops) is not None:
-                return [combo]
-        return []
+        return seat not in game.round.discarded and next(self._beats(seat), None) is not None
 
     def _next_turn(self) -> list[Any]:
         """Move the turn clockwise to the next player with a decision; when it comes back to
@@ -796,7 +784,7 @@ class CoverState:
                 self.phase = Phase.ANSWER
                 return []
             rnd.answered.append(seat)  # nothing to beat with, nothing to shed: skipped
-        if self.rules.classic and self.beats_available_for(rnd.last_beater):
+        if self.rules.classic and next(self._beats(rnd.last_beater), None) is not None:
             rnd.turn = rnd.last_beater
             self.phase = Phase.REBEAT
             return []

@@ -66,6 +66,8 @@ class FollowFamily:
         legal = match.legal_actions(seat)
         return legal[0] if len(legal) == 1 and isinstance(legal[0], PlayCard) else None
 
+    multi_select = False
+
     @property
     def texts(self) -> FollowFamily:
         """The family renders itself (``render``)."""
