@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 COMMON_KEYS = ("seating", "move_time")
 MOVE_TIME_CHOICES = (60, 120, 300, 30, 15, 0)
@@ -27,6 +27,28 @@ class OptionError(ValueError):
         self.key = key
         self.value = value
         self.allowed = allowed
+
+
+class TableOptions(BaseModel):
+    """The options every table has, whatever its variant; each preset's options model
+    extends it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    seating: Literal["random", "ordered"] = "random"
+    """Who sits opposite whom: shuffled at the start, or in join order."""
+    move_time: int = Field(default=60)
+    """Seconds per move; on time-out the move is made for the player. 0 switches it off.
+
+    **Decision**: the seed allows a minute to an hour; we allow 10–3600 s (and 0), since
+    group tables often want quicker games (the kryuk seed uses 10–15 s)."""
+
+    @field_validator("move_time")
+    @classmethod
+    def _move_time_range(cls, value: int) -> int:
+        if value != 0 and not 10 <= value <= 3600:
+            raise ValueError("move_time must be 0 or 10..3600")
+        return value
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ __all__ = [
     "NOT_NOW", "VARIANT", "Button", "Keyboard", "card_label", "cards_label", "help_text",
     "leaderboard_text", "lobby_keyboard", "lobby_text", "mention", "option_error_text",
     "option_labels", "options_line", "rules_text", "seat_name", "table_error_text",
-    "variant_names",
 ]  # fmt: skip
 
 VARIANT = "variant"
@@ -49,11 +48,6 @@ def options_line(table: Table, t: Translator) -> str:
 def rules_text(variant: str, t: Translator) -> str:
     """/rules [variant]."""
     return texts_of(variant).rules_text(variant, t)
-
-
-def variant_names() -> tuple[str, ...]:
-    """Every preset's name, in the order the lobby cycles them."""
-    return tuple(TABLE_PRESETS)
 
 
 def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset()) -> str:

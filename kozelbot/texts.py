@@ -79,6 +79,18 @@ def pair_name(table: Table, side: int, t: Translator) -> str:
     return f"{seat_name(table, side, t)}+{seat_name(table, side + 2, t)}"
 
 
+def common_option_label(key: str, value: object, t: Translator) -> str | None:
+    """The words of an option every family's tables share (seating, move time, players), or
+    ``None`` for a family's own option."""
+    if key == "seating":
+        return t("Seats: random") if value == "random" else t("Seats: join order")
+    if key == "move_time":
+        return t("move {s} s", s=value) if value else t("no move timer")
+    if key == "players":
+        return t("{n} players", n=value)
+    return None
+
+
 def eyes(count: int, t: Translator) -> str:
     """``4 глаза`` / ``4 eyes``."""
     return t.n("{count} eye", "{count} eyes", count)

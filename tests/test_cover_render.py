@@ -68,7 +68,7 @@ def test_an_impossible_selection_is_refused_with_its_reason() -> None:
         raise AssertionError("a lead of two suits was accepted")
     error = IllegalMove("does not beat every stack")
     assert "every stack" in render.error_text(error, table, EN)
-    assert render.error_text(IllegalMove("discard exactly 2"), table, EN) == (
+    assert render.error_text(IllegalMove("discard exactly", 2), table, EN) == (
         "Discard exactly 2 cards.")  # fmt: skip
     assert render.done_text(Beat((Card.parse("10H"),)), EN) == "You beat with 10♥."
 

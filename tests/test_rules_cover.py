@@ -139,7 +139,7 @@ def refused(state: CoverState, seat: int, action: Any) -> str:
     with pytest.raises(IllegalMove) as caught:
         state.apply(seat, action)
     assert state.dump() == before
-    return caught.value.reason
+    return str(caught.value)  # the reason, with the count where it asks for one
 
 
 def finish_game(state: CoverState, points: list[int], leader: int = 0) -> list[Any]:

@@ -5,15 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ValidationInfo, field_validator
 
-from kozelbot.options import Preset
+from kozelbot.options import Preset, TableOptions
 
 
-class CoverOptions(BaseModel):
+class CoverOptions(TableOptions):
     """Table options of the cover game (RULES.md §2, seeds 003 and 000)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
 
     hand: Literal[6, 4] = 6
     """``6``: classic (re-beats, Відбій, the trump changes at the last draw); ``4``: quick."""
@@ -27,15 +25,6 @@ class CoverOptions(BaseModel):
     four trumps."""
     save: Literal[31, 21] = 31
     """Card points from which a side escapes 4 loser points with only 2 (big tables: 21)."""
-    seating: Literal["random", "ordered"] = "random"
-    move_time: int = Field(default=60)
-
-    @field_validator("move_time")
-    @classmethod
-    def _move_time_range(cls, value: int) -> int:
-        if value != 0 and not 10 <= value <= 3600:
-            raise ValueError("move_time must be 0 or 10..3600")
-        return value
 
     @field_validator("players")
     @classmethod

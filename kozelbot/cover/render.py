@@ -33,7 +33,16 @@ from kozelbot.cover.state import (
 from kozelbot.game import DealScored, GameError, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table, TableStatus
-from kozelbot.texts import ROW_WIDTH, SUIT_ORDER, Button, Keyboard, card_label, pair_name, seat_name
+from kozelbot.texts import (
+    ROW_WIDTH,
+    SUIT_ORDER,
+    Button,
+    Keyboard,
+    card_label,
+    common_option_label,
+    pair_name,
+    seat_name,
+)
 
 SELECTED = "✅"
 FACE_DOWN = "🂠"
@@ -50,18 +59,21 @@ def option_labels(options: Mapping[str, Any], t: Translator) -> dict[str, str]:
         "mode": t("Pairs") if options.get("mode") == "pairs" else t("Each for self"),
     }
     if options.get("mode") == "self":
-        labels["players"] = t("{n} players", n=options.get("players"))
+        labels["players"] = _common("players", options, t)
     labels["poshka"] = t("Poshka 6♠: on") if options.get("poshka") else t("Poshka 6♠: off")
     labels["opening"] = (
         t("Trump by the cut") if options.get("opening") == "seed000" else t("First trump ♦")
     )
     labels["save"] = t("Saved from {n} points", n=options.get("save"))
-    labels["seating"] = (
-        t("Seats: random") if options.get("seating") == "random" else t("Seats: join order")
-    )
-    move_time = int(options.get("move_time", 0))
-    labels["move_time"] = t("move {s} s", s=move_time) if move_time else t("no move timer")
+    labels["seating"] = _common("seating", options, t)
+    labels["move_time"] = _common("move_time", options, t)
     return labels
+
+
+def _common(key: str, options: Mapping[str, Any], t: Translator) -> str:
+    label = common_option_label(key, options.get(key), t)
+    assert label is not None
+    return label
 
 
 def _side_name(table: Table, view: View, side: int, t: Translator) -> str:
@@ -279,13 +291,12 @@ def error_text(error: GameError, table: Table, t: Translator) -> str:
         names = ", ".join(seat_name(table, s, t) for s in error.to_act)
         return t("It is {name}'s turn now.", name=names) if names else t("Not your turn.")
     if isinstance(error, IllegalMove):
-        reason = error.reason
-        count = reason.rsplit(" ", 1)[-1]
-        if reason.startswith("discard exactly"):
+        reason, count = error.reason, error.count
+        if reason == "discard exactly":
             return t("Discard exactly {n} cards.", n=count)
-        if reason.startswith("beat or discard exactly"):
+        if reason == "beat or discard exactly":
             return t("Beat every stack, or discard {n} face down.", n=count)
-        if reason.startswith("add exactly"):
+        if reason == "add exactly":
             return t("Add exactly {n} cards.", n=count)
         texts = {
             "cards not in hand": t("Select cards from your hand."),

@@ -216,13 +216,15 @@ class NotYourTurn(GameError):
 
 
 class IllegalMove(GameError):
-    """A move the rules refuse; ``reason`` says why in a word the texts translate."""
+    """A move the rules refuse: ``reason`` names why (the texts translate it), ``count`` is
+    the number of cards it asks for, where it asks for some."""
 
     code = "illegal"
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
+    def __init__(self, reason: str, count: int = 0) -> None:
+        super().__init__(f"{reason} {count}" if count else reason)
         self.reason = reason
+        self.count = count
 
 
 # --- state -----------------------------------------------------------------------------
@@ -592,13 +594,13 @@ class CoverState:
             if not need:
                 raise IllegalMove("nothing to discard")
             if len(cards) != need:
-                raise IllegalMove(f"discard exactly {need}")
+                raise IllegalMove("discard exactly", need)
             return
         if isinstance(action, Pass):
             if self.phase is not Phase.ANSWER:
                 raise IllegalMove("no pass now")
             if self.surplus(seat):
-                raise IllegalMove(f"beat or discard exactly {self.surplus(seat)}")
+                raise IllegalMove("beat or discard exactly", self.surplus(seat))
             return
         if isinstance(action, Otboy):
             if self.phase is not Phase.REBEAT:
@@ -606,7 +608,7 @@ class CoverState:
             return
         if isinstance(action, Level):
             if self.phase is not Phase.LEVEL or len(cards) != self._level_count(seat):
-                raise IllegalMove(f"add exactly {self._level_count(seat)}")
+                raise IllegalMove("add exactly", self._level_count(seat))
             return
         raise IllegalMove("unknown move")
 

@@ -4,37 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field
 
 from kozelbot.cards import Card, Suit, parse_cards
 from kozelbot.follow.rules import Rules
-from kozelbot.options import Preset
+from kozelbot.options import Preset, TableOptions
 
 
-class _Options(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class MoveTime(_Options):
-    """Options every follow-suit table has."""
-
-    seating: Literal["random", "ordered"] = "random"
-    """Who sits opposite whom: shuffled at the start, or in join order."""
-    move_time: int = Field(default=60)
-    """Seconds per move; on time-out the move is made for the player. 0 switches it off.
-
-    **Decision**: the seed allows a minute to an hour; we allow 10–3600 s (and 0), since
-    group tables often want quicker games (the kryuk seed uses 10–15 s)."""
-
-    @field_validator("move_time")
-    @classmethod
-    def _move_time_range(cls, value: int) -> int:
-        if value != 0 and not 10 <= value <= 3600:
-            raise ValueError("move_time must be 0 or 10..3600")
-        return value
-
-
-class HvalenyiOptions(MoveTime):
+class HvalenyiOptions(TableOptions):
     """Table options of Хвалёный козёл (RULES.md §1.1)."""
 
     players: Literal[4, 2] = 4
@@ -75,7 +52,7 @@ def build_hvalenyi(options: BaseModel) -> Rules:
     )
 
 
-class BelkaOptions(MoveTime):
+class BelkaOptions(TableOptions):
     """Table options of Белка (RULES.md §1.4)."""
 
     deck: Literal[32, 36] = 32
@@ -105,7 +82,7 @@ def build_belka(options: BaseModel) -> Rules:
     )
 
 
-class KryukOptions(MoveTime):
+class KryukOptions(TableOptions):
     """Table options of Козёл с Крюком (RULES.md §1.2): the seed's 10 s per move (15 s for a
     deal's first move); on time-out a random legal card is played."""
 
@@ -141,7 +118,7 @@ def build_kryuk(options: BaseModel) -> Rules:
     )
 
 
-class SixesOptions(MoveTime):
+class SixesOptions(TableOptions):
     """Table options of the encyclopaedia's Козёл on a board of sixes (RULES.md §1.3)."""
 
     no_shamok: bool = False

@@ -44,6 +44,7 @@ from kozelbot.texts import (
     Keyboard,
     card_label,
     cards_label,
+    common_option_label,
     eyes,
     pair_name,
     seat_name,
@@ -78,14 +79,14 @@ def variant_title(variant: str, t: Translator) -> str:
 
 def option_label(key: str, value: Any, t: Translator) -> str:
     """One table option in words, for the lobby's line and its ⚙ buttons."""
+    common = common_option_label(key, value, t)
+    if common is not None:
+        return common
     on = bool(value)
     labels: dict[str, str] = {
         "deck": t("Deck {n}", n=value),
-        "players": t("{n} players", n=value),
         "six_clubs": t("6♣ top trump") if value == "top" else t("6♣ ordinary"),
         "lyusya": t("Lyusya: win") if value == "win" else t("Lyusya: zero"),
-        "seating": t("Seats: random") if value == "random" else t("Seats: join order"),
-        "move_time": t("move {s} s", s=value) if value else t("no move timer"),
         "no_shamok": t("No shamok") if on else t("7♣ shamok"),
         "ace_discard_ban": t("Ace discard ban: on") if on else t("Ace discard ban: off"),
         "royal": t("Royal kozel: on") if on else t("Royal kozel: off"),

@@ -456,11 +456,6 @@ class View:
         return (self.seat + 2) % 4
 
 
-def side_of(seat: int) -> int:
-    """Partners sit opposite: side 0 is seats 0+2, side 1 is seats 1+3 (two players: the seat)."""
-    return seat % 2
-
-
 def trick_winner(
     cards: tuple[tuple[int, Card], ...] | list[tuple[int, Card]], table: Strength
 ) -> int:
