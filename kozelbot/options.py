@@ -66,6 +66,10 @@ class Preset:
         own = [k for k in self.options_model.model_fields if k not in COMMON_KEYS]
         return (*own, *(k for k in COMMON_KEYS if k in self.options_model.model_fields))
 
+    def rules(self, values: Mapping[str, Any]) -> Any:
+        """The engine parameters for these (stored or typed) option values."""
+        return self.build(self.options_from(values))
+
     def default_options(self) -> BaseModel:
         """The preset's options with every default."""
         return self.options_model()

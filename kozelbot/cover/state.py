@@ -347,8 +347,8 @@ class CoverState:
 
     @cached_property
     def rules(self) -> CoverRules:
-        chosen = PRESETS[self.variant]
-        return chosen.build(chosen.options_from(self.options))  # type: ignore[no-any-return]
+        rules: CoverRules = PRESETS[self.variant].rules(self.options)
+        return rules
 
     # -- protocol ----------------------------------------------------------------------
 

@@ -134,8 +134,8 @@ def units(scoring: str, count: int, t: Translator) -> str:
 def _rules_of(table: Table) -> Rules:
     from kozelbot.follow.presets import PRESETS
 
-    chosen = PRESETS[table.variant]
-    return chosen.build(chosen.options_from(table.options))  # type: ignore[no-any-return]
+    rules: Rules = PRESETS[table.variant].rules(table.options)
+    return rules
 
 
 def _score_line(table: Table, side: int, score: int, rules: Rules, t: Translator) -> str:

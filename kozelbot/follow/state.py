@@ -520,8 +520,8 @@ class MatchState:
 
     @cached_property
     def rules(self) -> Rules:
-        chosen = PRESETS[self.variant]
-        return chosen.build(chosen.options_from(self.options))  # type: ignore[no-any-return]
+        rules: Rules = PRESETS[self.variant].rules(self.options)
+        return rules
 
     # -- the protocol's small questions --------------------------------------------------
 
@@ -1450,8 +1450,7 @@ def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
     deal = data.pop("deal")
     if deal is not None:
         deal = dict(deal)
-        rules = PRESETS[data["variant"]].build(PRESETS[data["variant"]].options_from(
-            data["options"]))  # fmt: skip
+        rules = PRESETS[data["variant"]].rules(data["options"])
         deal.setdefault("trump", None if rules.trump_suit is None else rules.trump_suit.value)
         deal.setdefault("obligation", deal["first_leader"] % 2)
     data["current"] = deal
