@@ -109,11 +109,14 @@ class Preset:
         values = options.model_dump()
         defaults = self.default_options().model_dump()
         common = {k: values[k] for k in COMMON_KEYS if k in values}
+        # A value that another option rules out (cover: pairs need four players) resets that
+        # other option to its default (or, failing that, all of them); one that still fails
+        # is skipped.
+        bases = [values, *({**values, k: defaults[k]} for k in self.keys if k != key)]
+        bases.append({**defaults, **common})
         for step in range(len(choices)):
             following = choices[(start + step) % len(choices)]
-            # A value that another option rules out (cover: pairs need four players) resets
-            # the options that depend on it to their defaults; one that still fails is skipped.
-            for base in (values, {**defaults, **common}):
+            for base in bases:
                 try:
                     return self.options_from({**base, key: following})
                 except OptionError:

@@ -167,3 +167,17 @@ async def test_unknown_variant_and_bad_option_values_are_refused_with_the_choice
     await emu.wait_for(lambda: emu.find_message(group.id, "deck=36") is not None)
     await bot.drain()
     assert emu.find_message(group.id, "набор за стол") is None
+
+
+def test_cycling_an_option_another_rules_out_resets_the_dependent_ones() -> None:
+    """Cover: back to ``mode=pairs`` from three players each for self resets ``players`` to
+    four (pairs need four) and keeps every other option; ``players`` cannot leave 4 in
+    pairs mode, so its button changes nothing there."""
+    cover = preset("cover")
+    three = cover.parse(["mode=self", "players=3", "move_time=30", "seating=ordered", "hand=4"])
+    pairs = cover.cycle(three, "mode")
+    assert (pairs.mode, pairs.players) == ("pairs", 4)  # type: ignore[attr-defined]
+    assert (pairs.move_time, pairs.seating) == (30, "ordered")  # type: ignore[attr-defined]
+    assert pairs.hand == 4  # type: ignore[attr-defined]  # an option it does not rule out stays
+    assert cover.cycle(pairs, "players") == pairs
+    assert cover.cycle(cover.cycle(pairs, "mode"), "players").players == 3  # type: ignore[attr-defined]
