@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-COMMON_KEYS = ("seating", "move_time")
+COMMON_KEYS = ("seating", "move_time", "computer")
 MOVE_TIME_CHOICES = (60, 120, 300, 30, 15, 0)
 """What the lobby's timer button cycles through (seconds; 0 = no timer)."""
 
@@ -42,6 +42,11 @@ class TableOptions(BaseModel):
 
     **Decision**: the seed allows a minute to an hour; we allow 10–3600 s (and 0), since
     group tables often want quicker games (the kryuk seed uses 10–15 s)."""
+
+    computer: Literal["normal", "easy"] = "normal"
+    """How the computer players play: ``normal`` (the family's computer player) or
+    ``easy`` (a random legal move). Each level is one fixed-strength pseudo-player in the
+    ratings, so playing with computers counts without inflating anyone."""
 
     @field_validator("move_time")
     @classmethod

@@ -62,6 +62,10 @@ class MatchPlayer(_Record):
     name: str
     side: int
     won: bool
+    tally: dict[str, int] = {}
+    """The seat's counts over the match (``kozelbot.table.TALLY_KEYS``)."""
+    level: str | None = None
+    """A computer seat's level (its fixed pseudo-player in the ratings); ``None`` for people."""
 
 
 class MatchResult(_Record):
@@ -75,6 +79,12 @@ class MatchResult(_Record):
     score: tuple[int, ...]
     deals: int
     players: tuple[MatchPlayer, ...]
+    thread_id: int | None = None
+    scope: str = "group"
+    """``group``, or ``private`` for a match against the computer (/play): rated apart and
+    never on a group's board."""
+    rated: bool = True
+    """Whether the match updates ratings (finished matches are; stopped ones have no result)."""
 
 
 class UserRecord(_Record):

@@ -53,15 +53,29 @@ class Player(BaseModel):
 
     user_id: int | None = None
     name: str
+    away: bool = False
+    """The person missed two moves in a row: a computer plays the seat for them until they
+    come back ("I'm here" or /hand), and anyone not seated may take the seat over."""
 
     @property
     def is_computer(self) -> bool:
         """Computer players fill empty seats and replace players who leave."""
         return self.user_id is None
 
+    @property
+    def computer_plays(self) -> bool:
+        """A computer makes this seat's moves (a computer player, or a person away)."""
+        return self.user_id is None or self.away
+
 
 def _empty_seats() -> list[Player | None]:
     return [None, None, None, None]
+
+
+TALLY_KEYS = ("deals", "points", "catches", "eggs", "lyusyas", "handoffs", "timeouts")
+"""What a seat's ``Table.tally`` counts over a match, for /stats: deals played, the card
+points its side took, deals its side won by a catch or a Lyusya, egg deals, hand-offs it
+made, moves the timer made for it."""
 
 
 class Table(BaseModel):
@@ -70,6 +84,10 @@ class Table(BaseModel):
     game_id: int = 0
     """Assigned by storage on creation."""
     chat_id: int
+    thread_id: int | None = None
+    """The forum topic the game lives in (one game per topic); ``None`` outside forums.
+    In the bot's private chat (``chat_id`` > 0) the game is a person's match against the
+    computer (/play)."""
     chat_title: str | None = None
     """The group's name, shown in private hand messages (people may play in several)."""
     variant: str
@@ -77,7 +95,12 @@ class Table(BaseModel):
     creator_id: int
     status: TableStatus = TableStatus.LOBBY
     seed: int
-    """Every shuffle of this game derives from it, so a seed replays the match."""
+    """The computer players' and the timer's choices derive from it."""
+    secret: str = ""
+    """Hex secret each deal's shuffle seed is derived from (``kozelbot.fairplay``): a deal's
+    seed is committed (its SHA-256 shown) before the first card and revealed with its result,
+    and one revealed seed tells nothing of another. Empty in games begun before fair play:
+    their shuffles still derive from ``seed``."""
     seats: list[Player | None] = Field(default_factory=lambda: _empty_seats())
     state: dict[str, Any] | None = None
     version: int = 0
@@ -88,7 +111,18 @@ class Table(BaseModel):
     closed_reason: str | None = None
     """Why a game stopped early: ``expired`` (a lobby nobody started), else ``None``."""
     timeouts: list[int] = Field(default_factory=lambda: [0, 0, 0, 0])
+    missed: list[int] = Field(default_factory=lambda: [0, 0, 0, 0])
+    """Time-outs in a row per seat (two hand the seat to a computer until its owner is back)."""
+    warned: list[bool] = Field(default_factory=lambda: [False, False, False, False])
+    """Whether the seat to act was warned at half its move time (reset by every move)."""
+    tally: list[dict[str, int]] = Field(default_factory=lambda: [{}, {}, {}, {}])
+    """Per seat, the counts of ``TALLY_KEYS`` so far (they go with the result to /stats)."""
     created_at: float = 0.0
+
+    @property
+    def private(self) -> bool:
+        """A match against the computer in the bot's private chat (/play), rated apart."""
+        return self.chat_id > 0
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a user holds, if any."""

@@ -88,6 +88,8 @@ def common_option_label(key: str, value: object, t: Translator) -> str | None:
         return t("move {s} s", s=value) if value else t("no move timer")
     if key == "players":
         return t("{n} players", n=value)
+    if key == "computer":
+        return t("Computer: easy") if value == "easy" else t("Computer: normal")
     return None
 
 

@@ -40,6 +40,7 @@ from kozelbot.records import (
 )
 from kozelbot.table import Table
 from storage.backup import TemporaryCopy, same_file
+from storage.boards import BoardsMixin
 from storage.errors import GameAlreadyRunning, StaleVersion
 from storage.migrate import apply_migrations
 from storage.transaction import immediate
@@ -143,7 +144,7 @@ def _check_belongs(
         raise ValueError(f"records of another game passed to save_game({game_id})")
 
 
-class Storage:
+class Storage(BoardsMixin):
     """The bot's database: users, chats, games, move and deal logs, results, rankings."""
 
     def __init__(self, db: aiosqlite.Connection, clock: Clock = time.time) -> None:
@@ -513,6 +514,7 @@ class Storage:
                 )
             if result is not None:
                 await self._insert_result(result, now)
+                await self._after_result(table, result, now)
                 await self._db.executemany(
                     "UPDATE users SET abandons = MAX(abandons - 1, 0) WHERE user_id = ?",
                     [(p.user_id,) for p in result.players if p.user_id is not None],
@@ -530,6 +532,7 @@ class Storage:
                     " abandons = abandons + 1, updated_at = excluded.updated_at",
                     (abandoned_by, now, now),
                 )
+                await self._after_abandon(table, abandoned_by, now)
         if result is not None or abandoned_by is not None:
             players = [p.user_id for p in result.players] if result is not None else []
             self._user_changed(abandoned_by, *players)
