@@ -34,12 +34,13 @@ def posts_for(table: Table, event: DealScored | MatchOver) -> list[OutboxItem]:
         payload: dict[str, Any] = {"result": _DEAL.dump_python(event, mode="json"),
                                    "seats": seats}  # fmt: skip
         return [
-            OutboxItem(chat_id=table.chat_id, game_id=table.game_id, kind=kind, payload=payload)
+            OutboxItem(chat_id=table.chat_id, thread_id=table.thread_id, game_id=table.game_id,
+                       kind=kind, payload=payload)
             for kind in (FINAL_TABLE, DEAL_RESULT)
         ]
     payload = {"result": _MATCH.dump_python(event, mode="json"), "seats": seats}
-    return [OutboxItem(chat_id=table.chat_id, game_id=table.game_id, kind=MATCH_OVER,
-                       payload=payload)]  # fmt: skip
+    return [OutboxItem(chat_id=table.chat_id, thread_id=table.thread_id, game_id=table.game_id,
+                       kind=MATCH_OVER, payload=payload)]  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -125,6 +125,8 @@ class OutboxItem(_Record):
     game_id: int
     kind: str
     payload: dict[str, Any]
+    thread_id: int | None = None
+    """The forum topic of the game (``None`` outside forums)."""
     id: int = 0
     """Assigned by storage."""
 

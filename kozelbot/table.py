@@ -24,6 +24,14 @@ class GameAlreadyRunning(Exception):
         self.chat_id = chat_id
 
 
+class SeatTaken(Exception):
+    """A person already sits at another live game (storage refuses a second seat)."""
+
+    def __init__(self, user_id: int) -> None:
+        super().__init__(f"user {user_id} already sits at another live game")
+        self.user_id = user_id
+
+
 class StaleVersion(Exception):
     """A save based on an old version of the table; nothing was written."""
 
@@ -113,8 +121,12 @@ class Table(BaseModel):
     timeouts: list[int] = Field(default_factory=lambda: [0, 0, 0, 0])
     missed: list[int] = Field(default_factory=lambda: [0, 0, 0, 0])
     """Time-outs in a row per seat (two hand the seat to a computer until its owner is back)."""
-    warned: list[bool] = Field(default_factory=lambda: [False, False, False, False])
-    """Whether the seat to act was warned at half its move time (reset by every move)."""
+    turn_time: float = 0.0
+    """The move time the current ``deadline`` was set with (its owner is warned at half)."""
+    stop_votes: list[int] = Field(default_factory=list)
+    """People who voted to stop the match (a majority of those seated ends it)."""
+    stop_vote_until: float | None = None
+    """When the running stop vote lapses (two minutes after it began)."""
     tally: list[dict[str, int]] = Field(default_factory=lambda: [{}, {}, {}, {}])
     """Per seat, the counts of ``TALLY_KEYS`` so far (they go with the result to /stats)."""
     created_at: float = 0.0
@@ -123,6 +135,11 @@ class Table(BaseModel):
     def private(self) -> bool:
         """A match against the computer in the bot's private chat (/play), rated apart."""
         return self.chat_id > 0
+
+    @property
+    def place(self) -> tuple[int, int | None]:
+        """Where the game lives: its chat and forum topic."""
+        return (self.chat_id, self.thread_id)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat a user holds, if any."""

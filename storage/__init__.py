@@ -4,6 +4,19 @@ Imports only the ``kozelbot`` records and table models (never ``telegram`` or ``
 """
 
 from storage.db import Storage
-from storage.errors import GameAlreadyRunning, SchemaTooNew, StaleVersion, StorageError
+from storage.errors import (
+    GameAlreadyRunning,
+    SchemaTooNew,
+    SeatTaken,
+    StaleVersion,
+    StorageError,
+)
 
-__all__ = ["GameAlreadyRunning", "SchemaTooNew", "StaleVersion", "Storage", "StorageError"]
+__all__ = [
+    "GameAlreadyRunning",
+    "SchemaTooNew",
+    "SeatTaken",
+    "StaleVersion",
+    "Storage",
+    "StorageError",
+]

@@ -41,7 +41,7 @@ from kozelbot.records import (
 from kozelbot.table import Table
 from storage.backup import TemporaryCopy, same_file
 from storage.boards import BoardsMixin
-from storage.errors import GameAlreadyRunning, StaleVersion
+from storage.errors import GameAlreadyRunning, SeatTaken, StaleVersion
 from storage.migrate import apply_migrations
 from storage.transaction import immediate
 
@@ -62,8 +62,9 @@ USER_CACHE = 10_000
 # SQLite's INTEGER is 64-bit; binding a larger Python int raises OverflowError.
 _INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
-# SQLite names the indexed column, not the partial index, when the index refuses a row.
-_LIVE_CONFLICT = "UNIQUE constraint failed: games.chat_id"
+# SQLite names the indexed columns, not the partial index, when the index refuses a row.
+_LIVE_CONFLICT = "UNIQUE constraint failed: games.chat_id, games.thread_id"
+_SEAT_CONFLICT = "UNIQUE constraint failed: live_seats.user_id"
 
 _LEADERBOARD = """
 WITH per_match AS (
@@ -387,6 +388,11 @@ class Storage(BoardsMixin):
                 (old_chat_id, new_chat_id),
             )
             await self._db.execute(
+                "DELETE FROM live_seats WHERE game_id IN (SELECT game_id FROM games"
+                f" WHERE chat_id = ? AND status NOT IN {_LIVE_STATUSES})",
+                (old_chat_id,),
+            )
+            await self._db.execute(
                 "UPDATE games SET chat_id = ?, version = version + 1, updated_at = ?,"
                 " data = json_set(data, '$.chat_id', ?, '$.version', version + 1)"
                 " WHERE chat_id = ?",
@@ -415,9 +421,10 @@ class Storage(BoardsMixin):
         async with self._write():
             try:
                 cursor = await self._db.execute(
-                    "INSERT INTO games (chat_id, status, version, deadline, data,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, '', ?, ?)",
-                    (table.chat_id, table.status.value, table.version, table.deadline, now, now),
+                    "INSERT INTO games (chat_id, thread_id, status, version, deadline, data,"
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, '', ?, ?)",
+                    (table.chat_id, table.thread_id or 0, table.status.value, table.version,
+                     table.deadline, now, now),
                 )
             except sqlite3.IntegrityError as exc:
                 if _is_live_conflict(exc):
@@ -431,6 +438,7 @@ class Storage(BoardsMixin):
             await self._db.execute(
                 "UPDATE games SET data = ? WHERE game_id = ?", (created.to_json(), game_id)
             )
+            await self._sync_live_seats(created)
         return created
 
     async def save_game(
@@ -473,6 +481,7 @@ class Storage(BoardsMixin):
                 raise
             if cursor.rowcount != 1:
                 raise StaleVersion(table.game_id)
+            await self._sync_live_seats(table)
             if moves:
                 await self._db.executemany(
                     "INSERT INTO moves (game_id, seq, deal_no, seat, action, source, user_id,"
@@ -521,9 +530,13 @@ class Storage(BoardsMixin):
                 )
             if outbox:
                 await self._db.executemany(
-                    "INSERT INTO outbox (chat_id, game_id, kind, payload, created_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    [(o.chat_id, table.game_id, o.kind, _json(o.payload), now) for o in outbox],
+                    "INSERT INTO outbox (chat_id, thread_id, game_id, kind, payload, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (o.chat_id, o.thread_id or 0, table.game_id, o.kind, _json(o.payload),
+                         now)
+                        for o in outbox
+                    ],
                 )
             if abandoned_by is not None:
                 await self._db.execute(
@@ -536,6 +549,24 @@ class Storage(BoardsMixin):
         if result is not None or abandoned_by is not None:
             players = [p.user_id for p in result.players] if result is not None else []
             self._user_changed(abandoned_by, *players)
+
+    async def _sync_live_seats(self, table: Table) -> None:
+        """Rewrite the game's rows of ``live_seats`` (inside a write): its people while it is
+        live, none once it ended. ``SeatTaken`` if one of them sits at another live game."""
+        await self._db.execute("DELETE FROM live_seats WHERE game_id = ?", (table.game_id,))
+        if not table.status.live:
+            return
+        for _seat, player in table.humans:
+            try:
+                await self._db.execute(
+                    "INSERT INTO live_seats (user_id, game_id) VALUES (?, ?)",
+                    (player.user_id, table.game_id),
+                )
+            except sqlite3.IntegrityError as exc:
+                if _SEAT_CONFLICT in str(exc):
+                    assert player.user_id is not None
+                    raise SeatTaken(player.user_id) from exc
+                raise
 
     async def _insert_result(self, result: MatchResult, now: float) -> None:
         """Write a match and its players; runs inside ``save_game``'s transaction."""
@@ -571,13 +602,25 @@ class Storage(BoardsMixin):
         row = await self._fetchone("SELECT data FROM games WHERE game_id = ?", (game_id,))
         return None if row is None else Table.from_json(row["data"])
 
-    async def live_game(self, chat_id: int) -> Table | None:
-        """The chat's lobby or playing game, if any."""
-        if not _fits(chat_id):
+    async def live_game(self, chat_id: int, thread_id: int | None = None) -> Table | None:
+        """The lobby or playing game of a chat (of one forum topic of it), if any."""
+        if not _fits(chat_id, thread_id or 0):
             return None
         row = await self._fetchone(
-            f"SELECT data FROM games WHERE chat_id = ? AND status IN {_LIVE_STATUSES}",
-            (chat_id,),
+            "SELECT data FROM games WHERE chat_id = ? AND thread_id = ?"
+            f" AND status IN {_LIVE_STATUSES}",
+            (chat_id, thread_id or 0),
+        )
+        return None if row is None else Table.from_json(row["data"])
+
+    async def live_seat(self, user_id: int) -> Table | None:
+        """The lobby or running game a person sits at, if any (one at most)."""
+        if not _fits(user_id):
+            return None
+        row = await self._fetchone(
+            "SELECT g.data FROM live_seats AS s JOIN games AS g ON g.game_id = s.game_id"
+            " WHERE s.user_id = ?",
+            (user_id,),
         )
         return None if row is None else Table.from_json(row["data"])
 
@@ -707,19 +750,22 @@ class Storage(BoardsMixin):
 
     # -- the presenter's bookkeeping ----------------------------------------------------------
 
-    async def pending_posts(self, chat_id: int, limit: int = 10) -> list[OutboxItem]:
-        """A chat's posts not yet sent, oldest first."""
-        if not _fits(chat_id, limit):
+    async def pending_posts(
+        self, chat_id: int, limit: int = 10, thread_id: int | None = None
+    ) -> list[OutboxItem]:
+        """The posts of a chat (of one forum topic of it) not yet sent, oldest first."""
+        if not _fits(chat_id, limit, thread_id or 0):
             return []
         rows = await self._fetchall(
-            "SELECT id, chat_id, game_id, kind, payload FROM outbox WHERE chat_id = ?"
-            " ORDER BY id LIMIT ?",
-            (chat_id, limit),
+            "SELECT id, chat_id, thread_id, game_id, kind, payload FROM outbox"
+            " WHERE chat_id = ? AND thread_id = ? ORDER BY id LIMIT ?",
+            (chat_id, thread_id or 0, limit),
         )
         return [
             OutboxItem(
                 id=r["id"],
                 chat_id=r["chat_id"],
+                thread_id=r["thread_id"] or None,
                 game_id=r["game_id"],
                 kind=r["kind"],
                 payload=json.loads(r["payload"]),
@@ -727,10 +773,12 @@ class Storage(BoardsMixin):
             for r in rows
         ]
 
-    async def chats_with_posts(self) -> list[int]:
-        """Chats that have posts waiting (to send them after a restart)."""
-        rows = await self._fetchall("SELECT DISTINCT chat_id FROM outbox ORDER BY chat_id")
-        return [int(r["chat_id"]) for r in rows]
+    async def chats_with_posts(self) -> list[tuple[int, int | None]]:
+        """Chats (and forum topics) that have posts waiting (to send them after a restart)."""
+        rows = await self._fetchall(
+            "SELECT DISTINCT chat_id, thread_id FROM outbox ORDER BY chat_id, thread_id"
+        )
+        return [(int(r["chat_id"]), int(r["thread_id"]) or None) for r in rows]
 
     async def post_done(self, post_id: int) -> None:
         """A post was sent (or can never be): remove it from the outbox."""

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from kozelbot.table import GameAlreadyRunning, StaleVersion
+from kozelbot.table import GameAlreadyRunning, SeatTaken, StaleVersion
 
 
 class StorageError(Exception):
@@ -17,4 +17,4 @@ class SchemaTooNew(StorageError):
     """The database was migrated by a newer release than this one."""
 
 
-__all__ = ["GameAlreadyRunning", "SchemaTooNew", "StaleVersion", "StorageError"]
+__all__ = ["GameAlreadyRunning", "SchemaTooNew", "SeatTaken", "StaleVersion", "StorageError"]

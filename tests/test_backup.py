@@ -42,7 +42,9 @@ async def new_game(storage: Storage, chat_id: int) -> Table:
     table = Table(
         chat_id=chat_id, variant="hvalenyi", options={"deck": 36}, creator_id=1, seed=chat_id
     )
-    return await storage.create_game(table.model_copy(update={"seats": list(SEATS)}))
+    # One live seat per person: each chat's Anna is another person.
+    anna = Player(user_id=abs(chat_id), name="Anna")
+    return await storage.create_game(table.model_copy(update={"seats": [anna, *SEATS[1:]]}))
 
 
 async def play_moves(storage: Storage, table: Table, count: int) -> Table:

@@ -109,7 +109,8 @@ async def test_a_lobby_refuses_two_seats_while_three_people_sit(service: GameSer
     assert [p.user_id if p else None for p in change.table.seats] == [1, 3]
     change = await service.cycle_option(table.game_id, 1, "variant")
     assert change.table.variant == "kryuk" and len(change.table.seats) == 4
-    assert change.table.options == {"seating": "random", "move_time": 10}
+    assert change.table.options == {"seating": "random", "move_time": 10,
+                                    "computer": "normal"}
 
 
 async def _kryuk_with_one_person(service: GameService) -> tuple[int, object]:

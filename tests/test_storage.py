@@ -43,9 +43,14 @@ def new_table(chat_id: int = CHAT, **changes: object) -> Table:
         options={"deck": 36},
         creator_id=1,
         seed=42,
-        seats=[Player(user_id=1, name="Anna"), None, Player(name="Computer 1"), None],
+        # One live seat per person: Anna of another chat is another person.
+        seats=[Player(user_id=_anna(chat_id), name="Anna"), None, Player(name="Computer 1"), None],
     )
     return table.model_copy(update=changes)
+
+
+def _anna(chat_id: int) -> int:
+    return 1 if chat_id == CHAT else 1_000_000 + abs(chat_id) % 1_000_000
 
 
 def bumped(table: Table, **changes: object) -> Table:
@@ -542,7 +547,7 @@ async def test_posts_are_saved_with_the_move_and_read_back_in_order_until_done(
         for kind in ("final_table", "deal_result", "match_over")
     ]
     await storage.save_game(bumped(created), outbox=posts)
-    assert await storage.chats_with_posts() == [CHAT]
+    assert await storage.chats_with_posts() == [(CHAT, None)]
     pending = await storage.pending_posts(CHAT)
     assert [p.kind for p in pending] == ["final_table", "deal_result", "match_over"]
     assert [p.payload for p in pending] == [{"k": p.kind} for p in pending]
