@@ -7,7 +7,9 @@ what every chat shows (``messages``, ``last_message``, ``find_message``, ``histo
 limits (:class:`Limits`) answer 429 like Telegram; every 429 is kept in ``flood_errors``.
 ``setWebhook`` switches it to POSTing updates to the bot (webhook mode), and :class:`Faults`
 makes a share of the bot's calls fail (429, 5xx, slow answers, dropped connections), listed in
-``injected_faults``.
+``injected_faults``. Forum supergroups (``add_group(..., forum=True)``) have topics
+(``create_topic``; ``send_text(..., thread=topic)``; ``messages(chat, thread=topic)``) and the
+bot's ``message_thread_id`` and topic methods work on them as in Telegram.
 """
 
 from .entities import FormattedText, HtmlParseError, parse_html, utf16_len
@@ -15,21 +17,26 @@ from .errors import ApiError
 from .faults import FAULT_KINDS, FaultKind, Faults, InjectedFault
 from .limits import MESSAGE_METHODS, FloodControl, Limits, max_in_window
 from .models import (
+    GENERAL_TOPIC_ID,
+    TOPIC_ICON_COLORS,
     ApiCall,
     CallbackAnswer,
     ChatMessage,
     FloodError,
     Group,
+    Topic,
     User,
     Webhook,
     WebhookDelivery,
 )
 from .server import BotApiEmulator
-from .state import ChatRef, EmulatorState
+from .state import ChatRef, EmulatorState, ThreadRef
 
 __all__ = [
     "FAULT_KINDS",
+    "GENERAL_TOPIC_ID",
     "MESSAGE_METHODS",
+    "TOPIC_ICON_COLORS",
     "ApiCall",
     "ApiError",
     "BotApiEmulator",
@@ -46,6 +53,8 @@ __all__ = [
     "HtmlParseError",
     "InjectedFault",
     "Limits",
+    "ThreadRef",
+    "Topic",
     "User",
     "Webhook",
     "WebhookDelivery",

@@ -26,6 +26,13 @@ CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
 BLOCKED = "Forbidden: bot was blocked by the user"
 KICKED = "Forbidden: bot was kicked from the supergroup chat"
 MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
+THREAD_NOT_FOUND = "Bad Request: message thread not found"
+TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
+TOPIC_ID_INVALID = "Bad Request: TOPIC_ID_INVALID"
+TOPIC_NOT_MODIFIED = "Bad Request: TOPIC_NOT_MODIFIED"
+NOT_A_FORUM = "Bad Request: the chat is not a forum"
+INVALID_TOPIC_ID = "Bad Request: invalid forum topic identifier specified"
+CANT_EDIT = "Bad Request: message can't be edited"
 
 
 class ApiError(Exception):

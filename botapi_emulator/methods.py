@@ -20,12 +20,23 @@ from . import errors
 from .entities import FormattedText, HtmlParseError, parse_html
 from .errors import ApiError, bad_request
 from .keyboards import parse_reply_markup
-from .models import CallbackAnswer, ChatMessage, FloodError, JsonDict, Webhook
+from .models import (
+    GENERAL_TOPIC_ID,
+    TOPIC_ICON_COLORS,
+    CallbackAnswer,
+    ChatMessage,
+    FloodError,
+    Group,
+    JsonDict,
+    Topic,
+    Webhook,
+)
 from .state import EmulatorState
 
 MAX_TEXT_LENGTH = 4096
 MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_COMMANDS = 100
+MAX_TOPIC_NAME_LENGTH = 128
 
 #: Parameters PTB sends as raw strings; every other value arrives JSON-encoded.
 STRING_FIELDS = frozenset(
@@ -47,6 +58,7 @@ STRING_FIELDS = frozenset(
         "business_connection_id",
         "message_effect_id",
         "secret_token",
+        "icon_custom_emoji_id",
     }
 )
 
@@ -83,6 +95,25 @@ def _optional_int(params: JsonDict, name: str, default: int) -> int:
     return default if params.get(name) in (None, "") else _int(params, name)
 
 
+def _thread_param(params: JsonDict) -> int:
+    """``message_thread_id`` as the Bot API server reads it: absent, garbage or negative is 0."""
+    value = params.get("message_thread_id")
+    if isinstance(value, bool):
+        return 0
+    try:
+        return max(int(value), 0) if value not in (None, "") else 0
+    except (TypeError, ValueError):
+        return 0
+
+
+def _string(params: JsonDict, name: str) -> str:
+    """A string parameter ("" if absent); numbers PTB JSON-encoded come back as text."""
+    value = params.get(name)
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
 def _bool(params: JsonDict, name: str) -> bool:
     value = params.get(name)
     if isinstance(value, str):
@@ -116,6 +147,11 @@ class BotApiMethods:
             "getChat": self.get_chat,
             "getChatMember": self.get_chat_member,
             "sendChatAction": self.send_chat_action,
+            "createForumTopic": self.create_forum_topic,
+            "editForumTopic": self.edit_forum_topic,
+            "closeForumTopic": self.close_forum_topic,
+            "reopenForumTopic": self.reopen_forum_topic,
+            "deleteForumTopic": self.delete_forum_topic,
         }
         return {name.lower(): method for name, method in methods.items()}
 
@@ -230,7 +266,139 @@ class BotApiMethods:
         message = self.state.lookup(chat_id, _int(params, "message_id"))
         if message is None or message.deleted or not message.from_bot:
             raise ApiError(400, errors.MESSAGE_TO_EDIT_NOT_FOUND)
+        if message.is_service:
+            raise ApiError(400, errors.CANT_EDIT)
         return message
+
+    # ----------------------------------------------------------------- forum topics
+
+    def _send_topic(self, chat_id: int, params: JsonDict) -> Topic | None:
+        """The topic ``message_thread_id`` names, checked as the Bot API server does.
+
+        Absent, 0 or negative: none. In a forum it must be a live topic (the General topic, 1,
+        is refused too: leave the parameter out to write there); in a supergroup or group that
+        is not a forum it is ignored; in a private chat it is refused (topics in private chats
+        of bots are not modelled).
+        """
+        thread_id = _thread_param(params)
+        if thread_id == 0:
+            return None
+        if chat_id > 0:
+            raise ApiError(400, errors.THREAD_NOT_FOUND)
+        group = self.state.groups[chat_id]
+        if not group.is_forum or group.type != "supergroup":
+            return None
+        topic = group.topic(thread_id)
+        if thread_id == GENERAL_TOPIC_ID or topic is None:
+            raise ApiError(400, errors.THREAD_NOT_FOUND)
+        return topic
+
+    def _check_open(self, chat_id: int, thread_id: int | None) -> None:
+        """400 ``TOPIC_CLOSED`` for a message into a closed topic the bot may not write in
+        (it may if it is an admin or created the topic)."""
+        group = self.state.groups.get(chat_id)
+        topic = group.topic(thread_id) if group is not None and thread_id is not None else None
+        if topic is not None and topic.closed and not self._manages(group, topic):
+            raise ApiError(400, errors.TOPIC_CLOSED)
+
+    def _manages(self, group: Group | None, topic: Topic) -> bool:
+        """Whether the bot may manage ``topic``: it is an admin or the topic's creator."""
+        return group is not None and (group.bot_is_admin or topic.creator_id == self.state.bot_id)
+
+    def _forum(self, params: JsonDict) -> Group:
+        """The forum a topic method names; 400 if the chat is not a forum."""
+        chat_id = self._target(params)
+        group = self.state.groups.get(chat_id)
+        if group is None or not group.is_forum or group.type != "supergroup":
+            raise ApiError(400, errors.NOT_A_FORUM)
+        return group
+
+    def _managed_topic(self, params: JsonDict, rights_error: str) -> tuple[Group, Topic]:
+        """The forum and live topic a topic method names, checked in Telegram's order: an
+        invalid id, missing rights on a known topic, then an unknown or deleted topic."""
+        group = self._forum(params)
+        thread_id = _thread_param(params)
+        if thread_id <= 0:
+            raise ApiError(400, errors.INVALID_TOPIC_ID)
+        topic = group.topic(thread_id)
+        if topic is not None and not self._manages(group, topic):
+            raise bad_request(rights_error)
+        if topic is None:
+            raise ApiError(400, errors.TOPIC_ID_INVALID)
+        return group, topic
+
+    def create_forum_topic(self, params: JsonDict) -> JsonDict:
+        """``createForumTopic``: the bot (an admin) opens a topic; returns the ``ForumTopic``.
+
+        The bot's own ``forum_topic_created`` message is stored but not sent to it as an update.
+        An ``icon_color`` left out or 0 becomes the first allowed colour (0x6FB9F0); other
+        colours are taken as given (Telegram's answer to one outside its list is not modelled).
+        """
+        group = self._forum(params)
+        if not group.bot_is_admin:
+            raise bad_request("not enough rights to create a topic")
+        name = _string(params, "name").strip()[:MAX_TOPIC_NAME_LENGTH]
+        if not name:
+            raise bad_request("name must be non-empty")
+        icon_color = _optional_int(params, "icon_color", 0)
+        if not 0 <= icon_color <= 0xFFFFFF:
+            raise bad_request("invalid icon color specified")
+        emoji = _string(params, "icon_custom_emoji_id") or None
+        topic = self.state.create_topic(
+            group,
+            None,
+            name,
+            icon_color=icon_color or TOPIC_ICON_COLORS[0],
+            icon_custom_emoji_id=emoji,
+        )
+        return topic.to_json()
+
+    def edit_forum_topic(self, params: JsonDict) -> bool:
+        """``editForumTopic``: a new name and/or custom emoji icon (``""`` removes it)."""
+        group, topic = self._managed_topic(params, "not enough rights to edit the topic")
+        edit_name = bool(_string(params, "name"))
+        name = _string(params, "name").strip()[:MAX_TOPIC_NAME_LENGTH]
+        if edit_name and not name:
+            raise bad_request("name must be non-empty")
+        edit_emoji = "icon_custom_emoji_id" in params
+        emoji = _string(params, "icon_custom_emoji_id") or None
+        if not edit_name and not edit_emoji:
+            return True
+        edited: JsonDict = {}
+        if edit_name and name != topic.name:
+            edited["name"] = name
+        if edit_emoji and emoji != topic.icon_custom_emoji_id:
+            edited["icon_custom_emoji_id"] = emoji or ""
+        if not edited:
+            raise ApiError(400, errors.TOPIC_NOT_MODIFIED)
+        topic.name = edited.get("name", topic.name)
+        if "icon_custom_emoji_id" in edited:
+            topic.icon_custom_emoji_id = emoji
+        self.state.post_service(group, topic, None, {"forum_topic_edited": edited})
+        return True
+
+    def close_forum_topic(self, params: JsonDict) -> bool:
+        """``closeForumTopic``: only admins and the creator may write in it any more."""
+        return self._toggle_topic(params, closed=True)
+
+    def reopen_forum_topic(self, params: JsonDict) -> bool:
+        """``reopenForumTopic``."""
+        return self._toggle_topic(params, closed=False)
+
+    def _toggle_topic(self, params: JsonDict, *, closed: bool) -> bool:
+        group, topic = self._managed_topic(params, "not enough rights to close or open the topic")
+        if topic.closed == closed:
+            raise ApiError(400, errors.TOPIC_NOT_MODIFIED)
+        topic.closed = closed
+        kind = "forum_topic_closed" if closed else "forum_topic_reopened"
+        self.state.post_service(group, topic, None, {kind: {}})
+        return True
+
+    def delete_forum_topic(self, params: JsonDict) -> bool:
+        """``deleteForumTopic``: the topic and all its messages are gone (no update)."""
+        _, topic = self._managed_topic(params, "not enough rights to delete the topic")
+        self.state.delete_topic(topic)
+        return True
 
     # ----------------------------------------------------------------- methods
 
@@ -301,12 +469,21 @@ class BotApiMethods:
         return info
 
     def send_message(self, params: JsonDict) -> JsonDict:
-        """``sendMessage``: a new bot message in a chat."""
+        """``sendMessage``: a new bot message in a chat, in a forum topic with
+        ``message_thread_id`` (see :meth:`_send_topic`).
+
+        A reply sent without ``message_thread_id`` goes to the replied message's topic; one
+        with ``message_thread_id`` to a message of another topic lands in the named topic as an
+        ``external_reply``, as the Bot API server allows.
+        """
         state = self.state
         chat_id = self._target(params)
         source, formatted = self._format(params)
         markup = parse_reply_markup(params.get("reply_markup"))
+        topic = self._send_topic(chat_id, params)
         reply_to = self._reply_target(chat_id, params)
+        threads = state.thread_fields(chat_id, topic, reply_to)
+        self._check_open(chat_id, threads.get("thread_id"))
         self._throttle("sendMessage", chat_id)
         message = state.store(
             ChatMessage(
@@ -320,6 +497,7 @@ class BotApiMethods:
                 entities=formatted.entities,
                 reply_markup=markup,
                 reply_to=reply_to,
+                **threads,
             )
         )
         self._count(chat_id)
@@ -453,7 +631,9 @@ class BotApiMethods:
         if user_id == state.bot_id:
             is_admin = chat_id < 0 and state.groups[chat_id].bot_is_admin
             user_json = state.bot_json()
-            return _administrator(user_json) if is_admin else _member("member", user_json)
+            if is_admin:
+                return _administrator(user_json, state.groups[chat_id].type == "supergroup")
+            return _member("member", user_json)
         user = state.users.get(user_id)
         if user is None:
             raise ApiError(400, errors.USER_NOT_FOUND)
@@ -463,7 +643,7 @@ class BotApiMethods:
         if user_id == group.creator_id:
             return {**_member("creator", user.to_json()), "is_anonymous": False}
         if user_id in group.admins:
-            return _administrator(user.to_json())
+            return _administrator(user.to_json(), group.type == "supergroup")
         return _member("member" if user_id in group.members else "left", user.to_json())
 
     def send_chat_action(self, params: JsonDict) -> bool:
@@ -478,7 +658,7 @@ def _member(status: str, user: JsonDict) -> JsonDict:
     return {"status": status, "user": user}
 
 
-def _administrator(user: JsonDict) -> JsonDict:
+def _administrator(user: JsonDict, supergroup: bool = True) -> JsonDict:
     rights = (
         "can_manage_chat",
         "can_delete_messages",
@@ -498,4 +678,6 @@ def _administrator(user: JsonDict) -> JsonDict:
         "can_delete_stories": False,
     }
     data.update(dict.fromkeys(rights, True))
+    if supergroup:
+        data["can_manage_topics"] = True
     return data

@@ -70,10 +70,66 @@ class Group:
     bot_is_admin: bool = False
     migrated_to: int | None = None
     """Set once the group was upgraded to a supergroup with this id (sends then fail)."""
+    is_forum: bool = False
+    """A forum supergroup: its messages live in the General topic or in topics (:class:`Topic`)."""
+    topics: dict[int, Topic] = field(default_factory=dict)
+    """Forum topics by ``message_thread_id`` (deleted ones included, marked ``deleted``)."""
 
     def to_json(self) -> JsonDict:
         """The Bot API ``Chat`` object."""
-        return {"id": self.id, "type": self.type, "title": self.title}
+        data: JsonDict = {"id": self.id, "type": self.type, "title": self.title}
+        if self.is_forum:
+            data["is_forum"] = True
+        return data
+
+    def topic(self, thread_id: int) -> Topic | None:
+        """The live (not deleted) topic with this ``message_thread_id``, or None."""
+        topic = self.topics.get(thread_id)
+        return topic if topic is not None and not topic.deleted else None
+
+
+#: Topic icon colours Telegram allows (``createForumTopic``'s ``icon_color``); the first is the
+#: default.
+TOPIC_ICON_COLORS = (0x6FB9F0, 0xFFD67E, 0xCB86DB, 0x8EEE98, 0xFF93B2, 0xFB6F5F)
+
+#: The General topic of a forum, as tests name it (``messages(chat, thread=GENERAL_TOPIC_ID)``).
+#: Telegram's General topic has id 1; its messages carry no ``message_thread_id``, and the Bot
+#: API refuses ``message_thread_id=1`` ("message thread not found").
+GENERAL_TOPIC_ID = 1
+
+
+@dataclass(eq=False)
+class Topic:
+    """A forum topic; ``message_thread_id`` is the id of its ``forum_topic_created`` message.
+
+    ``creator_id`` is the user (or bot) who created it: the creator may still write in, edit,
+    close and delete it without admin rights, as Telegram allows.
+    """
+
+    chat_id: int
+    message_thread_id: int
+    name: str
+    icon_color: int
+    creator_id: int
+    icon_custom_emoji_id: str | None = None
+    closed: bool = False
+    deleted: bool = False
+
+    @property
+    def id(self) -> int:
+        """Same as ``message_thread_id``."""
+        return self.message_thread_id
+
+    def to_json(self) -> JsonDict:
+        """The Bot API ``ForumTopic`` object."""
+        data: JsonDict = {
+            "message_thread_id": self.message_thread_id,
+            "name": self.name,
+            "icon_color": self.icon_color,
+        }
+        if self.icon_custom_emoji_id:
+            data["icon_custom_emoji_id"] = self.icon_custom_emoji_id
+        return data
 
 
 @dataclass(eq=False)
@@ -83,6 +139,15 @@ class ChatMessage:
     ``text`` is the plain text Telegram shows (tags stripped, entities unescaped); ``html`` the
     text as the bot sent it (same as ``text`` without a parse mode). ``edits`` counts successful
     edits; ``versions`` holds the earlier plain texts, oldest first.
+
+    Threads, as Telegram has them: ``thread_id`` is the forum topic the message is in (None in
+    the General topic and outside forums); it goes out as ``message_thread_id`` with
+    ``is_topic_message: true``, and a message of a topic that replies to nothing explicit (or
+    replies to a message of another topic) carries the topic's creation message as
+    ``reply_to_message``. In a supergroup that is not a forum, a reply belongs to the thread of
+    the reply chain: ``reply_thread_id`` is the chain's first message, sent as
+    ``message_thread_id`` without ``is_topic_message``. ``service`` holds the fields of a
+    service message (``{"forum_topic_created": {...}}``), which has no text.
     """
 
     chat: JsonDict
@@ -99,11 +164,26 @@ class ChatMessage:
     edit_date: int | None = None
     deleted: bool = False
     versions: list[str] = field(default_factory=list)
+    thread_id: int | None = None
+    reply_thread_id: int | None = None
+    topic_root: ChatMessage | None = None
+    """The ``forum_topic_created`` message of the topic (its implicit reply target)."""
+    service: JsonDict | None = None
 
     @property
     def chat_id(self) -> int:
         """The id of the chat the message is in."""
         return int(self.chat["id"])
+
+    @property
+    def is_service(self) -> bool:
+        """Whether this is a service message (topic created, closed, ...) rather than text."""
+        return self.service is not None
+
+    @property
+    def message_thread_id(self) -> int | None:
+        """The ``message_thread_id`` Telegram sends: the topic, else the reply chain's root."""
+        return self.thread_id if self.thread_id is not None else self.reply_thread_id
 
     @property
     def buttons(self) -> list[list[tuple[str, str]]]:
@@ -116,22 +196,67 @@ class ChatMessage:
         return [text for row in self.buttons for text, _ in row]
 
     def to_json(self, *, with_reply: bool = True) -> JsonDict:
-        """The Bot API ``Message`` object."""
+        """The Bot API ``Message`` object.
+
+        ``reply_to_message`` (one level deep, as in Telegram) is left out once the replied
+        message is deleted. A reply to a message of another chat or topic is an
+        ``external_reply`` instead.
+        """
         data: JsonDict = {
             "message_id": self.message_id,
             "from": self.sender,
             "chat": self.chat,
             "date": self.date,
-            "text": self.text,
         }
+        if self.message_thread_id is not None:
+            data["message_thread_id"] = self.message_thread_id
+        if self.thread_id is not None:
+            data["is_topic_message"] = True
+        if self.service is not None:
+            data.update(self.service)
+        else:
+            data["text"] = self.text
         if self.entities:
             data["entities"] = self.entities
         if self.reply_markup is not None and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = self.reply_markup
         if self.edit_date is not None:
             data["edit_date"] = self.edit_date
-        if with_reply and self.reply_to is not None:
-            data["reply_to_message"] = self.reply_to.to_json(with_reply=False)
+        if with_reply:
+            replied = self._reply_to_message()
+            if replied is not None and not replied.deleted:
+                data["reply_to_message"] = replied.to_json(with_reply=False)
+        if self.reply_to is not None and self.is_external_reply:
+            data["external_reply"] = self.reply_to.external_reply_json()
+        return data
+
+    @property
+    def is_external_reply(self) -> bool:
+        """Whether ``reply_to`` is a message of another chat or of another forum topic."""
+        target = self.reply_to
+        return target is not None and (
+            target.chat_id != self.chat_id
+            or (bool(self.chat.get("is_forum")) and target.thread_id != self.thread_id)
+        )
+
+    def _reply_to_message(self) -> ChatMessage | None:
+        """The message shown as ``reply_to_message``: the explicit same-topic reply, else the
+        topic's creation message (Telegram's implicit reply inside a topic)."""
+        if self.reply_to is not None and not self.is_external_reply:
+            return self.reply_to
+        root = self.topic_root
+        if root is not None and root.message_id < self.message_id:
+            return root
+        return None
+
+    def external_reply_json(self) -> JsonDict:
+        """This message as the ``ExternalReplyInfo`` of a reply from another chat or topic."""
+        data: JsonDict = {
+            "origin": {"type": "user", "sender_user": self.sender, "date": self.date},
+        }
+        if self.chat.get("type") in ("supergroup", "channel"):
+            data["chat"] = self.chat
+            data["message_id"] = self.message_id
         return data
 
 

@@ -20,12 +20,15 @@ from .entities import command_entities
 from .faults import Faults, InjectedFault, RetryAfterWindows
 from .limits import MESSAGE_METHODS, FloodControl, Limits, max_in_window
 from .models import (
+    GENERAL_TOPIC_ID,
+    TOPIC_ICON_COLORS,
     ApiCall,
     CallbackAnswer,
     ChatMessage,
     FloodError,
     Group,
     JsonDict,
+    Topic,
     User,
     Webhook,
     WebhookDelivery,
@@ -33,6 +36,10 @@ from .models import (
 
 #: A chat as tests name it: a group, a user (meaning their private chat) or a raw chat id.
 ChatRef = Group | User | int
+
+#: A forum topic as tests name it: a :class:`Topic` or its ``message_thread_id``
+#: (:data:`GENERAL_TOPIC_ID` for the General topic).
+ThreadRef = Topic | int
 
 _DEEP_LINK_PAYLOAD_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -81,6 +88,21 @@ class CallbackQuery:
 def chat_id_of(chat: ChatRef) -> int:
     """The chat id a :data:`ChatRef` stands for."""
     return chat if isinstance(chat, int) else chat.id
+
+
+def thread_id_of(thread: ThreadRef) -> int:
+    """The ``message_thread_id`` a :data:`ThreadRef` stands for."""
+    return thread if isinstance(thread, int) else thread.message_thread_id
+
+
+def in_thread(message: ChatMessage, thread: ThreadRef | None) -> bool:
+    """Whether ``message`` is in ``thread`` (None: any; :data:`GENERAL_TOPIC_ID`: General)."""
+    if thread is None:
+        return True
+    wanted = thread_id_of(thread)
+    if wanted == GENERAL_TOPIC_ID:
+        return message.thread_id is None
+    return message.thread_id == wanted
 
 
 class EmulatorState:
@@ -167,10 +189,13 @@ class EmulatorState:
         creator: User | None = None,
         *,
         bot_is_admin: bool = False,
+        forum: bool = False,
     ) -> Group:
         """Create a supergroup with the bot in it (ids -1001000000001, -1001000000002, ...).
 
-        Admins and the creator are members too.
+        Admins and the creator are members too. ``forum`` makes it a forum (``is_forum``) with
+        only the General topic; add topics with :meth:`create_topic`. Message id 1 of a forum
+        is taken (by the General topic in Telegram), so no topic gets id 1.
         """
         group_id = -1001000000000 - next(self._group_ids)
         admin_ids = {user.id for user in admins}
@@ -184,8 +209,11 @@ class EmulatorState:
             admins=admin_ids,
             creator_id=creator.id if creator is not None else None,
             bot_is_admin=bot_is_admin,
+            is_forum=forum,
         )
         self.groups[group_id] = group
+        if forum:
+            self.new_message_id(group_id)
         return group
 
     def migrate_group(self, group: Group, by: User, *, notify: bool = True) -> Group:
@@ -300,30 +328,43 @@ class EmulatorState:
         """The message or None (deleted messages included)."""
         return self._chats.get(chat_id, {}).get(message_id)
 
-    def all_messages(self, chat: ChatRef, *, include_deleted: bool = False) -> list[ChatMessage]:
-        """Every message of a chat, the bot's and people's, in order."""
+    def all_messages(
+        self, chat: ChatRef, *, include_deleted: bool = False, thread: ThreadRef | None = None
+    ) -> list[ChatMessage]:
+        """Every message of a chat, the bot's and people's, service messages too, in order.
+
+        ``thread`` keeps one forum topic (:data:`GENERAL_TOPIC_ID`: the General topic); None
+        keeps every message.
+        """
         return [
             message
             for message in self._chats.get(chat_id_of(chat), {}).values()
-            if include_deleted or not message.deleted
+            if (include_deleted or not message.deleted) and in_thread(message, thread)
         ]
 
-    def messages(self, chat: ChatRef, *, include_deleted: bool = False) -> list[ChatMessage]:
-        """The bot's messages in a chat (not deleted ones unless asked), in order."""
+    def messages(
+        self, chat: ChatRef, *, include_deleted: bool = False, thread: ThreadRef | None = None
+    ) -> list[ChatMessage]:
+        """The bot's messages in a chat (not deleted ones unless asked), in order; service
+        messages (a topic the bot created, closed, ...) are not among them. ``thread`` as in
+        :meth:`all_messages`."""
         return [
             message
-            for message in self.all_messages(chat, include_deleted=include_deleted)
-            if message.from_bot
+            for message in self.all_messages(chat, include_deleted=include_deleted, thread=thread)
+            if message.from_bot and not message.is_service
         ]
 
-    def last_message(self, chat: ChatRef) -> ChatMessage | None:
-        """The bot's most recent live message in a chat, or None."""
-        found = self.messages(chat)
+    def last_message(self, chat: ChatRef, *, thread: ThreadRef | None = None) -> ChatMessage | None:
+        """The bot's most recent live message in a chat (or in one topic), or None."""
+        found = self.messages(chat, thread=thread)
         return found[-1] if found else None
 
-    def find_message(self, chat: ChatRef, contains: str) -> ChatMessage | None:
-        """The bot's most recent live message in a chat whose plain text contains ``contains``."""
-        for message in reversed(self.messages(chat)):
+    def find_message(
+        self, chat: ChatRef, contains: str, *, thread: ThreadRef | None = None
+    ) -> ChatMessage | None:
+        """The bot's most recent live message in a chat (or in one topic) whose plain text
+        contains ``contains``."""
+        for message in reversed(self.messages(chat, thread=thread)):
             if contains in message.text:
                 return message
         return None
@@ -436,12 +477,23 @@ class EmulatorState:
     # ----------------------------------------------------------------- acting as people
 
     def send_text(
-        self, user: User, chat: ChatRef, text: str, *, reply_to: int | None = None
+        self,
+        user: User,
+        chat: ChatRef,
+        text: str,
+        *,
+        reply_to: int | None = None,
+        thread: ThreadRef | None = None,
     ) -> ChatMessage:
         """``user`` writes ``text`` in ``chat``; queues a ``message`` update and returns it.
 
         A text starting with ``/command`` or ``/command@bot`` gets the ``bot_command`` entity
         that PTB's ``CommandHandler`` needs. Writing in the private chat opens it.
+
+        In a forum, ``thread`` is the topic written in (None or :data:`GENERAL_TOPIC_ID`: the
+        General topic, or with ``reply_to`` the replied message's topic, as a client does). A
+        closed topic takes messages only from admins and its creator. ``reply_to`` names a
+        message of the same chat; see :class:`ChatMessage` for how threads and replies show.
         """
         chat_id = chat_id_of(chat)
         if chat_id > 0:
@@ -453,6 +505,9 @@ class EmulatorState:
         else:
             self.groups[chat_id].members.add(user.id)
         reply_message = self.message(chat_id, reply_to) if reply_to is not None else None
+        if reply_message is not None and reply_message.deleted:
+            raise AssertionError(f"message {reply_to} in chat {chat_id} is deleted")
+        topic = self._user_topic(user, chat_id, thread, reply_message)
         message = self.store(
             ChatMessage(
                 chat=self.chat_json(chat_id),
@@ -464,10 +519,166 @@ class EmulatorState:
                 html=text,
                 entities=command_entities(text),
                 reply_to=reply_message,
+                **self.thread_fields(chat_id, topic, reply_message, infer=False),
             )
         )
         self.enqueue_update({"message": message.to_json()})
         return message
+
+    def _user_topic(
+        self, user: User, chat_id: int, thread: ThreadRef | None, reply_to: ChatMessage | None
+    ) -> Topic | None:
+        """The topic a person's message goes to; AssertionError where a client cannot write."""
+        group = self.groups.get(chat_id)
+        if thread is None or thread_id_of(thread) == GENERAL_TOPIC_ID:
+            if group is None or not group.is_forum:
+                return None
+            if thread is None and reply_to is not None and reply_to.thread_id is not None:
+                topic = group.topic(reply_to.thread_id)
+            else:
+                return None
+        else:
+            if group is None or not group.is_forum:
+                raise AssertionError(f"chat {chat_id} is not a forum: it has no topics")
+            topic = group.topic(thread_id_of(thread))
+        if topic is None:
+            raise AssertionError(f"no live topic {thread!r} in chat {chat_id}")
+        if topic.closed and not self._can_manage_topic(group, user.id, topic):
+            raise AssertionError(f"topic {topic.name!r} is closed for {user.full_name}")
+        return topic
+
+    @staticmethod
+    def _can_manage_topic(group: Group | None, user_id: int, topic: Topic) -> bool:
+        """Admins, the group's creator and the topic's creator may write in a closed topic."""
+        if group is None:
+            return False
+        return user_id in group.admins or user_id == group.creator_id or user_id == topic.creator_id
+
+    def thread_fields(
+        self, chat_id: int, topic: Topic | None, reply_to: ChatMessage | None, *, infer: bool = True
+    ) -> JsonDict:
+        """The thread fields of a new :class:`ChatMessage` sent to ``topic`` (None: General or
+        no forum), replying to ``reply_to``; with ``infer`` a reply sent without a topic lands
+        in the replied message's topic, as the Bot API does."""
+        group = self.groups.get(chat_id)
+        if group is None or group.type != "supergroup":
+            return {}
+        same_chat = reply_to is not None and reply_to.chat_id == chat_id
+        if group.is_forum:
+            if infer and topic is None and same_chat and reply_to is not None:
+                topic = group.topic(reply_to.thread_id) if reply_to.thread_id else None
+            if topic is None:
+                return {}
+            return {
+                "thread_id": topic.message_thread_id,
+                "topic_root": self.lookup(chat_id, topic.message_thread_id),
+            }
+        if same_chat and reply_to is not None:
+            return {"reply_thread_id": reply_to.reply_thread_id or reply_to.message_id}
+        return {}
+
+    # ----------------------------------------------------------------- forum topics
+
+    def create_topic(
+        self,
+        group: Group,
+        by: User | None,
+        name: str,
+        *,
+        icon_color: int = TOPIC_ICON_COLORS[0],
+        icon_custom_emoji_id: str | None = None,
+    ) -> Topic:
+        """Create a topic in a forum, as ``by`` (None: the bot, which gets no update).
+
+        Posts the ``forum_topic_created`` service message; its id is the topic's
+        ``message_thread_id``. A person's topic queues a ``message`` update, as Telegram does.
+        """
+        if not group.is_forum:
+            raise AssertionError(f"group {group.title!r} is not a forum")
+        if by is not None:
+            group.members.add(by.id)
+        message_id = self.new_message_id(group.id)
+        topic = Topic(
+            group.id,
+            message_id,
+            name,
+            icon_color,
+            by.id if by is not None else self.bot_id,
+            icon_custom_emoji_id,
+        )
+        group.topics[message_id] = topic
+        created: JsonDict = {"name": name, "icon_color": icon_color}
+        if icon_custom_emoji_id:
+            created["icon_custom_emoji_id"] = icon_custom_emoji_id
+        self.post_service(group, topic, by, {"forum_topic_created": created})
+        return topic
+
+    def post_service(
+        self, group: Group, topic: Topic, by: User | None, service: JsonDict
+    ) -> ChatMessage:
+        """Post a service message in ``topic`` from ``by`` (None: the bot); a person's
+        service message queues a ``message`` update."""
+        message_id = (
+            topic.message_thread_id
+            if "forum_topic_created" in service
+            else self.new_message_id(group.id)
+        )
+        message = self.store(
+            ChatMessage(
+                chat=group.to_json(),
+                message_id=message_id,
+                date=int(time.time()),
+                sender=by.to_json() if by is not None else self.bot_json(),
+                from_bot=by is None,
+                text="",
+                html="",
+                service=service,
+                thread_id=topic.message_thread_id,
+                topic_root=self.lookup(group.id, topic.message_thread_id),
+            )
+        )
+        if by is not None:
+            self.enqueue_update({"message": message.to_json()})
+        self.changed()
+        return message
+
+    def close_topic(self, topic: Topic, by: User, *, closed: bool = True) -> ChatMessage:
+        """``by`` (an admin or the topic's creator) closes the topic (``closed=False``:
+        reopens it); posts ``forum_topic_closed`` / ``forum_topic_reopened``."""
+        group = self.groups[topic.chat_id]
+        if topic.deleted:
+            raise AssertionError(f"topic {topic.name!r} is deleted")
+        if not self._can_manage_topic(group, by.id, topic):
+            raise AssertionError(f"{by.full_name} may not close or reopen {topic.name!r}")
+        if topic.closed == closed:
+            raise AssertionError(
+                f"topic {topic.name!r} is already {'closed' if closed else 'open'}"
+            )
+        topic.closed = closed
+        kind = "forum_topic_closed" if closed else "forum_topic_reopened"
+        return self.post_service(group, topic, by, {kind: {}})
+
+    def reopen_topic(self, topic: Topic, by: User) -> ChatMessage:
+        """``by`` reopens a closed topic (see :meth:`close_topic`)."""
+        return self.close_topic(topic, by, closed=False)
+
+    def delete_topic(self, topic: Topic, by: User | None = None) -> None:
+        """Delete a topic with all its messages (as ``by``, or the bot); no update is sent."""
+        group = self.groups[topic.chat_id]
+        if by is not None and not self._can_manage_topic(group, by.id, topic):
+            raise AssertionError(f"{by.full_name} may not delete {topic.name!r}")
+        topic.deleted = True
+        for message in self._chats.get(topic.chat_id, {}).values():
+            if message.thread_id == topic.message_thread_id:
+                message.deleted = True
+        self.changed()
+
+    def topic(self, group: Group, name_or_id: str | int) -> Topic:
+        """A live topic of ``group`` by name or ``message_thread_id``; AssertionError if none."""
+        for topic in group.topics.values():
+            if not topic.deleted and name_or_id in (topic.name, topic.message_thread_id):
+                return topic
+        raise AssertionError(f"no live topic {name_or_id!r} in {group.title!r}")
 
     def start_private_nowait(self, user: User, payload: str | None = None) -> ChatMessage:
         """``user`` presses Start in the bot's private chat (optionally from a deep link).
