@@ -17,13 +17,10 @@ from telegram.ext import (
     filters,
 )
 
-from handlers import admin, info, lobby, play, stats
+from handlers import admin, info, lobby, play, settings, stats
 from handlers.errors import on_error
 from kozelbot.i18n import translator
-
-COMMANDS = (
-    "newgame", "join", "leave", "hand", "table", "stop", "top", "language", "rules", "help",
-)  # fmt: skip
+from kozelbot.render import GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -38,10 +35,15 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(CallbackQueryHandler(lobby.option_button, pattern=r"^o:"))
     # Play
     application.add_handler(CallbackQueryHandler(play.hand_button, pattern=r"^[cr]:"))
+    application.add_handler(CallbackQueryHandler(play.back_button, pattern=r"^b:"))
     application.add_handler(CommandHandler("hand", play.hand))
     application.add_handler(CommandHandler("table", play.table))
+    application.add_handler(CommandHandler("play", play.play))
     # Administration, stats, help
     application.add_handler(CommandHandler("stop", admin.stop))
+    application.add_handler(CallbackQueryHandler(admin.vote_button, pattern=r"^v:"))
+    application.add_handler(CommandHandler("settings", settings.settings))
+    application.add_handler(CallbackQueryHandler(settings.settings_button, pattern=r"^s:"))
     application.add_handler(CommandHandler("language", admin.language))
     application.add_handler(CommandHandler("top", stats.top))
     application.add_handler(CommandHandler("help", info.help_command))
@@ -56,22 +58,11 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_error_handler(on_error)
 
 
-def command_list(language: str) -> list[BotCommand]:
-    """The command menu in one language."""
-    t = translator(language)
-    descriptions = {
-        "newgame": t("open a table"),
-        "join": t("take a seat"),
-        "leave": t("leave the table"),
-        "hand": t("send your cards again"),
-        "table": t("show the table again"),
-        "stop": t("end the game"),
-        "top": t("leaderboard"),
-        "language": t("language"),
-        "rules": t("the rules"),
-        "help": t("help"),
-    }
-    return [BotCommand(name, descriptions[name]) for name in COMMANDS]
+def command_list(language: str, private: bool = False) -> list[BotCommand]:
+    """The command menu in one language, for groups or for private chats."""
+    descriptions = command_descriptions(translator(language))
+    names = PRIVATE_COMMANDS if private else GROUP_COMMANDS
+    return [BotCommand(name, descriptions[name]) for name in names]
 
 
 __all__ = ["command_list", "register"]

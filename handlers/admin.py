@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import html
+
 from telegram import Update
 from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
 from handlers.deps import BotData, Context
-from handlers.flow import command, group_command, publish
-from kozelbot.i18n import LANGUAGES, supported, translator
+from handlers.flow import Command, command, press, publish
+from handlers.presenter import Outgoing
+from kozelbot.callbacks import VoteButton
+from kozelbot.i18n import LANGUAGES, Translator, supported, translator
 from kozelbot.render import table_error_text
 from kozelbot.service import Change, TableError
+from kozelbot.table import TableStatus
+from kozelbot.texts import Button, Keyboard
 
 ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
 
@@ -31,19 +37,23 @@ async def is_admin(data: BotData, chat_id: int, user_id: int) -> bool:
 
 
 async def stop(update: Update, context: Context) -> None:
-    """/stop: end this group's game (its creator or a chat admin)."""
+    """/stop: end this place's game. Its creator or a chat admin stops it at once; another
+    seated person starts (or joins) a vote that stops it when a majority of the people
+    seated agree within two minutes. In the private chat it ends your /play match."""
     data = context.bot_data
-    cmd = await group_command(
-        update, data, lambda t: t("Send /stop in the group where the game is.")
-    )
+    cmd = await command(update, data)
     if cmd is None:
         return
-    chat, user, t = cmd.chat, cmd.user, cmd.t
-    table = await data.service.live_game(chat.id)
+    user, t = cmd.user, cmd.t
+    table = await cmd.live_game()
     if table is None:
         cmd.reply(table_error_text("no_game", t))
         return
-    if user.id != table.creator_id and not await is_admin(data, chat.id, user.id):
+    allowed = cmd.private or user.id == table.creator_id
+    if not allowed and not await is_admin(data, cmd.chat.id, user.id):
+        if table.status is TableStatus.PLAYING and table.seat_of(user.id) is not None:
+            await _vote(data, cmd, table.game_id)
+            return
         cmd.reply(table_error_text("not_allowed", t))
         return
     try:
@@ -53,6 +63,69 @@ async def stop(update: Update, context: Context) -> None:
         return
     publish(data, change)
     cmd.reply(t("The game was stopped."))
+
+
+async def _vote(data: BotData, cmd: Command, game_id: int) -> None:
+    try:
+        change = await data.service.vote_stop(game_id, cmd.user.id)
+    except TableError as error:
+        text = cmd.t("You have voted already.") if error.code == "seated" else None
+        cmd.reply(text or table_error_text(error.code, cmd.t))
+        return
+    publish(data, change)
+    cmd.reply(html=True, text=vote_text(change, cmd.user.first_name, cmd.t),
+              markup=vote_markup(change, cmd.t))  # fmt: skip
+
+
+def vote_text(change: Change, name: str, t: Translator) -> str:
+    """What a vote to stop says: stopped, or how many more are needed."""
+    assert change.vote is not None
+    votes, needed = change.vote
+    if change.table.status is TableStatus.STOPPED:
+        return t("🗳 {votes} of {needed} voted: the game was stopped.", votes=votes,
+                 needed=needed)  # fmt: skip
+    return t("🗳 {name} votes to stop the game: {votes} of {needed}. Players at the table: "
+             "press the button or send /stop within two minutes.",
+             name=html.escape(name), votes=votes, needed=needed)  # fmt: skip
+
+
+def vote_markup(change: Change, t: Translator) -> Keyboard | None:
+    """The vote's button while it runs."""
+    if change.table.status is TableStatus.STOPPED:
+        return None
+    return ((Button(t("✋ Stop the game"), VoteButton(change.table.game_id).pack()),),)
+
+
+async def vote_button(update: Update, context: Context) -> None:
+    """The stop vote's button: a seated person agrees."""
+    data = context.bot_data
+    pressed = await press(update, data)
+    if pressed is None:
+        return
+    button, t = pressed.button, pressed.t
+    if not isinstance(button, VoteButton):
+        await pressed.refuse(t("This button is not valid."))
+        return
+    try:
+        change = await data.service.vote_stop(button.game_id, pressed.user.id)
+    except TableError as error:
+        text = t("You have voted already.") if error.code == "seated" else None
+        await pressed.refuse(text or table_error_text(error.code, t))
+        return
+    publish(data, change)
+    await pressed.answer(t("Your vote counts."))
+    message = pressed.query.message
+    if message is not None:
+        chat_t = await data.group_translator(message.chat.id)
+        data.presenter.note(
+            message.chat.id,
+            lambda _t: Outgoing(
+                vote_text(change, pressed.user.first_name, chat_t),
+                vote_markup(change, chat_t),
+                edit_message_id=message.message_id,
+            ),
+            thread_id=change.table.thread_id,
+        )
 
 
 async def language(update: Update, context: Context) -> None:
@@ -79,8 +152,7 @@ async def language(update: Update, context: Context) -> None:
         await data.storage.upsert_chat(chat.id, chat.title)
         await data.storage.set_chat_language(chat.id, chosen)
         data.chat_languages.pop(chat.id, None)
-        table = await data.service.live_game(chat.id)
-        if table is not None:
+        for table in await data.service.live_games_of(chat.id):
             data.presenter.show(Change(table))
     t = translator(chosen)
     cmd.reply(t("Language: {lang}.", lang=chosen))

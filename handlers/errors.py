@@ -21,5 +21,6 @@ async def on_error(update: object, context: Context) -> None:
     user = update.effective_user
     t = translator(user.language_code if user else None)
     # (answer_query logs and leaves a query already answered or too old to answer)
-    await answer_query(context.bot_data, update.callback_query,
-                       t("Something went wrong; please try again."))
+    await answer_query(
+        context.bot_data, update.callback_query, t("Something went wrong; please try again.")
+    )

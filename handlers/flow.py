@@ -8,7 +8,9 @@ through transient failures. ``publish`` shows a change (presenter) and re-arms t
 
 from __future__ import annotations
 
+import html
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -18,10 +20,12 @@ from telegram.error import TelegramError
 
 from handlers.delivery import deliver
 from handlers.deps import BotData, Context
+from handlers.presenter import Markup
 from kozelbot import callbacks
 from kozelbot.i18n import Translator
-from kozelbot.service import Change
-from kozelbot.table import Player, Table
+from kozelbot.render import table_error_text
+from kozelbot.service import Change, TableError
+from kozelbot.table import Player, Table, TableStatus
 
 log = logging.getLogger(__name__)
 
@@ -43,9 +47,30 @@ def sync_timer(data: BotData, table: Table) -> None:
     name = timer_name(table)
     for job in queue.get_jobs_by_name(name):
         job.schedule_removal()
+    for job in queue.get_jobs_by_name(name + ":warn"):
+        job.schedule_removal()
     if table.status.live and table.deadline is not None:
         delay = max(0.0, table.deadline - data.service.clock())
         queue.run_once(on_timeout, when=delay, name=name, data=table.game_id)
+        half = table.turn_time / 2
+        if table.status is TableStatus.PLAYING and half >= 5 and delay > half:
+            queue.run_once(on_half_time, when=delay - half, name=name + ":warn",
+                           data=(table.game_id, table.deadline))  # fmt: skip
+
+
+async def on_half_time(context: Context) -> None:
+    """Half a move's time has passed: privately warn whoever must act (issue #8)."""
+    assert context.job is not None
+    game_id, deadline = context.job.data  # type: ignore[misc]
+    data = context.bot_data
+    table = data.service.snapshot(game_id)
+    if table is None or table.deadline != deadline or table.status is not TableStatus.PLAYING:
+        return  # the turn moved on meanwhile
+    state = data.service.state_of(table)
+    if state is None:
+        return
+    seconds = max(1, round(deadline - data.service.clock()))
+    data.presenter.warn(table, list(state.to_act()), seconds)
 
 
 async def on_timeout(context: Context) -> None:
@@ -63,6 +88,38 @@ async def on_timeout(context: Context) -> None:
     table = await data.service.game(game_id)  # not due yet: the deadline moved meanwhile
     if table is not None:
         sync_timer(data, table)
+
+
+async def refusal_text(data: BotData, error: TableError, t: Translator) -> str:
+    """Why a table operation was refused (HTML); a second seat is refused with a link to
+    the person's first table."""
+    other = error.table
+    if error.code != "elsewhere" or other is None:
+        return table_error_text(error.code, t)
+    if other.private:
+        return t("You are playing against the computer in our private chat. Finish it or "
+                 "/leave it first.")  # fmt: skip
+    ref = await data.presenter.message(other.game_id, "table") or await data.presenter.message(
+        other.game_id, "lobby"
+    )
+    title = html.escape(other.chat_title or t("another chat"))
+    link = None if ref is None else message_link(ref.chat_id, ref.message_id)
+    where = f'<a href="{link}">{title}</a>' if link else f"<b>{title}</b>"
+    return t("You already sit at a table in {where}. One table at a time: finish it or /leave "
+             "it there first.", where=where)  # fmt: skip
+
+
+def message_link(chat_id: int, message_id: int) -> str | None:
+    """A ``t.me`` link to a message of a supergroup (basic groups have none)."""
+    digits = str(chat_id)
+    if not digits.startswith("-100"):
+        return None
+    return f"https://t.me/c/{digits[4:]}/{message_id}"
+
+
+def plain(text: str) -> str:
+    """HTML made plain for a callback answer (alerts show no formatting)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", text))
 
 
 def player_of(user: User) -> Player:
@@ -97,11 +154,33 @@ class Command:
         """Sent in the bot's private chat."""
         return self.chat.type == ChatType.PRIVATE
 
-    def reply(self, text: str, *, html: bool = False) -> None:
-        """Answer in the chat (queued on its lane; plain text is escaped)."""
+    @property
+    def thread_id(self) -> int | None:
+        """The forum topic the command was sent in (``None`` outside forum topics: a
+        forum's General topic included)."""
+        return topic_of(self.message)
+
+    def reply(self, text: str, *, html: bool = False, markup: Markup = None) -> None:
+        """Answer in the chat and topic (queued on its lane; plain text is escaped)."""
         self.data.presenter.reply(
-            self.chat.id, text, reply_to=self.message.message_id, html_text=html
+            self.chat.id,
+            text,
+            reply_to=self.message.message_id,
+            html_text=html,
+            markup=markup,
+            thread_id=self.thread_id,
         )
+
+    async def live_game(self) -> Table | None:
+        """The lobby or running game of the chat and topic the command was sent in."""
+        return await self.data.service.live_game(self.chat.id, self.thread_id)
+
+
+def topic_of(message: Message | None) -> int | None:
+    """The forum topic a message belongs to, if any."""
+    if message is None or not message.is_topic_message:
+        return None
+    return message.message_thread_id
 
 
 async def command(update: Update, data: BotData) -> Command | None:

@@ -15,7 +15,7 @@ async def help_command(update: Update, context: Context) -> None:
     """/help: the commands."""
     cmd = await command(update, context.bot_data)
     if cmd is not None:
-        cmd.reply(html=True, text=help_text(cmd.t))
+        cmd.reply(html=True, text=help_text(cmd.t, cmd.private))
 
 
 async def rules(update: Update, context: Context) -> None:
@@ -27,8 +27,8 @@ async def rules(update: Update, context: Context) -> None:
         return
     words = context.args or []
     variant = words[0].lower() if words else None
-    if variant is None and cmd.chat.type != ChatType.PRIVATE:
-        table = await data.service.live_game(cmd.chat.id)
+    if variant is None:
+        table = await cmd.live_game()
         variant = None if table is None else table.variant
     variant = variant or DEFAULT_PRESET
     if variant not in TABLE_PRESETS:

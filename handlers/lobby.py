@@ -12,17 +12,21 @@ from handlers.flow import (
     Press,
     command,
     group_command,
+    plain,
     player_of,
     press,
     publish,
+    refusal_text,
     remember,
 )
 from kozelbot import callbacks
 from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS
+from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.render import help_text, option_error_text, table_error_text
 from kozelbot.service import Change, TableError
 from kozelbot.table import GameAlreadyRunning, TableStatus
+from kozelbot.texts import Button, Keyboard
 
 JOIN_PREFIX = "join-"
 HAND_PREFIX = "hand-"
@@ -44,15 +48,18 @@ async def new_game(update: Update, context: Context) -> None:
     await data.storage.upsert_chat(chat.id, chat.title)
     await remember(data, user)
     words = list(context.args or [])
-    variant = DEFAULT_PRESET
+    chosen = await data.storage.chat_settings(chat.id)
+    variant = chosen.variant if chosen is not None else DEFAULT_PRESET
     if words and "=" not in words[0]:
         variant = words.pop(0).lower()
+    defaults = chosen.options if chosen is not None and chosen.variant == variant else None
     try:
         if variant not in TABLE_PRESETS:
             raise OptionError("variant", variant, "|".join(TABLE_PRESETS))
-        table = await data.service.new_game(chat.id, user.id, words, variant, chat.title)
+        table = await data.service.new_game(chat.id, user.id, words, variant, chat.title,
+                                            thread_id=cmd.thread_id, defaults=defaults)  # fmt: skip
     except (TableError, GameAlreadyRunning):
-        cmd.reply(t("A game is already running in this chat. /stop ends it."))
+        cmd.reply(t("A game is already running here. /stop ends it."))
         return
     except OptionError as error:
         cmd.reply(html=True, text=option_error_text(error, t))
@@ -69,8 +76,8 @@ async def join(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    chat, user = cmd.chat, cmd.user
-    table = await data.service.live_game(chat.id)
+    user = cmd.user
+    table = await cmd.live_game()
     if table is None:
         cmd.reply(table_error_text("no_game", cmd.t))
         return
@@ -87,15 +94,22 @@ async def seat(data: BotData, cmd: Command, game_id: int) -> None:
     user = cmd.user
     if not await can_message(data, user):
         data.presenter.ask_to_open_private(
-            cmd.chat.id, game_id, user.id, user.first_name, f"{JOIN_PREFIX}{game_id}"
+            cmd.chat.id,
+            game_id,
+            user.id,
+            user.first_name,
+            f"{JOIN_PREFIX}{game_id}",
+            thread_id=cmd.thread_id,
         )
         return
     try:
         change = await data.service.join(game_id, player_of(user))
     except TableError as error:
-        cmd.reply(table_error_text(error.code, cmd.t))
+        cmd.reply(html=True, text=await refusal_text(data, error, cmd.t))
         return
     publish(data, change)
+    if change.back and change.table.status is TableStatus.PLAYING:
+        cmd.reply(cmd.t("{name} takes a seat held by the computer.", name=user.first_name))
 
 
 async def can_message(data: BotData, user: User) -> bool:
@@ -125,8 +139,8 @@ async def leave(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    chat, user, t = cmd.chat, cmd.user, cmd.t
-    table = await data.service.live_game(chat.id)
+    user, t = cmd.user, cmd.t
+    table = await cmd.live_game()
     if table is None:
         cmd.reply(table_error_text("no_game", t))
         return
@@ -158,7 +172,7 @@ async def lobby_button(update: Update, context: Context) -> None:
         try:
             change = await data.service.join(button.game_id, player_of(user))
         except TableError as error:
-            await pressed.refuse(table_error_text(error.code, t))
+            await pressed.refuse(plain(await refusal_text(data, error, t)))
             return
         publish(data, change)
         await pressed.answer(t("You have a seat."))
@@ -188,8 +202,7 @@ async def start(update: Update, context: Context) -> None:
     payload = context.args[0] if context.args else ""
     game_id = _game_in(payload)
     if game_id is None:
-        cmd.reply(html=True, text=t("Hello! Add me to a group and send /newgame there.")
-                                 + "\n\n" + help_text(t))  # fmt: skip
+        cmd.reply(html=True, text=welcome_text(t), markup=welcome_keyboard(data, t))
         return
     table = await data.service.game(game_id)
     if table is None or not table.status.live:
@@ -200,7 +213,7 @@ async def start(update: Update, context: Context) -> None:
         try:
             change = await data.service.join(game_id, player_of(user))
         except TableError as error:
-            cmd.reply(table_error_text(error.code, t))
+            cmd.reply(html=True, text=await refusal_text(data, error, t))
             return
         publish(data, change)
         cmd.reply(t("You have a seat. Your cards will arrive here."))
@@ -210,6 +223,27 @@ async def start(update: Update, context: Context) -> None:
         cmd.reply(table_error_text("not_seated", t))
         return
     await data.presenter.resend_hand(game_id, seat_no)
+
+
+def welcome_text(t: Translator) -> str:
+    """/start in private: what the bot is and how to use it."""
+    return "\n".join([
+        "🐐 <b>KozelBot</b> — " + t("Kozel (Козёл), the card game, for group chats."),
+        "",
+        t("1. Add me to a group (the button below)."),
+        t("2. Send /newgame there; everyone joins with /join or the lobby's button."),
+        t("3. Your cards arrive here, in our private chat; the table stays in the group."),
+        "",
+        t("No group at hand? /play starts a match against the computer right here."),
+        "",
+        help_text(t, private=True),
+    ])  # fmt: skip
+
+
+def welcome_keyboard(data: BotData, t: Translator) -> Keyboard:
+    """The "add to a group" deep link and a quick match."""
+    add = f"https://t.me/{data.presenter.bot.username}?startgroup=kozel"
+    return ((Button(t("➕ Add to a group"), url=add),),)
 
 
 def _game_in(payload: str) -> int | None:

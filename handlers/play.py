@@ -5,13 +5,24 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatType
 
-from handlers.deps import Context
-from handlers.flow import command, group_command, press, publish
+from handlers.deps import BotData, Context
+from handlers.flow import (
+    command,
+    group_command,
+    player_of,
+    press,
+    publish,
+    refusal_text,
+    remember,
+)
 from kozelbot import callbacks
 from kozelbot.game import GameError
-from kozelbot.games import family_of, texts_of
-from kozelbot.render import table_error_text
+from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS, family_of, texts_of
+from kozelbot.i18n import Translator
+from kozelbot.options import OptionError
+from kozelbot.render import option_error_text, table_error_text
 from kozelbot.service import TableError
+from kozelbot.table import GameAlreadyRunning
 
 HAND_BUTTONS = (
     callbacks.PlayButton, callbacks.RedealButton, callbacks.ActButton, callbacks.SelectButton,
@@ -94,7 +105,7 @@ async def hand_button(update: Update, context: Context) -> None:
 
 
 async def hand(update: Update, context: Context) -> None:
-    """/hand: send your cards again as a new private message."""
+    """/hand: send your cards again as a new private message (someone away is back)."""
     data = context.bot_data
     cmd = await command(update, data)
     if cmd is None:
@@ -102,10 +113,9 @@ async def hand(update: Update, context: Context) -> None:
     chat, user = cmd.chat, cmd.user
     t = await data.user_translator(user.id, user.language_code)
     if chat.type == ChatType.PRIVATE:
-        tables = [tb for tb in await data.storage.live_games() if tb.seat_of(user.id) is not None]
-        table = tables[-1] if tables else None
+        table = await data.storage.live_seat(user.id)
     else:
-        table = await data.service.live_game(chat.id)
+        table = await cmd.live_game()
     seat = None if table is None else table.seat_of(user.id)
     if table is None or seat is None:
         cmd.reply(table_error_text("not_seated", t))
@@ -113,6 +123,9 @@ async def hand(update: Update, context: Context) -> None:
     if table.state is None:
         cmd.reply(t("The game has not started yet."))
         return
+    player = table.seats[seat]
+    if player is not None and player.away:
+        await come_back(data, table.game_id, user.id, t)
     await data.presenter.resend_hand(table.game_id, seat)
     if chat.type == ChatType.PRIVATE:
         return
@@ -127,8 +140,75 @@ async def table(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    current = await data.service.live_game(cmd.chat.id)
+    current = await cmd.live_game()
     if current is None or current.state is None:
         cmd.reply(table_error_text("no_game", cmd.t))
         return
     await data.presenter.repost_table(current)
+
+
+async def come_back(data: BotData, game_id: int, user_id: int, t: Translator) -> str | None:
+    """Give a person away their seat back; ``None`` when done, else why not."""
+    try:
+        change = await data.service.come_back(game_id, user_id)
+    except TableError as error:
+        return table_error_text(error.code, t)
+    publish(data, change)
+    return None
+
+
+async def back_button(update: Update, context: Context) -> None:
+    """ "I'm here": the person away takes their seat back from the computer."""
+    data = context.bot_data
+    pressed = await press(update, data)
+    if pressed is None:
+        return
+    button = pressed.button
+    if not isinstance(button, callbacks.BackButton):
+        await pressed.refuse(pressed.t("This button is not valid."))
+        return
+    refused = await come_back(data, button.game_id, pressed.user.id, pressed.t)
+    if refused is not None:
+        await pressed.refuse(refused)
+        return
+    await pressed.answer(pressed.t("Welcome back! Your cards are below."))
+    table = data.service.snapshot(button.game_id)
+    seat = None if table is None else table.seat_of(pressed.user.id)
+    if seat is not None:
+        await data.presenter.resend_hand(button.game_id, seat)
+
+
+async def play(update: Update, context: Context) -> None:
+    """/play [VARIANT] [KEY=VALUE ...] in the private chat: a match against the computer —
+    a computer partner and computer opponents, the table and the hand both here."""
+    data = context.bot_data
+    cmd = await command(update, data)
+    if cmd is None:
+        return
+    t, user = cmd.t, cmd.user
+    if not cmd.private:
+        link = data.presenter.deep_link("play")
+        text = t('Matches against the computer are played in <a href="{link}">our private '
+                 "chat</a>: send /play there.", link=link)  # fmt: skip
+        cmd.reply(html=True, text=text)
+        return
+    await remember(data, user)
+    await data.storage.set_private_open(user.id, True)
+    words = list(context.args or [])
+    variant = DEFAULT_PRESET
+    if words and "=" not in words[0]:
+        variant = words.pop(0).lower()
+    try:
+        if variant not in TABLE_PRESETS:
+            raise OptionError("variant", variant, "|".join(TABLE_PRESETS))
+        change = await data.service.play_private(player_of(user), words, variant)
+    except OptionError as error:
+        cmd.reply(html=True, text=option_error_text(error, t))
+        return
+    except TableError as error:
+        cmd.reply(html=True, text=await refusal_text(data, error, t))
+        return
+    except GameAlreadyRunning:
+        cmd.reply(table_error_text("game_running", t))
+        return
+    publish(data, change)

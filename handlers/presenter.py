@@ -1,7 +1,8 @@
 """Everything the bot shows about a game, kept in step with the committed state.
 
-Each chat has one *lane* (a group: its lobby/table message, its posts and replies; a private
-chat: replies) and each seat's private hand one lane. A lane is a single task that serves, in
+Each *place* — a chat, or one forum topic of it — has one *lane* (its lobby/table message,
+its posts and replies; a private chat: replies, and the table of a /play match) and each
+seat's private hand one lane. A lane is a single task that serves, in
 this order: the chat's durable posts (deal and match results, read from the outbox that the
 service wrote in the move's own transaction, deleted once sent), then its replies (ephemeral:
 coalesced, and dropped when too many wait), then a re-render of its live message from the
@@ -42,6 +43,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
+from kozelbot.callbacks import BackButton
 from kozelbot.cards import Card
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.games import texts_of
@@ -51,6 +53,7 @@ from kozelbot.records import MessageRef, OutboxItem
 from kozelbot.render import Keyboard, lobby_keyboard, lobby_text, mention
 from kozelbot.service import Change, GameService
 from kozelbot.table import Table, TableStatus
+from kozelbot.texts import Button
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -58,6 +61,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 Markup = Keyboard | InlineKeyboardMarkup | None
+
+Place = tuple[int, int | None]
+"""Where a game lives and replies go: a chat and its forum topic (``None`` outside forums).
+One game per place; a group's flood budget is shared by its topics (``FloodGate``)."""
 
 
 @dataclass(frozen=True)
@@ -204,9 +211,9 @@ class Presenter:
         self.private_interval = private_interval
         self._on_change = on_change
         self.backoff = Backoff(rng or random.Random())
-        self._chats: dict[int, Lane] = {}
+        self._chats: dict[Place, Lane] = {}
         self._hands: dict[tuple[int, int], Lane] = {}
-        self._chat_game: dict[int, int] = {}
+        self._chat_game: dict[Place, int] = {}
         self._lobby_closed: set[int] = set()
         self._asked_private: set[tuple[int, int]] = set()
         self._refs: OrderedDict[int, dict[tuple[str, int], MessageRef]] = OrderedDict()
@@ -241,22 +248,57 @@ class Presenter:
     def show(self, change: Change) -> None:
         """Schedule everything a change makes visible: result posts, table, hands."""
         table = change.table
-        self._chat_game[table.chat_id] = table.game_id
-        lane = self.chat_lane(table.chat_id)
+        self._chat_game[table.place] = table.game_id
+        lane = self.chat_lane(*table.place)
         if change.outbox:
             lane.touch_outbox()
         lane.touch()
         for seat, _player in table.humans:
             self.hand_lane(table.game_id, seat).touch()
+        for seat in change.away:
+            self._announce_away(table, seat)
         if change.abandoned_by is not None and change.abandoned_seat is not None:
             self._close_hand_of_leaver(table, change.abandoned_by, change.abandoned_seat)
 
+    def _announce_away(self, table: Table, seat: int) -> None:
+        """Tell the place that a computer now plays for someone who missed two moves (their
+        own hand message turns into an "I'm here" button)."""
+        player = table.seats[seat]
+        if player is None or player.user_id is None or table.private:
+            return
+        name = player.name
+
+        def render(t: Translator) -> Outgoing:
+            return Outgoing(t("⏸ {name} missed two moves: a computer plays for them until they "
+                              "are back. Anyone not at the table may /join to take the seat.",
+                              name=html.escape(name)))  # fmt: skip
+
+        self.note(table.chat_id, render, key=f"away:{table.game_id}:{seat}",
+                  thread_id=table.thread_id)  # fmt: skip
+
+    def warn(self, table: Table, seats: list[int], seconds: int) -> None:
+        """Privately warn the people to act that half their move time has passed."""
+        where = table.chat_title or ""
+        for seat in seats:
+            player = table.seats[seat]
+            if player is None or player.user_id is None or player.away:
+                continue
+            user_id = player.user_id
+
+            def render(t: Translator) -> Outgoing:
+                text = t("⏰ Your move: {s} s left.", s=seconds)
+                if where and not table.private:
+                    text += " (" + html.escape(where) + ")"
+                return Outgoing(text)
+
+            self.note(user_id, render, key=f"warn:{table.game_id}:{table.move_seq}")
+
     async def resume_posts(self) -> int:
         """After a start: send the posts a previous run left in the outbox."""
-        chats = await self.storage.chats_with_posts()
-        for chat_id in chats:
-            self.chat_lane(chat_id).touch_outbox()
-        return len(chats)
+        places = await self.storage.chats_with_posts()
+        for chat_id, thread_id in places:
+            self.chat_lane(chat_id, thread_id).touch_outbox()
+        return len(places)
 
     def reply(
         self,
@@ -266,17 +308,20 @@ class Presenter:
         reply_to: int | None = None,
         html_text: bool = False,
         markup: Markup = None,
+        thread_id: int | None = None,
     ) -> bool:
-        """Queue an answer to a chat without waiting for its flood budget.
-
-        Identical answers still waiting are sent once; ``False`` if coalesced or dropped."""
+        """Queue an answer to a chat (a forum topic of it) without waiting for its flood
+        budget. Identical answers still waiting are sent once; ``False`` if coalesced or
+        dropped."""
         body = text if html_text else html.escape(text, quote=False)
         outgoing = Outgoing(body, markup, reply_to=reply_to)
-        return self.chat_lane(chat_id).note(Note(lambda _t: outgoing, key=body))
+        return self.chat_lane(chat_id, thread_id).note(Note(lambda _t: outgoing, key=body))
 
-    def note(self, chat_id: int, render: Render, key: str | None = None) -> bool:
+    def note(
+        self, chat_id: int, render: Render, key: str | None = None, thread_id: int | None = None
+    ) -> bool:
         """Queue a message rendered in the chat's language when its turn comes."""
-        return self.chat_lane(chat_id).note(Note(render, key))
+        return self.chat_lane(chat_id, thread_id).note(Note(render, key))
 
     async def repost_table(self, table: Table) -> None:
         """Send the table again at the bottom of the group (busy chats scroll it away);
@@ -288,9 +333,10 @@ class Presenter:
             self.note(
                 table.chat_id,
                 lambda t: Outgoing(t("⬇️ The table moved down."), edit_message_id=moved_id),
+                thread_id=table.thread_id,
             )
-        self._chat_game[table.chat_id] = table.game_id
-        self.chat_lane(table.chat_id).touch()
+        self._chat_game[table.place] = table.game_id
+        self.chat_lane(*table.place).touch()
 
     async def resend_hand(self, game_id: int, seat: int) -> None:
         """Send a seat's hand as a new message (the old one's buttons go stale)."""
@@ -335,8 +381,14 @@ class Presenter:
     def _drop_hand_lane(self, key: tuple[int, int]) -> None:
         self._hands.pop(key, None)
 
-    def _drop_chat_lane(self, chat_id: int) -> None:
-        self._chats.pop(chat_id, None)
+    def _drop_chat_lane(self, place: Place) -> None:
+        """A lane with no live game left is dropped when idle (memory stays bounded)."""
+        game_id = self._chat_game.get(place)
+        table = None if game_id is None else self.service.snapshot(game_id)
+        if table is not None and table.status.live:
+            return
+        self._chat_game.pop(place, None)
+        self._chats.pop(place, None)
 
     def _forget_if_ended(self, game_id: int, key: tuple[int, int]) -> None:
         """Drop an idle hand lane of a game that is over (memory stays bounded)."""
@@ -347,21 +399,23 @@ class Presenter:
             self._lobby_closed.discard(game_id)
             self._refs.pop(game_id, None)
 
-    def chat_lane(self, chat_id: int) -> Lane:
-        """The lane of a chat: its posts and replies, and in a group its table or lobby."""
-        lane = self._chats.get(chat_id)
+    def chat_lane(self, chat_id: int, thread_id: int | None = None) -> Lane:
+        """The lane of a place: its posts and replies, and its game's table or lobby (a
+        group's, a topic's, or a /play match's in a private chat)."""
+        place: Place = (chat_id, thread_id)
+        lane = self._chats.get(place)
         if lane is None:
             group = chat_id < 0
             lane = Lane(
-                f"chat:{chat_id}",
+                f"chat:{chat_id}" + (f":{thread_id}" if thread_id else ""),
                 self.group_interval if group else self.private_interval,
                 self.backoff,
-                (lambda: self._refresh_group(chat_id)) if group else None,
-                (lambda: self._send_outbox(chat_id)) if group else None,
-                lambda note: self._send_note(chat_id, note),
-                on_idle=None if group else lambda: self._drop_chat_lane(chat_id),
+                lambda: self._refresh_group(place),
+                lambda: self._send_outbox(place),
+                lambda note: self._send_note(place, note),
+                on_idle=None if group else lambda: self._drop_chat_lane(place),
             )
-            self._chats[chat_id] = lane
+            self._chats[place] = lane
         return lane
 
     async def drain(self, timeout: float = 30.0) -> None:
@@ -428,15 +482,25 @@ class Presenter:
         return await deliver(call, backoff=self.backoff, what=what)
 
     async def send(
-        self, chat_id: int, text: str, markup: Markup = None, reply_to: int | None = None
+        self,
+        chat_id: int,
+        text: str,
+        markup: Markup = None,
+        reply_to: int | None = None,
+        thread_id: int | None = None,
     ) -> Message:
-        """Send an HTML message (one attempt; callers decide about retries)."""
+        """Send an HTML message, into a forum topic if ``thread_id`` (one attempt; callers
+        decide about retries)."""
         parameters = (
             None if reply_to is None
             else ReplyParameters(reply_to, allow_sending_without_reply=True)
         )  # fmt: skip
         message = await self.bot.send_message(
-            chat_id, text, reply_markup=_markup(markup), reply_parameters=parameters
+            chat_id,
+            text,
+            reply_markup=_markup(markup),
+            reply_parameters=parameters,
+            message_thread_id=thread_id,
         )
         self._remember_shown((chat_id, message.message_id), text, markup)
         return message
@@ -467,24 +531,26 @@ class Presenter:
             self._shown.clear()  # a cache: forgetting costs one redundant edit at most
         self._shown[key] = (text, markup)
 
-    async def _put(self, chat_id: int, out: Outgoing) -> None:
-        """Send or edit ``out`` in a chat, retrying transient failures."""
+    async def _put(self, place: Place, out: Outgoing) -> None:
+        """Send or edit ``out`` in a place, retrying transient failures."""
+        chat_id, thread_id = place
         if out.edit_message_id is not None:
             markup = out.markup if not isinstance(out.markup, InlineKeyboardMarkup) else None
             edit_id = out.edit_message_id
             await self._deliver(lambda: self.edit(chat_id, edit_id, out.text, markup),
                                 f"edit:{chat_id}")  # fmt: skip
         else:
-            await self._deliver(lambda: self.send(chat_id, out.text, out.markup, out.reply_to),
-                                f"send:{chat_id}")  # fmt: skip
+            await self._deliver(lambda: self.send(chat_id, out.text, out.markup, out.reply_to,
+                                                  thread_id), f"send:{chat_id}")  # fmt: skip
 
-    async def _send_note(self, chat_id: int, note: Note) -> None:
+    async def _send_note(self, place: Place, note: Note) -> None:
+        chat_id = place[0]
         t = await self._chat_translator(chat_id)
         out = note.render(t)
         if out is None:
             return
         try:
-            await self._put(chat_id, out)
+            await self._put(place, out)
         except Forbidden:
             await self._chat_closed(chat_id)
         except ChatMigrated as moved:
@@ -498,25 +564,30 @@ class Presenter:
         return await self.translators.user(chat_id)
 
     async def _chat_closed(self, chat_id: int) -> None:
-        """A chat refuses the bot: a group's game stops, a person's chat is marked closed."""
+        """A chat refuses the bot: a group's games stop, a person's chat is marked closed
+        (and their /play match stops)."""
         if chat_id < 0:
             await self.group_lost(chat_id)
         else:
             await self.storage.set_private_open(chat_id, False)
+            table = await self.service.live_game(chat_id)
+            if table is not None:
+                self._on_change(await self.service.stop(table.game_id))
 
     # -- durable posts -------------------------------------------------------------------
 
-    async def _send_outbox(self, chat_id: int) -> bool:
-        """Send the chat's oldest waiting post; ``True`` if more may be waiting."""
-        items = await self.storage.pending_posts(chat_id, limit=1)
+    async def _send_outbox(self, place: Place) -> bool:
+        """Send the place's oldest waiting post; ``True`` if more may be waiting."""
+        chat_id, thread_id = place
+        items = await self.storage.pending_posts(chat_id, limit=1, thread_id=thread_id)
         if not items:
             return False
         item = items[0]
         try:
-            await self._send_post(chat_id, item)
+            await self._send_post(place, item)
         except Forbidden:
             await self.storage.post_done(item.id)
-            await self.group_lost(chat_id)
+            await self._chat_closed(chat_id)
             return True
         except ChatMigrated as moved:
             await self.chat_migrated(chat_id, moved.new_chat_id)  # the post moves along
@@ -526,12 +597,13 @@ class Presenter:
         await self.storage.post_done(item.id)
         return True
 
-    async def _send_post(self, chat_id: int, item: OutboxItem) -> None:
+    async def _send_post(self, place: Place, item: OutboxItem) -> None:
+        chat_id = place[0]
         table = self.service.snapshot(item.game_id) or await self.service.game(item.game_id)
         if table is None:
             return
         post = read_post(item, table)
-        t = await self.translators.group(chat_id)
+        t = await self._chat_translator(chat_id)
         event = post.event
         family = texts_of(table.variant)
         if item.kind == FINAL_TABLE and isinstance(event, DealScored):
@@ -539,11 +611,11 @@ class Presenter:
             if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
                 return
             text = family.final_table_text(post.table, event, t)
-            await self._put(chat_id, Outgoing(text, edit_message_id=ref.message_id))
+            await self._put(place, Outgoing(text, edit_message_id=ref.message_id))
         elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
-            await self._put(chat_id, Outgoing(family.result_text(post.table, event, t)))
+            await self._put(place, Outgoing(family.result_text(post.table, event, t)))
         elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
-            await self._put(chat_id, Outgoing(family.match_over_text(post.table, event, t)))
+            await self._put(place, Outgoing(family.match_over_text(post.table, event, t)))
         else:
             log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
 
@@ -552,8 +624,8 @@ class Presenter:
     async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
         """The group became a supergroup with a new id: the game goes on there."""
         table = await self.service.migrate_chat(old_chat_id, new_chat_id)
-        self._chats.pop(old_chat_id, None)
-        self._chat_game.pop(old_chat_id, None)
+        self._chats.pop((old_chat_id, None), None)
+        self._chat_game.pop((old_chat_id, None), None)
         self.forget_chat_messages(old_chat_id)
         self.translators.forget(old_chat_id)
         self.translators.forget(new_chat_id)
@@ -563,31 +635,32 @@ class Presenter:
             self._on_change(Change(table))
 
     async def group_lost(self, chat_id: int) -> None:
-        """The bot can no longer write to a group (removed, banned): stop its game, so the
-        players' hands close and the chat is free if the bot comes back."""
-        table = await self.service.live_game(chat_id)
-        self._chats.pop(chat_id, None)
-        if table is None:
-            return
-        log.warning("lost group %s: stopping game %s", chat_id, table.game_id)
-        self._on_change(await self.service.stop(table.game_id))
+        """The bot can no longer write to a group (removed, banned): stop its games (every
+        topic's), so the players' hands close and the chat is free if the bot comes back."""
+        for place in [p for p in self._chats if p[0] == chat_id]:
+            self._chats.pop(place, None)
+        for table in await self.service.live_games_of(chat_id):
+            log.warning("lost group %s: stopping game %s", chat_id, table.game_id)
+            self._on_change(await self.service.stop(table.game_id))
 
     # -- group ---------------------------------------------------------------------------
 
-    async def _refresh_group(self, chat_id: int) -> None:
+    async def _refresh_group(self, place: Place) -> None:
+        chat_id = place[0]
         try:
-            await self._deliver(lambda: self._render_group(chat_id), f"group:{chat_id}")
+            await self._deliver(lambda: self._render_group(place), f"group:{chat_id}")
         except Forbidden:
             await self.group_lost(chat_id)
         except ChatMigrated as moved:
             await self.chat_migrated(chat_id, moved.new_chat_id)
 
-    async def _render_group(self, chat_id: int) -> None:
-        game_id = self._chat_game.get(chat_id)
+    async def _render_group(self, place: Place) -> None:
+        chat_id, thread_id = place
+        game_id = self._chat_game.get(place)
         table = None if game_id is None else self.service.snapshot(game_id)
         if table is None:
             return
-        t = await self.translators.group(chat_id)
+        t = await self._chat_translator(chat_id)
         state = self.service.state_of(table)
         deal_no = None if state is None else state.deal_shown
         if state is None or deal_no is None:
@@ -610,7 +683,7 @@ class Presenter:
             if result is not None and ref.deal_no == result.deal_no:
                 # The deal's outcome replaces its stale turn before the next table appears.
                 await self.edit(chat_id, ref.message_id, family.final_table_text(table, result, t))
-        message = await self.send(chat_id, text)
+        message = await self.send(chat_id, text, thread_id=thread_id)
         await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
                                                 chat_id=chat_id, deal_no=deal_no,
                                                 message_id=message.message_id))  # fmt: skip
@@ -628,7 +701,7 @@ class Presenter:
             return
         if table.status is not TableStatus.LOBBY:
             return
-        message = await self.send(table.chat_id, text, keyboard)
+        message = await self.send(table.chat_id, text, keyboard, thread_id=table.thread_id)
         await self._remember_message(MessageRef(game_id=table.game_id, kind="lobby", seat=-1,
                                                 chat_id=table.chat_id, deal_no=None,
                                                 message_id=message.message_id))  # fmt: skip
@@ -657,8 +730,13 @@ class Presenter:
         user_id = player.user_id
         t = await self.translators.user(user_id)
         family = texts_of(table.variant)
-        text = family.hand_text(table, state, seat, t)
-        keyboard = family.hand_keyboard(table, state, seat, t, self.selection(game_id, seat))
+        if player.away:
+            text = t("⏸ You missed two moves, so a computer plays for you. Press “I'm here” "
+                     "(or send /hand) to take your seat back.")  # fmt: skip
+            keyboard: Keyboard = ((Button(t("🙋 I'm here"), BackButton(game_id).pack()),),)
+        else:
+            text = family.hand_text(table, state, seat, t)
+            keyboard = family.hand_keyboard(table, state, seat, t, self.selection(game_id, seat))
         known = await self.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
             if known.deal_no == deal_no:
@@ -685,11 +763,20 @@ class Presenter:
         player = table.seats[seat]
         assert player is not None and player.user_id is not None
         await self.storage.set_private_open(player.user_id, False)
+        if table.private:  # a /play match: nobody is left to play it
+            self._on_change(await self.service.stop(table.game_id))
+            return
         self.ask_to_open_private(table.chat_id, table.game_id, player.user_id, player.name,
-                                 f"hand-{table.game_id}")  # fmt: skip
+                                 f"hand-{table.game_id}", thread_id=table.thread_id)  # fmt: skip
 
     def ask_to_open_private(
-        self, chat_id: int, game_id: int, user_id: int, name: str, payload: str
+        self,
+        chat_id: int,
+        game_id: int,
+        user_id: int,
+        name: str,
+        payload: str,
+        thread_id: int | None = None,
     ) -> None:
         """Ask someone in the group, once per game until they answer, to open the private
         chat: a post with a deep-link button (``payload`` says what Start then does)."""
@@ -705,7 +792,7 @@ class Presenter:
             button = InlineKeyboardButton(t("Open the chat"), url=url)
             return Outgoing(text, InlineKeyboardMarkup([[button]]))
 
-        self.note(chat_id, render, key=f"open:{game_id}:{user_id}")
+        self.note(chat_id, render, key=f"open:{game_id}:{user_id}", thread_id=thread_id)
 
     def private_opened(self, game_id: int, user_id: int) -> None:
         """The person opened the private chat: a later refusal may be asked about again."""

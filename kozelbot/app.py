@@ -10,7 +10,13 @@ import logging
 import random
 from typing import Any
 
-from telegram import BotCommandScopeDefault, LinkPreviewOptions
+from telegram import (
+    Bot,
+    BotCommandScopeAllGroupChats,
+    BotCommandScopeAllPrivateChats,
+    BotCommandScopeDefault,
+    LinkPreviewOptions,
+)
 from telegram.constants import ParseMode
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
@@ -89,17 +95,30 @@ async def _open(application: KozelApplication, settings: Settings, rng: random.R
         on_change=lambda change: publish(data, change),
         rng=random.Random(),  # retry jitter only: the game's seeds stay reproducible
     )
-    for language in LANGUAGES:
-        try:
-            await application.bot.set_my_commands(
-                handlers.command_list(language),
-                scope=BotCommandScopeDefault(),
-                language_code=None if language == settings.language else language,
-            )
-        except TelegramError as error:
-            log.warning("could not set the command menu (%s): %s", language, error)
+    await set_command_menus(application.bot, settings.language)
     await resume_games(data)
     await data.presenter.resume_posts()
+
+
+async def set_command_menus(bot: Bot, default_language: str) -> None:
+    """The command menu per language and scope: the group commands in groups, the private
+    ones in private chats (and by default); the default language's menu also serves every
+    language the bot has no catalog for."""
+    scopes = (
+        (BotCommandScopeDefault(), True),
+        (BotCommandScopeAllPrivateChats(), True),
+        (BotCommandScopeAllGroupChats(), False),
+    )
+    for language in LANGUAGES:
+        for scope, private in scopes:
+            try:
+                await bot.set_my_commands(
+                    handlers.command_list(language, private),
+                    scope=scope,
+                    language_code=None if language == default_language else language,
+                )
+            except TelegramError as error:
+                log.warning("could not set the command menu (%s): %s", language, error)
 
 
 async def resume_games(data: BotData) -> int:

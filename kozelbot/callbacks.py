@@ -111,9 +111,53 @@ class ChosenButton:
         return _checked(f"y:{self.game_id}:{self.deal_no}:{self.verb}")
 
 
+@dataclass(frozen=True, slots=True)
+class BackButton:
+    """ "I'm here": a person away takes their seat back from the computer."""
+
+    game_id: int
+
+    def pack(self) -> str:
+        return _checked(f"b:{self.game_id}")
+
+
+@dataclass(frozen=True, slots=True)
+class SettingsButton:
+    """A button of a chat's /settings menu: ``key`` is ``variant``, ``language``,
+    ``public``, ``close`` or one of the default variant's table options. The chat is the
+    message's own, so a button copied elsewhere acts on nothing it does not belong to."""
+
+    key: str
+
+    def pack(self) -> str:
+        return _checked(f"s:{self.key}")
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryButton:
+    """A /history button: the match ``game_id`` deal by deal, from ``page`` (0 = first);
+    ``page`` -1 goes back to the list of matches."""
+
+    game_id: int
+    page: int
+
+    def pack(self) -> str:
+        return _checked(f"h:{self.game_id}:{self.page}")
+
+
+@dataclass(frozen=True, slots=True)
+class VoteButton:
+    """Agree to stop the running match (the stop vote's button)."""
+
+    game_id: int
+
+    def pack(self) -> str:
+        return _checked(f"v:{self.game_id}")
+
+
 CallbackData = (
     PlayButton | RedealButton | ActButton | SelectButton | ChosenButton | LobbyButton
-    | OptionButton
+    | OptionButton | BackButton | SettingsButton | HistoryButton | VoteButton
 )  # fmt: skip
 CHOSEN_VERBS = ("lead", "beat", "discard", "level")
 LOBBY_VERBS = ("join", "leave", "start")
@@ -145,6 +189,14 @@ def parse(data: str | None) -> CallbackData | None:
             return LobbyButton(int(parts[1]), parts[2])
         if parts[0] == "o" and len(parts) == 3 and parts[2].isidentifier():
             return OptionButton(int(parts[1]), parts[2])
+        if parts[0] == "b" and len(parts) == 2:
+            return BackButton(int(parts[1]))
+        if parts[0] == "v" and len(parts) == 2:
+            return VoteButton(int(parts[1]))
+        if parts[0] == "s" and len(parts) == 2 and parts[1].isidentifier() and parts[1].isascii():
+            return SettingsButton(parts[1])
+        if parts[0] == "h" and len(parts) == 3 and int(parts[2]) >= -1:
+            return HistoryButton(int(parts[1]), int(parts[2]))
     except ValueError:
         return None
     return None

@@ -106,8 +106,8 @@ def lobby_keyboard(table: Table, t: Translator) -> Keyboard:
 def table_error_text(code: str, t: Translator) -> str:
     """A short answer for a refused table operation."""
     texts = {
-        "no_game": t("There is no game in this chat. Start one with /newgame."),
-        "game_running": t("A game is already running in this chat."),
+        "no_game": t("There is no game here. Start one with /newgame."),
+        "game_running": t("A game is already running here."),
         "not_lobby": t("The game has already started."),
         "seated": t("You already have a seat."),
         "full": t("All seats are taken."),
@@ -116,6 +116,10 @@ def table_error_text(code: str, t: Translator) -> str:
         "stale": t("This button is out of date."),
         "finished": t("That game is over."),
         "not_allowed": t("Only the game's creator or a chat admin can do that."),
+        "elsewhere": t("You already sit at another table. One table at a time."),
+        "no_free_seat": t("Every seat is taken by a person."),
+        "not_away": t("You are at the table already."),
+        "away": t("A computer plays your seat: press “I'm here” first."),
     }
     return texts.get(code, t("That is not possible now."))
 
@@ -156,23 +160,71 @@ def leaderboard_text(rows: list[LeaderRow], title: str | None, t: Translator) ->
     return "\n".join(lines)
 
 
-def help_text(t: Translator) -> str:
-    """/help."""
-    return "\n".join(
-        [
-            "🐐 <b>KozelBot</b> — " + t("Kozel for group chats."),
-            "/newgame — " + t("open a table (options: deck=36|32 six_clubs=top|ordinary "
-                              "lyusya=win|zero seating=random|ordered move_time=SECONDS)"),
-            "/newgame " + " | ".join(TABLE_PRESETS) + " — " + t(
-                "another variant; the lobby's 🎲 button switches it too"),
-            "/join — " + t("take a seat"),
-            "/leave — " + t("leave the table (a bot takes over during a match)"),
-            "/hand — " + t("send your cards again"),
-            "/table — " + t("show the table again, at the bottom of the chat"),
-            "/stop — " + t("end the game (creator or admin)"),
-            "/top — " + t("the chat's leaderboard"),
-            "/language — " + t("ru, uk or en"),
-            "/rules [" + "|".join(TABLE_PRESETS) + "] — " + t("the rules"),
-            t("Open a private chat with me first: that is where your cards arrive."),
-        ]
-    )  # fmt: skip
+GROUP_COMMANDS = (
+    "newgame", "join", "leave", "hand", "table", "stop", "top", "stats", "history", "settings",
+    "rules", "language", "help",
+)  # fmt: skip
+"""The commands that work in a group (its command menu and /help there)."""
+PRIVATE_COMMANDS = ("play", "hand", "stop", "stats", "top", "rules", "language", "help")
+"""The commands that work in the bot's private chat."""
+
+
+def command_descriptions(t: Translator) -> dict[str, str]:
+    """Each command in a few words (the command menu; /help adds details)."""
+    return {
+        "newgame": t("open a table"),
+        "join": t("take a seat"),
+        "leave": t("leave the table"),
+        "hand": t("send your cards again"),
+        "table": t("show the table again"),
+        "stop": t("end the game"),
+        "top": t("leaderboard"),
+        "stats": t("your stats"),
+        "history": t("the last matches"),
+        "settings": t("the chat's defaults"),
+        "play": t("play against the computer"),
+        "rules": t("the rules"),
+        "language": t("language"),
+        "help": t("help"),
+    }
+
+
+def help_text(t: Translator, private: bool = False) -> str:
+    """/help: the commands that work where it is asked."""
+    variants = "|".join(TABLE_PRESETS)
+    details = {
+        "newgame": t(
+            "open a table: /newgame VARIANT KEY=VALUE… (the lobby's buttons change them too)"
+        ),
+        "leave": t("leave the table (a bot takes over during a match)"),
+        "table": t("show the table again, at the bottom of the chat"),
+        "stop": (
+            t("end your match against the computer")
+            if private
+            else t("end the game (creator or admin; others start a vote)")
+        ),
+        "top": (
+            t("the global leaderboard: /top [VARIANT]")
+            if private
+            else t("the chat's leaderboard: /top [VARIANT|global]")
+        ),
+        "stats": (
+            t("your stats")
+            if private
+            else t("your stats, or someone's: reply to their message with /stats")
+        ),
+        "settings": t("the chat's defaults (admins change them)"),
+        "play": t("a match against the computer: /play [VARIANT]"),
+        "language": t("ru, uk or en"),
+        "rules": t("the rules: /rules [{variants}]", variants=variants),
+    }
+    names = PRIVATE_COMMANDS if private else GROUP_COMMANDS
+    short = command_descriptions(t)
+    lines = ["🐐 <b>KozelBot</b> — " + t("Kozel for group chats.")]
+    lines += [f"/{name} — " + escape(details.get(name, short[name])) for name in names
+              if name != "help"]  # fmt: skip
+    if private:
+        lines.append(t("In a group, /help lists the group's commands."))
+    else:
+        lines.append(t("Open a private chat with me first: that is where your cards arrive."))
+    return "\n".join(lines)

@@ -10,11 +10,12 @@ the repository is a protocol that ``storage.Storage`` implements.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -28,6 +29,7 @@ from kozelbot.games import (
     preset,
     seats_of,
 )
+from kozelbot.options import OptionError
 from kozelbot.posts import posts_for
 from kozelbot.records import (
     DealRecord,
@@ -37,7 +39,12 @@ from kozelbot.records import (
     MoveSource,
     OutboxItem,
 )
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.table import Player, SeatTaken, Table, TableStatus
+
+STOP_VOTE_TIME = 120.0
+"""Seconds a vote to stop a match stays open (issue #8: two minutes)."""
+MISSED_TO_AWAY = 2
+"""Time-outs in a row after which a computer plays the seat until its owner is back."""
 
 LOBBY_TTL = 3600.0
 """Seconds a lobby stays open after its last change before it closes itself, so a forgotten
@@ -52,7 +59,8 @@ class Repository(Protocol):
     """What the service needs from storage."""
 
     async def create_game(self, table: Table) -> Table: ...
-    async def live_game(self, chat_id: int) -> Table | None: ...
+    async def live_game(self, chat_id: int, thread_id: int | None = None) -> Table | None: ...
+    async def live_seat(self, user_id: int) -> Table | None: ...
     async def game(self, game_id: int) -> Table | None: ...
     async def live_games(self) -> list[Table]: ...
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None: ...
@@ -72,7 +80,10 @@ class TableError(Exception):
     """A table operation refused for a reason the user should be told; nothing changed.
 
     Codes: ``no_game``, ``game_running``, ``not_lobby``, ``seated``, ``full``, ``not_seated``,
-    ``not_creator``, ``stale`` (an old button or deal), ``finished``.
+    ``not_creator``, ``stale`` (an old button or deal), ``finished``, ``elsewhere`` (the person
+    sits at another live game: ``table`` is that game), ``no_free_seat`` (a running match
+    has no computer-held seat to take), ``not_away`` (nothing to come back to), ``away`` (a
+    computer plays the seat until its owner says they are back).
     """
 
     def __init__(self, code: str, table: Table | None = None) -> None:
@@ -94,6 +105,12 @@ class Change:
     outbox: list[OutboxItem] = field(default_factory=list)
     """Group posts owed for this change (results), committed with it."""
     started: bool = False
+    away: list[int] = field(default_factory=list)
+    """Seats whose owners just missed their second move in a row: a computer plays them."""
+    back: list[int] = field(default_factory=list)
+    """Seats whose owners came back from being away."""
+    vote: tuple[int, int] | None = None
+    """A stop vote's count: (votes so far, votes needed)."""
     abandoned_by: int | None = None
     """A person who left the running match (they get a warning, RULES.md §3)."""
     abandoned_seat: int | None = None
@@ -141,12 +158,16 @@ class GameService:
         """The latest committed table of a game this process has seen (recently)."""
         return self._tables.get(game_id) or self._ended.get(game_id)
 
-    async def live_game(self, chat_id: int) -> Table | None:
-        """The chat's lobby or running game."""
-        table = await self.repo.live_game(chat_id)
+    async def live_game(self, chat_id: int, thread_id: int | None = None) -> Table | None:
+        """The lobby or running game of a chat (of one forum topic of it)."""
+        table = await self.repo.live_game(chat_id, thread_id)
         if table is not None:
             self._remember(table)
         return table
+
+    async def live_games_of(self, chat_id: int) -> list[Table]:
+        """Every live game of a chat, whatever its topic."""
+        return [t for t in await self.repo.live_games() if t.chat_id == chat_id]
 
     async def game(self, game_id: int) -> Table | None:
         """A game by id, any status."""
@@ -198,19 +219,32 @@ class GameService:
         args: Sequence[str],
         variant: str = DEFAULT_PRESET,
         chat_title: str | None = None,
+        *,
+        thread_id: int | None = None,
+        defaults: Mapping[str, Any] | None = None,
     ) -> Table:
-        """Open a lobby (``OptionError`` for bad ``KEY=VALUE`` words, ``game_running``)."""
-        existing = await self.live_game(chat_id)
+        """Open a lobby (``OptionError`` for bad ``KEY=VALUE`` words, ``game_running``).
+
+        ``defaults`` are the chat's default options for ``variant`` (/settings); typed words
+        go on top of them. Defaults the preset no longer accepts are ignored."""
+        existing = await self.live_game(chat_id, thread_id)
         if existing is not None:
             raise TableError("game_running", existing)
-        options = preset(variant).parse(args).model_dump()
+        chosen = preset(variant)
+        base = None
+        if defaults:
+            with contextlib.suppress(OptionError):
+                base = chosen.options_from(defaults)
+        options = chosen.parse(args, base).model_dump()
         table = Table(
             chat_id=chat_id,
+            thread_id=thread_id,
             variant=variant,
             options=options,
             seats=[None] * seats_of(variant, options),
             creator_id=creator_id,
             seed=self.rng.getrandbits(48),
+            secret=f"{self.rng.getrandbits(256):064x}",
             created_at=self.clock(),
             deadline=self.clock() + self.lobby_ttl,
             chat_title=chat_title,
@@ -220,19 +254,120 @@ class GameService:
         return table
 
     async def join(self, game_id: int, player: Player) -> Change:
-        """Seat a person in the lobby; the match starts when the fourth seat is taken."""
+        """Seat a person: in a lobby the first free seat (the match starts when the last one
+        is taken); in a running match a seat a computer holds — a person's who is away
+        first, else a computer player's — so someone who drops in can play on (issue #8).
+
+        A person sits at one live game at a time (``elsewhere``). Someone away who joins
+        their own match is simply back. **Decision**: whoever loses their seat to a
+        take-over while away gets the leaver's warning (they left the table to a computer);
+        a leaver's warning stands when someone takes their seat."""
+        assert player.user_id is not None
+        await self._check_elsewhere(game_id, player.user_id)
         async with self.lock(game_id):
-            table = await self._load(game_id, TableStatus.LOBBY)
-            assert player.user_id is not None
-            if table.seat_of(player.user_id) is not None:
+            table = await self._load(game_id)
+            seat = table.seat_of(player.user_id)
+            if seat is not None and table.status is TableStatus.PLAYING:
+                return await self._commit(self._come_back(table, seat))
+            if seat is not None:
                 raise TableError("seated", table)
+            if table.status is TableStatus.PLAYING:
+                return await self._commit(self._take_over(table, player))
             free = [s for s, p in enumerate(table.seats) if p is None]
+            if table.private:
+                raise TableError("full", table)
             if not free:
                 raise TableError("full", table)
             table.seats[free[0]] = player
             if len(free) == 1:
                 return await self._commit(self._start(table))
             return await self._commit(self._lobby_changed(table))
+
+    async def _check_elsewhere(self, game_id: int | None, user_id: int) -> None:
+        """Refuse a second live seat (storage refuses it too, race or not)."""
+        other = await self.repo.live_seat(user_id)
+        if other is not None and other.game_id != game_id:
+            raise TableError("elsewhere", other)
+
+    def _take_over(self, table: Table, player: Player) -> Change:
+        seats = [s for s, p in enumerate(table.seats) if p is not None and p.away]
+        seats += [s for s, p in enumerate(table.seats) if p is None or p.is_computer]
+        if not seats:
+            raise TableError("no_free_seat", table)
+        seat = seats[0]
+        gone = table.seats[seat]
+        table.seats[seat] = player
+        table.missed[seat] = 0
+        change = Change(table, self._state(table), back=[seat])
+        if gone is not None and gone.user_id is not None:
+            change.abandoned_by, change.abandoned_seat = gone.user_id, seat
+        self._advance(change)
+        return change
+
+    async def come_back(self, game_id: int, user_id: int) -> Change:
+        """A person away ("I'm here", /hand) takes their seat back from the computer."""
+        async with self.lock(game_id):
+            table = await self._load(game_id, TableStatus.PLAYING)
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise TableError("not_seated", table)
+            return await self._commit(self._come_back(table, seat))
+
+    def _come_back(self, table: Table, seat: int) -> Change:
+        player = table.seats[seat]
+        assert player is not None
+        if not player.away:
+            raise TableError("not_away", table)
+        table.seats[seat] = player.model_copy(update={"away": False})
+        table.missed[seat] = 0
+        change = Change(table, self._state(table), back=[seat])
+        self._advance(change)
+        return change
+
+    async def vote_stop(self, game_id: int, user_id: int) -> Change:
+        """A seated person votes to stop the running match; a majority of the people seated
+        within ``STOP_VOTE_TIME`` of the first vote ends it (``change.vote`` counts).
+        ``seated`` if they voted already in this vote."""
+        async with self.lock(game_id):
+            table = await self._load(game_id, TableStatus.PLAYING)
+            if table.seat_of(user_id) is None:
+                raise TableError("not_seated", table)
+            now = self.clock()
+            if table.stop_vote_until is None or table.stop_vote_until < now:
+                table.stop_votes, table.stop_vote_until = [], now + STOP_VOTE_TIME
+            if user_id in table.stop_votes:
+                raise TableError("seated", table)
+            table.stop_votes.append(user_id)
+            seated = {p.user_id for _s, p in table.humans}
+            votes = len(seated.intersection(table.stop_votes))
+            needed = len(seated) // 2 + 1
+            if votes >= needed:
+                table.closed_reason = "vote"
+                change = self._stopped(table)
+            else:
+                change = Change(table)
+            change.vote = (votes, needed)
+            return await self._commit(change)
+
+    async def play_private(
+        self,
+        player: Player,
+        args: Sequence[str],
+        variant: str = DEFAULT_PRESET,
+        *,
+        defaults: Mapping[str, Any] | None = None,
+    ) -> Change:
+        """A match against the computer in the person's private chat (/play): they sit with
+        a computer partner against computer opponents, and it starts at once (seed 004's
+        guest mode). Rated apart from group matches."""
+        assert player.user_id is not None
+        await self._check_elsewhere(None, player.user_id)
+        table = await self.new_game(player.user_id, player.user_id, args, variant,
+                                    defaults=defaults)  # fmt: skip
+        async with self.lock(table.game_id):
+            table = await self._load(table.game_id, TableStatus.LOBBY)
+            table.seats[0] = player
+            return await self._commit(self._start(table))
 
     async def leave(self, game_id: int, user_id: int) -> Change:
         """Free a lobby seat; during a match a computer player takes the seat over.
@@ -320,6 +455,8 @@ class GameService:
             state = self._state(table)
             if not state.accepts(deal_no):
                 raise TableError("stale", table)
+            if table.seats[seat] is not None and table.seats[seat].away:  # type: ignore[union-attr]
+                raise TableError("away", table)
             try:
                 state.verify(seat, action)
             except GameError:
@@ -328,13 +465,19 @@ class GameService:
                     raise
                 action = instead
             change = Change(table, state)
+            table.missed[seat] = 0
             self._apply(change, seat, action, MoveSource.HUMAN)
             self._advance(change)
             return await self._commit(change)
 
     async def time_out(self, game_id: int) -> Change | None:
         """A deadline passed: move for the people whose time ran out (the computer's choice),
-        or close a lobby nobody started. ``None`` if nothing was due."""
+        or close a lobby nobody started. ``None`` if nothing was due.
+
+        After ``MISSED_TO_AWAY`` time-outs in a row the seat passes to the computer until its
+        owner is back. **Decision**: only while someone else at the table is present — were
+        everyone away, the computers would play the whole match out in an instant; the timer
+        then keeps moving for them one turn at a time instead."""
         async with self.lock(game_id):
             table = await self.repo.game(game_id)
             if table is None or not table.status.live:
@@ -350,11 +493,17 @@ class GameService:
             rng = random.Random(f"{table.seed}:{table.move_seq}")
             for seat in state.to_act():
                 player = table.seats[seat]
-                if player is None or player.is_computer or seat not in state.to_act():
+                if player is None or player.computer_plays or seat not in state.to_act():
                     continue
                 table.timeouts[seat] += 1
+                table.missed[seat] += 1
+                _count(table, seat, "timeouts")
                 action = family.on_timeout(state, seat, rng)
                 self._apply(change, seat, action, MoveSource.TIMEOUT)
+                present = [s for s, p in table.humans if s != seat and not p.away]
+                if table.missed[seat] >= MISSED_TO_AWAY and present:
+                    table.seats[seat] = player.model_copy(update={"away": True})
+                    change.away.append(seat)
             self._advance(change)
             return await self._commit(change)
 
@@ -475,6 +624,7 @@ class GameService:
         change.events.extend(events)
         for event in events:
             if isinstance(event, DealScored):
+                self._count_deal(table, state, event)
                 change.deals.append(self._deal_record(table, state, event))
             elif isinstance(event, MatchOver):
                 change.result = self._result(table, state, event)
@@ -495,13 +645,22 @@ class GameService:
 
         def computer_seat(seat: int) -> bool:
             player = table.seats[seat]
-            return player is None or player.is_computer
+            return player is None or player.computer_plays
+
+        def choose(state: GameState, seat: int) -> Any:
+            player = table.seats[seat]
+            easy = table.options.get("computer") == "easy"
+            if easy and (player is None or player.is_computer):
+                # The easy computer: a random legal move, reproducible from the match seed.
+                rng = random.Random(f"{table.seed}:{table.move_seq}:easy")
+                return rng.choice(state.legal_actions(seat))
+            return family.choose(state, seat)
 
         advance(
             state,
-            table.seed,
+            table,
             computer_seat,
-            family.choose,
+            choose,
             on_move=moved,
             on_events=lambda events: self._owed(change, events),
         )
@@ -511,14 +670,24 @@ class GameService:
         waiting = table.status is TableStatus.PLAYING and bool(state.to_act())
         if not waiting or move_time <= 0:
             table.deadline = None
-        elif change.moves or change.started or table.deadline is None:
+        elif change.moves or change.started or table.deadline is None or change.back:
             table.deadline = self.clock() + move_time
+            table.turn_time = move_time
 
     async def _commit(self, change: Change) -> Change:
         table = change.table
         if change.state is not None:
             table.state = change.state.dump()
         table.version += 1
+        try:
+            await self._save(change)
+        except SeatTaken as taken:
+            raise TableError("elsewhere", await self.repo.live_seat(taken.user_id)) from None
+        self._remember(table)
+        return change
+
+    async def _save(self, change: Change) -> None:
+        table = change.table
         await self.repo.save_game(
             table,
             moves=change.moves,
@@ -527,8 +696,22 @@ class GameService:
             abandoned_by=change.abandoned_by,
             outbox=change.outbox,
         )
-        self._remember(table)
-        return change
+
+    @staticmethod
+    def _count_deal(table: Table, state: GameState, result: DealScored) -> None:
+        """Each seat's deal figures for /stats: the card points its side took, and the
+        deals its side won by a catch or a Lyusya, and egg deals."""
+        for seat, player in enumerate(table.seats):
+            if player is None:
+                continue
+            side = state.side_of(seat)
+            _count(table, seat, "deals")
+            if side < len(result.points):
+                _count(table, seat, "points", result.points[side])
+            if result.outcome == "eggs":
+                _count(table, seat, "eggs")
+            elif result.outcome in ("catch", "lyusya") and result.side == side:
+                _count(table, seat, "catches" if result.outcome == "catch" else "lyusyas")
 
     def _deal_record(self, table: Table, state: GameState, result: DealScored) -> DealRecord:
         names = [p.name if p is not None else "" for p in table.seats]
@@ -544,9 +727,12 @@ class GameService:
         )
 
     def _result(self, table: Table, state: GameState, over: MatchOver) -> MatchResult:
+        level = str(table.options.get("computer", "normal"))
         return MatchResult(
             game_id=table.game_id,
             chat_id=table.chat_id,
+            thread_id=table.thread_id,
+            scope="private" if table.private else "group",
             variant=table.variant,
             options=dict(table.options),
             winner_side=over.winner,
@@ -559,8 +745,16 @@ class GameService:
                     name=p.name,
                     side=state.side_of(seat),
                     won=state.side_of(seat) == over.winner,
+                    tally=dict(table.tally[seat]),
+                    level=level if p.is_computer else None,
                 )
                 for seat, p in enumerate(table.seats)
                 if p is not None
             ),
         )
+
+
+def _count(table: Table, seat: int, key: str, by: int = 1) -> None:
+    """Add to a seat's match tally (``kozelbot.table.TALLY_KEYS``)."""
+    tally = table.tally[seat]
+    tally[key] = tally.get(key, 0) + by

@@ -62,7 +62,7 @@ async def test_only_the_creator_starts_and_a_full_table_refuses_more(service: Ga
     assert change.started and change.table.status is TableStatus.PLAYING
     with pytest.raises(TableError) as refused:
         await service.join(table.game_id, Player(user_id=5, name="u5"))
-    assert refused.value.code == "not_lobby"
+    assert refused.value.code == "no_free_seat"  # a running match: only computer-held seats
 
 
 async def test_memory_stays_bounded_over_many_games(service: GameService) -> None:

@@ -1,0 +1,147 @@
+"""/settings: a group's standing choices, edited by its administrators from an inline menu.
+
+The chat's defaults — the variant and its table options (move time, seating and the
+computer level among them), the language, and whether the chat is listed on the global
+leaderboard — are stored per chat (``ChatSettings``) and used by every new lobby; a lobby's
+creator can still change the table's own options before the deal. Everyone may open the
+menu to read it; only a chat admin (as Telegram says) may press its buttons.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+
+from telegram import Update
+
+from handlers.admin import is_admin
+from handlers.deps import BotData, Context
+from handlers.flow import group_command, press, topic_of
+from handlers.presenter import Outgoing
+from kozelbot.callbacks import SettingsButton
+from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS, preset, texts_of
+from kozelbot.i18n import LANGUAGES, Translator, pick_language
+from kozelbot.options import OptionError
+from kozelbot.records import ChatSettings
+from kozelbot.texts import Button, Keyboard
+
+SPECIAL_KEYS = ("variant", "language", "public", "close")
+
+
+async def current(data: BotData, chat_id: int) -> ChatSettings:
+    """The chat's settings, or the bot's defaults."""
+    stored = await data.storage.chat_settings(chat_id)
+    if stored is not None and stored.variant in TABLE_PRESETS:
+        return stored
+    options = preset(DEFAULT_PRESET).default_options().model_dump()
+    public = True if stored is None else stored.public
+    return ChatSettings(variant=DEFAULT_PRESET, options=options, public=public)
+
+
+def settings_text(chosen: ChatSettings, language: str, t: Translator) -> str:
+    """The menu's text: every default in words."""
+    family = texts_of(chosen.variant)
+    options = preset(chosen.variant).options_from(chosen.options).model_dump()
+    labels = family.option_labels(chosen.variant, options, t)
+    lines = [
+        "⚙️ <b>" + t("Chat settings") + "</b> — " + t("defaults for new tables"),
+        t("Variant: {name}", name=html.escape(family.title(chosen.variant, t))),
+        *(f"• {html.escape(label)}" for label in labels.values()),
+        t("Language: {lang}", lang=language),
+        t("Global leaderboard: listed") if chosen.public else t("Global leaderboard: not listed"),
+        "",
+        "<i>" + t("Only chat admins can change them.") + "</i>",
+    ]
+    return "\n".join(lines)
+
+
+def settings_keyboard(chosen: ChatSettings, language: str, t: Translator) -> Keyboard:
+    """One button per default; each moves it to its next value."""
+    family = texts_of(chosen.variant)
+    options = preset(chosen.variant).options_from(chosen.options).model_dump()
+    labels = family.option_labels(chosen.variant, options, t)
+    buttons = [Button("🎲 " + family.title(chosen.variant, t), SettingsButton("variant").pack())]
+    buttons += [Button("⚙ " + label, SettingsButton(key).pack()) for key, label in labels.items()]
+    buttons.append(Button("🌐 " + language, SettingsButton("language").pack()))
+    public = t("🏆 global: yes") if chosen.public else t("🏆 global: no")
+    buttons.append(Button(public, SettingsButton("public").pack()))
+    rows = [tuple(buttons[i : i + 2]) for i in range(0, len(buttons), 2)]
+    rows.append((Button(t("✖ Close"), SettingsButton("close").pack()),))
+    return tuple(rows)
+
+
+async def settings(update: Update, context: Context) -> None:
+    """/settings in a group: the chat's defaults as a menu."""
+    data = context.bot_data
+    cmd = await group_command(
+        update, data, lambda t: t("Send /settings in a group: it sets the group's defaults.")
+    )
+    if cmd is None:
+        return
+    await data.storage.upsert_chat(cmd.chat.id, cmd.chat.title)
+    chosen = await current(data, cmd.chat.id)
+    t = cmd.t
+    cmd.reply(html=True, text=settings_text(chosen, t.language, t),
+              markup=settings_keyboard(chosen, t.language, t))  # fmt: skip
+
+
+async def settings_button(update: Update, context: Context) -> None:
+    """A menu button: an admin moves one default to its next value."""
+    data = context.bot_data
+    pressed = await press(update, data)
+    if pressed is None:
+        return
+    button, t, message = pressed.button, pressed.t, pressed.query.message
+    if not isinstance(button, SettingsButton) or message is None or message.chat.id > 0:
+        await pressed.refuse(t("This button is not valid."))
+        return
+    chat_id = message.chat.id
+    if not await is_admin(data, chat_id, pressed.user.id):
+        await pressed.refuse(t("Only a chat admin can change the chat's settings."))
+        return
+    chosen = await current(data, chat_id)
+    thread_id = topic_of(message)
+    if button.key == "close":
+        data.presenter.note(chat_id, lambda gt: Outgoing(gt("Settings saved."),
+                            edit_message_id=message.message_id), thread_id=thread_id)  # fmt: skip
+        await pressed.answer()
+        return
+    try:
+        chosen = await _changed(data, chat_id, chosen, button.key)
+    except OptionError:
+        await pressed.refuse(t("This button is not valid."))
+        return
+    await data.storage.set_chat_settings(chat_id, chosen)
+    data.forget_language(chat_id)
+    await pressed.answer(t("Saved."))
+
+    def render(gt: Translator) -> Outgoing:
+        return Outgoing(settings_text(chosen, gt.language, gt),
+                        settings_keyboard(chosen, gt.language, gt),
+                        edit_message_id=message.message_id)  # fmt: skip
+
+    data.presenter.note(chat_id, render, thread_id=thread_id)
+
+
+async def _changed(data: BotData, chat_id: int, chosen: ChatSettings, key: str) -> ChatSettings:
+    """The settings with ``key`` moved to its next value (``OptionError`` if no such key)."""
+    if key == "variant":
+        names = list(TABLE_PRESETS)
+        variant = names[(names.index(chosen.variant) + 1) % len(names)]
+        options = preset(variant).default_options().model_dump()
+        # The common choices (move time, seating, computer) carry over to the new variant.
+        common = {k: v for k, v in chosen.options.items() if k in options}
+        with contextlib.suppress(OptionError):
+            options = preset(variant).options_from({**options, **common}).model_dump()
+        return chosen.model_copy(update={"variant": variant, "options": options})
+    if key == "public":
+        return chosen.model_copy(update={"public": not chosen.public})
+    if key == "language":
+        stored = await data.storage.chat_language(chat_id)
+        now = pick_language(stored, default=data.settings.language)
+        following = LANGUAGES[(LANGUAGES.index(now) + 1) % len(LANGUAGES)]
+        await data.storage.set_chat_language(chat_id, following)
+        return chosen
+    chosen_preset = preset(chosen.variant)
+    options = chosen_preset.cycle(chosen_preset.options_from(chosen.options), key)
+    return chosen.model_copy(update={"options": options.model_dump()})
