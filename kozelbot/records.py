@@ -141,3 +141,94 @@ class MessageRef(_Record):
     chat_id: int
     deal_no: int | None
     message_id: int
+
+
+class RatingChange(_Record):
+    """A person's shown rating (``kozelbot.ratings.shown``) before and after a rated match."""
+
+    user_id: int
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        """What the match-over message shows (``+3``, ``-2``)."""
+        return self.after - self.before
+
+
+class BoardRow(_Record):
+    """One line of a variant's board: the person's rating in that variant (group matches),
+    and the rated matches they played and won that the board counts (in the chat, or in
+    public chats for the global board)."""
+
+    user_id: int
+    name: str
+    rating: int
+    matches: int
+    wins: int
+
+
+class Partner(_Record):
+    """The partner a person won most matches with (computers are never partners)."""
+
+    user_id: int
+    name: str
+    wins: int
+    """Matches won together."""
+
+
+class VariantStats(_Record):
+    """A person's record in one variant and scope (/stats)."""
+
+    variant: str
+    matches: int
+    wins: int
+    deals: int
+    points: int
+    """Card points their side took, over every deal they played."""
+    points_per_deal: float
+    catches: int
+    eggs: int
+    lyusyas: int
+    handoffs: int
+    timeouts: int
+    abandons: int
+    """Running matches of this variant they left."""
+    flagged: bool
+    """They abandon matches repeatedly (``UserRecord.flagged``, over every variant)."""
+    best_partner: Partner | None
+    streak: int
+    """Wins (positive) or losses (negative) in a row, up to their latest match."""
+    rating: int
+
+
+class HistoryPlayer(_Record):
+    """A seat of a finished match as the history shows it (``user_id`` ``None``: computer)."""
+
+    seat: int
+    name: str
+    side: int
+    user_id: int | None
+
+
+class HistoryRow(_Record):
+    """A finished match, for a chat's history and the heading of its deal-by-deal view."""
+
+    game_id: int
+    variant: str
+    finished_at: float
+    score: tuple[int, ...]
+    """Per side."""
+    winner_side: int
+    deals: int
+    players: tuple[HistoryPlayer, ...]
+
+
+class ChatSettings(_Record):
+    """A group's standing choices: the variant and its table options (including move time,
+    seating and the computer level) its new lobbies start with, and whether its results are
+    listed on the global board. The chat's language is kept apart (``Storage.chat_language``)."""
+
+    variant: str
+    options: dict[str, Any]
+    public: bool = True

@@ -409,6 +409,7 @@ class Storage(BoardsMixin):
             await self._db.execute(
                 "UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
+            await self._after_migrate_chat(old_chat_id, new_chat_id)
 
     # -- games -----------------------------------------------------------------------------
 

@@ -570,3 +570,23 @@ async def test_003_moves_the_message_ids_of_live_games_into_messages(
         assert not set(json.loads(data)) & set(MESSAGE_KEYS), "message ids left in the JSON"
     assert query(path, "SELECT COUNT(*) FROM outbox") == [(0,)]
     await check_storage_reads_everything(path, seed)
+
+
+async def test_005_lists_people_seated_at_live_games_and_keys_live_games_by_topic(
+    base: tuple[Path, Seed],
+) -> None:
+    path, _seed = base
+    await migrate(path, MIGRATIONS[:4])
+    expected: dict[int, int] = {}
+    for game_id, data in query(
+        path, "SELECT game_id, data FROM games WHERE status IN ('lobby', 'playing') ORDER BY 1"
+    ):
+        for player in json.loads(data)["seats"]:
+            if player is not None and player.get("user_id") is not None:
+                expected.setdefault(player["user_id"], game_id)  # the first seat stays
+    assert expected, "the seed has people at live games"
+    assert await migrate(path, MIGRATIONS[:5]) == [5]
+    assert dict(query(path, "SELECT user_id, game_id FROM live_seats")) == expected
+    assert set(query(path, "SELECT DISTINCT thread_id FROM games")) == {(0,)}
+    index = query(path, "SELECT sql FROM sqlite_master WHERE name = 'games_one_live_per_place'")
+    assert "chat_id, thread_id" in index[0][0]
