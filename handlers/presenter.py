@@ -50,7 +50,13 @@ from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
 from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
 from kozelbot.records import MessageRef, OutboxItem
-from kozelbot.render import Keyboard, lobby_keyboard, lobby_text, mention
+from kozelbot.render import (
+    Keyboard,
+    lobby_keyboard,
+    lobby_text,
+    mention,
+    rating_changes_text,
+)
 from kozelbot.service import Change, GameService
 from kozelbot.table import Table, TableStatus
 from kozelbot.texts import Button
@@ -615,7 +621,11 @@ class Presenter:
         elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
             await self._put(place, Outgoing(family.result_text(post.table, event, t)))
         elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
-            await self._put(place, Outgoing(family.match_over_text(post.table, event, t)))
+            text = family.match_over_text(post.table, event, t)
+            changes = await self.storage.rating_changes(item.game_id)
+            if changes:
+                text += "\n" + rating_changes_text(changes, post.table, t)
+            await self._put(place, Outgoing(text))
         else:
             log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
 

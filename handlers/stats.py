@@ -1,28 +1,176 @@
-"""/top: the chat's leaderboard (in a private chat: your own record)."""
+"""/top, /stats and /history: boards, personal records and a chat's last matches.
+
+Thin adapters: parse the command, read storage, render with ``kozelbot.boards``, reply. A
+/history button edits its own message in place: a match deal by deal (◀ ▶ between pages)
+and back to the list. A button only ever shows a match of the chat its message is in.
+"""
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update
 
-from handlers.deps import Context
-from handlers.flow import command
-from kozelbot.render import leaderboard_text
+from handlers.deps import BotData, Context
+from handlers.flow import command, group_command, press, topic_of
+from handlers.presenter import Outgoing
+from kozelbot.boards import (
+    BOARD_MIN_MATCHES,
+    BOARD_SIZE,
+    HISTORY_SIZE,
+    board_text,
+    deals_keyboard,
+    deals_page_text,
+    history_keyboard,
+    history_text,
+    match_numbers,
+    page_count,
+    stats_text,
+)
+from kozelbot.callbacks import HistoryButton
+from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS
+from kozelbot.i18n import Translator
+
+GLOBAL = "global"
+
+
+async def chat_variant(data: BotData, chat_id: int) -> str:
+    """The variant a group plays by default (its settings), else the bot's default."""
+    chosen = await data.storage.chat_settings(chat_id)
+    if chosen is not None and chosen.variant in TABLE_PRESETS:
+        return chosen.variant
+    return DEFAULT_PRESET
 
 
 async def top(update: Update, context: Context) -> None:
-    """/top: matches played and won per person in this chat."""
+    """/top [VARIANT] [global]: the chat's board of a variant, or the global board (always in
+    a private chat)."""
     data = context.bot_data
     cmd = await command(update, data)
     if cmd is None:
         return
-    chat, user, t = cmd.chat, cmd.user, cmd.t
-    if cmd.private:
-        played, won = await data.storage.user_stats(user.id)
-        cmd.reply(
-            t.n("{count} match", "{count} matches", played)
-            + ", "
-            + t.n("{count} win", "{count} wins", won)
-        )
+    words = [word.lower() for word in context.args or []]
+    everywhere = cmd.private or GLOBAL in words
+    named = [word for word in words if word != GLOBAL]
+    unknown = next((word for word in named if word not in TABLE_PRESETS), None)
+    if unknown is not None or len(named) > 1:
+        word = unknown if unknown is not None else named[1]
+        cmd.reply(cmd.t("Unknown variant {name}. Variants: {names}", name=_shorten(word),
+                        names=", ".join(TABLE_PRESETS)))  # fmt: skip
         return
-    rows = await data.storage.leaderboard(chat.id)
-    cmd.reply(html=True, text=leaderboard_text(rows, chat.title, t))
+    if named:
+        variant = named[0]
+    elif cmd.private:
+        variant = DEFAULT_PRESET
+    else:
+        variant = await chat_variant(data, cmd.chat.id)
+    rows = await data.storage.board(
+        variant,
+        chat_id=None if everywhere else cmd.chat.id,
+        limit=BOARD_SIZE,
+        min_matches=BOARD_MIN_MATCHES,
+    )
+    text = board_text(rows, variant, cmd.t, chat_title=cmd.chat.title, global_board=everywhere)
+    cmd.reply(html=True, text=text)
+
+
+def _shorten(word: str) -> str:
+    return word if len(word) <= 20 else word[:19] + "…"
+
+
+def replied_to(message: Message) -> Message | None:
+    """The message a command answers, if it answers one (in a forum topic every message
+    "answers" the topic's first service message: that is no reply)."""
+    replied = message.reply_to_message
+    if replied is None or replied.forum_topic_created is not None:
+        return None
+    return replied
+
+
+async def stats(update: Update, context: Context) -> None:
+    """/stats: your record per variant; in a group, sent as a reply, that person's. In a
+    private chat your group record and, apart, your matches against the computer."""
+    data = context.bot_data
+    cmd = await command(update, data)
+    if cmd is None:
+        return
+    t, storage = cmd.t, data.storage
+    if cmd.private:
+        user = cmd.user
+        group = await storage.player_stats(user.id, scope="group")
+        computer = await storage.player_stats(user.id, scope="private")
+        name = user.first_name or user.full_name
+        cmd.reply(html=True, text=stats_text(name, group, t, computer=computer))
+        return
+    person = cmd.user
+    replied = replied_to(cmd.message)
+    if replied is not None:
+        sender = replied.from_user
+        if sender is None or sender.is_bot or replied.sender_chat is not None:
+            cmd.reply(t("Send /stats as a reply to a person's message to see their stats."))
+            return
+        person = sender
+    records = await storage.player_stats(person.id, scope="group")
+    name = person.first_name or person.full_name
+    cmd.reply(html=True, text=stats_text(name, records, t))
+
+
+async def history(update: Update, context: Context) -> None:
+    """/history in a group: its last matches, each with a button that shows it deal by deal."""
+    data = context.bot_data
+    cmd = await group_command(
+        update, data, lambda t: t("Send /history in a group: it lists the group's matches.")
+    )
+    if cmd is None:
+        return
+    rows = await data.storage.history(cmd.chat.id, limit=HISTORY_SIZE)
+    total = await data.storage.finished_matches(cmd.chat.id)
+    cmd.reply(html=True, text=history_text(rows, cmd.t, total=total, chat_title=cmd.chat.title),
+              markup=history_keyboard(rows, cmd.t, total=total))  # fmt: skip
+
+
+async def history_button(update: Update, context: Context) -> None:
+    """A /history button: a match deal by deal (a page of it), or back to the list. Refused,
+    changing nothing, for a match of another chat, an unknown match or a page it has not."""
+    data = context.bot_data
+    pressed = await press(update, data)
+    if pressed is None:
+        return
+    button, t, message = pressed.button, pressed.t, pressed.query.message
+    if not isinstance(button, HistoryButton) or not isinstance(message, Message):
+        await pressed.refuse(t("This button is not valid."))
+        return
+    chat_id = message.chat.id
+    result = await data.storage.match_result(button.game_id)
+    if result is None or result.chat_id != chat_id:
+        await pressed.refuse(t("This match is not in this chat's history."))
+        return
+    title = message.chat.title
+    rows = await data.storage.history(chat_id, limit=HISTORY_SIZE)
+    total = await data.storage.finished_matches(chat_id)
+    if button.page == -1:
+
+        def render(gt: Translator) -> Outgoing:
+            return Outgoing(history_text(rows, gt, total=total, chat_title=title),
+                            history_keyboard(rows, gt, total=total),
+                            edit_message_id=message.message_id)  # fmt: skip
+
+    else:
+        summary = await data.storage.match_summary(button.game_id)
+        deals = await data.storage.deals(button.game_id)
+        pages = page_count(deals)
+        if summary is None or not 0 <= button.page < pages:
+            await pressed.refuse(t("This page does not exist."))
+            return
+        numbers = dict(zip((row.game_id for row in rows), match_numbers(rows, total),
+                           strict=True))  # fmt: skip
+        number, page, game_id = numbers.get(button.game_id), button.page, button.game_id
+
+        def render(gt: Translator) -> Outgoing:
+            return Outgoing(deals_page_text(summary, deals, page, gt, number=number),
+                            deals_keyboard(game_id, page, pages, gt),
+                            edit_message_id=message.message_id)  # fmt: skip
+
+    data.presenter.note(chat_id, render, thread_id=topic_of(message))
+    await pressed.answer()
+
+
+__all__ = ["chat_variant", "history", "history_button", "stats", "top"]

@@ -12,7 +12,7 @@ from kozelbot.callbacks import LobbyButton, OptionButton
 from kozelbot.games import TABLE_PRESETS, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
-from kozelbot.records import LeaderRow
+from kozelbot.records import LeaderRow, RatingChange
 from kozelbot.table import Table, TableStatus
 from kozelbot.texts import (
     NOT_NOW,
@@ -187,6 +187,17 @@ def command_descriptions(t: Translator) -> dict[str, str]:
         "language": t("language"),
         "help": t("help"),
     }
+
+
+def rating_changes_text(changes: list[RatingChange], table: Table, t: Translator) -> str:
+    """The line under a match result: each person's rating and how the match moved it."""
+    names = {p.user_id: p.name for _s, p in table.humans}
+    parts = []
+    for change in changes:
+        name = escape(names.get(change.user_id, "?"))
+        sign = "+" if change.delta >= 0 else "−"
+        parts.append(f"{name} {change.after} ({sign}{abs(change.delta)})")
+    return "📈 " + t("Rating: {changes}", changes=" · ".join(parts))
 
 
 def help_text(t: Translator, private: bool = False) -> str:

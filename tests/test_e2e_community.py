@@ -142,6 +142,7 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     storage = _app(bot).bot_data.storage
     result = await storage.match_result(table.game_id)
     assert result is not None
+    await emu.wait_for(lambda: emu.find_message(ann.id, "📈") is not None)  # her rating moved
     private = await storage.player_stats(ann.id, scope="private")
     assert [s.matches for s in private] == [1]
     assert await storage.player_stats(ann.id, scope="group") == []

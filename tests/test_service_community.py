@@ -1,0 +1,269 @@
+"""Issue #8 in the service, without Telegram: chat defaults, /play, absent players, take-overs,
+the stop vote, one live seat per person, the easy computer and the per-seat tallies."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from kozelbot.game import GameState
+from kozelbot.service import MISSED_TO_AWAY, STOP_VOTE_TIME, GameService, TableError
+from kozelbot.table import TALLY_KEYS, Player, Table, TableStatus
+from storage import Storage
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(tmp_path / "s.db")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def service(storage: Storage, clock: Clock) -> GameService:
+    return GameService(storage, rng=random.Random(3), clock=clock)
+
+
+def person(user_id: int) -> Player:
+    return Player(user_id=user_id, name=f"u{user_id}")
+
+
+async def four(service: GameService, chat_id: int = -1, options: str = "move_time=30") -> int:
+    table = await service.new_game(chat_id, 1, ["seating=ordered", *options.split()])
+    for user_id in (1, 2, 3, 4):
+        await service.join(table.game_id, person(user_id + 10 * abs(chat_id) - 10))
+    return table.game_id
+
+
+def state(service: GameService, table: Table) -> GameState:
+    found = service.state_of(table)
+    assert found is not None
+    return found
+
+
+async def test_chat_defaults_open_a_lobby_and_typed_words_go_on_top(service: GameService) -> None:
+    defaults = {"deck": 32, "move_time": 120, "computer": "easy", "seating": "ordered"}
+    table = await service.new_game(-1, 1, ["move_time=30"], "hvalenyi", defaults=defaults)
+    assert table.options["deck"] == 32 and table.options["computer"] == "easy"
+    assert table.options["move_time"] == 30
+    # Defaults another variant no longer accepts are ignored rather than refused.
+    other = await service.new_game(-2, 2, [], "kryuk", defaults={"deck": 36, "nonsense": 1})
+    assert "deck" not in other.options
+
+
+async def test_a_person_sits_at_one_live_table_at_a_time(service: GameService) -> None:
+    first = await service.new_game(-1, 1, [])
+    await service.join(first.game_id, person(1))
+    second = await service.new_game(-2, 2, [])
+    with pytest.raises(TableError) as refused:
+        await service.join(second.game_id, person(1))
+    assert refused.value.code == "elsewhere" and refused.value.table is not None
+    assert refused.value.table.game_id == first.game_id
+    with pytest.raises(TableError) as refused:
+        await service.play_private(person(1), [])
+    assert refused.value.code == "elsewhere"
+    await service.leave(first.game_id, 1)
+    change = await service.join(second.game_id, person(1))
+    assert change.table.seat_of(1) is not None
+
+
+async def test_play_private_seats_the_person_with_computers_and_starts(
+    service: GameService,
+) -> None:
+    change = await service.play_private(person(7), ["seating=ordered"], "kryuk")
+    table = change.table
+    assert table.private and table.chat_id == 7 and table.status is TableStatus.PLAYING
+    assert table.seats[0] == person(7)
+    assert all(p is not None and p.is_computer for p in table.seats[1:])
+    with pytest.raises(TableError) as refused:
+        await service.join(table.game_id, person(8))
+    assert refused.value.code == "full"
+
+
+async def _time_out_seat(service: GameService, clock: Clock, game_id: int, seat: int) -> Table:
+    """Let the others move (the computer's choice) until ``seat`` must act, then time it out."""
+    for _ in range(100):
+        table = await service.game(game_id)
+        assert table is not None and table.deadline is not None
+        if seat in state(service, table).to_act():
+            clock.now = table.deadline + 1
+            change = await service.time_out(game_id)
+            assert change is not None
+            return change.table
+        to_act = state(service, table).to_act()[0]
+        player = table.seats[to_act]
+        assert player is not None and player.user_id is not None
+        from kozelbot.games import family_of
+
+        action = family_of(table.variant).choose(state(service, table), to_act)
+        deal = state(service, table).deal_shown
+        assert deal is not None
+        await service.act(game_id, player.user_id, deal, action)
+    raise AssertionError("the seat never had to act")
+
+
+async def test_two_time_outs_in_a_row_hand_the_seat_over_and_a_move_resets_the_count(
+    service: GameService, clock: Clock
+) -> None:
+    game_id = await four(service)
+    table = await _time_out_seat(service, clock, game_id, 0)
+    assert table.missed[0] == 1 and not table.seats[0].away  # type: ignore[union-attr]
+    assert table.tally[0]["timeouts"] == 1
+    table = await _time_out_seat(service, clock, game_id, 0)
+    assert MISSED_TO_AWAY == 2 and table.seats[0].away  # type: ignore[union-attr]
+    # A computer plays the seat now: the seat never waits for its owner.
+    assert 0 not in state(service, table).to_act()
+    # A card press from the owner is refused until they are back.
+    with pytest.raises(TableError) as refused:
+        await service.act(game_id, 1, state(service, table).deal_shown or 0, object())
+    assert refused.value.code == "away"
+    change = await service.come_back(game_id, 1)
+    assert change.back == [0] and not change.table.seats[0].away  # type: ignore[union-attr]
+    assert change.table.missed[0] == 0
+    with pytest.raises(TableError) as refused:
+        await service.come_back(game_id, 1)
+    assert refused.value.code == "not_away"
+    with pytest.raises(TableError) as refused:
+        await service.come_back(game_id, 99)
+    assert refused.value.code == "not_seated"
+
+
+async def test_nobody_is_handed_over_when_everyone_else_is_away_or_a_computer(
+    service: GameService, clock: Clock
+) -> None:
+    table = await service.new_game(-1, 1, ["seating=ordered", "move_time=30"])
+    await service.join(table.game_id, person(1))
+    await service.start(table.game_id, 1)
+    for _ in range(3):
+        table = await _time_out_seat(service, clock, table.game_id, 0)
+        if not table.status.live:
+            break
+        assert not table.seats[0].away  # type: ignore[union-attr]
+
+
+async def test_join_takes_a_computer_seat_and_an_away_seat_first(
+    service: GameService, clock: Clock
+) -> None:
+    table = await service.new_game(-1, 1, ["seating=ordered", "move_time=30"])
+    await service.join(table.game_id, person(1))
+    await service.join(table.game_id, person(2))
+    await service.start(table.game_id, 1)  # seats 2 and 3 are computers
+    game_id = table.game_id
+    for _ in range(MISSED_TO_AWAY):
+        table = await _time_out_seat(service, clock, game_id, 1)
+    assert table.seats[1].away  # type: ignore[union-attr]
+    change = await service.join(game_id, person(5))
+    assert change.table.seats[1] == person(5)  # the away seat first
+    assert change.abandoned_by == 2  # its owner gets the leaver's warning
+    change = await service.join(game_id, person(6))
+    assert change.table.seats[2] == person(6)  # then a computer's
+    with pytest.raises(TableError) as refused:
+        await service.join(game_id, person(5))
+    assert refused.value.code == "seated"
+    change = await service.join(game_id, person(7))
+    with pytest.raises(TableError) as refused:
+        await service.join(game_id, person(8))
+    assert refused.value.code == "no_free_seat"
+
+
+async def test_a_stop_vote_needs_a_majority_within_two_minutes(
+    service: GameService, clock: Clock
+) -> None:
+    game_id = await four(service)
+    change = await service.vote_stop(game_id, 2)
+    assert change.vote == (1, 3) and change.table.status is TableStatus.PLAYING
+    with pytest.raises(TableError) as refused:
+        await service.vote_stop(game_id, 2)
+    assert refused.value.code == "seated"
+    with pytest.raises(TableError) as refused:
+        await service.vote_stop(game_id, 99)
+    assert refused.value.code == "not_seated"
+    change = await service.vote_stop(game_id, 3)
+    assert change.vote == (2, 3)
+    clock.now += STOP_VOTE_TIME + 1  # the vote lapses: it starts over
+    change = await service.vote_stop(game_id, 4)
+    assert change.vote == (1, 3)
+    await service.vote_stop(game_id, 2)
+    change = await service.vote_stop(game_id, 3)
+    assert change.vote == (3, 3) and change.table.status is TableStatus.STOPPED
+    assert change.table.closed_reason == "vote" and change.result is None
+
+
+async def test_the_easy_computer_plays_random_legal_moves_reproducibly(
+    service: GameService,
+) -> None:
+    async def play(seed: int, level: str) -> list[str]:
+        service.rng = random.Random(seed)
+        table = await service.new_game(-seed, seed, ["seating=ordered", f"computer={level}"])
+        await service.join(table.game_id, person(seed))
+        change = await service.start(table.game_id, seed)
+        moves = [m.action for m in change.moves]
+        await service.stop(table.game_id)
+        return moves
+
+    assert await play(11, "easy") == await play(11, "easy")
+    normal, easy = [], []
+    for seed in range(12, 20):
+        normal += await play(seed, "normal")
+        easy += await play(seed + 100, "easy")
+    assert normal and easy
+    # Same seeds, other levels: the moves differ somewhere.
+    assert await play(30, "easy") != await play(30, "normal") or await play(
+        31, "easy"
+    ) != await play(31, "normal")
+
+
+async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
+    service: GameService, storage: Storage
+) -> None:
+    table = await service.new_game(-1, 1, ["seating=ordered", "computer=easy"])
+    await service.join(table.game_id, person(1))
+    await service.join(table.game_id, person(2))
+    change = await service.start(table.game_id, 1)
+    game_id = table.game_id
+    from kozelbot.games import family_of
+
+    results = []
+    for _ in range(5000):
+        if change.result is not None:
+            results.append(change.result)
+        table = change.table
+        if not table.status.live:
+            break
+        current = state(service, table)
+        seat = current.to_act()[0]
+        action = family_of(table.variant).choose(current, seat)
+        player = table.seats[seat]
+        assert player is not None and player.user_id is not None
+        change = await service.act(game_id, player.user_id, current.deal_shown or 0, action)
+    assert len(results) == 1
+    result = results[0]
+    assert result.scope == "group" and result.rated
+    deals = result.deals
+    for player in result.players:
+        assert set(player.tally) <= set(TALLY_KEYS)
+        assert player.tally["deals"] == deals
+        assert player.level == (None if player.user_id is not None else "easy")
+    # Partners took the same card points; the two sides' points add up to 120 per deal
+    # unless a deal ended early.
+    by_seat = {p.seat: p.tally for p in result.players}
+    assert by_seat[0]["points"] == by_seat[2]["points"]
+    assert by_seat[0]["points"] + by_seat[1]["points"] <= 120 * deals
