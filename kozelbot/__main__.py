@@ -1,5 +1,6 @@
-"""``kozelbot``: run the bot (default), ``kozelbot simulate ...`` (computer-only matches) or
-``kozelbot backup FILE`` (a consistent copy of the live database)."""
+"""``kozelbot``: run the bot (default), ``kozelbot simulate ...`` (computer-only matches),
+``kozelbot backup FILE`` (a consistent copy of the live database) or ``kozelbot verify SEED
+HASH`` (check a deal's revealed shuffle seed against the hash shown before it)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,9 @@ USAGE = (
     "       kozelbot simulate --variant hvalenyi [--option KEY=VALUE ...] "
     "--matches N --seed S [--trace FILE]\n"
     "       kozelbot backup FILE  copy the database (KOZEL_DB_PATH) to FILE, "
-    "also while the bot runs"
+    "also while the bot runs\n"
+    "       kozelbot verify SEED HASH  check that a deal's revealed seed has the hash shown "
+    "before its first card, and print the cards it deals"
 )
 
 
@@ -32,6 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args and args[0] == "backup":
         return backup(args[1:])
+    if args and args[0] == "verify":
+        return verify(args[1:])
     options = run_options(args)
     if options is None:
         print(USAGE, file=sys.stderr)
@@ -97,6 +102,35 @@ def backup(args: Sequence[str]) -> int:
     size = target.stat().st_size
     print(f"kozelbot: backed up {source} to {target} ({size:,} bytes, {pages} pages)")
     return 0
+
+
+def verify(args: Sequence[str]) -> int:
+    """``kozelbot verify SEED HASH``: 0 if the hash is the seed's, 1 if not, 2 for bad input;
+    prints the cards the seed deals either way."""
+    if len(args) != 2:
+        print(USAGE, file=sys.stderr)
+        return 2
+    from kozelbot.fairplay import SeedError
+    from kozelbot.fairplay import verify as check
+    from kozelbot.i18n import translator
+    from kozelbot.texts import cards_label
+
+    try:
+        result = check(args[0], args[1])
+    except SeedError as error:
+        print(f"kozelbot verify: {error}", file=sys.stderr)
+        return 2
+    print(f"seed:    {result.seed}")
+    print(f"hash:    {result.expected}")
+    print(f"SHA-256: {result.actual}")
+    if result.matches:
+        print("OK: the hash is the seed's SHA-256; the seed deals:")
+    else:
+        print("MISMATCH: the hash is not the seed's SHA-256; the seed would deal:")
+    english = translator("en")
+    for label, cards in result.piles:
+        print(f"  {label}: {cards_label(cards, english)}")
+    return 0 if result.matches else 1
 
 
 if __name__ == "__main__":

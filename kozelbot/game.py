@@ -8,8 +8,15 @@ sees only what this module names:
 - ``Family``: builds a state from a preset and options, loads a saved one, reads actions back
   from the move log's notation, chooses for computer seats, and renders from views.
 - ``GameState``: ``to_act`` / ``legal_actions`` / ``verify`` / ``apply`` → frozen events, the
-  chance step (``needs_chance`` / ``chance(rng)``), ``view_for(seat)``, ``dump()`` (JSON).
-- ``advance``: runs chance steps and computer seats until a person must act.
+  chance step (``needs_chance`` / ``seed_context()`` / ``chance(shuffle)``), ``seeds`` (the
+  shown deal's shuffle seeds), ``view_for(seat)``, ``dump()`` (JSON).
+- ``advance``: runs chance steps and computer seats until a person must act; ``shuffle_for``
+  gives each chance step its ``Shuffle``.
+
+Fair play (``kozelbot.fairplay``): in a game with a secret each shuffle deals from a *seed
+text*, ``kozel1:<variant>:<context>:<hex>``, whose SHA-256 is shown before the first card and
+which is revealed with the deal's result; ``Family.deal_from_seed`` deals it again for
+``kozelbot verify``. Games without a secret shuffle with ``shuffle_rng(seed, shuffle_no)``.
 
 Results are family-neutral: a deal ends with ``DealScored`` and a match with ``MatchOver``,
 both per *side*: pairs 0+2 / 1+3, or one side per seat when each plays for self (the cover
@@ -22,6 +29,8 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+from kozelbot.fairplay import shuffle_seed
 
 if TYPE_CHECKING:
     from kozelbot.cards import Card
@@ -70,6 +79,9 @@ class DealScored:
     title: str | None = None
     details: Mapping[str, Any] = field(default_factory=dict)
     """Family-specific facts for texts (e.g. the catch award's deal, the demanded redeals)."""
+    seeds: tuple[str, ...] = ()
+    """The seed texts of the deal's shuffles, revealed with its result (``GameState.seeds``;
+    empty in games without fair play)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +100,11 @@ class GameState(Protocol):
     options: dict[str, Any]
     winner: int | None
     shuffles: int
-    """Shuffles so far; the chance step's RNG is ``shuffle_rng(seed, shuffles)``."""
+    """Shuffles so far: the next chance step is shuffle number ``shuffles``."""
+    seeds: list[str]
+    """The seed texts of the shown deal's shuffles, oldest first: the last dealt the cards in
+    play, earlier ones were redealt. Empty in games without fair play. Secret until the deal
+    is scored: only their commitments (``kozelbot.fairplay``) may be shown before."""
     last_result: DealScored | None
 
     @property
@@ -108,7 +124,13 @@ class GameState(Protocol):
         """Whether moves for ``deal_no`` are taken now (else a button is stale)."""
 
     def side_of(self, seat: int) -> int: ...
-    def chance(self, rng: random.Random) -> list[Any]: ...
+    def seed_context(self) -> str:
+        """What the next chance step needs to deal, as the ``<context>`` of its seed text:
+        comma-separated ``key=value`` words (no ``:``) that ``Family.deal_from_seed`` reads."""
+
+    def chance(self, shuffle: Shuffle | random.Random) -> list[Any]:
+        """Shuffle and deal; a bare RNG is a shuffle without a seed text (tests, old games)."""
+
     def to_act(self) -> tuple[int, ...]: ...
     def legal_actions(self, seat: int) -> list[Any]: ...
     def verify(self, seat: int, action: Any) -> None: ...
@@ -138,6 +160,11 @@ class Family(Protocol):
 
     def move_time(self, state: GameState, options: Mapping[str, Any]) -> int:
         """Seconds for the move now awaited (0: no timer)."""
+
+    def deal_from_seed(self, seed: str) -> list[tuple[str, list[Card]]]:
+        """The cards a seed text of this family deals, as its chance step deals them:
+        labelled piles (``seat 0``…, then ``talon`` or ``stock``). ``ValueError`` if the
+        text is not one of this family's."""
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         """The move to make instead of a refused one (``kryuk``: the only legal card), or
@@ -178,14 +205,46 @@ class FamilyTexts(Protocol):
         str, str]: ...  # fmt: skip
 
 
+class SeedSource(Protocol):
+    """What a match's shuffles derive from (a ``Table`` is one): ``secret`` when set (fair
+    play), else ``seed`` (games begun before fair play)."""
+
+    @property
+    def seed(self) -> int: ...
+    @property
+    def secret(self) -> str: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """One shuffle's randomness: the RNG the chance step deals with and, in a fair-play game,
+    the seed text the RNG is made from (``random.Random(seed)``)."""
+
+    rng: random.Random
+    seed: str | None = None
+
+
 def shuffle_rng(seed: int, shuffle_no: int) -> random.Random:
-    """The RNG of one shuffle of a match: its seed and the shuffle number reproduce it."""
+    """The RNG of one shuffle of a match without fair play: its seed and the shuffle number
+    reproduce it (but one shuffle's RNG tells another's: they share the seed)."""
     return random.Random(seed * 1_000_003 + shuffle_no)
+
+
+def shuffle_for(source: int | SeedSource, state: GameState) -> Shuffle:
+    """The next chance step's shuffle: from the secret's seed text for this shuffle number
+    and context, or (an ``int`` seed, or an empty secret) from ``shuffle_rng``."""
+    if isinstance(source, int):
+        return Shuffle(shuffle_rng(source, state.shuffles))
+    if not source.secret:
+        return Shuffle(shuffle_rng(source.seed, state.shuffles))
+    context = f"{state.variant}:{state.seed_context()}"
+    text = shuffle_seed(source.secret, state.shuffles, context)
+    return Shuffle(random.Random(text), text)
 
 
 def advance(
     state: GameState,
-    seed: int,
+    seeds: int | SeedSource,
     is_computer: Callable[[int], bool],
     choose: Callable[[GameState, int], Any],
     *,
@@ -195,13 +254,14 @@ def advance(
 ) -> None:
     """Run chance steps and computer seats until a person must act or the match is over.
 
-    ``on_move(seat, action, events)`` sees every computer move, ``on_events`` every chance
-    step's events."""
+    ``seeds`` is the table (fair play when it has a secret) or a bare match seed (``simulate``,
+    tests). ``on_move(seat, action, events)`` sees every computer move, ``on_events`` every
+    chance step's events."""
     for _ in range(limit):
         if state.over:
             return
         if state.needs_chance:
-            events = state.chance(shuffle_rng(seed, state.shuffles))
+            events = state.chance(shuffle_for(seeds, state))
             if on_events is not None:
                 on_events(events)
             continue

@@ -267,15 +267,16 @@ class GameService:
         async with self.lock(game_id):
             table = await self._load(game_id)
             seat = table.seat_of(player.user_id)
-            if seat is not None and table.status is TableStatus.PLAYING:
-                return await self._commit(self._come_back(table, seat))
+            held = None if seat is None else table.seats[seat]
+            if held is not None and held.away and table.status is TableStatus.PLAYING:
+                return await self._commit(self._come_back(table, seat))  # type: ignore[arg-type]
             if seat is not None:
                 raise TableError("seated", table)
+            if table.private:
+                raise TableError("full", table)
             if table.status is TableStatus.PLAYING:
                 return await self._commit(self._take_over(table, player))
             free = [s for s, p in enumerate(table.seats) if p is None]
-            if table.private:
-                raise TableError("full", table)
             if not free:
                 raise TableError("full", table)
             table.seats[free[0]] = player

@@ -15,7 +15,7 @@ from kozelbot.cards import Card
 from kozelbot.cover import render
 from kozelbot.cover.ai import choose
 from kozelbot.cover.presets import PRESETS
-from kozelbot.cover.state import CoverState, parse_action
+from kozelbot.cover.state import CoverState, deal_from_seed, parse_action
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
@@ -57,6 +57,9 @@ class CoverFamily:
 
     def move_time(self, state: GameState, options: Mapping[str, Any]) -> int:
         return int(options.get("move_time", 0))
+
+    def deal_from_seed(self, seed: str) -> list[tuple[str, list[Card]]]:
+        return deal_from_seed(seed)
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         return None

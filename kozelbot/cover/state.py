@@ -2,9 +2,10 @@
 answered by face-down discards, hands refilled from a talon, loser points to 12.
 
 The same shape as the follow-suit engine: ``to_act`` / ``legal_actions`` / ``verify`` /
-``apply`` → frozen events, the chance step (``deal(rng)``; ``deal_deck`` for a scripted
-deck), ``view_for(seat)``, a pydantic JSON round trip. One legality authority: ``verify``
-(``legal_actions`` enumerates what it accepts).
+``apply`` → frozen events, the chance step (``chance(shuffle)`` / ``deal(rng)``; ``deal_deck``
+for a scripted deck; ``deal_from_seed`` deals a fair-play seed text again), ``view_for(seat)``,
+a pydantic JSON round trip. One legality authority: ``verify`` (``legal_actions`` enumerates
+what it accepts).
 
 A *game* is one deal to the end of the talon; a *round* is a lead and its answers. Round
 steps: ``lead`` (the leader leads 1–6 cards of one suit; anyone with 4+ cards of a suit who
@@ -48,7 +49,8 @@ from pydantic import TypeAdapter
 
 from kozelbot.cards import DECK_36, Card, Rank, Suit
 from kozelbot.cover.presets import PRESETS, CoverRules
-from kozelbot.game import DealScored, GameError, MatchOver
+from kozelbot.fairplay import SeedError, parse_seed, seed_trace
+from kozelbot.game import DealScored, GameError, MatchOver, Shuffle
 
 ORDER: tuple[Rank, ...] = (
     Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.JACK, Rank.QUEEN, Rank.KING,
@@ -320,6 +322,41 @@ class View:
     rules: CoverRules
 
 
+def deal_out(
+    deck: list[Card], players: int, hand: int, dealer: int, out: list[int]
+) -> tuple[list[list[Card]], list[Card]]:
+    """Deal ``deck`` (top first): one card at a time to the seats not ``out``, clockwise
+    from the dealer's left, ``hand`` each; the rest is the talon (its last card the bottom)."""
+    start = (dealer + 1) % players
+    order = [s for k in range(players) if (s := (start + k) % players) not in out]
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    stock = list(deck)
+    for _ in range(hand):
+        for seat in order:
+            hands[seat].append(stock.pop(0))
+    return hands, stock
+
+
+def deal_from_seed(seed: str) -> list[tuple[str, list[Card]]]:
+    """The cards a cover seed text deals (``Family.deal_from_seed``): the hands by seat (an
+    empty one for a seat that is out) and the talon, top first. ``ValueError`` if the text
+    is not a cover seed."""
+    fields = parse_seed(seed)
+    if fields.variant not in PRESETS:
+        raise SeedError(f"unknown variant {fields.variant!r}")
+    players = fields.number("players", range(2, 5))
+    hand = fields.number("hand", range(4, 7, 2))
+    dealer = fields.number("dealer", range(players))
+    out_word = fields.context.get("out", "")
+    out = sorted({int(digit) for digit in out_word}) if out_word.isdigit() else []
+    if (out_word and not out) or any(seat >= players for seat in out) or players - len(out) < 2:
+        raise SeedError("the seed's out= must name seats, leaving two or more in play")
+    deck = list(DECK_36)
+    random.Random(seed).shuffle(deck)
+    hands, talon = deal_out(deck, players, hand, dealer, out)
+    return [*((f"seat {seat}", cards) for seat, cards in enumerate(hands)), ("talon", talon)]
+
+
 @dataclass(eq=True)
 class CoverState:
     """A whole cover match: loser points, eggs, who is out, and the game in progress."""
@@ -339,6 +376,8 @@ class CoverState:
     """The trump for the next game (it changes when the talon's bottom card is drawn)."""
     next_leader: int | None = None
     dealer: int = 0
+    seeds: list[str] = field(default_factory=list)
+    """Fair play: the seed text of this game's shuffle (``GameState.seeds``)."""
 
     def __post_init__(self) -> None:
         self.options = PRESETS[self.variant].options_from(self.options).model_dump()
@@ -614,9 +653,22 @@ class CoverState:
 
     # -- chance step ---------------------------------------------------------------------
 
-    def chance(self, rng: random.Random) -> list[Any]:
+    def seed_context(self) -> str:
+        """The game's context in its seed text (``kozelbot.fairplay``): ``players``,
+        ``hand``, ``dealer`` and, when someone is out, ``out`` (their seats as digits)."""
+        words = f"players={self.players},hand={self.rules.hand},dealer={self.dealer}"
+        if self.out:
+            words += ",out=" + "".join(str(seat) for seat in sorted(self.out))
+        return words
+
+    def chance(self, shuffle: Shuffle | random.Random) -> list[Any]:
+        """The chance step: shuffle the deck with the shuffle's RNG (keeping its seed text)
+        and deal it."""
+        if isinstance(shuffle, random.Random):
+            shuffle = Shuffle(shuffle)
+        self.seeds = [] if shuffle.seed is None else [shuffle.seed]
         deck = list(DECK_36)
-        rng.shuffle(deck)
+        shuffle.rng.shuffle(deck)
         return self.deal_deck(deck)
 
     def deal(self, rng: random.Random) -> list[Any]:
@@ -631,12 +683,7 @@ class CoverState:
             raise ValueError("the deck must hold the 36 cards")
         self.shuffles += 1
         seats = self.in_play()
-        order = self._clockwise_from((self.dealer + 1) % self.players, seats)
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        stock = list(deck)
-        for _ in range(self.rules.hand):
-            for seat in order:
-                hands[seat].append(stock.pop(0))
+        hands, stock = deal_out(deck, self.players, self.rules.hand, self.dealer, self.out)
         trump = self.trump if self.rules.classic else Suit.DIAMONDS
         bottom_shown = False
         if self.rules.cut_opening:
@@ -958,6 +1005,7 @@ class CoverState:
                 "out": sorted(self.out),
                 "last_taker": game.last_taker,
             },
+            seeds=tuple(self.seeds),
         )
         self.last_result = result
         self.game_no += 1
@@ -1044,6 +1092,7 @@ class CoverState:
             "score": list(result.score),
             "out": sorted(self.out),
             "winner": self.winner,
+            **seed_trace(self.seeds),
         }
 
     # -- views -------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from kozelbot.cards import Card
 from kozelbot.follow import render
 from kozelbot.follow.ai import choose_action
 from kozelbot.follow.presets import PRESETS
-from kozelbot.follow.state import MatchState, PlayCard, parse_action
+from kozelbot.follow.state import MatchState, PlayCard, deal_from_seed, parse_action
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
@@ -57,6 +57,9 @@ class FollowFamily:
 
     def move_time(self, state: GameState, options: Mapping[str, Any]) -> int:
         return _state(state).move_time(int(options.get("move_time", 0)))
+
+    def deal_from_seed(self, seed: str) -> list[tuple[str, list[Card]]]:
+        return deal_from_seed(seed)
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         """RULES.md §1.2: with exactly one legal card, ``kryuk`` plays it at once."""

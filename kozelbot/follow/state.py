@@ -2,9 +2,10 @@
 
 Shape borrowed from OpenSpiel and pokerkit: ``to_act()`` says who may act, ``legal_actions``
 lists what they may do, ``apply`` checks legality in one place (``verify``), changes the state
-and returns frozen events; dealing is a chance step (``deal(rng)``, or ``deal_hands`` /
-``deal_stock`` for scripted deals). ``view_for(seat)`` is everything one seat may know. The
-whole state round-trips through JSON (``dump`` / ``MatchState.load``, one ``TypeAdapter``).
+and returns frozen events; dealing is a chance step (``chance(shuffle)`` / ``deal(rng)``, or
+``deal_hands`` / ``deal_stock`` for scripted deals; ``deal_from_seed`` deals a fair-play seed
+text again). ``view_for(seat)`` is everything one seat may know. The whole state round-trips
+through JSON (``dump`` / ``MatchState.load``, one ``TypeAdapter``).
 
 The steps of a deal, each switched on by the preset's ``Rules`` (no subclass per variant):
 
@@ -38,10 +39,11 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from kozelbot.cards import Card, Rank, Suit, hand_points
+from kozelbot.fairplay import SeedError, parse_seed
 from kozelbot.follow.opening import HAND, draw
 from kozelbot.follow.presets import PRESETS
 from kozelbot.follow.rules import Rules, Strength
-from kozelbot.game import DealScored, GameError, MatchOver
+from kozelbot.game import DealScored, GameError, MatchOver, Shuffle
 from kozelbot.game import shuffle_rng as shuffle_rng
 
 
@@ -478,6 +480,97 @@ SEAT_SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 JACK_OF_CLUBS = Card.parse("JC")
 
 
+def hvalyonka_hands(rules: Rules, cards: list[Card], first: int) -> list[list[Card]]:
+    """The eight cards each seat will receive in a hvalyonka dealt from ``cards``: the pairs
+    drawn from the praised seat ``first`` on until a plain card, then the top-up. The stock
+    alone decides them, not which card anyone plays face down, so the dealing constraints
+    can be checked."""
+    stock = list(cards)
+    table = rules.strengths[rules.trump_suit]
+    order = [(first + i) % rules.players for i in range(rules.players)]
+    hands: list[list[Card]] = [[] for _ in range(rules.players)]
+    for seat in order:
+        hands[seat] = draw(stock, "pairs", table.is_trump)
+    for seat in order:
+        need = HAND - len(hands[seat])
+        hands[seat].extend(stock[:need])
+        stock = stock[need:]
+    return hands
+
+
+def acceptable(rules: Rules, hands: list[list[Card]]) -> bool:
+    """Kryuk's dealing constraints (RULES.md §1.2): no hand holds four queens without the
+    hook (7♣), nor five plain cards of a suit."""
+    table = rules.strengths[rules.trump_suit]
+    hook = rules.catch[0] if rules.catch else None
+    for hand in hands:
+        if sum(1 for c in hand if c.rank is Rank.QUEEN) == 4 and hook not in hand:
+            return False
+        for suit in Suit:
+            plain = sum(1 for c in hand if c.suit is suit and not table.is_trump(c))
+            if plain > 4:
+                return False
+    return True
+
+
+def shuffle_deck(
+    rules: Rules, opening: str, first: int, rng: random.Random
+) -> tuple[list[Card], list[list[Card]]]:
+    """Shuffle the deck with ``rng``: the deck top first, and the hands it deals (plain: the
+    deck cut into hands, the rest the talon; ``hvalyonka``: drawn from ``first`` on; for a
+    ``call`` the stock alone counts), re-shuffled until the preset's dealing constraints
+    hold. The engine's chance step and ``deal_from_seed`` both deal with it."""
+    cards = list(rules.cards)
+    rng.shuffle(cards)
+    size = rules.hand_size
+    hands: list[list[Card]] = []
+    for _ in range(1000):
+        if opening == "hvalyonka":
+            hands = hvalyonka_hands(rules, cards, first)
+        else:
+            hands = [cards[i * size : (i + 1) * size] for i in range(rules.players)]
+        if not rules.deal_constraints or acceptable(rules, hands):
+            break
+        rng.shuffle(cards)
+    return cards, hands
+
+
+OPENINGS_DEALT = ("plain", "hvalyonka", "call")
+"""What a deal's seed text says it starts with (``open=``)."""
+OPENING_RULE = {"hvalyonka": "hvalyonka", "call": "called"}
+"""The preset's opening rule (``Rules.opening``) under which a deal starts so."""
+
+
+def deal_from_seed(seed: str) -> list[tuple[str, list[Card]]]:
+    """The cards a follow-suit seed text deals (``Family.deal_from_seed``): the hands by
+    seat and the talon (two players), or the stock, top first, for a called opening (whose
+    hands depend on the call). ``ValueError`` if the text is not a follow-suit seed."""
+    fields = parse_seed(seed)
+    chosen = PRESETS.get(fields.variant)
+    if chosen is None:
+        raise SeedError(f"unknown variant {fields.variant!r}")
+    deck = fields.number("deck", range(32, 37, 4))
+    players = fields.number("players", range(2, 5, 2))
+    opening = fields.context.get("open", "")
+    if opening not in OPENINGS_DEALT:
+        raise SeedError(f"the seed's open= must be one of {', '.join(OPENINGS_DEALT)}")
+    first = fields.number("first", range(players)) if opening == "hvalyonka" else 0
+    words = {"deck": deck, "players": players}
+    rules: Rules = chosen.rules(
+        {key: value for key, value in words.items() if key in chosen.options_model.model_fields}
+    )
+    if (rules.deck, rules.players) != (deck, players):
+        raise SeedError(f"{fields.variant} is not played with deck={deck}, players={players}")
+    if opening != "plain" and rules.opening != OPENING_RULE[opening]:
+        raise SeedError(f"{fields.variant} has no {opening} deal")
+    cards, hands = shuffle_deck(rules, opening, first, random.Random(seed))
+    if opening == "call":
+        return [("stock", cards)]
+    piles = [(f"seat {seat}", hand) for seat, hand in enumerate(hands)]
+    talon = cards[rules.hand_size * players :] if opening == "plain" else []
+    return [*piles, ("talon", talon)] if talon else piles
+
+
 @dataclass(eq=True)
 class MatchState:
     """A whole match of a follow-suit preset: score, eggs, and the current deal.
@@ -500,6 +593,8 @@ class MatchState:
     """The number of the deal being played, or of the next one while dealing."""
     shuffles: int = 0
     """Shuffles so far in the match (the bot derives each shuffle's RNG from it)."""
+    seeds: list[str] = field(default_factory=list)
+    """Fair play: the seed texts of this deal's shuffles (``GameState.seeds``)."""
     redeals: int = 0
     """Redeals asked for (or demanded) in the current deal so far."""
     current: DealState | None = None
@@ -778,59 +873,41 @@ class MatchState:
 
     # -- chance step -------------------------------------------------------------------
 
-    def chance(self, rng: random.Random) -> list[Event]:
-        """The chance step (the protocol's name for ``deal``)."""
-        return self.deal(rng)
+    def seed_context(self) -> str:
+        """The deal's context in its seed text (``kozelbot.fairplay``): ``deck``, ``players``,
+        ``open`` (``plain``, ``hvalyonka`` or ``call``) and, for a hvalyonka, ``first`` (the
+        praised seat, who draws first)."""
+        opening = self._opening_due()
+        words = f"deck={self.rules.deck},players={self.players},open={opening}"
+        if opening == "hvalyonka":
+            words += f",first={self._first_leader(None)}"
+        return words
+
+    def chance(self, shuffle: Shuffle | random.Random) -> list[Event]:
+        """The chance step: ``deal`` with the shuffle's RNG, keeping its seed text (a redeal
+        adds one to the deal's ``seeds``)."""
+        if isinstance(shuffle, random.Random):
+            shuffle = Shuffle(shuffle)
+        if shuffle.seed is None:
+            self.seeds = []
+        else:
+            self.seeds = [*self.seeds, shuffle.seed] if self.redeals else [shuffle.seed]
+        return self.deal(shuffle.rng)
 
     def deal(self, rng: random.Random) -> list[Event]:
         """Shuffle with ``rng`` and deal (the chance step): every card to four players, a
         hand each and a talon for two, or a stock for an opening. Kryuk re-shuffles until no
         hand holds four queens without 7♣ or five plain cards of a suit (RULES.md §1.2)."""
-        cards = list(self.rules.cards)
-        rng.shuffle(cards)
-        hvalyonka = self._opening_due() == "hvalyonka"
-        size = self.rules.hand_size
-        for _ in range(1000):
-            if hvalyonka:
-                hands = self._hvalyonka_hands(cards)
-            else:
-                hands = [cards[i * size : (i + 1) * size] for i in range(self.players)]
-            if not self.rules.deal_constraints or self._acceptable(hands):
-                break
-            rng.shuffle(cards)
-        if self._opening_due() != "plain":
+        opening = self._opening_due()
+        first = self._first_leader(None) if opening == "hvalyonka" else 0
+        cards, hands = shuffle_deck(self.rules, opening, first, rng)
+        if opening != "plain":
             return self.deal_stock(cards)
-        return self.deal_hands(hands, talon=cards[size * self.players :])
-
-    def _hvalyonka_hands(self, cards: list[Card]) -> list[list[Card]]:
-        """The eight cards each seat will receive in a hvalyonka dealt from ``cards``: the
-        pairs drawn until a plain card, then the top-up. The stock alone decides them, not
-        which card anyone plays face down, so the dealing constraints can be checked."""
-        stock = list(cards)
-        first = self._first_leader(None)
-        table = self.rules.strengths[self.rules.trump_suit]
-        order = [(first + i) % self.players for i in range(self.players)]
-        hands: list[list[Card]] = [[] for _ in range(self.players)]
-        for seat in order:
-            hands[seat] = draw(stock, "pairs", table.is_trump)
-        for seat in order:
-            need = HAND - len(hands[seat])
-            hands[seat].extend(stock[:need])
-            stock = stock[need:]
-        return hands
+        return self.deal_hands(hands, talon=cards[self.rules.hand_size * self.players :])
 
     def _acceptable(self, hands: list[list[Card]]) -> bool:
         """Kryuk's dealing constraints (RULES.md §1.2)."""
-        table = self.rules.strengths[self.rules.trump_suit]
-        hook = self.rules.catch[0] if self.rules.catch else None
-        for hand in hands:
-            if sum(1 for c in hand if c.rank is Rank.QUEEN) == 4 and hook not in hand:
-                return False
-            for suit in Suit:
-                plain = sum(1 for c in hand if c.suit is suit and not table.is_trump(c))
-                if plain > 4:
-                    return False
-        return True
+        return acceptable(self.rules, hands)
 
     def _opening_due(self) -> str:
         """``plain``, or the opening this deal starts with: kryuk's hvalyonka in every deal
@@ -1298,6 +1375,7 @@ class MatchState:
                 "trump": None if deal.trump is None else deal.trump.value,
                 "opening": deal.opening,
             },
+            seeds=tuple(self.seeds),
         )
         self.last_result = result
         if deal.tricks:

@@ -12,12 +12,16 @@ played blind, ``carry`` (eggs points or pairs carried into the deal) and ``title
 title on a ``sixes`` match's last deal). With two players, ``points``, ``tricks_won``,
 ``award`` and ``score`` have one entry per player; hands before a trick include the cards
 dealt from the talon.
+
+Fair play (issue #8, ``kozelbot.fairplay.seed_trace``), in games with a secret: ``seed`` and
+``commit`` (its SHA-256) of the shuffle played, and ``redealt`` for the deal's earlier shuffles.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from kozelbot.fairplay import seed_trace
 from kozelbot.game import DealScored
 
 if TYPE_CHECKING:
@@ -98,4 +102,5 @@ def _extras(state: MatchState, result: DealScored) -> dict[str, Any]:
         extra["carry"] = result.carry
     if result.title is not None:
         extra["title"] = result.title
+    extra.update(seed_trace(state.seeds))
     return extra
