@@ -61,7 +61,10 @@ def sync_timer(data: BotData, table: Table) -> None:
 async def on_half_time(context: Context) -> None:
     """Half a move's time has passed: privately warn whoever must act (issue #8)."""
     assert context.job is not None
-    game_id, deadline = context.job.data  # type: ignore[misc]
+    job_data = context.job.data
+    assert isinstance(job_data, tuple)
+    game_id, deadline = job_data
+    assert isinstance(game_id, int) and isinstance(deadline, float)
     data = context.bot_data
     table = data.service.snapshot(game_id)
     if table is None or table.deadline != deadline or table.status is not TableStatus.PLAYING:

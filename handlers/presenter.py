@@ -45,7 +45,8 @@ from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
 from kozelbot.callbacks import BackButton
 from kozelbot.cards import Card
-from kozelbot.game import DealScored, MatchOver
+from kozelbot.fairplay import commit_line, commitment, reveal, revealed_seeds
+from kozelbot.game import DealScored, GameState, MatchOver
 from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
 from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
@@ -616,7 +617,7 @@ class Presenter:
             ref = await self.message(item.game_id, "table")
             if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
                 return
-            text = family.final_table_text(post.table, event, t)
+            text = _revealed(family.final_table_text(post.table, event, t), post.table, event, t)
             await self._put(place, Outgoing(text, edit_message_id=ref.message_id))
         elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
             await self._put(place, Outgoing(family.result_text(post.table, event, t)))
@@ -683,16 +684,17 @@ class Presenter:
         family = texts_of(table.variant)
         result = state.last_result
         if state.over and result is not None and result.deal_no == deal_no:
-            text = family.final_table_text(table, result, t)
+            text = _revealed(family.final_table_text(table, result, t), table, result, t)
         else:
-            text = family.table_text(table, state, t)
+            text = _sealed(family.table_text(table, state, t), table, state, t)
         ref = await self.message(table.game_id, "table")
         if ref is not None and ref.chat_id == chat_id:
             if ref.deal_no == deal_no and await self.edit(chat_id, ref.message_id, text):
                 return
             if result is not None and ref.deal_no == result.deal_no:
                 # The deal's outcome replaces its stale turn before the next table appears.
-                await self.edit(chat_id, ref.message_id, family.final_table_text(table, result, t))
+                final = _revealed(family.final_table_text(table, result, t), table, result, t)
+                await self.edit(chat_id, ref.message_id, final)
         message = await self.send(chat_id, text, thread_id=thread_id)
         await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
                                                 chat_id=chat_id, deal_no=deal_no,
@@ -827,3 +829,18 @@ def _markup(markup: Markup) -> InlineKeyboardMarkup | None:
     if markup is None or isinstance(markup, InlineKeyboardMarkup):
         return markup
     return to_markup(markup)
+
+
+def _sealed(text: str, table: Table, state: GameState, t: Translator) -> str:
+    """A table message with the SHA-256 of the deal's shuffle seed (fair play)."""
+    line = commit_line(table, state, t)
+    return text if line is None else f"{text}\n{line}"
+
+
+def _revealed(text: str, table: Table, result: DealScored, t: Translator) -> str:
+    """A scored deal's table message: the seal it showed and the seed it now reveals."""
+    seeds = revealed_seeds(result) if table.secret else []
+    if not seeds:
+        return text
+    seal = f"🔒 {html.escape(t('Shuffle seal'))}: <code>{commitment(seeds[-1])}</code>"
+    return f"{text}\n{seal}\n{reveal(table, result, t)}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import html
 
-from telegram import Update
+from telegram import Message, Update
 
 from handlers.admin import is_admin
 from handlers.deps import BotData, Context
@@ -100,7 +100,7 @@ async def settings_button(update: Update, context: Context) -> None:
         await pressed.refuse(t("Only a chat admin can change the chat's settings."))
         return
     chosen = await current(data, chat_id)
-    thread_id = topic_of(message)
+    thread_id = topic_of(message) if isinstance(message, Message) else None
     if button.key == "close":
         data.presenter.note(chat_id, lambda gt: Outgoing(gt("Settings saved."),
                             edit_message_id=message.message_id), thread_id=thread_id)  # fmt: skip
@@ -143,5 +143,5 @@ async def _changed(data: BotData, chat_id: int, chosen: ChatSettings, key: str) 
         await data.storage.set_chat_language(chat_id, following)
         return chosen
     chosen_preset = preset(chosen.variant)
-    options = chosen_preset.cycle(chosen_preset.options_from(chosen.options), key)
-    return chosen.model_copy(update={"options": options.model_dump()})
+    cycled = chosen_preset.cycle(chosen_preset.options_from(chosen.options), key)
+    return chosen.model_copy(update={"options": cycled.model_dump()})

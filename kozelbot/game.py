@@ -170,6 +170,11 @@ class Family(Protocol):
         """The move to make instead of a refused one (``kryuk``: the only legal card), or
         ``None`` to refuse it."""
 
+    def tallies(self, event: Any) -> tuple[tuple[int, str], ...]:
+        """What an event of the family counts in players' match stats, as (seat, key) pairs
+        with keys from ``kozelbot.table.TALLY_KEYS`` beyond what ``DealScored`` says (the
+        follow-suit hand-off: ``handoffs``)."""
+
     @property
     def texts(self) -> FamilyTexts | None:
         """How the family is shown at a Telegram table, or ``None`` while it can only be

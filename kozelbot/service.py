@@ -623,7 +623,10 @@ class GameService:
         state, table = change.state, change.table
         assert state is not None
         change.events.extend(events)
+        family = family_of(table.variant)
         for event in events:
+            for seat, key in family.tallies(event):
+                _count(table, seat, key)
             if isinstance(event, DealScored):
                 self._count_deal(table, state, event)
                 change.deals.append(self._deal_record(table, state, event))

@@ -80,6 +80,10 @@ def _empty_seats() -> list[Player | None]:
     return [None, None, None, None]
 
 
+def _counts() -> dict[str, int]:
+    return {}
+
+
 TALLY_KEYS = ("deals", "points", "catches", "eggs", "lyusyas", "handoffs", "timeouts")
 """What a seat's ``Table.tally`` counts over a match, for /stats: deals played, the card
 points its side took, deals its side won by a catch or a Lyusya, egg deals, hand-offs it
@@ -127,7 +131,7 @@ class Table(BaseModel):
     """People who voted to stop the match (a majority of those seated ends it)."""
     stop_vote_until: float | None = None
     """When the running stop vote lapses (two minutes after it began)."""
-    tally: list[dict[str, int]] = Field(default_factory=lambda: [{}, {}, {}, {}])
+    tally: list[dict[str, int]] = Field(default_factory=lambda: [_counts() for _ in range(4)])
     """Per seat, the counts of ``TALLY_KEYS`` so far (they go with the result to /stats)."""
     created_at: float = 0.0
 

@@ -4,12 +4,15 @@ computer's seat, the stop vote, one live seat per person, and what /start and /h
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import time
 from types import SimpleNamespace
 from typing import Any
 
 from botapi_emulator import BotApiEmulator, ChatMessage
+from kozelbot.fairplay import verify
 from kozelbot.table import Table, TableStatus
 from tests.e2e import BotRunner, Players, seat_four, start_with_bots
 
@@ -143,6 +146,17 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     result = await storage.match_result(table.game_id)
     assert result is not None
     await emu.wait_for(lambda: emu.find_message(ann.id, "📈") is not None)  # her rating moved
+    # Fair play: each deal's table showed a seal before the first card and now reveals the
+    # seed, which verifies and deals exactly the hands stored for that deal.
+    sealed = [m for m in emu.messages(ann.id) if "🔒" in m.text]
+    assert sealed and all("🔓" in m.text for m in sealed)
+    first = sealed[0]
+    assert any("🔒" in v and "🔓" not in v for v in first.versions)  # sealed during play
+    digest, seed = re.findall(r"<code>([^<]+)</code>", first.html)[-2:]
+    checked = verify(html.unescape(seed), digest)
+    assert checked.matches
+    deals = await _app(bot).bot_data.storage.deals(table.game_id)
+    assert any(d.trace.get("seed") == html.unescape(seed) for d in deals)
     private = await storage.player_stats(ann.id, scope="private")
     assert [s.matches for s in private] == [1]
     assert await storage.player_stats(ann.id, scope="group") == []

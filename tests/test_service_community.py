@@ -267,3 +267,37 @@ async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
     by_seat = {p.seat: p.tally for p in result.players}
     assert by_seat[0]["points"] == by_seat[2]["points"]
     assert by_seat[0]["points"] + by_seat[1]["points"] <= 120 * deals
+
+
+@pytest.mark.parametrize("variant", ["sixes", "kryuk"])
+async def test_hand_offs_are_counted_for_the_seat_that_handed_its_trump_over(
+    service: GameService, variant: str
+) -> None:
+    from kozelbot.follow.state import HandedOff
+    from kozelbot.games import family_of
+
+    handed: dict[int, int] = {}
+    for attempt in range(6):
+        service.rng = random.Random(attempt)
+        table = await service.new_game(-1 - attempt, 1, ["seating=ordered"], variant)
+        await service.join(table.game_id, person(1))
+        change = await service.start(table.game_id, 1)
+        result = None
+        for _ in range(5000):
+            for event in change.events:
+                if isinstance(event, HandedOff):
+                    handed[event.seat] = handed.get(event.seat, 0) + 1
+            result = change.result or result
+            current = change.table
+            if not current.status.live:
+                break
+            now = state(service, current)
+            action = family_of(variant).choose(now, now.to_act()[0])
+            change = await service.act(current.game_id, 1, now.deal_shown or 0, action)
+        assert result is not None
+        counted = {p.seat: p.tally.get("handoffs", 0) for p in result.players}
+        assert counted == {seat: handed.get(seat, 0) for seat in range(4)}
+        if handed:
+            return
+        handed.clear()
+    pytest.fail("no match with a hand-off")

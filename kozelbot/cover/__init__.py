@@ -64,6 +64,10 @@ class CoverFamily:
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         return None
 
+    def tallies(self, event: Any) -> tuple[tuple[int, str], ...]:
+        """The cover game's events add nothing beyond its deal results to /stats."""
+        return ()
+
     def table_text(self, table: Table, state: GameState, t: Translator) -> str:
         return render.table_text(table, _state(state), t)
 

@@ -16,7 +16,13 @@ from kozelbot.cards import Card
 from kozelbot.follow import render
 from kozelbot.follow.ai import choose_action
 from kozelbot.follow.presets import PRESETS
-from kozelbot.follow.state import MatchState, PlayCard, deal_from_seed, parse_action
+from kozelbot.follow.state import (
+    HandedOff,
+    MatchState,
+    PlayCard,
+    deal_from_seed,
+    parse_action,
+)
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
@@ -60,6 +66,10 @@ class FollowFamily:
 
     def deal_from_seed(self, seed: str) -> list[tuple[str, list[Card]]]:
         return deal_from_seed(seed)
+
+    def tallies(self, event: Any) -> tuple[tuple[int, str], ...]:
+        """A hand-off counts for the seat that handed its trump over (/stats)."""
+        return ((event.seat, "handoffs"),) if isinstance(event, HandedOff) else ()
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         """RULES.md §1.2: with exactly one legal card, ``kryuk`` plays it at once."""
