@@ -46,6 +46,9 @@ async def stop(update: Update, context: Context) -> None:
         return
     user, t = cmd.user, cmd.t
     table = await cmd.live_game()
+    if table is None and cmd.private:
+        cmd.reply(t("Send /stop in the group where the game is."))
+        return
     if table is None:
         cmd.reply(table_error_text("no_game", t))
         return

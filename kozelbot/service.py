@@ -81,7 +81,7 @@ class TableError(Exception):
 
     Codes: ``no_game``, ``game_running``, ``not_lobby``, ``seated``, ``full``, ``not_seated``,
     ``not_creator``, ``stale`` (an old button or deal), ``finished``, ``elsewhere`` (the person
-    sits at another live game: ``table`` is that game), ``no_free_seat`` (a running match
+    sits at another live game, which the error carries), ``no_free_seat`` (a running match
     has no computer-held seat to take), ``not_away`` (nothing to come back to), ``away`` (a
     computer plays the seat until its owner says they are back).
     """

@@ -222,8 +222,13 @@ def _forge(emu: BotApiEmulator, user: object, message_id: int, data: str) -> str
 async def test_stop_needs_the_creator_or_an_admin(emu: BotApiEmulator, bot: BotRunner) -> None:
     players = await seat_four(emu)
     group, (ann, boris, *_) = players.group, players.users
-    emu.send_text(boris, group.id, "/stop")
+    outsider = emu.add_user(first_name="Дима")
+    emu.add_member(group, outsider)
+    emu.send_text(outsider, group.id, "/stop")
     await emu.wait_for(lambda: emu.find_message(group.id, "создатель игры или админ") is not None)
+    assert _table(bot, group.id).status is TableStatus.PLAYING
+    emu.send_text(boris, group.id, "/stop")  # a seated person starts a vote instead
+    await emu.wait_for(lambda: emu.find_message(group.id, "🗳") is not None)
     assert _table(bot, group.id).status is TableStatus.PLAYING
     emu.send_text(ann, group.id, "/stop")
     await emu.wait_for(lambda: emu.find_message(group.id, "Игра остановлена") is not None)

@@ -216,19 +216,7 @@ async def test_half_time_warning_two_time_outs_hand_the_seat_over_and_im_here_ta
     await warn[0].run(app)
     await bot.drain()
     assert any("⏰" in m.text for m in emu.messages(found[0].id) if m.message_id > before)
-    # Ann lets her time run out twice in a row while the others play: a computer takes over.
-    for _ in range(200):
-        table = _table(bot, group.id)
-        if table.seats[0] is not None and table.seats[0].away:
-            break
-        await players.next_turn()
-        user, message, data = players.next_press()
-        if user.id == ann.id:
-            await _expire(bot, table, clock)
-        else:
-            answer = await emu.press(user, user.id, message.message_id, data)
-            assert not answer.show_alert, answer.text
-        await bot.drain()
+    await _let_time_run_out(bot, players, clock)
     table = _table(bot, group.id)
     assert table.seats[0] is not None and table.seats[0].away
     await emu.wait_for(lambda: emu.find_message(group.id, "⏸") is not None)
@@ -247,9 +235,32 @@ async def test_half_time_warning_two_time_outs_hand_the_seat_over_and_im_here_ta
         emu.forged_press_nowait(ann, ann.id, back[-1].message_id, f"b:{table.game_id}")
     )
     assert answer.show_alert
-    # Away again, /hand brings her back too.
     await app.bot_data.service.time_out(table.game_id)  # not due: nothing happens
     assert _table(bot, group.id).seats[0].away is False  # type: ignore[union-attr]
+    # Away again: /hand brings her back too, with her cards.
+    await _let_time_run_out(bot, players, clock)
+    emu.send_text(ann, ann.id, "/hand")
+    await emu.wait_for(lambda: not _table(bot, group.id).seats[0].away)  # type: ignore[union-attr]
+    await emu.wait_for(lambda: players.hand_message(ann) is not None)
+
+
+async def _let_time_run_out(bot: BotRunner, players: Players, clock: _Clock) -> None:
+    """The first person lets their time run out while the others play, until a computer
+    holds their seat."""
+    ann, group = players.users[0], players.group
+    for _ in range(200):
+        table = _table(bot, group.id)
+        if table.seats[0] is not None and table.seats[0].away:
+            return
+        await players.next_turn()
+        user, message, data = players.next_press()
+        if user.id == ann.id:
+            await _expire(bot, table, clock)
+        else:
+            answer = await players.emu.press(user, user.id, message.message_id, data)
+            assert not answer.show_alert, answer.text
+        await bot.drain()
+    raise AssertionError("her seat was never handed over")
 
 
 async def test_someone_not_seated_takes_over_a_computer_seat_with_join(

@@ -63,4 +63,4 @@ async def test_the_bot_runs_behind_a_webhook_and_stops_cleanly(
     assert emu.webhook is not None and emu.webhook.secret_token == secret
     delivered = [delivery for delivery in emu.webhook_deliveries if delivery.ok]
     assert len(delivered) == 2
-    assert "/newgame" in emu.messages(anya)[-1].text  # the help lists the commands
+    assert "/play" in emu.messages(anya)[-1].text  # the private help lists its commands
