@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from kozelbot.records import ChatSettings, DealRecord, MatchPlayer, MatchResult
 from kozelbot.table import TALLY_KEYS, Player, Table, TableStatus
 from storage import Storage
-from storage.db import _json, _sides
+from storage.db import DEAL_INSERT, deal_row
 
 VARIANTS = {"hvalenyi": 50, "kryuk": 15, "sixes": 10, "belka": 10, "cover": 15}
 """Variants and how often each is played."""
@@ -182,25 +182,7 @@ async def bulk_fill(storage: Storage, population: Population, count: int) -> Non
                 ],
             )
             await db.executemany(
-                "INSERT INTO deals (game_id, deal_no, outcome, points_0, points_1,"
-                " award_0, award_1, multiplier, score_0, score_1, trace, created_at, sides)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (
-                        d.game_id,
-                        d.deal_no,
-                        d.outcome,
-                        *d.points[:2],
-                        *d.award[:2],
-                        d.multiplier,
-                        *d.score[:2],
-                        _json(d.trace),
-                        now,
-                        _sides(points=d.points, award=d.award, score=d.score),
-                    )
-                    for _, deals, _ in batch
-                    for d in deals
-                ],
+                DEAL_INSERT, [deal_row(d, now) for _, deals, _ in batch for d in deals]
             )
             for table, _, result in batch:
                 now = storage._clock()

@@ -22,7 +22,9 @@ from handlers.delivery import deliver
 from handlers.deps import BotData, Context
 from handlers.presenter import Markup
 from kozelbot import callbacks
+from kozelbot.games import TABLE_PRESETS
 from kozelbot.i18n import Translator
+from kozelbot.options import OptionError
 from kozelbot.render import table_error_text
 from kozelbot.service import Change, TableError
 from kozelbot.table import Player, Table, TableStatus
@@ -123,6 +125,18 @@ def message_link(chat_id: int, message_id: int) -> str | None:
 def plain(text: str) -> str:
     """HTML made plain for a callback answer (alerts show no formatting)."""
     return html.unescape(re.sub(r"<[^>]+>", "", text))
+
+
+def variant_and_options(args: list[str] | None, default: str) -> tuple[str, list[str]]:
+    """``[VARIANT] [KEY=VALUE …]`` as typed after /newgame or /play: the variant (``default``
+    when none is named) and the option words. ``OptionError`` for an unknown variant."""
+    words = list(args or [])
+    variant = default
+    if words and "=" not in words[0]:
+        variant = words.pop(0).lower()
+    if variant not in TABLE_PRESETS:
+        raise OptionError("variant", variant, "|".join(TABLE_PRESETS))
+    return variant, words
 
 
 def player_of(user: User) -> Player:

@@ -18,9 +18,10 @@ from handlers.flow import (
     publish,
     refusal_text,
     remember,
+    variant_and_options,
 )
 from kozelbot import callbacks
-from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS
+from kozelbot.games import DEFAULT_PRESET
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.render import help_text, option_error_text, table_error_text
@@ -47,15 +48,12 @@ async def new_game(update: Update, context: Context) -> None:
     chat, user, t = cmd.chat, cmd.user, cmd.t
     await data.storage.upsert_chat(chat.id, chat.title)
     await remember(data, user)
-    words = list(context.args or [])
     chosen = await data.storage.chat_settings(chat.id)
-    variant = chosen.variant if chosen is not None else DEFAULT_PRESET
-    if words and "=" not in words[0]:
-        variant = words.pop(0).lower()
-    defaults = chosen.options if chosen is not None and chosen.variant == variant else None
     try:
-        if variant not in TABLE_PRESETS:
-            raise OptionError("variant", variant, "|".join(TABLE_PRESETS))
+        variant, words = variant_and_options(
+            context.args, chosen.variant if chosen is not None else DEFAULT_PRESET
+        )
+        defaults = chosen.options if chosen is not None and chosen.variant == variant else None
         table = await data.service.new_game(chat.id, user.id, words, variant, chat.title,
                                             thread_id=cmd.thread_id, defaults=defaults)  # fmt: skip
     except (TableError, GameAlreadyRunning):

@@ -14,10 +14,11 @@ from handlers.flow import (
     publish,
     refusal_text,
     remember,
+    variant_and_options,
 )
 from kozelbot import callbacks
 from kozelbot.game import GameError
-from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS, family_of, texts_of
+from kozelbot.games import DEFAULT_PRESET, family_of, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.render import option_error_text, table_error_text
@@ -194,13 +195,8 @@ async def play(update: Update, context: Context) -> None:
         return
     await remember(data, user)
     await data.storage.set_private_open(user.id, True)
-    words = list(context.args or [])
-    variant = DEFAULT_PRESET
-    if words and "=" not in words[0]:
-        variant = words.pop(0).lower()
     try:
-        if variant not in TABLE_PRESETS:
-            raise OptionError("variant", variant, "|".join(TABLE_PRESETS))
+        variant, words = variant_and_options(context.args, DEFAULT_PRESET)
         change = await data.service.play_private(player_of(user), words, variant)
     except OptionError as error:
         cmd.reply(html=True, text=option_error_text(error, t))

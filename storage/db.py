@@ -117,6 +117,30 @@ def _sides(**figures: tuple[int, ...]) -> str | None:
     return _json({key: list(values) for key, values in figures.items()})
 
 
+DEAL_INSERT = (
+    "INSERT INTO deals (game_id, deal_no, outcome, points_0, points_1, award_0, award_1,"
+    " multiplier, score_0, score_1, trace, created_at, sides)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+"""How a scored deal is stored (``save_game``; the query benchmark's bulk fill too)."""
+
+
+def deal_row(deal: DealRecord, now: float) -> tuple[Any, ...]:
+    """The ``DEAL_INSERT`` parameters of a deal."""
+    return (
+        deal.game_id,
+        deal.deal_no,
+        deal.outcome,
+        *deal.points[:2],
+        *deal.award[:2],
+        deal.multiplier,
+        *deal.score[:2],
+        _json(deal.trace),
+        now,
+        _sides(points=deal.points, award=deal.award, score=deal.score),
+    )
+
+
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
@@ -157,6 +181,9 @@ class Storage(BoardsMixin):
         self._users: OrderedDict[int, UserRecord | None] = OrderedDict()
         """A read cache of users, dropped entry by entry as they are written."""
         self._user_writes = 0
+        self._seated: dict[int, frozenset[int]] = {}
+        """Game → the people ``live_seats`` lists for it, as last committed (most saves seat
+        nobody new, and then ``live_seats`` is not touched)."""
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -410,6 +437,7 @@ class Storage(BoardsMixin):
                 "UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
             await self._after_migrate_chat(old_chat_id, new_chat_id)
+        self._seated.clear()  # games stopped here by SQL: read live_seats afresh
 
     # -- games -----------------------------------------------------------------------------
 
@@ -439,7 +467,8 @@ class Storage(BoardsMixin):
             await self._db.execute(
                 "UPDATE games SET data = ? WHERE game_id = ?", (created.to_json(), game_id)
             )
-            await self._sync_live_seats(created)
+            seated = await self._sync_live_seats(created)
+        self._seated_committed(created.game_id, seated)
         return created
 
     async def save_game(
@@ -482,7 +511,7 @@ class Storage(BoardsMixin):
                 raise
             if cursor.rowcount != 1:
                 raise StaleVersion(table.game_id)
-            await self._sync_live_seats(table)
+            seated = await self._sync_live_seats(table)
             if moves:
                 await self._db.executemany(
                     "INSERT INTO moves (game_id, seq, deal_no, seat, action, source, user_id,"
@@ -502,26 +531,7 @@ class Storage(BoardsMixin):
                     ],
                 )
             if deals:
-                await self._db.executemany(
-                    "INSERT INTO deals (game_id, deal_no, outcome, points_0, points_1,"
-                    " award_0, award_1, multiplier, score_0, score_1, trace, created_at, sides)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [
-                        (
-                            d.game_id,
-                            d.deal_no,
-                            d.outcome,
-                            *d.points[:2],
-                            *d.award[:2],
-                            d.multiplier,
-                            *d.score[:2],
-                            _json(d.trace),
-                            now,
-                            _sides(points=d.points, award=d.award, score=d.score),
-                        )
-                        for d in deals
-                    ],
-                )
+                await self._db.executemany(DEAL_INSERT, [deal_row(d, now) for d in deals])
             if result is not None:
                 await self._insert_result(result, now)
                 await self._after_result(table, result, now)
@@ -547,17 +557,22 @@ class Storage(BoardsMixin):
                     (abandoned_by, now, now),
                 )
                 await self._after_abandon(table, abandoned_by, now)
+        self._seated_committed(table.game_id, seated)
         if result is not None or abandoned_by is not None:
             players = [p.user_id for p in result.players] if result is not None else []
             self._user_changed(abandoned_by, *players)
 
-    async def _sync_live_seats(self, table: Table) -> None:
-        """Rewrite the game's rows of ``live_seats`` (inside a write): its people while it is
-        live, none once it ended. ``SeatTaken`` if one of them sits at another live game."""
+    async def _sync_live_seats(self, table: Table) -> frozenset[int]:
+        """Rewrite the game's rows of ``live_seats`` (inside a write) when its people changed:
+        its people while it is live, none once it ended; returns them. ``SeatTaken`` if one
+        of them sits at another live game."""
+        seated = frozenset(
+            p.user_id for _s, p in table.humans if p.user_id is not None and table.status.live
+        )
+        if self._seated.get(table.game_id) == seated:
+            return seated
         await self._db.execute("DELETE FROM live_seats WHERE game_id = ?", (table.game_id,))
-        if not table.status.live:
-            return
-        for _seat, player in table.humans:
+        for _seat, player in table.humans if seated else ():
             try:
                 await self._db.execute(
                     "INSERT INTO live_seats (user_id, game_id) VALUES (?, ?)",
@@ -568,6 +583,14 @@ class Storage(BoardsMixin):
                     assert player.user_id is not None
                     raise SeatTaken(player.user_id) from exc
                 raise
+        return seated
+
+    def _seated_committed(self, game_id: int, seated: frozenset[int]) -> None:
+        """Remember what ``live_seats`` holds for a game once its transaction committed."""
+        if seated:
+            self._seated[game_id] = seated
+        else:
+            self._seated.pop(game_id, None)
 
     async def _insert_result(self, result: MatchResult, now: float) -> None:
         """Write a match and its players; runs inside ``save_game``'s transaction."""

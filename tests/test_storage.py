@@ -27,7 +27,7 @@ from kozelbot.records import (
     OutboxItem,
 )
 from kozelbot.table import Player, Table, TableStatus
-from storage import GameAlreadyRunning, StaleVersion, Storage
+from storage import GameAlreadyRunning, SeatTaken, StaleVersion, Storage
 from storage.migrate import Migration, apply_migrations, load_migrations, split_statements
 from tests.conftest import FakeClock
 
@@ -608,3 +608,24 @@ async def test_results_of_more_than_two_sides_are_kept_whole(storage: Storage) -
                      multiplier=2, score=(0, 0), trace={})  # fmt: skip
     await storage.save_game(bumped(await storage.game(gid), version=2), deals=[two])  # type: ignore[arg-type]
     assert (await storage.deals(gid))[1] == two
+
+
+async def test_a_person_holds_one_live_seat_and_a_refused_save_writes_nothing(
+    storage: Storage,
+) -> None:
+    first = await storage.create_game(new_table())  # Anna (user 1) sits here
+    other = await storage.create_game(new_table(OTHER_CHAT))
+    anna = Player(user_id=1, name="Anna")
+    with pytest.raises(SeatTaken) as refused:
+        await storage.save_game(bumped(other, seats=[anna, None, None, None]))
+    assert refused.value.user_id == 1
+    assert (await storage.game(other.game_id)) == other  # nothing written
+    seated = await storage.live_seat(1)
+    assert seated is not None and seated.game_id == first.game_id
+    # The first game ends: its seats are free, and the second may seat her.
+    await storage.save_game(bumped(first, status=TableStatus.FINISHED))
+    assert await storage.live_seat(1) is None
+    await storage.save_game(bumped(other, seats=[anna, None, None, None]))
+    seated = await storage.live_seat(1)
+    assert seated is not None and seated.game_id == other.game_id
+    assert await storage.live_seat(2**70) is None
