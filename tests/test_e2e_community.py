@@ -286,11 +286,14 @@ async def test_someone_not_seated_takes_over_a_computer_seat_with_join(
     emu.send_text(boris, group.id, "/join")
     await emu.wait_for(lambda: _last_id(emu, group.id) > before)
     for _ in range(6):
+        await bot.drain()  # every hand shows the committed turn
         await players.next_turn()
         if players.match_over:
             break
+        before = players.turn_key()
         answer = await players.play_one()
         assert not answer.show_alert, answer.text
+        await players.moved_on(before)
 
 
 # -- the stop vote ----------------------------------------------------------------------
