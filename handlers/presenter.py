@@ -45,7 +45,7 @@ from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
 from kozelbot.callbacks import BackButton
 from kozelbot.cards import Card
-from kozelbot.fairplay import commit_line, commitment, reveal, revealed_seeds
+from kozelbot.fairplay import commit_line, commitment, reveal, revealed_seeds, seal_line
 from kozelbot.game import DealScored, GameState, MatchOver
 from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
@@ -842,5 +842,4 @@ def _revealed(text: str, table: Table, result: DealScored, t: Translator) -> str
     seeds = revealed_seeds(result) if table.secret else []
     if not seeds:
         return text
-    seal = f"🔒 {html.escape(t('Shuffle seal'))}: <code>{commitment(seeds[-1])}</code>"
-    return f"{text}\n{seal}\n{reveal(table, result, t)}"
+    return f"{text}\n{seal_line(commitment(seeds[-1]), t)}\n{reveal(table, result, t)}"

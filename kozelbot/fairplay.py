@@ -146,7 +146,13 @@ def commit_line(table: Table, state: GameState, t: Translator) -> str | None:
     digest = current_commitment(state) if table.secret else None
     if digest is None:
         return None
-    return f"🔒 {escape(t('Shuffle seal'))}: <code>{digest}</code>"
+    return seal_line(digest, t)
+
+
+def seal_line(digest: str, t: Translator) -> str:
+    """``🔒 Shuffle seal: <code>HASH</code>`` (HTML): the commitment, full and copyable."""
+    label = escape(t("Shuffle seal"))
+    return f"🔒 {label}: <code>{digest}</code>"
 
 
 def revealed_seeds(deal: DealScored | GameState | Mapping[str, Any]) -> list[str]:

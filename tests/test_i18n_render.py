@@ -314,3 +314,25 @@ def test_an_option_error_echoes_only_the_start_of_a_long_word() -> None:
 def test_options_that_only_look_like_numbers_are_refused_as_options(word: str) -> None:
     with pytest.raises(OptionError):
         preset("hvalenyi").parse([word])
+
+
+def test_no_text_is_translated_inside_an_f_string() -> None:
+    """gettext extraction does not look inside f-strings: ``f"{t('Seal')}"`` would never
+    reach the catalogs (and the message would stay English)."""
+    import ast
+
+    root = Path(__file__).resolve().parent.parent
+    hidden = []
+    for package in ("kozelbot", "handlers"):
+        for path in sorted((root / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.JoinedStr):
+                    continue
+                for inner in ast.walk(node):
+                    func = inner.func if isinstance(inner, ast.Call) else None
+                    name = getattr(func, "id", None) or getattr(func, "attr", None)
+                    if name in ("t", "n", "p") and inner.args:  # type: ignore[union-attr]
+                        if isinstance(inner.args[0], ast.Constant):  # type: ignore[union-attr]
+                            hidden.append(f"{path.relative_to(root)}:{inner.lineno}")
+    assert hidden == []
