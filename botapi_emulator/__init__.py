@@ -9,7 +9,9 @@ limits (:class:`Limits`) answer 429 like Telegram; every 429 is kept in ``flood_
 makes a share of the bot's calls fail (429, 5xx, slow answers, dropped connections), listed in
 ``injected_faults``. Forum supergroups (``add_group(..., forum=True)``) have topics
 (``create_topic``; ``send_text(..., thread=topic)``; ``messages(chat, thread=topic)``) and the
-bot's ``message_thread_id`` and topic methods work on them as in Telegram.
+bot's ``message_thread_id`` and topic methods work on them as in Telegram. ``subscribe`` reports
+every message sent, edited or deleted and every callback answer as it happens;
+``snapshot``/``restore`` carry the world over a restart; ``set_limits`` switches flood limits.
 """
 
 from .entities import FormattedText, HtmlParseError, parse_html, utf16_len
@@ -19,30 +21,36 @@ from .limits import MESSAGE_METHODS, FloodControl, Limits, max_in_window
 from .models import (
     GENERAL_TOPIC_ID,
     TOPIC_ICON_COLORS,
+    AnswerEvent,
     ApiCall,
     CallbackAnswer,
     ChatMessage,
+    EmulatorEvent,
     FloodError,
     Group,
+    MessageEvent,
     Topic,
     User,
     Webhook,
     WebhookDelivery,
 )
 from .server import BotApiEmulator
-from .state import ChatRef, EmulatorState, ThreadRef
+from .state import CallbackQuery, ChatRef, EmulatorState, Listener, ThreadRef
 
 __all__ = [
     "FAULT_KINDS",
     "GENERAL_TOPIC_ID",
     "MESSAGE_METHODS",
     "TOPIC_ICON_COLORS",
+    "AnswerEvent",
     "ApiCall",
     "ApiError",
     "BotApiEmulator",
     "CallbackAnswer",
+    "CallbackQuery",
     "ChatMessage",
     "ChatRef",
+    "EmulatorEvent",
     "EmulatorState",
     "FaultKind",
     "Faults",
@@ -53,6 +61,8 @@ __all__ = [
     "HtmlParseError",
     "InjectedFault",
     "Limits",
+    "Listener",
+    "MessageEvent",
     "ThreadRef",
     "Topic",
     "User",

@@ -23,11 +23,13 @@ from .keyboards import parse_reply_markup
 from .models import (
     GENERAL_TOPIC_ID,
     TOPIC_ICON_COLORS,
+    AnswerEvent,
     CallbackAnswer,
     ChatMessage,
     FloodError,
     Group,
     JsonDict,
+    MessageEvent,
     Topic,
     Webhook,
 )
@@ -212,8 +214,9 @@ class BotApiMethods:
         user = self.state.users.get(user_id)
         return user.to_json() if user is not None else None
 
-    def _format(self, params: JsonDict) -> tuple[str, FormattedText]:
-        """``(text as sent, parsed text)``; 400 for empty, too long or unparsable text."""
+    def _format(self, params: JsonDict) -> tuple[str, FormattedText, str | None]:
+        """``(text as sent, parsed text, parse mode)``, the mode ``"HTML"`` or None; 400 for
+        empty, too long or unparsable text."""
         raw = params.get("text")
         if raw is None:
             raise ApiError(400, errors.TEXT_EMPTY)
@@ -235,7 +238,7 @@ class BotApiMethods:
             raise ApiError(400, errors.TEXT_EMPTY)
         if len(formatted.text) > MAX_TEXT_LENGTH:
             raise ApiError(400, errors.TEXT_TOO_LONG)
-        return source, formatted
+        return source, formatted, "HTML" if parse_mode else None
 
     def _reply_target(self, chat_id: int, params: JsonDict) -> ChatMessage | None:
         reply = params.get("reply_parameters")
@@ -478,7 +481,7 @@ class BotApiMethods:
         """
         state = self.state
         chat_id = self._target(params)
-        source, formatted = self._format(params)
+        source, formatted, parse_mode = self._format(params)
         markup = parse_reply_markup(params.get("reply_markup"))
         topic = self._send_topic(chat_id, params)
         reply_to = self._reply_target(chat_id, params)
@@ -494,6 +497,7 @@ class BotApiMethods:
                 from_bot=True,
                 text=formatted.text,
                 html=source,
+                parse_mode=parse_mode,
                 entities=formatted.entities,
                 reply_markup=markup,
                 reply_to=reply_to,
@@ -506,7 +510,7 @@ class BotApiMethods:
     def edit_message_text(self, params: JsonDict) -> JsonDict:
         """``editMessageText``; without ``reply_markup`` the inline keyboard is removed."""
         message = self._editable(params)
-        source, formatted = self._format(params)
+        source, formatted, parse_mode = self._format(params)
         markup = parse_reply_markup(params.get("reply_markup"), inline_only=True)
         if (
             formatted.text == message.text
@@ -518,6 +522,7 @@ class BotApiMethods:
         message.versions.append(message.text)
         message.text = formatted.text
         message.html = source
+        message.parse_mode = parse_mode
         message.entities = formatted.entities
         message.reply_markup = markup
         self._edited(message)
@@ -538,6 +543,7 @@ class BotApiMethods:
         message.edits += 1
         message.edit_date = int(time.time())
         self._count(message.chat_id)
+        self.state.notify(MessageEvent(message, "edited"))
 
     def delete_message(self, params: JsonDict) -> bool:
         """``deleteMessage``: the bot's own messages, or anyone's in a group it administers."""
@@ -551,6 +557,7 @@ class BotApiMethods:
         self._throttle("deleteMessage", chat_id)
         message.deleted = True
         self._count(chat_id)
+        self.state.notify(MessageEvent(message, "deleted"))
         return True
 
     def answer_callback_query(self, params: JsonDict) -> bool:
@@ -572,6 +579,7 @@ class BotApiMethods:
             url=params.get("url"),
             cache_time=int(cache_time) if cache_time is not None else None,
         )
+        self.state.notify(AnswerEvent(query.user, query.message, query.data, query.answer))
         return True
 
     @staticmethod

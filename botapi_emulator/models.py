@@ -7,7 +7,7 @@ JSON that PTB parses (``to_json``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from .keyboards import inline_buttons
 
@@ -169,6 +169,8 @@ class ChatMessage:
     topic_root: ChatMessage | None = None
     """The ``forum_topic_created`` message of the topic (its implicit reply target)."""
     service: JsonDict | None = None
+    parse_mode: str | None = None
+    """The ``parse_mode`` the bot sent the current text with (``"HTML"``), or None."""
 
     @property
     def chat_id(self) -> int:
@@ -269,6 +271,29 @@ class CallbackAnswer:
     show_alert: bool = False
     url: str | None = None
     cache_time: int | None = None
+
+
+@dataclass(frozen=True)
+class MessageEvent:
+    """A message appeared in a chat, was edited or was deleted: what a viewer of the chat
+    sees change (see :meth:`~botapi_emulator.EmulatorState.subscribe`)."""
+
+    message: ChatMessage
+    kind: Literal["new", "edited", "deleted"]
+
+
+@dataclass(frozen=True)
+class AnswerEvent:
+    """The bot answered ``user``'s press of a button carrying ``data`` on ``message``."""
+
+    user: User
+    message: ChatMessage
+    data: str
+    answer: CallbackAnswer
+
+
+#: What :meth:`~botapi_emulator.EmulatorState.subscribe` listeners receive.
+EmulatorEvent = MessageEvent | AnswerEvent
 
 
 def chat_id_param(params: JsonDict) -> int | None:

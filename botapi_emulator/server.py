@@ -159,6 +159,10 @@ class BotApiEmulator(EmulatorState):
         finally:
             waiter.cancel()
 
+    async def wait_change(self, timeout: float) -> None:
+        """Return at the next change of state, or after ``timeout`` seconds."""
+        await self._wait_change(timeout)
+
     async def wait_for(
         self, predicate: Callable[[], object], timeout: float = 10.0, what: str | None = None
     ) -> None:

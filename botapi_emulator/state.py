@@ -5,17 +5,20 @@ waiting for ``getUpdates``, open callback queries, bot commands and the log of B
 Tests build the world (``add_user``, ``add_group``), act as people (``send_text``,
 ``press_nowait``) and read what each chat shows (``messages``, ``last_message``). Every change
 calls :meth:`EmulatorState.changed`, which the server uses to wake long polls and waiters.
+What a person would see change — a message sent, edited or deleted, a press answered — also
+goes to the listeners of :meth:`EmulatorState.subscribe`. :meth:`EmulatorState.snapshot` and
+:meth:`EmulatorState.restore` carry the world over a restart (:mod:`.snapshot`).
 """
 
 from __future__ import annotations
 
-import itertools
+import logging
 import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from . import errors
+from . import errors, snapshot
 from .entities import command_entities
 from .faults import Faults, InjectedFault, RetryAfterWindows
 from .limits import MESSAGE_METHODS, FloodControl, Limits, max_in_window
@@ -25,9 +28,11 @@ from .models import (
     ApiCall,
     CallbackAnswer,
     ChatMessage,
+    EmulatorEvent,
     FloodError,
     Group,
     JsonDict,
+    MessageEvent,
     Topic,
     User,
     Webhook,
@@ -42,6 +47,11 @@ ChatRef = Group | User | int
 ThreadRef = Topic | int
 
 _DEEP_LINK_PAYLOAD_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+_LOGGER = logging.getLogger(__name__)
+
+#: Receives every :data:`~.models.EmulatorEvent` (see :meth:`EmulatorState.subscribe`).
+Listener = Callable[[EmulatorEvent], None]
 
 
 @dataclass
@@ -137,9 +147,10 @@ class EmulatorState:
         self._last_message_id: dict[int, int] = {}
         self._updates: list[PendingUpdate] = []
         self._next_update_id = 1
-        self._user_ids = itertools.count(1001)
-        self._group_ids = itertools.count(1)
-        self._query_ids = itertools.count(1)
+        self._next_user_id = 1001
+        self._next_group_no = 1
+        self._next_query_no = 1
+        self._listeners: list[Listener] = []
         self.queries: dict[str, CallbackQuery] = {}
         self.faults: Faults = faults if faults is not None else Faults()
         """Fault injection settings; assign a new :class:`Faults` to change them at run time."""
@@ -155,6 +166,124 @@ class EmulatorState:
 
     def changed(self) -> None:
         """Called after every change of state; the server overrides it to wake waiters."""
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every message sent, edited or deleted in any chat and every
+        callback answer, as it happens; returns the function that unsubscribes it.
+
+        Listeners run synchronously inside the change: they must be quick and must not raise
+        (an exception is logged and ignored).
+        """
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def notify(self, event: EmulatorEvent) -> None:
+        """Hand ``event`` to every listener of :meth:`subscribe`."""
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:
+                _LOGGER.exception("an emulator listener failed on %r", event)
+
+    def set_limits(self, limits: Limits) -> None:
+        """Apply other flood limits from now on (the meters start empty)."""
+        self.limits = limits
+        self.flood = FloodControl(limits, self.clock)
+        self.changed()
+
+    # ----------------------------------------------------------------- persistence
+
+    def snapshot(self) -> JsonDict:
+        """The world as JSON (see :mod:`.snapshot` for what is kept); :meth:`restore` reads it."""
+        return {
+            "version": snapshot.SNAPSHOT_VERSION,
+            "bot_id": self.bot_id,
+            "users": [snapshot.user_to_json(user) for user in self.users.values()],
+            "groups": [snapshot.group_to_json(group) for group in self.groups.values()],
+            "chats": {
+                str(chat_id): [snapshot.message_to_json(m) for m in messages.values()]
+                for chat_id, messages in self._chats.items()
+            },
+            "last_message_id": {str(chat): last for chat, last in self._last_message_id.items()},
+            "counters": {
+                "user": self._next_user_id,
+                "group": self._next_group_no,
+                "query": self._next_query_no,
+                "update": self._next_update_id,
+            },
+            "commands": [
+                {"scope": scope, "language_code": language, "commands": commands}
+                for (scope, language), commands in self.commands.items()
+            ],
+        }
+
+    def restore(self, data: JsonDict) -> None:
+        """Replace the world by a :meth:`snapshot` (of an emulator of the same bot).
+
+        ValueError for a snapshot of another version or another bot. Updates waiting in the
+        queue and open callback queries are dropped.
+        """
+        data = snapshot.check_version(data)
+        if int(data.get("bot_id", self.bot_id)) != self.bot_id:
+            raise ValueError(f"the snapshot is of bot {data['bot_id']}, not {self.bot_id}")
+        users = [snapshot.user_from_json(item) for item in data.get("users", [])]
+        groups = [snapshot.group_from_json(item) for item in data.get("groups", [])]
+        chats: dict[int, dict[int, ChatMessage]] = {}
+        links: list[tuple[ChatMessage, JsonDict]] = []
+        for chat_id, items in data.get("chats", {}).items():
+            messages = chats.setdefault(int(chat_id), {})
+            for item in items:
+                message = snapshot.message_from_json(item)
+                messages[message.message_id] = message
+                links.append((message, item))
+        for message, item in links:
+            reply_to = item.get("reply_to")
+            if reply_to is not None:
+                message.reply_to = chats.get(int(reply_to[0]), {}).get(int(reply_to[1]))
+            root = item.get("topic_root")
+            if root is not None:
+                message.topic_root = chats.get(message.chat_id, {}).get(int(root))
+        counters = data.get("counters", {})
+        self.users = {user.id: user for user in users}
+        self.groups = {group.id: group for group in groups}
+        self._chats = chats
+        self._last_message_id = {
+            int(chat): int(last) for chat, last in data.get("last_message_id", {}).items()
+        }
+        self._next_user_id = int(counters.get("user", self._next_user_id))
+        self._next_group_no = int(counters.get("group", self._next_group_no))
+        self._next_query_no = int(counters.get("query", self._next_query_no))
+        self._next_update_id = int(counters.get("update", self._next_update_id))
+        self.commands = {
+            (str(item["scope"]), str(item["language_code"])): list(item["commands"])
+            for item in data.get("commands", [])
+        }
+        self._updates = []
+        self.queries = {}
+        self.changed()
+
+    def trim(self, *, calls: int = 2000, messages_per_chat: int | None = None) -> None:
+        """Forget what a long-running emulator piles up: all but the last ``calls`` logged
+        calls and flood errors, answered callback queries older than a minute and, with
+        ``messages_per_chat``, the oldest messages of a chat beyond that many (the bot gets
+        "message to edit not found" for those, as for a message deleted in Telegram)."""
+        for log in (self.history, self.flood_errors, self.injected_faults):
+            del log[: max(len(log) - calls, 0)]
+        old = time.monotonic() - 60.0
+        for query_id in [
+            key for key, query in self.queries.items()
+            if query.answer is not None and query.created < old
+        ]:  # fmt: skip
+            del self.queries[query_id]
+        if messages_per_chat is not None:
+            for messages in self._chats.values():
+                for message_id in list(messages)[: max(len(messages) - messages_per_chat, 0)]:
+                    del messages[message_id]
 
     # ----------------------------------------------------------------- the bot itself
 
@@ -177,7 +306,8 @@ class EmulatorState:
         language_code: str | None = "ru",
     ) -> User:
         """Create a person (ids count up from 1001). They have not started the bot yet."""
-        user = User(next(self._user_ids), first_name, last_name, username, language_code)
+        user = User(self._next_user_id, first_name, last_name, username, language_code)
+        self._next_user_id += 1
         self.users[user.id] = user
         return user
 
@@ -197,7 +327,8 @@ class EmulatorState:
         only the General topic; add topics with :meth:`create_topic`. Message id 1 of a forum
         is taken (by the General topic in Telegram), so no topic gets id 1.
         """
-        group_id = -1001000000000 - next(self._group_ids)
+        group_id = -1001000000000 - self._next_group_no
+        self._next_group_no += 1
         admin_ids = {user.id for user in admins}
         member_ids = {user.id for user in members} | admin_ids
         if creator is not None:
@@ -313,8 +444,9 @@ class EmulatorState:
         return message_id
 
     def store(self, message: ChatMessage) -> ChatMessage:
-        """Put a new message into its chat."""
+        """Put a new message into its chat (and tell the listeners of :meth:`subscribe`)."""
         self._chats.setdefault(message.chat_id, {})[message.message_id] = message
+        self.notify(MessageEvent(message, "new"))
         return message
 
     def message(self, chat: ChatRef, message_id: int) -> ChatMessage:
@@ -669,8 +801,9 @@ class EmulatorState:
             raise AssertionError(f"{by.full_name} may not delete {topic.name!r}")
         topic.deleted = True
         for message in self._chats.get(topic.chat_id, {}).values():
-            if message.thread_id == topic.message_thread_id:
+            if message.thread_id == topic.message_thread_id and not message.deleted:
                 message.deleted = True
+                self.notify(MessageEvent(message, "deleted"))
         self.changed()
 
     def topic(self, group: Group, name_or_id: str | int) -> Topic:
@@ -734,7 +867,7 @@ class EmulatorState:
                 f"{chat_id}; buttons: {message.buttons}"
             )
         data = str(chosen[0]["callback_data"])
-        query_id = f"{self.bot_id}{next(self._query_ids):08d}"
+        query_id = self._new_query_id()
         self.queries[query_id] = CallbackQuery(query_id, user, message, data)
         self.enqueue_update(
             {
@@ -756,7 +889,7 @@ class EmulatorState:
         modified client, or a button of an older keyboard); returns the query id."""
         chat_id = chat if isinstance(chat, int) else chat.id
         message = self.message(chat_id, message_id)
-        query_id = f"{self.bot_id}{next(self._query_ids):08d}"
+        query_id = self._new_query_id()
         self.queries[query_id] = CallbackQuery(query_id, user, message, callback_data)
         self.enqueue_update(
             {
@@ -769,6 +902,11 @@ class EmulatorState:
                 }
             }
         )
+        return query_id
+
+    def _new_query_id(self) -> str:
+        query_id = f"{self.bot_id}{self._next_query_no:08d}"
+        self._next_query_no += 1
         return query_id
 
     def deep_link_payload(self, url: str) -> str | None:

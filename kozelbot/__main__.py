@@ -1,6 +1,8 @@
-"""``kozelbot``: run the bot (default), ``kozelbot simulate ...`` (computer-only matches),
-``kozelbot backup FILE`` (a consistent copy of the live database) or ``kozelbot verify SEED
-HASH`` (check a deal's revealed shuffle seed against the hash shown before it)."""
+"""``kozelbot``: run the bot (default; without a token, the sandbox), ``kozelbot sandbox``
+(the real bot against a local Telegram emulator, played from a web page), ``kozelbot simulate
+...`` (computer-only matches), ``kozelbot backup FILE`` (a consistent copy of the live
+database) or ``kozelbot verify SEED HASH`` (check a deal's revealed shuffle seed against the
+hash shown before it)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 USAGE = (
-    "usage: kozelbot            run the bot (needs KOZEL_BOT_TOKEN)\n"
+    "usage: kozelbot            run the bot (with KOZEL_BOT_TOKEN; without it, the sandbox)\n"
+    "       kozelbot sandbox [--port P] [--db FILE]\n"
+    "                           the bot against a local Telegram emulator, played from a page "
+    "at http://127.0.0.1:P (default KOZEL_SANDBOX_PORT, 8080; its database KOZEL_SANDBOX_DB_PATH)"
+    "\n"
     "       kozelbot --webhook URL [--port P] [--listen ADDR]\n"
     "                           run it behind a webhook: Telegram POSTs to URL, which must "
     "reach ADDR:P (default 127.0.0.1:8443)\n"
@@ -37,6 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return backup(args[1:])
     if args and args[0] == "verify":
         return verify(args[1:])
+    if args and args[0] == "sandbox":
+        return sandbox(args[1:])
     options = run_options(args)
     if options is None:
         print(USAGE, file=sys.stderr)
@@ -46,12 +54,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     settings = Settings()
     if not settings.token:
+        if webhook is not None:
+            print(
+                "kozelbot: no bot token; set KOZEL_BOT_TOKEN (from @BotFather) in the "
+                "environment or in .env to run behind a webhook",
+                file=sys.stderr,
+            )
+            return 2
         print(
-            "kozelbot: no bot token; set KOZEL_BOT_TOKEN (from @BotFather) in the environment "
-            "or in .env — try `kozelbot simulate --matches 10` meanwhile",
+            "kozelbot: no bot token (KOZEL_BOT_TOKEN), so this is the sandbox: the real bot "
+            "against a local Telegram, played from the page below; Ctrl-C stops it",
             file=sys.stderr,
         )
-        return 2
+        from sandbox.server import run as run_sandbox
+
+        return run_sandbox(settings)
     from kozelbot.app import run
 
     return run(settings, webhook=webhook, port=port, listen=listen)
@@ -77,6 +94,33 @@ def run_options(args: Sequence[str]) -> tuple[str | None, int, str] | None:
     if webhook is not None and not webhook.startswith(("https://", "http://")):
         return None
     return webhook, int(port), options.get("--listen", "127.0.0.1")
+
+
+def sandbox(args: Sequence[str]) -> int:
+    """``kozelbot sandbox [--port P] [--db FILE]``: the sandbox, token or not; 2 for bad usage."""
+    options: dict[str, str] = {}
+    rest = list(args)
+    while rest:
+        name, equals, value = rest.pop(0).partition("=")
+        if name not in ("--port", "--db") or name in options:
+            print(USAGE, file=sys.stderr)
+            return 2
+        if not equals:
+            if not rest:
+                print(USAGE, file=sys.stderr)
+                return 2
+            value = rest.pop(0)
+        options[name] = value
+    port = options.get("--port")
+    if port is not None and not (port.isdigit() and int(port) < 65536):
+        print(USAGE, file=sys.stderr)
+        return 2
+    from kozelbot.config import Settings
+    from sandbox.server import run as run_sandbox
+
+    return run_sandbox(
+        Settings(), port=int(port) if port is not None else None, db_path=options.get("--db")
+    )
 
 
 def backup(args: Sequence[str]) -> int:

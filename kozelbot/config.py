@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TELEGRAM_API = "https://api.telegram.org"
@@ -44,6 +44,21 @@ class Settings(BaseSettings):
     """Commands one person may send at once before the rate below applies."""
     command_rate: float = Field(default=0.5, gt=0)
     """Commands per second one person may keep up."""
+    sandbox_port: int = Field(default=8080, ge=0, le=65535)
+    """Port of the sandbox's page on 127.0.0.1 (``kozelbot`` without a token, or ``kozelbot
+    sandbox``); if it is taken, the next free one; 0 picks any free port."""
+    sandbox_db_path: str = "kozel-sandbox.db"
+    """The sandbox's own database; its emulated chats are kept beside it, in
+    ``<file>.chats.json``."""
+    sandbox_seed: int | None = None
+    """Seed of the sandbox's games and of watch mode's choices: the same seed on a new
+    sandbox database replays the same matches (unset: random)."""
+
+    @field_validator("sandbox_seed", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        """``KOZEL_SANDBOX_SEED=`` (as in ``.env.example``) means no seed."""
+        return None if isinstance(value, str) and not value.strip() else value
 
     @property
     def token(self) -> str | None:

@@ -330,9 +330,9 @@ def test_no_text_is_translated_inside_an_f_string() -> None:
                 if not isinstance(node, ast.JoinedStr):
                     continue
                 for inner in ast.walk(node):
-                    func = inner.func if isinstance(inner, ast.Call) else None
-                    name = getattr(func, "id", None) or getattr(func, "attr", None)
-                    if name in ("t", "n", "p") and inner.args:  # type: ignore[union-attr]
-                        if isinstance(inner.args[0], ast.Constant):  # type: ignore[union-attr]
-                            hidden.append(f"{path.relative_to(root)}:{inner.lineno}")
+                    if not isinstance(inner, ast.Call) or not inner.args:
+                        continue
+                    name = getattr(inner.func, "id", None) or getattr(inner.func, "attr", None)
+                    if name in ("t", "n", "p") and isinstance(inner.args[0], ast.Constant):
+                        hidden.append(f"{path.relative_to(root)}:{inner.lineno}")
     assert hidden == []

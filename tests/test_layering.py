@@ -1,5 +1,5 @@
-"""The three layers import one way (STYLE.md point 1), and the bot refuses to start without
-a token."""
+"""The three layers import one way (STYLE.md point 1), the sandbox stays outside them, and
+the bot refuses to run behind a webhook without a token."""
 
 from __future__ import annotations
 
@@ -95,20 +95,39 @@ def test_nothing_but_main_imports_the_composition_root() -> None:
             assert "kozelbot.app" not in imported_modules(path), path.relative_to(ROOT)
 
 
+def test_only_the_command_line_starts_the_sandbox() -> None:
+    """Issue #9: the sandbox (the bot against the emulator, with its page) sits beside the
+    layers like the tests: ``kozelbot/__main__.py`` may start it, nothing else imports it."""
+    for package in ("kozelbot", "handlers", "storage", "botapi_emulator"):
+        for path in sources(package):
+            if path.relative_to(ROOT).as_posix() == "kozelbot/__main__.py":
+                continue
+            assert "sandbox" not in top_level(imported_modules(path)), path.relative_to(ROOT)
+
+
+def test_the_sandbox_and_the_emulator_import_no_tests() -> None:
+    """The sandbox ships with the package: it copies what it needs, never imports tests."""
+    for package in ("sandbox", "botapi_emulator"):
+        for path in sources(package):
+            assert "tests" not in top_level(imported_modules(path)), path.relative_to(ROOT)
+
+
 def test_the_layer_directories_exist() -> None:
     """The checks above look at real code (not at empty directories)."""
     assert len(sources("kozelbot")) > 5
     assert sources("storage")
+    assert len(sources("sandbox")) > 3
 
 
-def test_running_without_a_token_exits_2_with_one_line(tmp_path: Path) -> None:
-    """``python -m kozelbot`` with no KOZEL_BOT_TOKEN (and no .env) exits with code 2 and a
-    one-line message on stderr naming KOZEL_BOT_TOKEN."""
+def test_a_webhook_without_a_token_exits_2_with_one_line(tmp_path: Path) -> None:
+    """``python -m kozelbot --webhook URL`` with no KOZEL_BOT_TOKEN (and no .env) exits with
+    code 2 and a one-line message on stderr naming KOZEL_BOT_TOKEN. (Without a token and
+    without ``--webhook`` it runs the sandbox: ``tests/test_sandbox_cli.py``.)"""
     env = {k: v for k, v in os.environ.items() if not k.startswith("KOZEL_")}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     assert not (tmp_path / ".env").exists()
     done = subprocess.run(
-        [sys.executable, "-m", "kozelbot"],
+        [sys.executable, "-m", "kozelbot", "--webhook", "https://example.org/kozel"],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -130,7 +149,7 @@ FAMILIES = ("follow", "cover")
 def _outside_family_modules() -> list[Path]:
     family_dirs = [ROOT / "kozelbot" / name for name in FAMILIES]
     found = []
-    for package in ("kozelbot", "handlers", "storage", "benchmarks", "botapi_emulator"):
+    for package in ("kozelbot", "handlers", "storage", "benchmarks", "botapi_emulator", "sandbox"):
         for path in sources(package):
             if not any(path.is_relative_to(d) for d in family_dirs):
                 found.append(path)

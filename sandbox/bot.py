@@ -1,0 +1,93 @@
+"""The real bot inside the sandbox: the ``Application`` of ``kozelbot.app``, polling the emulator.
+
+Everything is the bot's own — handlers, storage, flood gate, timers — built by
+``build_application`` from the user's settings with three changes: the emulator's address, the
+sandbox's token and the sandbox's database. With Telegram's limits switched off the bot's own
+flood gate is opened as well (it would otherwise still hold a group to 20 messages a minute);
+switching them changes the bot's settings, so the sandbox restarts the bot, which resumes its
+games as after any restart.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pydantic import SecretStr
+
+from kozelbot.app import KozelApplication, build_application
+from kozelbot.config import Settings
+
+TOKEN = "7000000001:KozelSandboxToken"
+"""The sandbox bot's token: the emulator accepts only it (it never reaches Telegram)."""
+USERNAME = "kozel_sandbox_bot"
+FIRST_NAME = "KozelBot"
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+MAX_POLL_TIMEOUT = 10
+"""Long polls end at the latest this long after the bot is told to stop."""
+
+UNLIMITED: dict[str, Any] = {
+    "overall_max_rate": 1000,
+    "group_max_rate": 1000,
+    "group_period": 1.0,
+    "private_max_rate": 1000,
+    "private_period": 1.0,
+    "private_interval": 0.0,
+}
+"""The bot's flood settings while Telegram's limits are off."""
+
+
+def bot_settings(settings: Settings, api_root: str, db_path: str, *, limits: bool) -> Settings:
+    """The user's settings for the bot in the sandbox (see the module docstring)."""
+    update: dict[str, Any] = {
+        "bot_token": SecretStr(TOKEN),
+        "api_url": api_root,
+        "db_path": db_path,
+        "poll_timeout": min(settings.poll_timeout, MAX_POLL_TIMEOUT),
+    }
+    if not limits:
+        update.update(UNLIMITED)
+    return settings.model_copy(update=update)
+
+
+class EmbeddedBot:
+    """Runs the bot in this event loop as ``run_polling`` would, and stops it cleanly."""
+
+    def __init__(self, settings: Settings, rng: random.Random | None = None) -> None:
+        self.settings = settings
+        self.rng = rng
+        self.application: KozelApplication | None = None
+
+    async def start(self) -> None:
+        """Build, initialise (open storage, resume games) and start polling."""
+        application = build_application(self.settings, rng=self.rng)
+        await application.initialize()
+        try:
+            if application.post_init is not None:
+                await application.post_init(application)
+            await application.start()
+            assert application.updater is not None
+            await application.updater.start_polling(
+                timeout=self.settings.poll_timeout, allowed_updates=ALLOWED_UPDATES
+            )
+        except BaseException:
+            self.application = application
+            await self.stop()
+            raise
+        self.application = application
+
+    async def stop(self) -> None:
+        """Stop polling, send what is queued (a few seconds at most), close storage."""
+        application, self.application = self.application, None
+        if application is None:
+            return
+        updater = application.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+        if application.running:
+            await application.stop()
+            if application.post_stop is not None:
+                await application.post_stop(application)
+        await application.shutdown()
+        if application.post_shutdown is not None:
+            await application.post_shutdown(application)
