@@ -48,9 +48,10 @@ from benchmarks.bot_cpu import cpu_seconds, rss_mb
 from botapi_emulator import ApiCall, BotApiEmulator, ChatMessage, Group, Limits, User
 from kozelbot.config import Settings
 from kozelbot.render import NOT_NOW
+from sandbox.watch import YOUR_TURN
 from storage import Storage
 from tests import leaks
-from tests.e2e import TOKEN, YOUR_TURN, BotProcess
+from tests.e2e import TOKEN, BotProcess
 
 MESSAGE_METHODS = frozenset(
     {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage"}

@@ -20,10 +20,10 @@ from botapi_emulator import BotApiEmulator, CallbackAnswer, ChatMessage, Group, 
 from kozelbot.app import KozelApplication, build_application
 from kozelbot.config import Settings
 from kozelbot.render import NOT_NOW
+from sandbox.watch import hand_message, shows_turn
 
 TOKEN = "123456:TEST"
 ROOT = Path(__file__).resolve().parent.parent
-YOUR_TURN = "👉"
 
 
 def bot_settings(emu: BotApiEmulator, db_path: Path, **overrides: object) -> Settings:
@@ -107,21 +107,13 @@ class Players:
 
     def hand_message(self, user: User) -> ChatMessage | None:
         """The user's latest message that carries card buttons."""
-        for message in reversed(self.emu.messages(user.id)):
-            datas = [data for row in message.buttons for _, data in row]
-            if any(data.startswith(("c:", "r:", "a:", "x:", "y:")) for data in datas):
-                return message
-        return None
+        return hand_message(self.emu, user)
 
     def whose_turn(self) -> tuple[User, ChatMessage] | None:
         """Someone whose hand says it is their turn, or offers them a redeal."""
         for user in self.users:
             message = self.hand_message(user)
-            if message is None:
-                continue
-            if YOUR_TURN in message.text or any(
-                data.startswith("r:") for row in message.buttons for _, data in row
-            ):
+            if message is not None and shows_turn(message):
                 return user, message
         return None
 
