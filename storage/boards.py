@@ -42,6 +42,8 @@ from kozelbot.records import (
     VariantStats,
 )
 from kozelbot.table import TALLY_KEYS
+from storage.values import fits
+from storage.values import to_json as _json
 
 if TYPE_CHECKING:
     import asyncio
@@ -194,11 +196,7 @@ WHERE global_players.variant = cp.variant AND global_players.user_id = cp.user_i
 """
 
 
-def _fits(*ids: int) -> bool:
-    """``storage.db._fits`` (imported late: ``storage.db`` imports this module)."""
-    from storage.db import _fits as fits
-
-    return fits(*ids)
+_fits = fits
 
 
 def _clamp(limit: int) -> int:
@@ -590,8 +588,6 @@ class BoardsMixin:
 
     async def set_chat_settings(self, chat_id: int, settings: ChatSettings) -> None:
         """Store a group's settings; a change of ``public`` changes the global board at once."""
-        from storage.db import _json
-
         now = self._clock()
         async with self._write():
             was_public = await self._is_public(chat_id)

@@ -44,6 +44,9 @@ from storage.boards import BoardsMixin
 from storage.errors import GameAlreadyRunning, SeatTaken, StaleVersion
 from storage.migrate import apply_migrations
 from storage.transaction import immediate
+from storage.values import INT64_MAX as _INT64_MAX
+from storage.values import fits as _fits
+from storage.values import to_json as _json
 
 Clock = Callable[[], float]
 
@@ -59,8 +62,6 @@ _LIVE_STATUSES = "('lobby', 'playing')"
 USER_CACHE = 10_000
 """Users whose records stay in memory."""
 
-# SQLite's INTEGER is 64-bit; binding a larger Python int raises OverflowError.
-_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 # SQLite names the indexed columns, not the partial index, when the index refuses a row.
 _LIVE_CONFLICT = "UNIQUE constraint failed: games.chat_id, games.thread_id"
@@ -139,15 +140,6 @@ def deal_row(deal: DealRecord, now: float) -> tuple[Any, ...]:
         now,
         _sides(points=deal.points, award=deal.award, score=deal.score),
     )
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-
-
-def _fits(*ids: int) -> bool:
-    """Whether every id fits SQLite's INTEGER (forged input and Telegram ids may not)."""
-    return all(_INT64_MIN <= i <= _INT64_MAX for i in ids)
 
 
 def _is_live_conflict(exc: sqlite3.IntegrityError) -> bool:
