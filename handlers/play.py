@@ -172,11 +172,8 @@ async def back_button(update: Update, context: Context) -> None:
     if refused is not None:
         await pressed.refuse(refused)
         return
-    await pressed.answer(pressed.t("Welcome back! Your cards are below."))
-    table = data.service.snapshot(button.game_id)
-    seat = None if table is None else table.seat_of(pressed.user.id)
-    if seat is not None:
-        await data.presenter.resend_hand(button.game_id, seat)
+    # The same message turns back into the hand (the presenter edits it in place).
+    await pressed.answer(pressed.t("Welcome back!"))
 
 
 async def play(update: Update, context: Context) -> None:

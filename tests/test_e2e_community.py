@@ -230,7 +230,9 @@ async def test_half_time_warning_two_time_outs_hand_the_seat_over_and_im_here_ta
     await bot.drain()
     table = _table(bot, group.id)
     assert table.seats[0] is not None and not table.seats[0].away and table.missed[0] == 0
+    # The same message turns back into her hand: no second copy is sent.
     await emu.wait_for(lambda: players.hand_message(ann) is not None)
+    assert players.hand_message(ann).message_id == back[-1].message_id  # type: ignore[union-attr]
     answer = await emu.wait_answer(
         emu.forged_press_nowait(ann, ann.id, back[-1].message_id, f"b:{table.game_id}")
     )
