@@ -10,13 +10,10 @@ carries the reply chain's first message as ``message_thread_id``.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Any
 
-import aiohttp
 import pytest
 from telegram import (
-    Bot,
     ChatMemberAdministrator,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
@@ -26,16 +23,13 @@ from telegram import (
 )
 from telegram.error import BadRequest
 from telegram.ext import (
-    Application,
-    ApplicationBuilder,
-    BaseHandler,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
-    ExtBot,
 )
 
 from botapi_emulator import GENERAL_TOPIC_ID, BotApiEmulator, Group, Topic, User
+from tests.test_emulator import call, plain_bot, polling_app
 
 TOKEN = "123456:TEST"
 
@@ -45,42 +39,6 @@ async def emu() -> AsyncIterator[BotApiEmulator]:
     async with BotApiEmulator(TOKEN, "kozel_test_bot") as emulator:
         yield emulator
     assert emulator.internal_errors == []
-
-
-@asynccontextmanager
-async def plain_bot(emu: BotApiEmulator) -> AsyncIterator[Bot]:
-    """A PTB bot talking to the emulator, without polling."""
-    async with ExtBot(TOKEN, base_url=emu.base_url, base_file_url=emu.base_file_url) as bot:
-        yield bot
-
-
-@asynccontextmanager
-async def polling_app(
-    emu: BotApiEmulator, *handlers: BaseHandler[Any, Any, Any]
-) -> AsyncIterator[Application[Any, Any, Any, Any, Any, Any]]:
-    """A PTB Application with ``handlers``, polling the emulator."""
-    builder = ApplicationBuilder().token(TOKEN).base_url(emu.base_url)
-    application = builder.base_file_url(emu.base_file_url).build()
-    for handler in handlers:
-        application.add_handler(handler)
-    async with application:
-        await application.start()
-        assert application.updater is not None
-        await application.updater.start_polling(poll_interval=0, timeout=1)
-        try:
-            yield application
-        finally:
-            await application.updater.stop()
-            await application.stop()
-
-
-async def call(emu: BotApiEmulator, method: str, **fields: str) -> tuple[int, dict[str, Any]]:
-    """POST form fields to the emulator as PTB does; returns (HTTP status, JSON body)."""
-    async with (
-        aiohttp.ClientSession() as session,
-        session.post(f"{emu.base_url}{emu.token}/{method}", data=fields) as response,
-    ):
-        return response.status, await response.json()
 
 
 async def raw_updates(emu: BotApiEmulator) -> list[dict[str, Any]]:
