@@ -92,12 +92,15 @@ def shows_turn(message: ChatMessage) -> bool:
 
 def choose_button(message: ChatMessage, rng: random.Random) -> str | None:
     """The button to press on a hand that shows its holder's turn: "play on" to a redeal
-    offer, the plain call, the hand-off offer, a card to return, else a random legal card
+    offer, the plain call, the hand-off (kryuk's trump, sixes' offer, "go ahead" to a
+    partner's offer, the first trumps offered), a card to return, else a random legal card
     (one without the ``·`` mark); None when none of these is there (the cover game)."""
     buttons = _button_list(message)
     redeal = [data for _, data in buttons if data.startswith("r:")]
     acts = [(text, data) for text, data in buttons if data.startswith("a:")]
     calls = [data for _, data in acts if ":call:" in data]
+    offers = [data for _, data in acts if data.endswith(":offer")]
+    agrees = [data for _, data in acts if data.endswith(":agree")]
     gives = [data for _, data in acts if ":give:" in data]
     keeps = [data for _, data in acts if data.endswith(":keep")]
     returns = [data for text, data in acts if ":return:" in data and not text.endswith(NOT_NOW)]
@@ -105,8 +108,10 @@ def choose_button(message: ChatMessage, rng: random.Random) -> str | None:
         return next((data for data in redeal if data.endswith(":n")), redeal[0])
     if calls:
         return next((data for data in calls if data.endswith(":call:plain")), calls[0])
-    if gives or keeps:
-        return gives[0] if gives else keeps[0]
+    if agrees:
+        return agrees[0]
+    if offers or gives or keeps:
+        return (offers or gives or keeps)[0]
     if returns:
         return returns[0]
     cards = [data for text, data in buttons if data.startswith("c:") and not text.endswith(NOT_NOW)]

@@ -10,10 +10,11 @@ move log and deal traces:
   deal N before the message went out (a hand's own header names it too: "your turn — on the
   table: …").
 
-Hand-offs (kryuk, sixes): a card held by two people in one deal — the trump handed off, the
-card returned — belongs to both; a private message may name a card its reader held, and
-sixes' announced hand-offs may be named anywhere. Kryuk's are hidden: only the pair's own
-chats may name them.
+Hand-offs (kryuk, sixes): a card held by two people in one deal — a trump handed off, a
+card returned — belongs to both, and to nobody else: only the pair's own chats may name it
+(kryuk's hand-off is secret; sixes' group hears the offer and learns how many cards passed,
+never which). Traces written before issue #14 name one ``card`` and one ``returned`` card
+(or null); newer ones list ``cards`` and ``returned``; both are read.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from kozelbot.cards import Card, Rank, Suit
 from kozelbot.i18n import LANGUAGES, translator
 from kozelbot.render import card_label
 from storage import Storage
+from tests import secret_steps
 
 MESSAGE_CALLS = {"sendMessage", "editMessageText"}
 SLACK = 0.05
@@ -68,7 +70,8 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
     owners: dict[tuple[int, int], dict[Card, set[int]]] = {}
     """(game, deal) → card → user ids of everyone who held it in that deal."""
     announced: dict[tuple[int, int], set[Card]] = {}
-    """(game, deal) → cards of hand-offs announced to everyone (sixes)."""
+    """(game, deal) → cards shown to everyone before they are played (the cover game's
+    bottom card)."""
     played: dict[int, list[tuple[float, int, Card]]] = defaultdict(list)
     """game → (time, deal, card) of every card play."""
     redealt: set[tuple[int, int]] = set()
@@ -109,14 +112,8 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
                     holders.setdefault(Card.parse(code), set()).add(user(seat))
             for handoff in trace.get("handoffs", []):  # both held both cards in turn
                 pair = {user(handoff["from"]), user(handoff["to"])}
-                holders.setdefault(Card.parse(handoff["card"]), set()).update(pair)
-                if handoff["returned"]:
-                    holders.setdefault(Card.parse(handoff["returned"]), set()).update(pair)
-                if trace["variant"] == "sixes":
-                    shown = announced.setdefault((game_id, deal.deal_no), set())
-                    shown.add(Card.parse(handoff["card"]))
-                    if handoff["returned"]:
-                        shown.add(Card.parse(handoff["returned"]))
+                for code in _handoff_cards(handoff):
+                    holders.setdefault(Card.parse(code), set()).update(pair)
         for when, deal_no, action in await _plays(storage, game_id):
             if action.startswith(("lead:", "beat:")):  # the cover game's face-up cards
                 for code in action.partition(":")[2].split(","):
@@ -166,7 +163,53 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
         }  # fmt: skip
         if unplayed:
             leaks.append(Leak(chat_id, text, f"unplayed {unplayed} of deal {deal_no + 1}"))
+    for game_id in game_ids:
+        leaks += await _secret_steps(emu, storage, game_id, offset)
     return leaks
+
+
+async def _secret_steps(
+    emu: BotApiEmulator, storage: Storage, game_id: int, offset: float
+) -> list[Leak]:
+    """Issue #14 items 1–3 (``tests.secret_steps``): the group's table during secret steps,
+    and the cover game's open points."""
+    table = await storage.game(game_id)
+    if table is None:
+        return []
+    shown = []
+    for call in emu.history:
+        if call.method in MESSAGE_CALLS and call.ok and call.chat_id == table.chat_id:
+            text = str(call.params.get("text", ""))
+            found = DEAL_RE.search(text)
+            if found is not None:
+                shown.append(secret_steps.Shown(call.time + offset, int(found.group(1)) - 1, text))
+    if table.variant == "cover":
+        why = [w for d in await storage.deals(game_id)
+               for w in secret_steps.open_points_leaks(d.trace, shown)]  # fmt: skip
+    else:
+        rows = await storage._fetchall(  # a test-only look at the raw log, with its times
+            "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        moves = [secret_steps.Logged(float(r["created_at"]), int(r["deal_no"]), str(r["action"]))
+                 for r in rows]  # fmt: skip
+        why = secret_steps.secret_step_leaks(table.variant, moves, shown)
+    return [Leak(table.chat_id, "", reason) for reason in why]
+
+
+def _handoff_cards(handoff: dict[str, object]) -> list[str]:
+    """The cards a traced hand-off moved, both ways: ``cards`` and ``returned`` lists, or
+    (traces before issue #14) one ``card`` and one ``returned`` card or null."""
+    given = handoff.get("cards")
+    if given is None:
+        given = [handoff["card"]] if handoff.get("card") else []
+    returned = handoff.get("returned")
+    if returned is None:
+        returned = []
+    elif isinstance(returned, str):
+        returned = [returned]
+    assert isinstance(given, list) and isinstance(returned, list)
+    return [str(code) for code in [*given, *returned]]
 
 
 async def _plays(storage: Storage, game_id: int) -> list[tuple[float, int, str]]:

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from kozelbot.cards import Card, parse_cards
+from kozelbot.follow import render
 from kozelbot.follow.ai import choose_action
 from kozelbot.follow.state import (
     DealScored,
@@ -25,7 +26,9 @@ from kozelbot.follow.state import (
     PlayCard,
     shuffle_rng,
 )
-from kozelbot.game import MatchOver
+from kozelbot.game import GameError, MatchOver
+from kozelbot.i18n import translator
+from kozelbot.table import Player, Table, TableStatus
 
 Rows = list[str]
 
@@ -121,6 +124,19 @@ ROWS_LAST_TRICK_6C_QC: Rows = [
     "7H 6H 8C 7C",
     "QC 6C 7D 6D",
 ]
+
+
+NAMES = ("Аня", "Борис", "Вера", "Глеб")
+"""The people of ``playing_table``, seat by seat."""
+
+
+def playing_table(state: MatchState, names: tuple[str, ...] = NAMES) -> Table:
+    """A group table playing ``state`` (its variant and options), people in seat order."""
+    return Table(
+        game_id=1, chat_id=-100, variant=state.variant, options=state.options, creator_id=1,
+        status=TableStatus.PLAYING, seed=1, state=state.dump(),
+        seats=[Player(user_id=100 + seat, name=names[seat]) for seat in range(state.players)],
+    )  # fmt: skip
 
 
 def new_match(**options: object) -> MatchState:
@@ -252,3 +268,22 @@ def of_type(events: list[Any], kind: type[T]) -> list[T]:
 def match_over(events: list[Any]) -> list[tuple[int, tuple[int, int]]]:
     """The winner and final score of every ``MatchOver`` among ``events``."""
     return [(event.winner, event.score) for event in of_type(events, MatchOver)]
+
+
+def table_text(state: MatchState, language: str = "ru") -> str:
+    """The group's table message of ``state`` (seats in order: Аня, Борис, Вера, Глеб)."""
+    return render.table_text(playing_table(state), state, translator(language))
+
+
+def hand_text(state: MatchState, seat: int, language: str = "ru") -> str:
+    """A seat's private hand text of ``state``."""
+    return render.hand_text(playing_table(state), state, seat, translator(language))
+
+
+def refusal_text(state: MatchState, seat: int, action: object) -> str:
+    """The alert a refused press gets (English); the action must be refused."""
+    try:
+        state.apply(seat, action)  # type: ignore[arg-type]
+    except GameError as error:
+        return render.game_error_text(error, playing_table(state), translator("en"))
+    raise AssertionError(f"{action} was accepted")

@@ -6,7 +6,16 @@ import pytest
 
 from kozelbot.cards import Card, parse_cards
 from kozelbot.follow.ai import choose_action, choose_card
-from kozelbot.follow.state import MatchState, Phase, PlayCard
+from kozelbot.follow.state import (
+    AnswerOffer,
+    GiveTrump,
+    KeepHand,
+    MatchState,
+    OfferHandoff,
+    Phase,
+    PlayCard,
+    ReturnCard,
+)
 from tests.scripted import deal_and_keep, new_match, play_cards, step
 
 
@@ -127,3 +136,38 @@ def test_the_redeal_answer_is_a_legal_one() -> None:
     action = choose_action(state.view_for(1))
     assert action in state.legal_actions(1)
     assert not isinstance(action, PlayCard)
+
+
+def test_the_computer_decides_each_handoff_step_from_its_view_alone() -> None:
+    """Sixes' hand-off: the computer holding its last trumps with points offers, agrees to
+    its partner's offer, passes every trump, and returns its cheapest plain cards; a seat not
+    asked during the hidden decision has nothing to decide (its view waits)."""
+    state = MatchState("sixes", {})
+    state.deal_hands([parse_cards(h) for h in ("QS JD AS 10S AH 9H AD 9D",
+                                               "7C QC QH QD JC JS JH AC",
+                                               "10C KC 9C 8C KS KH KD 9S",
+                                               "8S 7S 10H 8H 7H 10D 8D 7D")])  # fmt: skip
+    assert state.to_act() == (0,) and state.view_for(2).phase is Phase.WAITING
+    with pytest.raises(ValueError):
+        choose_action(state.view_for(2))
+    assert choose_action(state.view_for(0)) == OfferHandoff()
+    state.apply(0, OfferHandoff())
+    assert choose_action(state.view_for(2)) == AnswerOffer(True)
+    state.apply(2, AnswerOffer(True))
+    given = choose_action(state.view_for(0))
+    assert isinstance(given, GiveTrump) and set(given.cards) == {Card.parse("QS"), Card.parse("JD")}
+    state.apply(0, given)
+    returned = choose_action(state.view_for(2))
+    assert returned == ReturnCard(Card.parse("9S"))
+
+
+def test_the_computer_keeps_a_lone_trump_without_points_in_sixes() -> None:
+    """Sixes' hand-off: a lone 8♣ may be handed off, but it is worth nothing to the partner:
+    the computer keeps it."""
+    state = MatchState("sixes", {})
+    state.deal_hands([parse_cards(h) for h in ("QS JD AS 10S AH 9H AD 9D",
+                                               "7C QC QH QD JC JS JH AC",
+                                               "8C KS KH KD 9S 10H 8H 10D",
+                                               "10C KC 9C 8S 7S 7H 8D 7D")])  # fmt: skip
+    assert state.to_act() == (2,)
+    assert choose_action(state.view_for(2)) == KeepHand()

@@ -2,14 +2,32 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import fields
+from typing import Any
+
+import pytest
+
 from kozelbot.callbacks import ChosenButton, SelectButton, parse
-from kozelbot.cards import DECK_36, Card
-from kozelbot.cover import render
-from kozelbot.cover.state import Beat, CoverState, IllegalMove, Lead, Phase
+from kozelbot.cards import DECK_36, Card, parse_cards
+from kozelbot.cover import FAMILY, render
+from kozelbot.cover.state import (
+    Acted,
+    Beat,
+    CoverState,
+    Discard,
+    GameDealt,
+    IllegalMove,
+    Lead,
+    Phase,
+    Round,
+    RoundTaken,
+)
 from kozelbot.i18n import translator
 from kozelbot.table import Player, Table, TableStatus
 
 EN = translator("en")
+PAIRS: dict[str, Any] = {"mode": "pairs", "players": 4}
 
 
 def _table(state: CoverState) -> Table:
@@ -83,3 +101,179 @@ def test_the_table_shows_stacks_discards_talon_trump_and_who_acts() -> None:
     assert "trump ♦" in text and "Talon: 18 cards" in text
     assert "On the table:" in text and "answers" in text
     assert "loser points" in text
+
+
+# -- the points line shows only face-up cards until the game is scored ----------------------
+
+
+def _position(options: dict[str, Any], hands: list[str], talon: str = "") -> CoverState:
+    """A game whose hands (one string per seat) and talon (top first) are exactly these,
+    seat 0 to lead."""
+    state = CoverState("cover", dict(options))
+    state.deal_deck(list(DECK_36))
+    game = state.current
+    assert game is not None
+    game.hands = [list(parse_cards(h)) for h in hands]
+    game.talon = list(parse_cards(talon))
+    game.round = Round(leader=0, first_leader=0, last_beater=0)
+    state.phase = Phase.LEAD
+    return state
+
+
+def _points_line(text: str) -> str:
+    (line,) = [line for line in text.splitlines() if "points" in line.lower() and " : " in line]
+    return line
+
+
+def test_during_play_the_table_counts_only_face_up_cards_in_the_tricks_taken() -> None:
+    """Issue #14: the face-down discards (A♠, A♣ here) stay out of the table's points line,
+    and out of the public view, until the game is scored; then the true totals show."""
+    state = _position(PAIRS, ["KC 6H", "AS 7H", "10C 8H", "AC 9H"])
+    table = _table(state)
+    state.apply(0, Lead(parse_cards("KC")))
+    state.apply(1, Discard(parse_cards("AS")))  # 11 points, face down
+    state.apply(2, Beat(parse_cards("10C")))
+    state.apply(3, Discard(parse_cards("AC")))  # 11 points, face down
+    assert state.phase is Phase.LEAD and state.to_act() == (2,)  # seat 2 took the trick
+    assert state.current is not None and state.current.points == [4 + 10 + 22, 0]
+    text = render.table_text(table, state, EN)
+    assert _points_line(text) == "Open card points: 14 : 0"
+    assert "36" not in text and "Points this game" not in text
+    for seat in (None, 0, 1, 2, 3):  # no view carries the true totals
+        view = state.view_for(seat)
+        assert view.open_points == (14, 0)
+        assert "points" not in {f.name for f in fields(view)}
+    while state.phase is not Phase.DEALING:  # the hearts left are worth nothing
+        seat = state.to_act()[0]
+        state.apply(seat, FAMILY.choose(state, seat))
+    result = state.last_result
+    assert result is not None and result.points == (36, 0)
+    text = render.table_text(table, state, EN)
+    assert _points_line(text) == "Points this game: 36 : 0"
+    assert _points_line(render.final_table_text(table, result, EN)) == _points_line(text)
+    assert "points 36 : 0" in render.result_text(table, result, EN)
+
+
+COVER_SETTINGS: list[dict[str, Any]] = [
+    PAIRS,
+    {**PAIRS, "hand": 4},
+    {"mode": "self", "players": 2},
+    {"mode": "self", "players": 3},
+    {"mode": "self", "players": 4, "save": 21},
+    {"mode": "self", "players": 3, "hand": 4},
+    {**PAIRS, "poshka": True},
+    {**PAIRS, "opening": "seed000"},
+    {"mode": "self", "players": 2, "hand": 4, "poshka": True, "opening": "seed000"},
+    {"mode": "self", "players": 3, "opening": "seed000", "poshka": True},
+]
+
+
+def _relabelled(data: Any, swap: dict[str, str]) -> Any:
+    """A state dump with two cards' names exchanged everywhere (hands, deck, talon, trace)."""
+    if isinstance(data, str):
+        return swap.get(data, data)
+    if isinstance(data, list):
+        return [_relabelled(item, swap) for item in data]
+    if isinstance(data, dict):
+        return {key: _relabelled(value, swap) for key, value in data.items()}
+    return data
+
+
+def _shown(state: CoverState) -> set[str]:
+    """Cards of this game the table has seen: the shown bottom card, and every lead and beat
+    (a claim may take some back into a hand)."""
+    game = state.current
+    assert game is not None
+    shown = {str(game.bottom)} if game.bottom is not None else set()
+    shown |= {str(c) for m in game.round.log for c in m.cards if m.kind in ("lead", "beat")}
+    for rnd in game.rounds:
+        shown |= {c for m in rnd["sequence"] if m["type"] in ("lead", "beat") for c in m["cards"]}
+    return shown
+
+
+def _face_down(state: CoverState) -> list[tuple[Card, int | None]]:
+    """The cards put face down this game whose names the table never saw, each with the side
+    whose counted points hold it (``None`` while its trick is not yet counted: the round or
+    its levelling goes on)."""
+    game = state.current
+    assert game is not None
+    shown = _shown(state)
+    found: list[tuple[Card, int | None]] = []
+    for number, rnd in enumerate(game.rounds):
+        counted = not (state.phase is Phase.LEVEL and number == len(game.rounds) - 1)
+        side = state.side_of(rnd["taker"]) if counted else None
+        hidden = [c for a in rnd["actions"] if a["type"] == "discard" for c in a["cards"]]
+        hidden += [c for lv in rnd["levelling"] for c in lv["cards"]]
+        found += [(Card.parse(c), side) for c in hidden]
+    if state.phase is not Phase.LEVEL:
+        found += [(c, None) for c in game.round.discards]
+    return [(c, side) for c, side in found if str(c) not in shown]
+
+
+def _unseen(state: CoverState) -> list[Card]:
+    """Cards in hands or the talon whose names the table never saw."""
+    game = state.current
+    assert game is not None
+    shown = _shown(state)
+    return [c for c in [*(c for h in game.hands for c in h), *game.talon] if str(c) not in shown]
+
+
+@pytest.mark.parametrize(
+    "options", COVER_SETTINGS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items())
+)
+@pytest.mark.parametrize("seed", [14, 15])
+def test_the_public_table_is_the_same_whichever_cards_lie_face_down(
+    options: dict[str, Any], seed: int
+) -> None:
+    """Over seeded computer matches, at every state in play: exchanging a face-down card with
+    a card nobody has seen (in a hand or the talon) changes the true points but neither the
+    public view nor the table text; and the table's points equal the face-up cards of the
+    tricks taken, counted from the public events alone."""
+    state = CoverState("cover", dict(options))
+    table = _table(state)
+    rng = random.Random(seed)
+    checked = changed = 0
+    open_points = [0] * state.rules.sides
+    on_table: list[Card] = []
+
+    def follow(events: list[Any]) -> None:
+        for event in events:
+            if isinstance(event, GameDealt):
+                open_points[:] = [0] * state.rules.sides
+                on_table.clear()
+            elif isinstance(event, Acted):
+                verb, _, arg = event.action.partition(":")
+                if verb == "claim":
+                    on_table.clear()  # the lead and its answers go back to the hands
+                elif verb in ("lead", "beat"):
+                    on_table.extend(Card.parse(c) for c in arg.split(","))
+            elif isinstance(event, RoundTaken):
+                open_points[state.side_of(event.taker)] += sum(c.points for c in on_table)
+                on_table.clear()
+
+    while not state.over:
+        if state.needs_chance:
+            follow(state.chance(rng))
+            continue
+        public = state.view_for(None)
+        text = render.table_text(table, state, EN)
+        if state.phase is not Phase.DEALING:
+            assert public.open_points == tuple(open_points)
+            points = " : ".join(map(str, open_points))
+            assert f"Open card points: {points}" in text
+            face_down, unseen = _face_down(state), _unseen(state)
+            if face_down and unseen:
+                card, side = rng.choice(face_down)
+                other = next((c for c in unseen if c.points != card.points), rng.choice(unseen))
+                swap = {str(card): str(other), str(other): str(card)}
+                twin = CoverState.load(_relabelled(state.dump(), swap))
+                assert twin.current is not None and state.current is not None
+                if side is not None:
+                    twin.current.points[side] += other.points - card.points
+                changed += twin.current.points != state.current.points
+                assert twin.view_for(None) == public
+                assert render.table_text(table, twin, EN) == text
+                checked += 1
+        seat = state.to_act()[0]
+        follow(state.apply(seat, FAMILY.choose(state, seat)))
+    assert checked > 50 and changed > 10

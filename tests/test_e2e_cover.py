@@ -127,6 +127,7 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
             assert any(a.startswith(verb) for a in actions), f"no {verb}"
         shown = "\n".join(v for m in emu.messages(players.group.id) for v in [*m.versions, m.text])
         assert ("🏆" in shown and "Прикуп" in shown) or "прикуп" in shown.lower()
+        assert "Очки открытых карт" in shown  # during play: face-up cards only (issue #14)
         assert await leaks.scan(emu, storage, [1]) == []
         assert not emu.flood_errors
     finally:
@@ -162,6 +163,7 @@ async def test_selection_buttons_refuse_bad_presses_and_change_nothing(
         toggle = next(d for d in _buttons(message) if d.startswith("x:"))
         answer = await emu.press(user, user.id, message.message_id, toggle)
         assert not answer.show_alert and "Выбрано: 1" in (answer.text or "")
+
         def selected_shown() -> bool:
             shown = players.hand_message(user) or message
             return any(text.startswith("✅") for text in _buttons(shown).values())

@@ -60,11 +60,11 @@ async def _traces(bot: BotRunner) -> list[dict[str, object]]:
 @pytest.mark.parametrize(
     ("options", "seats", "seed"),
     [
-        ("kryuk move_time=0 seating=ordered", 4, 7),
-        ("sixes move_time=0 seating=ordered", 4, 13),
-        ("belka move_time=0 seating=ordered", 4, 3),
-        ("hvalenyi players=2 move_time=0", 2, 7),
-        ("hvalenyi deck=32 move_time=0 seating=ordered", 4, 3),
+        ("kryuk move_time=0 seating=ordered", 4, 2),
+        ("sixes move_time=0 seating=ordered", 4, 6),
+        ("belka move_time=0 seating=ordered", 4, 1),
+        ("hvalenyi players=2 move_time=0", 2, 1),
+        ("hvalenyi deck=32 move_time=0 seating=ordered", 4, 4),
     ],
     ids=["kryuk", "sixes", "belka", "hvalenyi-two", "hvalenyi-32"],
 )

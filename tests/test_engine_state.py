@@ -25,6 +25,7 @@ from kozelbot.follow.state import (
     PlayCard,
     RedealNotAllowed,
     View,
+    Waiting,
     WrongPhase,
 )
 from kozelbot.follow.trace import deal_trace
@@ -124,11 +125,14 @@ def test_must_follow_lists_the_legal_cards() -> None:
 
 
 def test_wrong_phase_for_a_card_during_the_redeal_offer() -> None:
-    """No card may be played while a redeal is on offer."""
+    """No card may be played while a redeal is on offer: whoever presses one, the asked
+    seat too, is told only that the deal waits (``Waiting``, a ``WrongPhase`` whose phase is
+    the ``waiting`` the table shows)."""
     state = in_redeal()
-    with pytest.raises(WrongPhase) as error:
-        state.apply(0, PlayCard(card("JC")))
-    assert error.value.phase is Phase.REDEAL
+    for seat, pressed in ((0, "JC"), (3, "JH")):
+        with pytest.raises(Waiting) as error:
+            state.apply(seat, PlayCard(card(pressed)))
+        assert error.value.phase is Phase.WAITING and not error.value.started
 
 
 def test_wrong_phase_for_a_card_before_the_deal() -> None:
@@ -154,19 +158,30 @@ def test_wrong_phase_for_a_card_after_the_match_is_over() -> None:
     [
         (in_play, 1, AskRedeal()),
         (in_play, 1, KeepHand()),
-        (in_redeal, 0, AskRedeal()),
-        (in_redeal, 2, KeepHand()),
         (new_match, 0, AskRedeal()),
         (over, 0, AskRedeal()),
     ],
-    ids=["in-play", "keep-in-play", "strong-hand", "strong-hand-keep", "no-deal", "over"],
+    ids=["in-play", "keep-in-play", "no-deal", "over"],
 )
 def test_redeal_not_allowed(make: Callable[[], MatchState], seat: int, action: Action) -> None:
-    """A redeal answer outside the offer, or from a seat not offered one, is refused."""
+    """A redeal answer outside the offer is refused."""
     state = make()
     with pytest.raises(RedealNotAllowed) as error:
         state.apply(seat, action)
     assert error.value.code == "redeal_not_allowed"
+
+
+@pytest.mark.parametrize(("seat", "action"), [(0, AskRedeal()), (2, KeepHand())],
+                         ids=["strong-hand", "strong-hand-keep"])  # fmt: skip
+def test_redeal_answer_of_a_seat_not_offered_one_is_refused_neutrally(
+    seat: int, action: Action
+) -> None:
+    """A redeal answer from a seat not offered one is refused with ``Waiting``, the same
+    refusal as any press during the offer: it does not tell whether anyone else may ask."""
+    state = in_redeal()
+    with pytest.raises(Waiting) as error:
+        state.apply(seat, action)
+    assert error.value.code == "waiting"
 
 
 ILLEGAL: list[tuple[Callable[[], MatchState], int, Action, type[GameError]]] = [
@@ -175,7 +190,7 @@ ILLEGAL: list[tuple[Callable[[], MatchState], int, Action, type[GameError]]] = [
     (in_play, 1, PlayCard(Card.parse("10S")), MustFollow),
     (in_play, 1, AskRedeal(), RedealNotAllowed),
     (in_redeal, 0, PlayCard(Card.parse("JC")), WrongPhase),
-    (in_redeal, 1, AskRedeal(), RedealNotAllowed),
+    (in_redeal, 1, AskRedeal(), Waiting),
     (over, 0, PlayCard(Card.parse("JC")), WrongPhase),
     (new_match, 0, PlayCard(Card.parse("JC")), WrongPhase),
 ]

@@ -30,6 +30,7 @@ from kozelbot.follow.state import (
     RedealAsked,
     RedealNotAllowed,
     TrickTaken,
+    Waiting,
     WrongPhase,
 )
 from kozelbot.game import DealScored, MatchOver
@@ -629,7 +630,7 @@ def test_s1_4_redeal_offered_only_to_a_hand_under_14_points() -> None:
     assert state.to_act() == (1,)
     assert state.legal_actions(1) == [AskRedeal(), KeepHand()]
     assert state.legal_actions(2) == []
-    with pytest.raises(RedealNotAllowed):
+    with pytest.raises(Waiting):  # the neutral refusal: it does not tell who may ask
         state.apply(2, AskRedeal())
     with pytest.raises(WrongPhase):
         state.apply(0, PlayCard(JC))

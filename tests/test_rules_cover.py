@@ -10,6 +10,7 @@ matches), so a position holds only the cards the clause needs.
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import fields, is_dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 
 from kozelbot.cards import DECK_36, Card, Suit, parse_cards
+from kozelbot.cover.ai import choose
 from kozelbot.cover.state import (
     MAX_LEAD,
     ORDER,
@@ -1556,3 +1558,149 @@ def test_s2_view_shows_only_own_hand_and_hand_sizes_and_discard_count() -> None:
     for seat in (None, 0, 1, 2):
         own = set(hand(state2, seat)) if seat is not None else set()
         assert set(cards_in(state2.view_for(seat))) <= own
+
+
+# -- traces (issue #14: enough to check a game without the engine) --------------------------
+
+
+def play_round(state: CoverState) -> dict[str, Any]:
+    """Let the computer finish the round in progress; its trace object."""
+    game = state.current
+    assert game is not None
+    taken = len(game.rounds)
+    while len(game.rounds) == taken:
+        seat = state.to_act()[0]
+        state.apply(seat, choose(state.view_for(seat), state.legal_actions(seat)))
+    return game.rounds[taken]
+
+
+def test_trace_claims_keep_their_place_in_the_round_and_what_they_took_back() -> None:
+    """Issue #14: each claim «У мене N» is traced with its claimant, N, how many of the
+    round's moves came before it, and whether it took back a lead already made; the moves
+    it took back stay in the round's sequence, marked."""
+    state = position(PAIRS, CLAIM_HANDS, "10S AS", leader=1)
+    state.apply(2, Claim(5))  # before the lead
+    state.apply(2, Lead(cards("JH QH")))
+    state.apply(0, Claim(6))  # out of turn, after the lead: takes it back
+    state.apply(0, Lead(cards("6C")))
+    rnd = play_round(state)
+    assert rnd["first_leader"] == 1 and rnd["leader"] == 0
+    assert rnd["claims"] == [
+        {"seat": 2, "count": 5, "after": 0, "took_back": False},
+        {"seat": 0, "count": 6, "after": 2, "took_back": True},
+    ]
+    assert rnd["sequence"][:4] == [
+        {"seat": 2, "type": "claim", "count": 5},
+        {"seat": 2, "type": "lead", "cards": ["JH", "QH"], "taken_back": True},
+        {"seat": 0, "type": "claim", "count": 6},
+        {"seat": 0, "type": "lead", "cards": ["6C"]},
+    ]
+    assert rnd["lead"] == ["6C"] and rnd["actions"] == rnd["sequence"][4:]
+    assert not any("taken_back" in move for move in rnd["sequence"][2:])
+
+
+def test_trace_a_claim_after_a_beat_takes_back_the_lead_and_the_beat() -> None:
+    state = position(PAIRS, CLAIM_HANDS, "10S AS", leader=1)
+    state.apply(1, Lead(cards("6H 7H")))
+    state.apply(2, Beat(cards("JH QH")))
+    state.apply(0, Claim(6))
+    state.apply(0, Lead(cards("6C 7C")))
+    rnd = play_round(state)
+    assert rnd["claims"] == [{"seat": 0, "count": 6, "after": 2, "took_back": True}]
+    assert rnd["sequence"][:3] == [
+        {"seat": 1, "type": "lead", "cards": ["6H", "7H"], "taken_back": True},
+        {"seat": 2, "type": "beat", "cards": ["JH", "QH"], "onto": [0, 1], "taken_back": True},
+        {"seat": 0, "type": "claim", "count": 6},
+    ]
+
+
+def test_trace_records_the_deck_top_first_and_the_dealer_who_leads_in_seed000() -> None:
+    """Issue #14: the trace names the dealer of the game (the next game's dealer is already
+    chosen when the trace is written) beside the shuffled deck, top first."""
+    state = CoverState("cover", dict(SEED000))
+    state.dealer = 2
+    deck = list(DECK_36)  # nobody is dealt four diamonds: the dealer leads
+    deal(state, deck)
+    assert state.to_act() == (2,)
+    result = scored(finish_game(state, [70, 50], leader=2))
+    assert state.dealer == 3
+    trace = state.deal_trace(result, match=0, players=["a", "b", "c", "d"])
+    assert trace["deck"] == [str(c) for c in deck]
+    assert trace["dealer"] == 2 and trace["first_leader"] == 2
+    assert trace["trump_start"] == Suit(deck[-1].suit).value  # the cut card at the bottom
+    dealt: list[list[str]] = [[], [], [], []]
+    for k, code in enumerate(trace["deck"][:24]):  # one at a time from the dealer's left
+        dealt[(trace["dealer"] + 1 + k) % 4].append(code)
+    assert dealt == trace["hands"]
+
+
+def check_trace(trace: dict[str, Any]) -> int:
+    """Check a game's trace as someone without the engine would; the number of claims that
+    took a lead back."""
+    players = len(trace["hands"])
+    in_play = [s for s in range(players) if trace["hands"][s]]
+    hand = len(trace["hands"][in_play[0]])
+    order = [s for k in range(1, players + 1) if (s := (trace["dealer"] + k) % players) in in_play]
+    dealt: dict[int, list[str]] = {s: [] for s in in_play}
+    for k, code in enumerate(trace["deck"][: hand * len(in_play)]):
+        dealt[order[k % len(in_play)]].append(code)
+    assert [dealt.get(s, []) for s in range(players)] == trace["hands"]
+    talon = trace["deck"][hand * len(in_play) :]
+    if trace["options"]["opening"] == "seed000":
+        trump = trace["deck"][-1][-1]
+        assert trace["trump_start"] == trump
+        holders = [s for s in order[-1:] + order[:-1]
+                   if sum(c[-1] == trump for c in trace["hands"][s]) >= 4]  # fmt: skip
+        assert trace["first_leader"] == (holders[0] if holders else trace["dealer"])
+    took_back = 0
+    drawn = 0
+    for number, rnd in enumerate(trace["rounds"]):
+        if number == 0:
+            assert rnd["first_leader"] == trace["first_leader"]
+        sequence = rnd["sequence"]
+        claims = [i for i, move in enumerate(sequence) if move["type"] == "claim"]
+        assert [c["after"] for c in rnd["claims"]] == claims
+        for claim, index in zip(rnd["claims"], claims, strict=True):
+            assert sequence[index] == {"seat": claim["seat"], "type": "claim",
+                                       "count": claim["count"]}  # fmt: skip
+            before = max([i for i in claims if i < index], default=-1)
+            assert claim["took_back"] == (index - before > 1)
+            took_back += claim["took_back"]
+        last = claims[-1] if claims else -1
+        for i, move in enumerate(sequence):
+            assert move.get("taken_back", False) == (i < last and move["type"] != "claim")
+        standing = sequence[last + 1 :]
+        assert standing[0]["type"] == "lead" and standing[0]["seat"] == rnd["leader"]
+        assert rnd["lead"] == standing[0]["cards"] and rnd["actions"] == standing[1:]
+        cards_drawn = [c for draw in rnd["draws"] for c in draw["cards"]]
+        assert sorted(cards_drawn) == sorted(talon[drawn : drawn + len(cards_drawn)])
+        drawn += len(cards_drawn)
+    return took_back
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        PAIRS,
+        QUICK_PAIRS,
+        SELF2,
+        {"mode": "self", "players": 4, "hand": 4},
+        {**SELF3, "poshka": True},
+        SEED000,
+        {"mode": "self", "players": 3, "opening": "seed000", "hand": 4},
+    ],
+    ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()),
+)
+def test_trace_of_seeded_matches_checks_without_the_engine(options: dict[str, Any]) -> None:
+    """Every game's trace redoes the deal from the deck and the dealer, draws from the talon
+    in order, and places each claim in its round's sequence of moves."""
+    traces: list[dict[str, Any]] = []
+    play_match(
+        CoverState("cover", dict(options)),
+        3,
+        on_deal=lambda s, r: traces.append(
+            json.loads(json.dumps(s.deal_trace(r, match=0, players=[])))
+        ),
+    )
+    took_back = sum(check_trace(trace) for trace in traces)
+    assert traces and (took_back > 0 or options.get("hand") == 4)  # 4 of 4 cards: rare

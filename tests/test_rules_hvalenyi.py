@@ -12,6 +12,7 @@ from itertools import pairwise
 import pytest
 
 from kozelbot.cards import DECK_32, DECK_36, DECKS, Rank, hand_points, parse_cards
+from kozelbot.follow import render
 from kozelbot.follow.state import (
     AskRedeal,
     CardPlayed,
@@ -28,10 +29,13 @@ from kozelbot.follow.state import (
     RedealAsked,
     RedealNotAllowed,
     TrickTaken,
+    Waiting,
     WrongPhase,
     shuffle_rng,
 )
 from kozelbot.follow.trace import deal_trace
+from kozelbot.game import GameError
+from kozelbot.i18n import translator
 from tests.scripted import (
     ROWS_64_56,
     ROWS_92_28,
@@ -50,6 +54,7 @@ from tests.scripted import (
     play_cards,
     play_deal,
     play_rows,
+    playing_table,
     random_hands,
     rotate,
     scored,
@@ -546,8 +551,56 @@ def test_s1_1_redeal_only_for_a_hand_under_14_points() -> None:
     assert state.legal_actions(1) == [AskRedeal(), KeepHand()]
     assert state.legal_actions(2) == []
     assert state.view_for(1).can_redeal and not state.view_for(2).can_redeal
-    with pytest.raises(RedealNotAllowed):
+    with pytest.raises(Waiting):  # the neutral refusal: it does not tell who may ask
         state.apply(2, AskRedeal())
+
+
+def test_s1_1_redeal_offer_names_nobody() -> None:
+    """RULES.md §1.1 redeal: only a hand under 14 points may ask, so naming who is asked would
+    tell everyone that hand is weak. The offer is a hidden step: the table and every other
+    seat see only that the deal waits (no name, no timer), the same whoever is asked; every
+    hand shows that line, and the asked seat its own question besides."""
+    state = new_match()
+    state.deal_hands([list(h) for h in HANDS_13_AND_14])
+    assert state.hidden_turn and state.to_act() == (1,)
+    table = playing_table(state)
+    elsewhere = MatchState.load(state.dump())
+    assert elsewhere.current is not None
+    elsewhere.current.redeal_pending = [3]
+    waiting = {"ru": "Ждём начала сдачи…", "en": "Waiting for the deal to start…",
+               "uk": "Чекаємо початку здачі…"}  # fmt: skip
+    for language, line in waiting.items():
+        t = translator(language)
+        text = render.table_text(table, state, t)
+        assert line in text and "⏳" not in text and "<b>" not in text
+        assert text == render.table_text(table, elsewhere, t)
+        for seat in range(4):
+            assert line in render.hand_text(table, state, seat, t)
+        for seat in (0, 2):
+            assert render.hand_text(table, state, seat, t) == render.hand_text(
+                table, elsewhere, seat, t)
+            assert render.hand_keyboard(table, state, seat, t) == render.hand_keyboard(
+                table, elsewhere, seat, t)
+    assert "меньше 14 очков" in render.hand_text(table, state, 1, translator("ru"))
+    for seat in (0, 2, 3, None):
+        view = state.view_for(seat)
+        assert view.to_act == () and view.phase is Phase.WAITING and not view.can_redeal
+    assert state.view_for(1).to_act == (1,) and state.view_for(1).can_redeal
+
+
+def test_s1_1_redeal_offer_refusals_are_neutral() -> None:
+    """RULES.md §1.1 redeal: during the offer a card pressed by anyone, or a redeal asked
+    by a seat that may not, gets the same answer, which names no seat and no reason."""
+    state = new_match()
+    state.deal_hands([list(h) for h in HANDS_13_AND_14])
+    table, en = playing_table(state), translator("en")
+    answers = set()
+    for seat, action in [(0, PlayCard(card("JC"))), (1, PlayCard(card("AS"))),
+                         (2, AskRedeal()), (3, KeepHand())]:  # fmt: skip
+        with pytest.raises(GameError) as error:
+            state.apply(seat, action)
+        answers.add(render.game_error_text(error.value, table, en))
+    assert answers == {"The deal has not started yet — wait a moment."}
 
 
 def test_s1_1_redeal_only_before_the_first_card() -> None:
@@ -629,6 +682,33 @@ def test_s1_1_redeal_count_is_in_the_deal_trace_and_resets_next_deal() -> None:
     assert trace["redeals"] == 2
     dealt = of_type(state.deal_hands(hands_from_rows(ROWS_92_28)), Dealt)[0]
     assert dealt.redeals == 0
+
+
+def test_s1_1_redeal_requests_deck_and_dealer_are_in_the_deal_trace() -> None:
+    """RULES.md §1.1 redeal (issue #14 trace): each redeal asked for is traced with the seat
+    and its hand's card points, in order; ``deck`` is the order the deal was dealt from (the
+    hands one after another for a scripted deal); ``dealer`` is the seat before the first
+    leader (**Decision**: RULES.md names no dealer for four players)."""
+    state = new_match()
+    weak = hands_from_rows(ROWS_LYUSYA)
+    state.deal_hands(weak)
+    state.apply(3, AskRedeal())
+    state.deal_hands(weak)
+    state.apply(3, AskRedeal())
+    hands = hands_from_rows(ROWS_92_28)
+    state.deal_hands(hands)
+    keep_all(state)
+    result = scored(play_rows(state, ROWS_92_28))
+    trace = deal_trace(state, result, match=0, players=["a", "b", "c", "d"])
+    points = hand_points(weak[3])
+    assert trace["redeal_requests"] == [{"seat": 3, "points": points}] * 2
+    assert trace["deck"] == [str(c) for hand in hands for c in hand]
+    assert trace["first_leader"] == 0 and trace["dealer"] == 3
+    state.deal_hands(hands)
+    keep_all(state)
+    result = scored(play_rows(state, ROWS_92_28))
+    assert deal_trace(state, result, match=0, players=["a", "b", "c", "d"])[
+        "redeal_requests"] == []
 
 
 def test_s1_1_deck_32_deals_8_cards_each_without_sixes() -> None:

@@ -45,13 +45,16 @@ from tests.scripted import (
     Rows,
     card,
     cards,
+    hand_text,
     hands_from_rows,
     match_over,
     of_type,
     play_cards,
     play_rows,
+    refusal_text,
     rotate,
     scored,
+    table_text,
 )
 
 KRYUK_TRUMPS = parse_cards("7C QC QS QH QD JC JS JH JD AC 10C KC 9C 8C")
@@ -149,6 +152,14 @@ HVALYONKA_STOCK = parse_cards(
 STOCK_EIGHT_TRUMPS_ON_TOP = parse_cards(
     "7C QC QS QH QD JC JS JH  AS 10S KS 9S 8S 7S  AH 10H KH 9H 8H 7H "
     "AD 10D KD 9D 8D 7D  AC 10C KC 9C 8C JD"
+)
+
+
+# Hvalyonka, praised seat 1, after whose blind trick (A♠ 7♣ 8♠ K♦) seat 0 holds a single
+# trump with points (J♥) and may hand it off to seat 2.
+HANDOFF_AFTER_HVALYONKA = parse_cards(
+    "QC QS JC AS  10H 7C  QH QD JS 8S  9D KD  "
+    "AC 10C KH 7D  JD KC 9C 8C 10S KS  AH 9H 8H 7H  JH 9S 7S AD 10D 8D"
 )
 
 
@@ -316,10 +327,10 @@ def test_s1_2_handoff_single_trump_with_points_goes_to_the_partner_for_a_plain_c
     assert state.phase is Phase.HANDOFF
     assert state.to_act() == (0,)
     assert state.handoff_cards(0) == (card("QS"),)
-    assert state.legal_actions(0) == [GiveTrump(card("QS")), KeepHand()]
+    assert state.legal_actions(0) == [GiveTrump((card("QS"),)), KeepHand()]
     with pytest.raises(WrongPhase):
         state.apply(0, PlayCard(card("AD")))  # no lead before the hand-off is settled
-    state.apply(0, GiveTrump(card("QS")))
+    state.apply(0, GiveTrump((card("QS"),)))
     assert state.to_act() == (2,)
     assert set(state.return_cards(2)) == cards("KS 8S KH")  # plain cards only
     with pytest.raises(NotAllowed) as error:
@@ -333,7 +344,7 @@ def test_s1_2_handoff_single_trump_with_points_goes_to_the_partner_for_a_plain_c
     assert card("KH") in state.current.hands[0] and card("QS") not in state.current.hands[0]
     assert card("QS") in state.current.hands[2] and card("KH") not in state.current.hands[2]
     assert [len(hand) for hand in state.current.hands] == [8, 8, 8, 8]
-    assert state.current.handoffs == [Handoff(0, 2, card("QS"), card("KH"))]
+    assert state.current.handoffs == [Handoff(0, 2, (card("QS"),), (card("KH"),))]
 
 
 def test_s1_2_handoff_partner_returns_a_trump_only_when_holding_nothing_else() -> None:
@@ -341,7 +352,7 @@ def test_s1_2_handoff_partner_returns_a_trump_only_when_holding_nothing_else() -
     state = kryuk()
     deal_hands(state, HANDOFF_TO_ALL_TRUMPS)
     assert state.phase is Phase.HANDOFF and state.to_act() == (0,)
-    state.apply(0, GiveTrump(card("QS")))
+    state.apply(0, GiveTrump((card("QS"),)))
     assert set(state.return_cards(2)) == cards("QC QH JC JS JH JD AC 10C")
     state.apply(2, ReturnCard(card("10C")))
     assert state.phase is Phase.PLAY
@@ -362,7 +373,7 @@ def test_s1_2_handoff_not_for_a_single_trump_without_points(zero: str) -> None:
     assert state.phase is Phase.PLAY and state.to_act() == (0,)
     assert state.handoff_cards(0) == ()
     with pytest.raises(WrongPhase):
-        state.apply(0, GiveTrump(card(zero)))
+        state.apply(0, GiveTrump((card(zero),)))
 
 
 def test_s1_2_handoff_not_with_two_trumps() -> None:
@@ -388,23 +399,25 @@ def test_s1_2_handoff_may_be_declined() -> None:
 
 def test_s1_2_handoff_is_not_told_to_the_opponents() -> None:
     """RULES.md §1.2 hand-off: the opponents are not told — their views and the public
-    view show no hand-off; the giver and the partner see it."""
+    view show no hand-off and nobody to act; the giver and the partner see it."""
     state = kryuk()
     deal_hands(state, HANDOFF_HANDS)
-    state.apply(0, GiveTrump(card("QS")))
-    given = Handoff(0, 2, card("QS"))
+    state.apply(0, GiveTrump((card("QS"),)))
+    given = Handoff(0, 2, (card("QS"),))
     assert state.view_for(0).handoffs == (given,)
     assert state.view_for(2).handoffs == (given,)
-    assert state.view_for(2).returning == 2
+    assert state.view_for(2).returning == 2 and state.view_for(0).to_act == (2,)
     for seat in (1, 3, None):
-        assert state.view_for(seat).handoffs == ()
-        assert state.view_for(seat).returning is None
+        view = state.view_for(seat)
+        assert view.handoffs == () and view.handoff_notes == ()
+        assert view.returning is None and view.to_act == () and view.phase is Phase.WAITING
     state.apply(2, ReturnCard(card("8S")))
-    done = Handoff(0, 2, card("QS"), card("8S"))
+    done = Handoff(0, 2, (card("QS"),), (card("8S"),))
     assert state.view_for(0).handoffs == (done,)
     assert state.view_for(2).handoffs == (done,)
     for seat in (1, 3, None):
         assert state.view_for(seat).handoffs == ()
+    assert "8♠" not in table_text(state) and "Д♠" not in table_text(state)
 
 
 def test_s1_2_handoff_in_progress_does_not_show_in_the_opponents_hand_counts() -> None:
@@ -412,9 +425,155 @@ def test_s1_2_handoff_in_progress_does_not_show_in_the_opponents_hand_counts() -
     opponents (or the table) see tells them a trump changed hands."""
     state = kryuk()
     deal_hands(state, HANDOFF_HANDS)
-    state.apply(0, GiveTrump(card("QS")))
+    state.apply(0, GiveTrump((card("QS"),)))
     for seat in (1, 3, None):
         assert state.view_for(seat).hand_sizes == (8, 8, 8, 8)
+
+
+def asked_instead(state: MatchState, seat: int) -> MatchState:
+    """The same state with ``seat`` deciding about a hand-off instead (and no trump passed
+    yet): what nobody outside the hand-off may tell apart."""
+    other = MatchState.load(state.dump())
+    deal = other.current
+    assert deal is not None
+    if deal.handoffs and deal.handoffs[-1].active:
+        last = deal.handoffs.pop()
+        for given in last.cards:
+            deal.hands[last.to].remove(given)
+            deal.hands[last.giver].append(given)
+    deal.handoff_pending = [seat]
+    return other
+
+
+def test_s1_2_handoff_of_a_game_saved_with_the_old_record_shape_loads() -> None:
+    """A game saved while a hand-off record held one ``card`` and one ``returned`` card (or
+    null) loads as the same hand-off, the return still owed, with no answer (nobody is asked
+    in kryuk)."""
+    state = kryuk()
+    deal_hands(state, HANDOFF_HANDS)
+    state.apply(0, GiveTrump((card("QS"),)))
+    data = state.dump()
+    data["current"]["handoffs"] = [{"giver": 0, "to": 2, "card": "QS", "returned": None}]
+    loaded = MatchState.load(data)
+    assert loaded == state and loaded.to_act() == (2,) and loaded.hidden_turn
+    assert loaded.current is not None and loaded.current.handoffs[0].answer is None
+
+
+def test_s1_2_handoff_step_is_hidden_from_everyone_but_the_deciding_seat() -> None:
+    """RULES.md §1.2 hand-off, "Opponents are not told": the whole step is hidden — while a
+    seat decides, every other view (the partner's too: nothing has reached them) and the
+    table show only that the deal waits, exactly as if another seat were deciding."""
+    state = kryuk()
+    deal_hands(state, HANDOFF_HANDS)
+    assert state.hidden_turn and state.to_act() == (0,)
+    assert state.view_for(0).phase is Phase.HANDOFF and state.view_for(0).to_act == (0,)
+    for seat in (1, 2, 3, None):
+        view = state.view_for(seat)
+        assert view.phase is Phase.WAITING and view.to_act == () and view.actions == ()
+    text = table_text(state)
+    assert "Ждём начала сдачи…" in text and "Отход" not in text and "<b>" not in text
+    assert "⏳" not in text  # a timer would tell that someone is asked
+    for decider in (1, 2, 3):
+        other = asked_instead(state, decider)
+        assert table_text(other) == text
+        for seat in {1, 2, 3} - {decider}:
+            assert other.view_for(seat) == state.view_for(seat)
+            assert hand_text(other, seat) == hand_text(state, seat)
+    assert all("Ждём начала сдачи…" in hand_text(state, seat) for seat in range(4))
+    state.apply(0, GiveTrump((card("QS"),)))
+    assert state.hidden_turn and state.to_act() == (2,)
+    assert table_text(state) == text == table_text(asked_instead(state, 3))
+    for seat, decider in ((1, 3), (3, 1)):  # an opponent cannot tell it from the other's
+        assert state.view_for(seat) == asked_instead(state, decider).view_for(seat)
+    state.apply(2, ReturnCard(card("8S")))
+    assert not state.hidden_turn and state.phase is Phase.PLAY
+
+
+def test_s1_2_handoff_refusals_for_seats_not_asked_are_neutral() -> None:
+    """RULES.md §1.2 hand-off: a seat not asked that presses anything — a card, a forged
+    ``keep`` or ``give`` — is told only that the deal waits: no seat, no reason."""
+    state = kryuk()
+    deal_hands(state, HANDOFF_HANDS)
+    neutral = "The deal has not started yet — wait a moment."
+    presses = [(1, KeepHand()), (3, GiveTrump((card("QD"),))), (2, KeepHand()),
+               (2, ReturnCard(card("8S"))), (1, PlayCard(card("7S"))), (0, PlayCard(card("AD")))]
+    for seat, action in presses:
+        assert refusal_text(state, seat, action) == neutral, (seat, action)
+    state.apply(0, GiveTrump((card("QS"),)))
+    for seat, action in [(1, KeepHand()), (3, ReturnCard(card("8D"))), (0, PlayCard(card("AD")))]:
+        assert refusal_text(state, seat, action) == neutral, (seat, action)
+
+
+def test_s1_2_handoff_after_a_hvalyonka_trick_waits_for_play_to_go_on() -> None:
+    """RULES.md §1.2 **Decision** (hand-off in a hvalyonka deal): the hand-off comes after the
+    blind trick, hidden like any other; the table then says only that play will go on."""
+    state = hvalyonka(HANDOFF_AFTER_HVALYONKA)
+    play_cards(state, "AS 7C 8S KD")
+    assert state.phase is Phase.HANDOFF and state.hidden_turn
+    asked = state.to_act()[0]
+    text = table_text(state)
+    assert "Ждём продолжения игры…" in text and "Ждём начала сдачи" not in text
+    others = [seat for seat in range(4) if seat != asked]
+    assert refusal_text(state, others[0], KeepHand()) == "Play goes on in a moment — please wait."
+    assert table_text(asked_instead(state, others[0])) == text
+
+
+def test_s1_2_hvalyonka_trace_records_the_stock_and_each_seats_pairs() -> None:
+    """RULES.md §1.2 hvalyonka (issue #14 trace): ``deck`` is the stock the deal was drawn
+    from, top first, and ``opening_draws`` the pairs each seat was dealt, in dealing order."""
+    state = hvalyonka()
+    while state.last_result is None or state.last_result.deal_no != 1:
+        computer(state)
+    trace = deal_trace(state, state.last_result, match=0, players=["a", "b", "c", "d"])
+    assert trace["deck"] == [str(c) for c in HVALYONKA_STOCK]
+    assert trace["opening_draws"] == [
+        {"seat": 1, "cards": ["QC", "QS", "JC", "AS"]}, {"seat": 2, "cards": ["10H", "7C"]},
+        {"seat": 3, "cards": ["QH", "QD", "JS", "8S"]}, {"seat": 0, "cards": ["9D", "KD"]},
+    ]
+    assert trace["dealer"] == 0 and trace["redeal_requests"] == []
+
+
+def test_s1_2_handoff_is_traced_with_its_cards() -> None:
+    """RULES.md §1.2 hand-off (trace): the trump passed and the card returned, with no answer
+    (nobody is asked in kryuk); the first trick's hands hold them where they went."""
+    state = kryuk()
+    deal_hands(state, HANDOFF_HANDS)
+    state.apply(0, GiveTrump((card("QS"),)))
+    state.apply(2, ReturnCard(card("KH")))
+    while state.last_result is None:
+        computer(state)
+    trace = deal_trace(state, state.last_result, match=0, players=["a", "b", "c", "d"])
+    assert trace["handoffs"] == [
+        {"from": 0, "to": 2, "cards": ["QS"], "returned": ["KH"], "answer": None}]
+    first = trace["tricks"][0]["hands"]
+    assert "KH" in first[0] and "QS" in first[2]
+
+
+def test_s1_2_first_deal_holder_of_ad_after_the_handoff_leads_it() -> None:
+    """RULES.md §1.2 first lead, **Decision**: "the holder" is whoever holds A♦ when the
+    first card is led — a partner who returns A♦ hands over the first lead with it, and
+    the lead right then passes on from the new first leader."""
+    hands = [list(hand) for hand in HANDOFF_HANDS]
+    hands[0][hands[0].index(card("AD"))] = card("8S")
+    hands[2][hands[2].index(card("8S"))] = card("AD")
+    state = kryuk()
+    assert of_type(state.deal_hands(hands), Dealt)[0].first_leader == 2
+    state.apply(0, GiveTrump((card("QS"),)))
+    state.apply(2, ReturnCard(card("AD")))
+    assert state.phase is Phase.PLAY
+    assert state.current is not None
+    assert state.current.first_leader == 0 and state.current.leader == 0
+    assert state.current.obligation == 0
+    assert state.to_act() == (0,) and state.legal_cards(0) == (card("AD"),)
+    with pytest.raises(TrumpLeadBanned):
+        state.apply(0, PlayCard(card("AH")))
+    for _ in range(32):
+        if state.phase is not Phase.PLAY:
+            break
+        computer(state)
+    result = state.last_result
+    assert result is not None and result.deal_no == 0
+    assert state.lead_right == (1 if result.outcome != Outcome.EGGS else 0)
 
 
 # -- first lead ---------------------------------------------------------------------------
@@ -955,6 +1114,19 @@ def test_s1_2_timeout_plays_a_random_legal_card() -> None:
     play_cards(blind, "AS")
     picks = {FAMILY.on_timeout(blind, 2, random.Random(seed)) for seed in range(40)}
     assert picks == {PlayCard(card("10H")), PlayCard(card("7C"))}
+
+
+def test_s1_2_timeout_in_the_hidden_handoff_keeps_the_hand_and_makes_a_return_owed() -> None:
+    """RULES.md §1.2 timing and hand-off (**Decision**, ``FollowFamily.on_timeout``): a
+    person who lets the hidden hand-off decision time out hands nothing off; a return the
+    partner owes is still made (a plain card)."""
+    state = kryuk()
+    deal_hands(state, HANDOFF_HANDS)
+    assert state.hidden_turn
+    assert FAMILY.on_timeout(state, 0, random.Random(1)) == KeepHand()
+    state.apply(0, GiveTrump((card("QS"),)))
+    made = FAMILY.on_timeout(state, 2, random.Random(1))
+    assert isinstance(made, ReturnCard) and made.card in cards("KS 8S KH")
 
 
 def test_s1_2_illegal_card_with_exactly_one_legal_card_plays_it_at_once() -> None:

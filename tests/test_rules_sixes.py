@@ -15,19 +15,29 @@ from itertools import pairwise
 
 import pytest
 
+from kozelbot import callbacks
 from kozelbot.cards import DECK_32, DECK_36, Card, Rank, Suit, hand_points, parse_cards
+from kozelbot.follow import FAMILY, render
 from kozelbot.follow.state import (
     OPENINGS,
+    AnswerOffer,
     AskRedeal,
     CallOpening,
     Dealt,
     Event,
+    Exchanged,
     GiveTrump,
+    HandedOff,
     Handoff,
+    HandoffNote,
+    HandoffOffered,
     KeepHand,
     MatchState,
     MustFollow,
+    NotAllowed,
     NotYourTurn,
+    OfferAnswered,
+    OfferHandoff,
     OpeningCalled,
     Outcome,
     Phase,
@@ -35,24 +45,33 @@ from kozelbot.follow.state import (
     RedealAsked,
     RedealNotAllowed,
     ReturnCard,
+    Returned,
     TrickTaken,
+    Waiting,
     WrongPhase,
+    parse_action,
     shuffle_rng,
 )
 from kozelbot.follow.trace import deal_trace
 from kozelbot.game import DealScored, GameError
+from kozelbot.i18n import translator
 from kozelbot.simulate import play_match
+from kozelbot.texts import NOT_NOW
 from tests.scripted import (
     Rows,
     card,
     cards,
+    hand_text,
     hands_from_rows,
     match_over,
     of_type,
     play_cards,
     play_rows,
+    playing_table,
+    refusal_text,
     rotate,
     scored,
+    table_text,
 )
 
 SIXES_TRUMPS = parse_cards("7C QC QS QH QD JC JS JH JD AC 10C KC 9C 8C")
@@ -344,18 +363,30 @@ def test_s1_3_scoring_works_for_either_pair() -> None:
     assert result.points == (30, 90) and result.award == (0, 2) and result.side == 1
 
 
-def test_s1_3_lyusya_sends_the_opponents_back_to_0_and_scores_2_pairs() -> None:
-    """RULES.md §1.3 Lyusya: all 8 tricks → the opponents' pairs go back to 0; engine
-    **Decision** (``_score_board``): the winners also score the 90+ award, 2 pairs."""
+def test_s1_3_lyusya_sends_the_opponents_back_to_0_and_scores_nothing_else() -> None:
+    """RULES.md §1.3 Lyusya: all 8 tricks → the opponents' pairs go back to 0, and the Lyusya
+    pair scores nothing else (not the 90+ award)."""
     state = later_deal(1, score=(3, 4))
     events = play_deal(state, ROWS_LYUSYA)
     result = scored(events)
     assert result.outcome == Outcome.LYUSYA
     assert result.tricks_won == (8, 0)
     assert result.zeroed == 1
-    assert result.award == (2, 0)
-    assert result.score == (5, 0)
+    assert result.award == (0, 0)
+    assert result.score == (3, 0)
     assert match_over(events) == [] and state.phase is Phase.DEALING
+
+
+def test_s1_3_lyusya_pair_still_takes_the_eggs_carried_from_earlier_deals() -> None:
+    """RULES.md §1.3 Lyusya: "eggs carried from earlier deals aside" — the pair carried by
+    eggs goes to the Lyusya pair, which scores nothing else."""
+    state = later_deal(1, score=(3, 4))
+    state.carry = 1
+    result = scored(play_deal(state, ROWS_LYUSYA))
+    assert result.carry == 1
+    assert result.award == (1, 0)
+    assert result.score == (4, 0)
+    assert state.carry == 0
 
 
 def test_s1_3_lyusya_in_the_matchs_first_deal_wins_the_match() -> None:
@@ -370,7 +401,7 @@ def test_s1_3_lyusya_in_the_matchs_first_deal_wins_the_match() -> None:
     # The same deal later in the match does not end it.
     state = later_deal(1)
     events = play_deal(state, ROWS_LYUSYA)
-    assert match_over(events) == [] and scored(events).score == (2, 0)
+    assert match_over(events) == [] and scored(events).score == (0, 0)
 
 
 def test_s1_3_eggs_move_nothing_and_the_next_deals_winner_gets_one_extra_pair() -> None:
@@ -478,7 +509,7 @@ def test_s1_3_redeal_demand_with_12_points_or_less_or_all_four_nines() -> None:
     assert set(state.to_act()) == {0, 1}
     assert state.legal_actions(0) == [AskRedeal(), KeepHand()]
     assert state.legal_actions(2) == [] and state.legal_actions(3) == []
-    with pytest.raises(RedealNotAllowed):
+    with pytest.raises(Waiting):  # neutral: it does not tell who may demand one
         state.apply(2, AskRedeal())
     assert state.apply(0, AskRedeal()) == [RedealAsked(0)]
     assert state.phase is Phase.DEALING and state.redeals == 1 and state.deal_no == 0
@@ -531,25 +562,246 @@ def test_s1_3_redeal_demand_only_in_a_plain_deal() -> None:
 # -- hand-off ------------------------------------------------------------------------------
 
 
-def test_s1_3_handoff_with_two_trumps_is_announced_to_everyone() -> None:
-    """RULES.md §1.3 hand-off: as in §1.2 (a trump with points to the partner, a plain
-    card back), allowed with one or two trumps, and announced to everyone."""
+def asked_instead(state: MatchState, seat: int) -> MatchState:
+    """The same state, but with ``seat`` the one deciding whether to hand off (what nobody
+    else may tell apart)."""
+    other = MatchState.load(state.dump())
+    assert other.current is not None
+    other.current.handoff_pending = [seat]
+    return other
+
+
+def test_s1_3_handoff_decision_to_offer_is_hidden_from_everyone_partner_included() -> None:
+    """RULES.md §1.3 hand-off: "nobody learns it from the bot before they choose to" — while
+    a seat holding one or two trumps decides whether to offer, the step is hidden: every
+    other view (the partner's too) and the table show only that the deal waits, the same
+    whoever decides, and every press of another seat gets the same neutral refusal."""
     state = sixes()
     state.deal_hands([list(h) for h in HANDOFF_HANDS])
-    assert state.phase is Phase.HANDOFF and state.to_act() == (0,)
+    assert state.phase is Phase.HANDOFF and state.to_act() == (0,) and state.hidden_turn
+    assert state.legal_actions(0) == [OfferHandoff(), KeepHand()]
     assert set(state.handoff_cards(0)) == cards("QS JD")
-    state.apply(0, GiveTrump(card("QS")))
-    assert state.to_act() == (2,)
-    assert set(state.return_cards(2)) == cards("KS KH KD 9S")
-    given = Handoff(0, 2, card("QS"))
+    assert state.view_for(0).to_act == (0,) and state.view_for(0).phase is Phase.HANDOFF
+    for seat in (1, 2, 3, None):
+        view = state.view_for(seat)
+        assert view.phase is Phase.WAITING and view.to_act == () and view.actions == ()
+    text = table_text(state)
+    assert "Ждём начала сдачи…" in text and "Отход" not in text and "<b>" not in text
+    elsewhere = asked_instead(state, 3)
+    assert table_text(elsewhere) == text
+    for seat in (1, 2):
+        assert elsewhere.view_for(seat) == state.view_for(seat)
+        assert hand_text(elsewhere, seat) == hand_text(state, seat)
+    own = hand_text(state, 0)
+    assert "Ждём начала сдачи…" in own and "отдаю последнего козыря" in own
+    for seat, action in [(2, KeepHand()), (2, OfferHandoff()), (1, PlayCard(card("7C"))),
+                         (3, GiveTrump((card("10H"),))), (2, AnswerOffer(True))]:  # fmt: skip
+        assert refusal_text(state, seat, action) == "The deal has not started yet — wait a moment."
+
+
+def test_s1_3_handoff_offer_and_answer_are_public() -> None:
+    """RULES.md §1.3 hand-off: the offer is made aloud and the partner answers aloud — once
+    offered, everyone sees whose answer is awaited, and the answer."""
+    state = sixes()
+    state.deal_hands([list(h) for h in HANDOFF_HANDS])
+    assert state.apply(0, OfferHandoff()) == [HandoffOffered(0, 2)]
+    assert state.phase is Phase.HANDOFF and not state.hidden_turn
     for seat in (0, 1, 2, 3, None):
-        assert state.view_for(seat).handoffs == (given,)
-        assert state.view_for(seat).returning == 2
+        view = state.view_for(seat)
+        assert view.to_act == (2,) and view.handoff_notes == (HandoffNote(0, 2, None, 0, 0),)
+    offered = table_text(state)
+    assert "Отход: Аня объявляет «отдаю последнего козыря!» — отвечает <b>Вера</b>" in offered
+    assert state.legal_actions(2) == [AnswerOffer(True), AnswerOffer(False)]
+    assert "«давай» или «не надо»" in hand_text(state, 2)
+    with pytest.raises(NotYourTurn) as error:
+        state.apply(1, AnswerOffer(True))
+    assert error.value.to_act == (2,)
+    assert state.apply(2, AnswerOffer(True)) == [OfferAnswered(2, 0, True)]
+    assert state.to_act() == (0,) and not state.hidden_turn
+    assert "«давай!» — <b>Аня</b> передаёт козырей втёмную" in table_text(state)
+
+
+def test_s1_3_handoff_agreed_one_or_both_trumps_pass_face_down_and_as_many_cards_return() -> None:
+    """RULES.md §1.3 hand-off: if agreed, the player gives one or both of those trumps face
+    down and the partner returns as many plain cards of their choice; **Decision**: the group
+    sees how many cards passed, never which — the table keeps a one-line note of the count."""
+    state = sixes()
+    state.deal_hands([list(h) for h in HANDOFF_HANDS])
+    state.apply(0, OfferHandoff())
+    state.apply(2, AnswerOffer(True))
+    gives = state.legal_actions(0)
+    assert [set(g.cards) for g in gives if isinstance(g, GiveTrump)] == [
+        cards("QS"), cards("JD"), cards("QS JD")]
+    with pytest.raises(NotAllowed):
+        state.apply(0, GiveTrump((card("AS"),)))
+    assert state.apply(0, GiveTrump((card("JD"), card("QS")))) == [
+        HandedOff(0, 2, (card("JD"), card("QS")))]
+    assert state.to_act() == (2,) and state.current is not None and state.current.returning == 2
+    assert set(state.return_cards(2)) == cards("KS KH KD 9S")  # plain cards only
+    with pytest.raises(NotAllowed):
+        state.apply(2, ReturnCard(card("QS")))
+    assert "2 карты втёмную — <b>Вера</b> возвращает столько же" in table_text(state)
     state.apply(2, ReturnCard(card("9S")))
-    done = Handoff(0, 2, card("QS"), card("9S"))
-    for seat in (0, 1, 2, 3, None):
-        assert state.view_for(seat).handoffs == (done,)
+    assert state.phase is Phase.HANDOFF and state.to_act() == (2,)
+    events = state.apply(2, ReturnCard(card("KD")))
+    assert events == [Returned(2, 0, card("KD")), Exchanged(0, 2, 2)]
     assert state.phase is Phase.PLAY and state.to_act() == (2,)
+    assert state.current is not None
+    assert cards("9S KD") <= set(state.current.hands[0]) and not cards("QS JD") & set(
+        state.current.hands[0])
+    assert state.current.handoffs == [Handoff(0, 2, (card("JD"), card("QS")),
+                                              (card("9S"), card("KD")), "agree")]  # fmt: skip
+    note = HandoffNote(0, 2, "agree", 2, 2)
+    for seat in (1, 3, None):
+        view = state.view_for(seat)
+        assert view.handoffs == () and view.handoff_notes == (note,)
+        assert not {c for h in view.handoffs for c in (*h.cards, *h.returned)}
+    assert state.view_for(0).handoffs == state.view_for(2).handoffs == tuple(
+        state.current.handoffs)
+    text = table_text(state)
+    assert "Отход: Аня → Вера, 2 карты" in text
+    for hidden in ("Д♠", "В♦", "9♠", "К♦"):
+        assert hidden not in text
+    assert "Партнёр вернул вам 9♠ К♦." in hand_text(state, 0)
+    assert "Партнёр отдал вам В♦ Д♠." in hand_text(state, 2)
+    assert "9♠" not in hand_text(state, 1) and "Д♠" not in hand_text(state, 3)
+
+
+# Seat 2 (8♣, the first leader) holds one trump, seat 0 two (Q♠ J♦): both may offer.
+BOTH_MAY_OFFER = [
+    parse_cards("QS JD AS 10S AH 9H AD 9D"),
+    parse_cards("7C QC QH QD JC JS JH AC"),
+    parse_cards("8C KS KH KD 9S 10H 8H 10D"),
+    parse_cards("10C KC 9C 8S 7S 7H 8D 7D"),
+]
+
+
+def test_s1_3_handoff_declined_offer_lets_the_partner_offer_in_their_own_turn() -> None:
+    """RULES.md §1.3 hand-off, **Decision**: each seat is asked once, in play order from the
+    first leader; «не надо» ends that offer but not the partner's own chance to offer; a
+    pair exchanges at most once per deal."""
+    state = sixes()
+    state.deal_hands([list(h) for h in BOTH_MAY_OFFER])
+    assert state.to_act() == (2,)
+    state.apply(2, OfferHandoff())
+    assert state.apply(0, AnswerOffer(False)) == [OfferAnswered(0, 2, False)]
+    assert "Отход: Вера → Аня: «не надо!»" in table_text(state)
+    assert state.to_act() == (0,) and state.hidden_turn  # seat 0's own turn to decide
+    state.apply(0, OfferHandoff())
+    state.apply(2, AnswerOffer(True))
+    state.apply(0, GiveTrump((card("QS"),)))
+    state.apply(2, ReturnCard(card("KS")))
+    assert state.phase is Phase.PLAY  # nobody is asked again
+    assert state.current is not None
+    assert [h.answer for h in state.current.handoffs] == ["decline", "agree"]
+
+
+def test_s1_3_handoff_any_trump_may_pass_and_the_holder_of_8c_then_leads() -> None:
+    """RULES.md §1.3 hand-off: no points are asked of the trump (a lone 8♣ may pass); the
+    first deal's lead goes to whoever holds the lowest trump when play begins (**Decision**,
+    as RULES.md §1.2 decides for A♦)."""
+    state = sixes()
+    state.deal_hands([list(h) for h in BOTH_MAY_OFFER])
+    assert state.handoff_cards(2) == (card("8C"),)
+    state.apply(2, OfferHandoff())
+    state.apply(0, AnswerOffer(True))
+    state.apply(2, GiveTrump((card("8C"),)))
+    state.apply(0, ReturnCard(card("9H")))
+    assert state.phase is Phase.PLAY and state.to_act() == (0,)
+    assert state.current is not None
+    assert state.current.first_leader == 0 and state.current.obligation == 0
+
+
+def test_s1_3_handoff_is_traced_with_the_answer_and_every_card() -> None:
+    """RULES.md §1.3 hand-off (trace): each offer with its answer, the trumps passed and the
+    cards returned; the first trick's hands show where they went."""
+    state = sixes()
+    state.deal_hands([list(h) for h in BOTH_MAY_OFFER])
+    state.apply(2, OfferHandoff())
+    state.apply(0, AnswerOffer(False))
+    state.apply(0, OfferHandoff())
+    state.apply(2, AnswerOffer(True))
+    state.apply(0, GiveTrump((card("QS"), card("JD"))))
+    state.apply(2, ReturnCard(card("KS")))
+    state.apply(2, ReturnCard(card("9S")))
+    while state.last_result is None:
+        seat = state.to_act()[0]
+        state.apply(seat, FAMILY.choose(state, seat))
+    trace = deal_trace(state, state.last_result, match=0, players=["a", "b", "c", "d"])
+    assert trace["handoffs"] == [
+        {"from": 2, "to": 0, "cards": [], "returned": [], "answer": "decline"},
+        {"from": 0, "to": 2, "cards": ["QS", "JD"], "returned": ["KS", "9S"], "answer": "agree"},
+    ]
+    first = trace["tricks"][0]["hands"]
+    assert {"KS", "9S"} <= set(first[0]) and {"QS", "JD"} <= set(first[2])
+
+
+def test_s1_3_opening_trace_records_the_stock_and_each_seats_draws() -> None:
+    """RULES.md §1.3 shtany (issue #14 trace): ``deck`` is the stock, top first, and
+    ``opening_draws`` the cards each seat drew, in dealing order."""
+    state = later_deal(1)
+    state.deal_stock(list(SHTANY_STOCK))
+    called(state, "shtany")
+    settle(state)
+    while state.last_result is None:
+        seat = state.to_act()[0]
+        state.apply(seat, FAMILY.choose(state, seat))
+    trace = deal_trace(state, state.last_result, match=0, players=["a", "b", "c", "d"])
+    assert trace["deck"] == [str(c) for c in SHTANY_STOCK]
+    assert trace["opening_draws"] == [
+        {"seat": 1, "cards": ["QC", "AS", "7H", "KH"]}, {"seat": 2, "cards": ["9S", "QS"]},
+        {"seat": 3, "cards": ["AD", "8D"]}, {"seat": 0, "cards": ["9H", "JS"]},
+    ]
+    assert trace["dealer"] == 0
+
+
+def test_s1_3_handoff_buttons_carry_every_answer_in_the_move_notation() -> None:
+    """RULES.md §1.3 hand-off: each step has its buttons — offer or keep, «давай» or «не
+    надо», one or both trumps, each card to return — whose data the bot's callback parser
+    accepts and whose action reads back from its notation."""
+    state = sixes()
+    state.deal_hands([list(h) for h in HANDOFF_HANDS])
+    seen: list[str] = []
+
+    def buttons(seat: int) -> list[str]:
+        """The seat's act buttons that may be pressed now (the faintly marked ones not)."""
+        keyboard = render.hand_keyboard(playing_table(state), state, seat, translator("ru"))
+        acts = [b.data for row in keyboard for b in row
+                if b.data and b.data.startswith("a:") and not b.text.endswith(NOT_NOW)]
+        for data in acts:
+            parsed = callbacks.parse(data)
+            assert isinstance(parsed, callbacks.ActButton), data
+            assert parse_action(parsed.action) in state.legal_actions(seat)
+        seen.extend(acts)
+        return acts
+
+    assert buttons(0) == ["a:1:0:offer", "a:1:0:keep"] and buttons(2) == []
+    state.apply(0, OfferHandoff())
+    assert buttons(2) == ["a:1:0:agree", "a:1:0:decline"]
+    state.apply(2, AnswerOffer(True))
+    assert buttons(0) == ["a:1:0:give:QS", "a:1:0:give:JD", "a:1:0:give:QS_JD"]
+    state.apply(0, GiveTrump((card("QS"), card("JD"))))
+    assert set(buttons(2)) == {f"a:1:0:return:{c}" for c in ("KS", "KH", "KD", "9S")}
+    state.apply(2, ReturnCard(card("KS")))
+    assert set(buttons(2)) == {f"a:1:0:return:{c}" for c in ("KH", "KD", "9S")}
+    assert len(seen) == 14
+
+
+def test_s1_3_timeouts_keep_the_hidden_decision_and_answer_the_public_steps() -> None:
+    """RULES.md §3 on time-out in sixes' hand-off: the hidden decision whether to offer is
+    kept (nothing is offered); the public answer and the trumps are the computer's choice;
+    a completed exchange counts one hand-off for the giver (/stats)."""
+    state = sixes()
+    state.deal_hands([list(h) for h in HANDOFF_HANDS])
+    rng = random.Random(3)
+    assert FAMILY.on_timeout(state, 0, rng) == KeepHand()
+    state.apply(0, OfferHandoff())
+    assert not state.hidden_turn and FAMILY.on_timeout(state, 2, rng) == AnswerOffer(True)
+    state.apply(2, AnswerOffer(True))
+    gives = FAMILY.on_timeout(state, 0, rng)
+    assert gives in state.legal_actions(0) and isinstance(gives, GiveTrump)
+    assert FAMILY.tallies(Exchanged(0, 2, 2)) == ((0, "handoffs"),)
+    assert FAMILY.tallies(HandedOff(0, 2, (card("QS"),))) == ()
 
 
 def test_s1_3_handoff_with_one_trump() -> None:
@@ -572,6 +824,26 @@ def test_s1_3_handoff_not_with_three_trumps() -> None:
     state.deal_hands(hands)
     assert state.phase is Phase.PLAY
     assert state.handoff_cards(0) == ()
+
+
+def test_s1_3_handoff_of_a_game_saved_with_the_old_record_shape_loads() -> None:
+    """A game saved while a hand-off was one ``card`` (announced and passed at once) goes on
+    after the upgrade: the record becomes an agreed offer with its cards."""
+    state = sixes()
+    state.deal_hands([list(h) for h in HANDOFF_HANDS])
+    state.apply(0, OfferHandoff())
+    state.apply(2, AnswerOffer(True))
+    state.apply(0, GiveTrump((card("QS"),)))
+    data = state.dump()
+    data["current"]["handoffs"] = [{"giver": 0, "to": 2, "card": "QS", "returned": None}]
+    loaded = MatchState.load(data)
+    assert loaded == state
+    assert loaded.to_act() == (2,)
+    loaded.apply(2, ReturnCard(card("9S")))
+    assert loaded.phase is Phase.PLAY
+    done = loaded.dump()
+    done["current"]["handoffs"] = [{"giver": 0, "to": 2, "card": "QS", "returned": "9S"}]
+    assert MatchState.load(done) == loaded
 
 
 # -- options ----------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from kozelbot.cards import DECK_36, Card, hand_points
 DEAL_KEYS = {
     "match", "deal", "variant", "options", "players", "trump", "first_leader", "redeals",
     "tricks", "points", "tricks_won", "outcome", "award", "multiplier", "score", "winner",
+    "redeal_requests", "dealer", "deck",
 }  # fmt: skip
 """The keys ``kozelbot/trace.py``'s docstring lists for a deal."""
 TRICK_KEYS = {"leader", "hands", "cards", "winner"}
@@ -158,6 +159,21 @@ def test_trick_hands_shrink_by_the_cards_played(run200: Simulated) -> None:
         assert points == deal["points"]
 
 
+def test_trace_deck_dealer_and_redeal_requests(run200: Simulated) -> None:
+    """Issue #14's keys: ``deck`` is what the first trick's hands were cut from (hvalenyi
+    has no hand-off), ``dealer`` the seat before the first leader, and ``redeal_requests``
+    one entry per redeal, each a hand under 14 points."""
+    requests = 0
+    for deal in run200.deals:
+        first = deal["tricks"][0]
+        assert deal["deck"] == [card for hand in first["hands"] for card in hand]
+        assert deal["dealer"] == (deal["first_leader"] - 1) % 4
+        assert len(deal["redeal_requests"]) == deal["redeals"]
+        assert all(r["points"] < 14 and 0 <= r["seat"] < 4 for r in deal["redeal_requests"])
+        requests += len(deal["redeal_requests"])
+    assert requests > 0
+
+
 def test_winner_is_set_only_on_the_last_deal_of_a_match(run200: Simulated) -> None:
     """``winner`` is null on every deal but the one that ends its match."""
     by_match: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -265,6 +281,15 @@ def test_200_seeded_matches_of_every_preset_finish_and_conserve_120_points(
         if deal["outcome"] not in NOT_CONSERVED:
             assert sum(deal["points"]) == 120, deal
         assert len(deal["points"]) == len(deal["score"]) == len(deal["award"]) == 2
+        assert len(set(deal["deck"])) == len(deal["deck"]) == (36 if "deck=36" in words or (
+            variant == "hvalenyi" and "deck=32" not in words) else 32)
+        if deal["tricks"]:
+            assert {c for hand in deal["tricks"][0]["hands"] for c in hand} <= set(deal["deck"])
+        if deal.get("opening", "plain") != "plain":
+            assert [d["seat"] for d in deal["opening_draws"]] == [
+                (deal["first_leader"] + k) % 4 for k in range(4)]
+        for handoff in deal.get("handoffs", []):
+            assert len(handoff["returned"]) == len(handoff["cards"])
     finals = [d for d in run.deals if d["winner"] is not None]
     assert len(finals) == 200
     if variant == "sixes":

@@ -4,6 +4,10 @@ The private keyboard selects several cards (toggle buttons show the selection) a
 with clear verbs — Lead, Beat, Discard, Add (levelling) — plus Pass, Відбій and Claim N; the
 engine finds which selected card covers which stack and refuses an impossible selection
 with its reason. The selection lives in the presenter (``selected``), not in the game.
+
+While a game is played the table's points line counts only the face-up cards (leads and
+beats) of the tricks taken: the true totals would tell, by subtraction, what lies face down.
+They show once the game is scored.
 """
 
 from __future__ import annotations
@@ -86,7 +90,8 @@ def _sides(view: View) -> list[int]:
 
 def table_text(table: Table, state: CoverState, t: Translator) -> str:
     """The group's table: trump, talon, stacks, face-down discards, loser points, claims and
-    who must act now — from the public view."""
+    who must act now — from the public view. While the game is played its points line counts
+    only face-up cards (the face-down ones stay secret); once scored, the true totals."""
     view = state.view_for(None)
     head = (
         "🐐 " + t("Game {n}", n=view.game_no + 1)
@@ -128,9 +133,11 @@ def table_text(table: Table, state: CoverState, t: Translator) -> str:
     )  # fmt: skip
     if sizes:
         lines.append(t("Cards in hand: {sizes}", sizes=sizes))
-    points = _points(view.points)
-    if points:
-        lines.append(t("Points this game: {points}", points=points))
+    scored = view.last_result
+    if view.phase in (Phase.DEALING, Phase.OVER) and scored and scored.deal_no == view.game_no:
+        lines.append(t("Points this game: {points}", points=_points(scored.points)))
+    elif view.open_points:
+        lines.append(t("Open card points: {points}", points=_points(view.open_points)))
     if table.status is TableStatus.STOPPED:
         lines.append(t("The game was stopped."))
     return "\n".join(lines)

@@ -195,6 +195,9 @@ class Acted:
 
 @dataclass(frozen=True, slots=True)
 class RoundTaken:
+    """The trick went to ``taker``; ``points`` counts every card of it, face-down ones too,
+    so it is not for the table (``CoverState.open_points`` is)."""
+
     taker: int
     points: int
 
@@ -234,12 +237,26 @@ class IllegalMove(GameError):
 
 @dataclass(slots=True)
 class Move:
-    """One move of a round, for the trace and for taking a round back after a claim."""
+    """One move of a round, for the trace and for taking a round back after a claim
+    (``kind`` is ``lead``, ``beat``, ``discard``, ``pass``, ``otboy`` or ``claim``; a claim
+    keeps its ``count``)."""
 
     seat: int
     kind: str
     cards: tuple[Card, ...] = ()
     onto: tuple[int, ...] = ()
+    count: int = 0
+
+
+def _move_trace(move: Move) -> dict[str, Any]:
+    """A move as a trace object (``CoverState.deal_trace``)."""
+    if move.kind == "claim":
+        return {"seat": move.seat, "type": "claim", "count": move.count}
+    entry: dict[str, Any] = {"seat": move.seat, "type": move.kind,
+                             "cards": [str(c) for c in move.cards]}  # fmt: skip
+    if move.kind == "beat":
+        entry["onto"] = list(move.onto)
+    return entry
 
 
 @dataclass(slots=True)
@@ -257,9 +274,17 @@ class Round:
     """Seats that answered since the last beat (or the lead)."""
     discarded: list[int] = field(default_factory=list)
     moves: list[Move] = field(default_factory=list)
+    """The moves standing since the round (re)started: the last claim took earlier ones back."""
+    log: list[Move] = field(default_factory=list)
+    """Every move of the round in order, claims and moves taken back included (the trace)."""
     claims: list[tuple[int, int]] = field(default_factory=list)
     level_pending: list[int] = field(default_factory=list)
     taker: int = -1
+
+    def add(self, move: Move) -> None:
+        """Record a lead or an answer: it stands (until a claim) and joins the log."""
+        self.moves.append(move)
+        self.log.append(move)
 
 
 @dataclass(slots=True)
@@ -285,6 +310,8 @@ class CoverGame:
     bottom: Card | None = None
     """The talon's bottom card once shown to all (the cut card, or drawn at the last draw)."""
     last_taker: int = -1
+    dealer: int | None = None
+    """The seat that dealt (``None`` in games stored before it was kept)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,7 +343,10 @@ class View:
     score: tuple[int, ...]
     multiplier: int
     out: tuple[int, ...]
-    points: tuple[int, ...]
+    open_points: tuple[int, ...]
+    """Each side's points of the face-up cards in the tricks it took this game
+    (``CoverState.open_points``); the true totals, which count the face-down cards too, are
+    nobody's to see until the game is scored (``last_result``)."""
     last_result: DealScored | None
     winner: int | None
     rules: CoverRules
@@ -410,6 +440,11 @@ class CoverState:
     @property
     def deals_scored(self) -> int:
         return self.game_no
+
+    @property
+    def hidden_turn(self) -> bool:
+        """Never: every cover step's actor is public (a claim names its claimant and N)."""
+        return False
 
     def accepts(self, deal_no: int) -> bool:
         return (
@@ -705,6 +740,7 @@ class CoverState:
             tricks_won=[0] * n,
             bottom_shown=bottom_shown,
             bottom=stock[-1] if bottom_shown else None,
+            dealer=self.dealer,
         )
         self.phase = Phase.LEAD
         events: list[Any] = [GameDealt(self.game_no, first, trump)]
@@ -740,6 +776,7 @@ class CoverState:
         if isinstance(action, Claim):
             self._take_back()
             rnd.claims.append((seat, action.count))
+            rnd.log.append(Move(seat, "claim", count=action.count))
             rnd.leader = seat
             rnd.last_beater = seat
             self.phase = Phase.LEAD
@@ -748,7 +785,7 @@ class CoverState:
             for card in action.cards:
                 game.hands[seat].remove(card)
             rnd.stacks = [[c] for c in action.cards]
-            rnd.moves.append(Move(seat, "lead", action.cards))
+            rnd.add(Move(seat, "lead", action.cards))
             rnd.last_beater = seat
             rnd.answered = []
             self.phase = Phase.ANSWER
@@ -760,7 +797,7 @@ class CoverState:
             for card, index in zip(action.cards, order, strict=True):
                 game.hands[seat].remove(card)
                 rnd.stacks[index].append(card)
-            rnd.moves.append(Move(seat, "beat", action.cards, order))
+            rnd.add(Move(seat, "beat", action.cards, order))
             rnd.last_beater = seat
             rnd.answered = []
             rnd.turn = seat
@@ -771,15 +808,15 @@ class CoverState:
                 game.hands[seat].remove(card)
             rnd.discards.extend(action.cards)
             rnd.discarded.append(seat)
-            rnd.moves.append(Move(seat, "discard", action.cards))
+            rnd.add(Move(seat, "discard", action.cards))
             rnd.answered.append(seat)
             return events + self._next_turn()
         if isinstance(action, Pass):
-            rnd.moves.append(Move(seat, "pass"))
+            rnd.add(Move(seat, "pass"))
             rnd.answered.append(seat)
             return events + self._next_turn()
         if isinstance(action, Otboy):
-            rnd.moves.append(Move(seat, "otboy"))
+            rnd.add(Move(seat, "otboy"))
             return events + self._end_round()
         assert isinstance(action, Level)
         for card in action.cards:
@@ -1053,24 +1090,87 @@ class CoverState:
     # -- trace -------------------------------------------------------------------------
 
     def _round_trace(self, rnd: Round) -> dict[str, Any]:
+        """A round just taken, as a trace object (the format: ``deal_trace``); its
+        ``levelling``, ``draws`` and ``trump`` are filled in as they happen."""
         lead = next((m for m in rnd.moves if m.kind == "lead"), None)
         return {
             "leader": rnd.leader,
-            "claims": [{"seat": s, "count": n} for s, n in rnd.claims],
+            "first_leader": rnd.first_leader,
+            "claims": self._claims_trace(rnd),
+            "sequence": self._sequence_trace(rnd),
             "lead": [str(c) for c in lead.cards] if lead else [],
-            "actions": [
-                {"seat": m.seat, "type": m.kind, "cards": [str(c) for c in m.cards],
-                 **({"onto": list(m.onto)} if m.kind == "beat" else {})}
-                for m in rnd.moves if m.kind != "lead"
-            ],
+            "actions": [_move_trace(m) for m in rnd.moves if m.kind != "lead"],
             "taker": rnd.last_beater,
             "levelling": [],
             "draws": [],
             "trump": None,
-        }  # fmt: skip
+        }
+
+    @staticmethod
+    def _log(rnd: Round) -> list[Move] | None:
+        """The round's whole log, or ``None`` if it began before the log was kept (stored
+        by an older version): then its standing moves are not all in it."""
+        last_claim = max((i for i, m in enumerate(rnd.log) if m.kind == "claim"), default=-1)
+        return rnd.log if len(rnd.log) - last_claim - 1 == len(rnd.moves) else None
+
+    def _claims_trace(self, rnd: Round) -> list[dict[str, Any]]:
+        """Each claim with its place in the round: ``after`` moves of the round's
+        ``sequence`` (claims included), and whether it ``took_back`` a lead already made.
+        A round begun before the log was kept gives ``None`` for both."""
+        if self._log(rnd) is None:
+            return [{"seat": s, "count": n, "after": None, "took_back": None}
+                    for s, n in rnd.claims]  # fmt: skip
+        found: list[dict[str, Any]] = []
+        standing = 0
+        for index, move in enumerate(rnd.log):
+            if move.kind != "claim":
+                standing += 1
+                continue
+            found.append({"seat": move.seat, "count": move.count, "after": index,
+                          "took_back": standing > 0})  # fmt: skip
+            standing = 0
+        return found
+
+    def _sequence_trace(self, rnd: Round) -> list[dict[str, Any]]:
+        """Every move of the round in order, claims included; a move that a later claim
+        took back is marked ``taken_back`` (a round begun before the log was kept: the
+        moves that stood)."""
+        log = self._log(rnd) or rnd.moves
+        last_claim = max((i for i, m in enumerate(log) if m.kind == "claim"), default=-1)
+        return [
+            {**_move_trace(m), **({"taken_back": True} if i < last_claim and m.kind != "claim"
+                                  else {})}
+            for i, m in enumerate(log)
+        ]  # fmt: skip
 
     def deal_trace(self, result: DealScored, *, match: int, players: list[str]) -> dict[str, Any]:
-        """One JSON object per game (issue #7's keys)."""
+        """One JSON object per game: enough to check the game without the engine.
+
+        - ``match``, ``deal`` (0-based game number), ``variant``, ``options``, ``players``.
+        - ``deck``: the shuffled deck, top first; ``dealer``: the seat that dealt (one card
+          at a time, clockwise from the dealer's left, to the seats in play; ``null`` for a
+          game stored before the dealer was kept); ``hands``: what each seat was dealt
+          (empty for a seat that is out); the rest of the deck is the talon, its last card
+          the bottom one (``opening=seed000``: the cut card, shown, whose suit is trump).
+        - ``trump_start``: the trump at the deal; ``first_leader``: who led first (the
+          default opening: the lowest diamond (none dealt: the lowest seat in play), in
+          later games the previous game's last taker (or the next in play); seed000: the
+          dealer, or the first holder of four trumps clockwise from the dealer).
+        - ``rounds``, in order, each: ``first_leader`` (whose lead it was before any claim),
+          ``leader`` (who led, the last claimant if any), ``claims`` (``seat``, ``count`` N
+          of «У мене N», ``after``: how many entries of ``sequence`` came before it, and
+          ``took_back``: whether a lead already made was taken back), ``sequence`` (every
+          move in order: ``seat``, ``type`` lead | beat | discard | pass | otboy | claim,
+          ``cards``, ``onto`` for a beat — the stack index each card covers — ``count`` for
+          a claim, ``taken_back: true`` for a move a later claim took back), ``lead`` and
+          ``actions`` (the moves that stood: the lead's cards, then the answers as in
+          ``sequence``), ``taker``, ``levelling`` (``seat``, ``cards`` added face down),
+          ``draws`` (``seat``, ``cards``, in drawing order) and ``trump`` after the draw.
+        - ``points`` (every card of the tricks taken, face down too), ``tricks_won``,
+          ``outcome`` (normal | eggs | aces | sixes), ``multiplier``, ``loser_points``,
+          ``score``, ``out``, ``winner`` (the match winner when this game ends it), and the
+          fair-play ``seed`` / ``commit`` (``kozelbot.fairplay.seed_trace``).
+        """
         game = self.current
         assert game is not None
         return {
@@ -1080,6 +1180,7 @@ class CoverState:
             "options": dict(self.options),
             "players": list(players),
             "deck": [str(c) for c in game.deck],
+            "dealer": game.dealer,
             "hands": [[str(c) for c in hand] for hand in game.dealt],
             "trump_start": game.trump_start.value,
             "first_leader": game.first_leader,
@@ -1096,6 +1197,20 @@ class CoverState:
         }
 
     # -- views -------------------------------------------------------------------------
+
+    def open_points(self) -> list[int]:
+        """Each side's points of the face-up cards (leads and beats) in the tricks it took
+        this game: what everyone at the table saw. Face-down discards and levelling count
+        only in ``CoverGame.points``, secret until the game is scored."""
+        game = self.current
+        if game is None:
+            return []
+        sides = [0] * self.rules.sides
+        for rnd in game.rounds:
+            beats = [c for a in rnd["actions"] if a["type"] == "beat" for c in a["cards"]]
+            shown = [*rnd["lead"], *beats]
+            sides[self.side_of(rnd["taker"])] += sum(Card.parse(c).points for c in shown)
+        return sides
 
     def view_for(self, seat: int | None) -> View:
         game = self.current
@@ -1130,7 +1245,7 @@ class CoverState:
             score=tuple(self.score),
             multiplier=self.multiplier,
             out=tuple(self.out),
-            points=tuple(game.points) if game is not None else (),
+            open_points=tuple(self.open_points()),
             last_result=self.last_result,
             winner=self.winner,
             rules=self.rules,

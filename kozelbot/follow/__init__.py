@@ -17,7 +17,8 @@ from kozelbot.follow import render
 from kozelbot.follow.ai import choose_action
 from kozelbot.follow.presets import PRESETS
 from kozelbot.follow.state import (
-    HandedOff,
+    Exchanged,
+    KeepHand,
     MatchState,
     PlayCard,
     deal_from_seed,
@@ -53,8 +54,14 @@ class FollowFamily:
         return choose_action(_state(state).view_for(seat))
 
     def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
-        """RULES.md §3: the computer's move, or a random legal card where the preset says so."""
+        """RULES.md §3: the computer's move, or a random legal card where the preset says so.
+
+        **Decision** (hidden steps: a redeal offer, a hand-off decision): a person who let the
+        time run out asked for nothing, so the hand is kept; a return still owed is made as
+        the computer would."""
         match = _state(state)
+        if match.hidden_turn and KeepHand() in match.legal_actions(seat):
+            return KeepHand()
         if match.rules.timeout_random:
             legal = match.legal_actions(seat)
             if legal and all(isinstance(a, PlayCard) for a in legal):
@@ -68,8 +75,8 @@ class FollowFamily:
         return deal_from_seed(seed)
 
     def tallies(self, event: Any) -> tuple[tuple[int, str], ...]:
-        """A hand-off counts for the seat that handed its trump over (/stats)."""
-        return ((event.seat, "handoffs"),) if isinstance(event, HandedOff) else ()
+        """A completed hand-off counts for the seat that handed its trumps over (/stats)."""
+        return ((event.giver, "handoffs"),) if isinstance(event, Exchanged) else ()
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         """RULES.md §1.2: with exactly one legal card, ``kryuk`` plays it at once."""

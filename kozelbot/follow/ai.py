@@ -11,10 +11,12 @@ from __future__ import annotations
 from kozelbot.cards import Card, hand_points
 from kozelbot.follow.state import (
     Action,
+    AnswerOffer,
     AskRedeal,
     CallOpening,
     GiveTrump,
     KeepHand,
+    OfferHandoff,
     Phase,
     PlayCard,
     ReturnCard,
@@ -49,14 +51,21 @@ def _call(view: View) -> str:
 
 
 def _handoff(view: View) -> Action:
-    """Return the cheapest card asked for; hand off a lone trump of value (it serves the
-    partner better than it serves a hand that cannot draw trumps with it)."""
+    """Return the cheapest card asked for; hand off the last trumps when one has points (they
+    serve the partner better than a hand that cannot draw trumps with them): in sixes offer
+    the hand-off, and pass every trump once the partner agrees; always agree to an offer
+    (the seed calls a refusal unproductive)."""
     returns = [a for a in view.actions if isinstance(a, ReturnCard)]
     if returns:
         return min(returns, key=lambda a: _cost(view, a.card))
+    if AnswerOffer(True) in view.actions:
+        return AnswerOffer(True)
+    valuable = any(c.points > 0 for c in view.hand if view.strength.is_trump(c))
+    if OfferHandoff() in view.actions:
+        return OfferHandoff() if valuable else KeepHand()
     gives = [a for a in view.actions if isinstance(a, GiveTrump)]
     if gives:
-        return max(gives, key=lambda a: a.card.points)
+        return max(gives, key=lambda a: (len(a.cards), sum(c.points for c in a.cards)))
     return KeepHand()
 
 

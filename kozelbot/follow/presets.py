@@ -109,6 +109,7 @@ def build_kryuk(options: BaseModel) -> Rules:
         eggs_carry=2,
         handoff="hidden",
         handoff_trumps=(1,),
+        handoff_points=True,
         lead_ban=True,
         deal_constraints=True,
         opening="hvalyonka",
@@ -131,8 +132,8 @@ class SixesOptions(TableOptions):
 
 def build_sixes(options: BaseModel) -> Rules:
     """Rules of Козёл on sixes (RULES.md §1.3): pairs on a board to 6, redeal demands (four
-    nines or 12 points or less; the third in a row refused), an announced hand-off with one
-    or two trumps, the first leader's call of an opening."""
+    nines or 12 points or less; the third in a row refused), a hand-off with one or two trumps
+    offered aloud and passed face down, the first leader's call of an opening."""
     assert isinstance(options, SixesOptions)
     ladder = "QC QS QH QD JC JS JH JD" if options.no_shamok else "7C QC QS QH QD JC JS JH JD"
     return Rules(
@@ -149,7 +150,7 @@ def build_sixes(options: BaseModel) -> Rules:
         awards=((90, 2), (61, 1)),
         scoring="pairs",
         eggs_carry=1,
-        handoff="announced",
+        handoff="offered",
         handoff_trumps=(1, 2),
         ace_discard_ban=options.ace_discard_ban,
         opening="called",

@@ -15,15 +15,18 @@ from kozelbot.cards import Card, Suit
 from kozelbot.follow.rules import Rules
 from kozelbot.follow.state import (
     IN_DEAL,
+    AnswerOffer,
     AskRedeal,
     CallOpening,
     CardNotInHand,
     GiveTrump,
+    HandoffNote,
     KeepHand,
     MatchState,
     MustFollow,
     NotAllowed,
     NotYourTurn,
+    OfferHandoff,
     Outcome,
     Phase,
     PlayCard,
@@ -31,6 +34,7 @@ from kozelbot.follow.state import (
     ReturnCard,
     TrumpLeadBanned,
     View,
+    Waiting,
     WrongPhase,
 )
 from kozelbot.game import DealScored, GameError, MatchOver
@@ -204,6 +208,14 @@ def _opening_name(kind: str, t: Translator) -> str:
     return names.get(kind, kind)
 
 
+def waiting_line(view: View, t: Translator) -> str:
+    """The one line a hidden step shows to everyone it does not ask: the deal waits, not
+    who or why (no timer either: it would tell that someone is asked)."""
+    if view.played:
+        return t("Waiting for play to go on…")
+    return t("Waiting for the deal to start…")
+
+
 def _phase_lines(table: Table, view: View, move_time: int, t: Translator) -> list[str]:
     """What the table says about the step of the deal in progress."""
     lines: list[str] = []
@@ -212,24 +224,13 @@ def _phase_lines(table: Table, view: View, move_time: int, t: Translator) -> lis
         assert view.first_leader is not None
         lines.append(t("Opening: {kind}, led by {name}", kind=_opening_name(view.opening, t),
                        name=seat_name(table, view.first_leader, t)))  # fmt: skip
-    for handoff in view.handoffs:
-        returned = card_label(handoff.returned, t) if handoff.returned else "…"
-        lines.append(t("Hand-off: {giver} → {to}: {card}, back {returned}",
-                       giver=seat_name(table, handoff.giver, t),
-                       to=seat_name(table, handoff.to, t),
-                       card=card_label(handoff.card, t), returned=returned))  # fmt: skip
+    timer = f" ⏳ {move_time} " + t("s") if move_time else ""
+    lines += [_note_line(table, note, timer, t) for note in view.handoff_notes]
     if phase is Phase.CALL:
         name = seat_name(table, view.to_act[0], t)
         lines.append(t("{name} calls the deal: plain or an opening.", name=f"<b>{name}</b>"))
-    elif phase is Phase.REDEAL:
-        waiting = ", ".join(seat_name(table, s, t) for s in view.to_act)
-        lines.append(t("Redeal offered to: {names}", names=waiting))
-    elif phase is Phase.HANDOFF:
-        if view.rules.handoff == "announced":
-            name = seat_name(table, view.to_act[0], t)
-            lines.append(t("Hand-off: {name} decides.", name=f"<b>{name}</b>"))
-        else:  # kryuk: opponents are not told who hands off (RULES.md §1.2)
-            lines.append(t("Hand-offs are being settled…"))
+    elif phase is Phase.WAITING:
+        lines.append(waiting_line(view, t))
     elif phase in (Phase.PLAY, Phase.BLIND):
         on_table = " · ".join(
             f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
@@ -237,12 +238,31 @@ def _phase_lines(table: Table, view: View, move_time: int, t: Translator) -> lis
         )
         lines.append(t("On the table: {cards}", cards=on_table or "—"))
         turn = seat_name(table, view.to_act[0], t)
-        timer = f" ⏳ {move_time} " + t("s") if move_time else ""
         if phase is Phase.BLIND:
             lines.append(t("Face down: {name}", name=f"<b>{turn}</b>") + timer)
         else:
             lines.append(t("To play: {name}", name=f"<b>{turn}</b>") + timer)
     return lines
+
+
+def _note_line(table: Table, note: HandoffNote, timer: str, t: Translator) -> str:
+    """Sixes' hand-off as the group may know it (RULES.md §1.3 **Decision**): the offer, the
+    answer, how many cards passed — never which. The step still awaited names its seat in
+    bold, with the timer."""
+    giver, to = seat_name(table, note.giver, t), seat_name(table, note.to, t)
+    if note.answer == "decline":
+        return t("Hand-off: {giver} → {to}: “no need!”", giver=giver, to=to)
+    if note.answer is None:
+        return t("Hand-off: {giver} announces “I give my last trump!” — {name} answers.",
+                 giver=giver, name=f"<b>{to}</b>") + timer  # fmt: skip
+    if not note.given:
+        return t("Hand-off: {giver} → {to}: “go ahead!” — {name} passes the trumps face down.",
+                 giver=giver, to=to, name=f"<b>{giver}</b>") + timer  # fmt: skip
+    count = t.n("{count} card", "{count} cards", note.given)
+    if note.returned < note.given:
+        return t("Hand-off: {giver} → {to}, {cards} face down — {name} returns as many.",
+                 giver=giver, to=to, cards=count, name=f"<b>{to}</b>") + timer  # fmt: skip
+    return t("Hand-off: {giver} → {to}, {cards}", giver=giver, to=to, cards=count)
 
 
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
@@ -282,6 +302,8 @@ def result_text(table: Table, result: DealScored, t: Translator) -> str:
             body = t("Deal {n}: the hook {hook} caught the {caught}! {pair} +{amount}.", n=n,
                      hook=card_label(hook, t), caught=card_label(caught, t), pair=winners,
                      amount=gained)  # fmt: skip
+    elif outcome == Outcome.LYUSYA and rules.scoring == "pairs":  # nothing else is scored
+        body = t("Deal {n}: Lyusya — {pair} took every trick.", n=n, pair=winners)
     elif outcome == Outcome.LYUSYA:
         body = t("Deal {n}: Lyusya — {pair} took every trick, +{eyes}.", n=n, pair=winners,
                  eyes=gained)  # fmt: skip
@@ -351,10 +373,16 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
     if view.partner is not None:
         lines.append(t("Your partner: {name}", name=seat_name(table, view.partner, t)))
     for handoff in view.handoffs:
-        if handoff.to == seat:
-            lines.append(t("Your partner handed you {card}.", card=card_label(handoff.card, t)))
-        elif handoff.giver == seat and handoff.returned is not None:
-            lines.append(t("Your partner returned {card}.", card=card_label(handoff.returned, t)))
+        if handoff.to == seat and handoff.cards:
+            lines.append(t("Your partner handed you {card}.", card=cards_label(handoff.cards, t)))
+        elif handoff.giver == seat and handoff.returned:
+            lines.append(t("Your partner returned {card}.",
+                           card=cards_label(handoff.returned, t)))  # fmt: skip
+        elif handoff.giver == seat and handoff.cards:
+            lines.append(t("You handed {card} to your partner.",
+                           card=cards_label(handoff.cards, t)))  # fmt: skip
+    if view.hidden_turn:
+        lines.append(waiting_line(view, t))  # the same line for everyone (hidden steps)
     mine = seat in view.to_act
     lines += _prompt(view, seat, mine, t)
     return "\n".join(lines)
@@ -363,21 +391,17 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
 def _prompt(view: View, seat: int, mine: bool, t: Translator) -> list[str]:
     """What the seat is asked to do now (nothing when it is someone else's move)."""
     phase = view.phase
+    if not mine:
+        return []
     if phase is Phase.REDEAL:
-        if not view.can_redeal:
-            return [t("Waiting for redeal decisions…")]
         if view.rules.redeal_limit is not None:
             return [t("Your hand allows a redeal demand: demand one or play on?")]
         return [t("Your hand has under {n} points: ask for a redeal or play on?",
                   n=view.rules.redeal_below)]  # fmt: skip
-    if not mine:
-        return []
     if phase is Phase.CALL:
         return ["👉 " + t("You lead this deal: call a plain deal or an opening.")]
     if phase is Phase.HANDOFF:
-        if view.returning == seat:
-            return ["👉 " + t("Return a card to your partner (a plain card if you have one).")]
-        return ["👉 " + t("You may hand your last trump to your partner, who returns a card.")]
+        return ["👉 " + _handoff_prompt(view, seat, t)]
     if phase is Phase.BLIND:
         if seat == view.first_leader:
             return ["👉 " + t("Hvalyonka: you are praised — lead a plain card face down.")]
@@ -386,6 +410,29 @@ def _prompt(view: View, seat: int, mine: bool, t: Translator) -> list[str]:
         on_table = " ".join(card_label(c, t) if c else FACE_DOWN for _, c in view.trick)
         return ["👉 " + t("Your turn — on the table: {cards}.", cards=on_table)]
     return ["👉 " + t("Your lead.")]
+
+
+def _handoff_prompt(view: View, seat: int, t: Translator) -> str:
+    """The hand-off question for the seat it asks."""
+    if view.returning == seat:
+        owed = next((len(h.cards) - len(h.returned) for h in view.handoffs
+                     if h.to == seat and h.step == "return"), 1)  # fmt: skip
+        if owed > 1:
+            return t("Return two cards to your partner, one at a time (plain cards if you "
+                     "have them).")  # fmt: skip
+        return t("Return a card to your partner (a plain card if you have one).")
+    if OfferHandoff() in view.actions:
+        return t("You may announce a hand-off: “I give my last trump!” The whole table hears "
+                 "it, and your partner answers.")  # fmt: skip
+    if AnswerOffer(True) in view.actions:
+        return t("Your partner announces “I give my last trump!” — answer “go ahead” or “no "
+                 "need”.")  # fmt: skip
+    gives = [a for a in view.actions if isinstance(a, GiveTrump)]
+    if KeepHand() in view.actions:  # kryuk: the decision nobody else learns of
+        return t("You may hand your last trump to your partner, who returns a card.")
+    if len(gives) > 1:
+        return t("Your partner said “go ahead”: pass one or both trumps face down.")
+    return t("Your partner said “go ahead”: pass your trump face down.")
 
 
 def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> Keyboard:
@@ -423,12 +470,21 @@ def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> 
                 Button("✋ " + t("Play on"), RedealButton(gid, deal_no, False).pack()),
             )
         )
+    keep = Button("✋ " + t("Keep"), ActButton(gid, deal_no, str(KeepHand())).pack())
     gives = [a for a in view.actions if isinstance(a, GiveTrump)]
     if gives:
-        row = [Button("🤝 " + t("Hand off {card}", card=card_label(a.card, t)),
+        row = [Button("🤝 " + t("Hand off {card}", card=cards_label(a.cards, t)),
                       ActButton(gid, deal_no, str(a)).pack()) for a in gives]  # fmt: skip
-        row.append(Button("✋ " + t("Keep"), ActButton(gid, deal_no, "keep").pack()))
+        if KeepHand() in view.actions:
+            row.append(keep)
         rows.append(tuple(row))
+    if OfferHandoff() in view.actions:
+        offer = ActButton(gid, deal_no, str(OfferHandoff())).pack()
+        rows.append((Button("📣 " + t("I give my last trump!"), offer), keep))
+    if AnswerOffer(True) in view.actions:
+        agree = ActButton(gid, deal_no, str(AnswerOffer(True))).pack()
+        decline = ActButton(gid, deal_no, str(AnswerOffer(False))).pack()
+        rows.append((Button("🤝 " + t("Go ahead"), agree), Button("✋ " + t("No need"), decline)))
     calls = [a for a in view.actions if isinstance(a, CallOpening)]
     if calls:
         buttons = [Button(_opening_name(a.kind, t), ActButton(gid, deal_no, str(a)).pack())
@@ -447,9 +503,13 @@ def done_text(action: Any, t: Translator) -> str:
     if isinstance(action, AskRedeal):
         return t("Redeal!")
     if isinstance(action, KeepHand):
-        return t("You play on.")
+        return t("You keep your cards.")
+    if isinstance(action, OfferHandoff):
+        return t("You announced: “I give my last trump!”")
+    if isinstance(action, AnswerOffer):
+        return t("You said “go ahead”.") if action.agree else t("You said “no need”.")
     if isinstance(action, GiveTrump):
-        return t("You handed {card} to your partner.", card=card_label(action.card, t))
+        return t("You handed {card} to your partner.", card=cards_label(action.cards, t))
     if isinstance(action, ReturnCard):
         return t("You returned {card}.", card=card_label(action.card, t))
     if isinstance(action, CallOpening):
@@ -459,6 +519,10 @@ def done_text(action: Any, t: Translator) -> str:
 
 def game_error_text(error: GameError, table: Table, t: Translator) -> str:
     """A short alert for a refused move (at most 200 characters)."""
+    if isinstance(error, Waiting):  # a hidden step: no seat, no reason (RULES.md §1.2)
+        if error.started:
+            return t("Play goes on in a moment — please wait.")
+        return t("The deal has not started yet — wait a moment.")
     if isinstance(error, NotYourTurn):
         names = ", ".join(seat_name(table, s, t) for s in error.to_act)
         return t("It is {name}'s turn now.", name=names) if names else t("Not your turn.")
@@ -545,12 +609,15 @@ def _rules_sixes(t: Translator) -> str:
             t("Four players in pairs, 32 cards; the sixes are the board of pairs."),
             t("Trumps: 7♣ (shamok), the queens, the jacks, then clubs A 10 K 9 8 "
               "(no_shamok: queens, jacks, then diamonds)."),
-            t("61–89 → 1 pair, 90+ → 2; all 8 tricks send the opponents back to 0 and win the "
-              "match in the first deal. Eggs: one pair more for the next deal's winner. "
-              "The first pair to 6 wins."),
+            t("61–89 → 1 pair, 90+ → 2. All 8 tricks (Lyusya) send the opponents back to 0 and "
+              "score nothing else; in the first deal they win the match. Eggs: one pair more "
+              "for the next deal's winner. The first pair to 6 wins."),
             t("Four nines or 12 points or less: demand a redeal; the third demand in a row is "
               "refused and costs the dealing pair a pair."),
-            t("One or two trumps: hand one with points to your partner, announced to all."),
+            t("One or two trumps before the first lead: announce “I give my last trump!”; if "
+              "your partner says “go ahead”, pass one or both face down and get as many plain "
+              "cards back. The table hears the offer and the answer and learns how many cards "
+              "passed, never which."),
             t("From the second deal the first leader may call shtany, double shtany or mirror "
               "instead of a plain deal: the first trick is drawn and played from the deck."),
             t("Options: ace_discard_ban (no ace of an unled suit as a discard), royal (four "

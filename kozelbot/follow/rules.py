@@ -103,9 +103,14 @@ class Rules:
     the winner of the next scored deal."""
     lyusya: Literal["win", "zero"] = "win"
     lyusya_win_award: int = 12
-    handoff: Literal["none", "hidden", "announced"] = "none"
+    handoff: Literal["none", "hidden", "offered"] = "none"
+    """The last-trump hand-off (отход): ``hidden`` (kryuk: the player passes the trump, the
+    partner returns a card, and nobody else learns of it); ``offered`` (sixes: the player
+    announces it aloud, the partner answers aloud, the cards pass face down)."""
     handoff_trumps: tuple[int, ...] = (1,)
     """How many trumps a hand may hold to hand off its last (kryuk 1; sixes 1 or 2)."""
+    handoff_points: bool = False
+    """The trump handed off must have card points (kryuk; sixes gives any of its trumps)."""
     lead_ban: bool = False
     """Kryuk's козырять rule: a trump lead only by the side that led first (RULES.md §1.2)."""
     ace_discard_ban: bool = False

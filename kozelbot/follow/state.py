@@ -13,7 +13,7 @@ The steps of a deal, each switched on by the preset's ``Rules`` (no subclass per
 → ``blind`` (kryuk's hvalyonka: the praised player and then each other player are dealt pairs
 until a plain card arrives and play one card face down; sixes' called openings draw and play
 by themselves) → ``redeal`` (a weak hand asks for, or in sixes demands, a new deal) →
-``handoff`` (a hand with its last trump passes it to the partner, who returns a card) →
+``handoff`` (a hand with its last trumps passes them to the partner, who returns as many) →
 ``play`` (tricks) → back to ``dealing`` after the deal is scored, or ``over``.
 
 **Decision** (the redeal phase, RULES.md §1.1 "before the first card"): every eligible seat
@@ -21,17 +21,40 @@ answers "redeal" or "keep" at the same time; the first "redeal" reshuffles at on
 starts when every eligible seat has kept. So nobody loses the right because someone else moved
 first, and a deal with no weak hand starts straight away.
 
-**Decision** (hand-offs, RULES.md §1.2/§1.3): eligible seats are asked one at a time in play
-order from the first leader; a pair hands off at most once per deal; in a deal with an opening
-trick the hand-off comes when the hands are complete, after that trick (the rules place it
-"before the first lead", and the blind lead is made before the hands exist).
+**Decision** (hand-offs, RULES.md §1.2/§1.3): eligible seats are asked one at a time, each
+once, in play order from the first leader; a pair exchanges at most once per deal; in a deal
+with an opening trick the hand-off comes when the hands are complete, after that trick (the
+rules place it "before the first lead", and the blind lead is made before the hands exist).
+Kryuk: the seat passes its one trump with points (``GiveTrump``) or keeps its hand; the
+partner returns a card. Sixes (``offered``): the seat holding one or two trumps may announce
+the hand-off aloud (``OfferHandoff``, «отдаю последнего козыря!») or keep; the partner answers
+aloud (``AnswerOffer``: «давай» / «не надо»); if agreed, the seat passes one or both of its
+trumps face down (any trumps: the points rule is kryuk's) and the partner returns as many
+cards, one per press. A declined offer does not stop the partner offering in their own turn.
+
+Hidden steps (``hidden_turn``): the redeal offers, kryuk's whole hand-off (the decision and
+the return) and sixes' decision whether to offer. Who is asked there depends on cards nobody
+else may see, so every view but the asked seat's shows the step as ``waiting`` and names
+nobody (the kryuk partner learns of a hand-off only when the trump reaches them), the hand
+sizes do not move, and every card pressed, and every press of a seat not asked, is refused
+with the same ``Waiting``. What timing still shows: a person deciding takes seconds, so the
+group can see that the deal waits at its start (or, after an opening trick, before play goes
+on) — never who waits or why (computers decide at once, so at a table of one person and three
+computers a wait points at that person). Sixes' announced offer, the answer and the passing of
+the cards are public (the group sees how many cards passed, never which).
+
+**Decision** (RULES.md §1.2 "the holder of A♦", and §1.3's lowest trump alike): when the first
+leader of a deal is the holder of a card (the match's first deal of kryuk and sixes), it is
+whoever holds that card when play begins, after any hand-off; the deal's ``first_leader``, its
+``leader`` and the side on obligation follow, and so do the lead right's rotation and the
+trump-lead rule, which read them.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
@@ -57,11 +80,14 @@ class Phase(StrEnum):
     HANDOFF = "handoff"
     PLAY = "play"
     OVER = "over"
+    WAITING = "waiting"
+    """Views only: the deal waits for a hidden step (a redeal offer, a hidden hand-off) this
+    seat is not asked in. The state itself is never in it."""
 
 
 DEALING, REDEAL, PLAY, OVER = Phase.DEALING, Phase.REDEAL, Phase.PLAY, Phase.OVER
-CALL, BLIND, HANDOFF = Phase.CALL, Phase.BLIND, Phase.HANDOFF
-IN_DEAL = frozenset({CALL, BLIND, REDEAL, HANDOFF, PLAY})
+CALL, BLIND, HANDOFF, WAITING = Phase.CALL, Phase.BLIND, Phase.HANDOFF, Phase.WAITING
+IN_DEAL = frozenset({CALL, BLIND, REDEAL, HANDOFF, PLAY, WAITING})
 """Module constants: reading ``Phase.PLAY`` goes through the enum's descriptor on every
 access (slow on the engine's hot path)."""
 
@@ -111,20 +137,40 @@ class AskRedeal:
 
 @dataclass(frozen=True, slots=True)
 class KeepHand:
-    """Decline the redeal one may ask for."""
+    """Decline the redeal one may ask for, or the hand-off one may make (or offer)."""
 
     def __str__(self) -> str:
         return "keep"
 
 
 @dataclass(frozen=True, slots=True)
-class GiveTrump:
-    """Hand off the last trump (отход от последнего) to the partner."""
-
-    card: Card
+class OfferHandoff:
+    """Sixes: announce the hand-off aloud («отдаю последнего козыря!», «отхожусь»)."""
 
     def __str__(self) -> str:
-        return f"give:{self.card}"
+        return "offer"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerOffer:
+    """Sixes: the partner's answer to an offered hand-off, «давай» (``agree``) or «не надо»
+    (``decline``)."""
+
+    agree: bool
+
+    def __str__(self) -> str:
+        return "agree" if self.agree else "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class GiveTrump:
+    """Pass trumps to the partner face down (отход от последнего): kryuk its one trump,
+    sixes one or both of its trumps. Notation ``give:QS`` or ``give:QS_JD``."""
+
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "give:" + "_".join(map(str, self.cards))
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,23 +193,30 @@ class CallOpening:
         return f"call:{self.kind}"
 
 
-Action = PlayCard | AskRedeal | KeepHand | GiveTrump | ReturnCard | CallOpening
+Action = (
+    PlayCard | AskRedeal | KeepHand | OfferHandoff | AnswerOffer | GiveTrump | ReturnCard
+    | CallOpening
+)  # fmt: skip
+WORDS: dict[str, Action] = {
+    "redeal": AskRedeal(), "keep": KeepHand(), "offer": OfferHandoff(),
+    "agree": AnswerOffer(True), "decline": AnswerOffer(False),
+}  # fmt: skip
+"""The actions written as one word."""
 
 
 def parse_action(text: str) -> Action:
     """Read an action back from its ``str`` (the move log's notation)."""
-    if text == "redeal":
-        return AskRedeal()
-    if text == "keep":
-        return KeepHand()
+    if text in WORDS:
+        return WORDS[text]
     verb, _, arg = text.partition(":")
     if verb == "call" and arg in OPENINGS:
         return CallOpening(arg)
-    cards: dict[str, type[PlayCard | GiveTrump | ReturnCard]] = {
-        "play": PlayCard, "give": GiveTrump, "return": ReturnCard,
-    }  # fmt: skip
-    if verb in cards and arg:
-        return cards[verb](Card.parse(arg))
+    if verb == "give" and arg:
+        return GiveTrump(tuple(Card.parse(part) for part in arg.split("_")))
+    if verb == "play" and arg:
+        return PlayCard(Card.parse(arg))
+    if verb == "return" and arg:
+        return ReturnCard(Card.parse(arg))
     raise ValueError(f"not an action: {text!r}")
 
 
@@ -222,8 +275,34 @@ class Caught:
 
 
 @dataclass(frozen=True, slots=True)
+class HandoffOffered:
+    """Sixes: ``seat`` announced a hand-off to ``partner`` (public)."""
+
+    seat: int
+    partner: int
+
+
+@dataclass(frozen=True, slots=True)
+class OfferAnswered:
+    """Sixes: ``seat`` answered the offer of ``partner`` (public)."""
+
+    seat: int
+    partner: int
+    agree: bool
+
+
+@dataclass(frozen=True, slots=True)
 class HandedOff:
-    """A trump went to the partner (public only where the preset announces it)."""
+    """Trumps went to the partner face down (the pair alone may know which)."""
+
+    seat: int
+    partner: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """The partner returned a card for the trumps handed off."""
 
     seat: int
     partner: int
@@ -231,12 +310,12 @@ class HandedOff:
 
 
 @dataclass(frozen=True, slots=True)
-class Returned:
-    """The partner returned a card for a handed-off trump."""
+class Exchanged:
+    """A hand-off is complete: ``count`` cards went each way between ``giver`` and ``to``."""
 
-    seat: int
-    partner: int
-    card: Card
+    giver: int
+    to: int
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +327,8 @@ class OpeningCalled:
 
 
 Event = (
-    Dealt | RedealAsked | HandKept | CardPlayed | TrickTaken | Caught | HandedOff | Returned
-    | OpeningCalled | DealScored | MatchOver
+    Dealt | RedealAsked | HandKept | CardPlayed | TrickTaken | Caught | HandoffOffered
+    | OfferAnswered | HandedOff | Returned | Exchanged | OpeningCalled | DealScored | MatchOver
 )  # fmt: skip
 
 
@@ -264,6 +343,18 @@ class WrongPhase(GameError):
     def __init__(self, phase: Phase) -> None:
         super().__init__(f"not possible in phase {phase}")
         self.phase = phase
+
+
+class Waiting(WrongPhase):
+    """A press during a hidden step (``MatchState.hidden_turn``) by a seat that is not asked:
+    refused in the same words whatever the step is, whoever is asked and why (RULES.md §1.2
+    "Opponents are not told"). ``started``: a trick was already played in this deal."""
+
+    code = "waiting"
+
+    def __init__(self, started: bool) -> None:
+        super().__init__(WAITING)
+        self.started = started
 
 
 class NotYourTurn(GameError):
@@ -353,12 +444,60 @@ class Refill:
 
 @dataclass(frozen=True, slots=True)
 class Handoff:
-    """A last-trump hand-off: ``card`` from ``giver`` to ``to``, ``returned`` in exchange."""
+    """A last-trump hand-off (отход): ``cards`` (trumps, face down) from ``giver`` to ``to``,
+    and ``returned``, one by one, in exchange. Sixes first offers it aloud: ``answer`` is the
+    partner's (``agree`` «давай», ``decline`` «не надо»), ``None`` while awaited — and always
+    in kryuk, where nobody is asked before the trump passes."""
 
     giver: int
     to: int
-    card: Card
-    returned: Card | None = None
+    cards: tuple[Card, ...] = ()
+    returned: tuple[Card, ...] = ()
+    answer: str | None = None
+
+    @property
+    def step(self) -> str:
+        """``answer`` (the partner answers the offer), ``give`` (agreed: the giver passes the
+        trumps), ``return`` (the partner owes cards), ``done`` or ``declined``."""
+        if self.answer == "decline":
+            return "declined"
+        if self.cards:
+            return "return" if len(self.returned) < len(self.cards) else "done"
+        return "answer" if self.answer is None else "give"
+
+    @property
+    def active(self) -> bool:
+        """Whether the hand-off still waits for someone."""
+        return self.step in ("answer", "give", "return")
+
+
+@dataclass(frozen=True, slots=True)
+class HandoffNote:
+    """What everyone may know of an offered hand-off (sixes): who offered whom, the answer,
+    and how many cards passed each way — never which."""
+
+    giver: int
+    to: int
+    answer: str | None
+    given: int
+    returned: int
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """The cards one seat drew in an opening (a hvalyonka's pairs, an opening's batches), in
+    the order they came."""
+
+    seat: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RedealRequest:
+    """A redeal asked for (or demanded) in the current deal: the seat and its hand's points."""
+
+    seat: int
+    points: int
 
 
 @dataclass(slots=True)
@@ -383,6 +522,15 @@ class DealState:
     """The undealt deck during an opening (top first); never shown."""
     opening: str = "plain"
     """``plain``, ``hvalyonka``, ``shtany``, ``double_shtany`` or ``mirror``."""
+    deck: list[Card] = field(default_factory=list)
+    """The shuffled deck, top first, that the chance step dealt from (scripted
+    ``deal_hands``: the hands one after another, then the talon); empty in a deal begun
+    before it was kept."""
+    dealer: int | None = None
+    """Two players: the dealer. Four players (RULES.md names no dealer): the seat before
+    the first leader as dealt, whom sixes' refused redeal counts as the dealing pair."""
+    draws: list[Draw] = field(default_factory=list)
+    """An opening's drawn cards, seat by seat in dealing order."""
     redeals: int = 0
     redeal_pending: list[int] = field(default_factory=list)
     handoff_pending: list[int] = field(default_factory=list)
@@ -395,10 +543,16 @@ class DealState:
     outcome: str | None = None
 
     @property
+    def active_handoff(self) -> Handoff | None:
+        """The hand-off that still waits for an answer, the trumps or the returns."""
+        last = self.handoffs[-1] if self.handoffs else None
+        return last if last is not None and last.active else None
+
+    @property
     def returning(self) -> int | None:
         """The partner who owes a card for a hand-off, if any."""
-        last = self.handoffs[-1] if self.handoffs else None
-        return last.to if last is not None and last.returned is None else None
+        active = self.active_handoff
+        return active.to if active is not None and active.step == "return" else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -407,6 +561,7 @@ class View:
 
     seat: int | None
     phase: Phase
+    """The deal's step; ``waiting`` while it waits for a hidden step this seat is not asked in."""
     deal_no: int
     players: int
     hand: tuple[Card, ...]
@@ -414,12 +569,16 @@ class View:
     talon: int
     """Cards left in the talon (two players)."""
     to_act: tuple[int, ...]
+    """Seats that may act now, as far as this seat may know (in a hidden step: itself, if
+    asked; in kryuk's return also the giver knows who returns)."""
     legal: tuple[Card, ...]
     """Cards this seat may play now (empty when it is not its turn)."""
     actions: tuple[Action, ...]
     """What this seat may do now besides playing a card (answers, hand-off, return, call);
     the cards it may play are ``legal``."""
     can_redeal: bool
+    hidden_turn: bool
+    """The step now awaited is hidden (``MatchState.hidden_turn``): shown alike to all."""
     trick: tuple[tuple[int, Card | None], ...]
     """The trick on the table; ``None`` for a card face down that this seat may not see."""
     last_trick: Trick | None
@@ -438,7 +597,10 @@ class View:
     redeals: int
     opening: str
     handoffs: tuple[Handoff, ...]
-    """Hand-offs this seat may know of: its own pair's, and every one where announced."""
+    """Hand-offs of this seat's own pair, cards and all."""
+    handoff_notes: tuple[HandoffNote, ...]
+    """What everyone may know of sixes' offered hand-offs (none in kryuk, where they are
+    secret)."""
     returning: int | None
     """A seat that owes a card for a hand-off (shown to whoever may know of the hand-off)."""
     last_result: DealScored | None
@@ -597,6 +759,8 @@ class MatchState:
     """Fair play: the seed texts of this deal's shuffles (``GameState.seeds``)."""
     redeals: int = 0
     """Redeals asked for (or demanded) in the current deal so far."""
+    redeal_requests: list[RedealRequest] = field(default_factory=list)
+    """Each redeal asked for (or demanded) in the deal shown, in order (for its trace)."""
     current: DealState | None = None
     last_result: DealScored | None = None
     winner: int | None = None
@@ -640,6 +804,25 @@ class MatchState:
     def deals_scored(self) -> int:
         return self.deal_no
 
+    @property
+    def hidden_turn(self) -> bool:
+        """Whether the step now awaited is secret: the redeal offers, kryuk's hand-off (the
+        decision and the return), sixes' decision whether to offer one. Every view but the
+        asked seat's shows it as ``waiting``; presses of other seats get ``Waiting``."""
+        phase = self.phase
+        if phase is REDEAL:
+            return True
+        if phase is not HANDOFF:
+            return False
+        deal = self.current
+        assert deal is not None
+        return self.rules.handoff == "hidden" or deal.active_handoff is None
+
+    def _started(self) -> bool:
+        """Whether a trick of the current deal was played (an opening's)."""
+        deal = self.current
+        return deal is not None and bool(deal.tricks)
+
     def accepts(self, deal_no: int) -> bool:
         return (
             self.phase in IN_DEAL and self.current is not None and self.current.deal_no == deal_no
@@ -680,10 +863,10 @@ class MatchState:
         if phase is REDEAL:
             return tuple(deal.redeal_pending)
         if phase is HANDOFF:
-            returning = deal.returning
-            if returning is not None:
-                return (returning,)
-            return (deal.handoff_pending[0],)
+            active = deal.active_handoff
+            if active is None:
+                return (deal.handoff_pending[0],)
+            return (active.giver,) if active.step == "give" else (active.to,)
         if phase is CALL:
             return (deal.first_leader,)
         return ()
@@ -765,29 +948,50 @@ class MatchState:
         return allowed or tuple(hand)
 
     def handoff_cards(self, seat: int) -> tuple[Card, ...]:
-        """Trumps ``seat`` may hand off now: a trump with points, from a hand holding exactly
-        as many trumps as the preset allows (kryuk one; sixes one or two)."""
+        """Trumps ``seat`` may hand off in this step: kryuk's deciding seat its one trump with
+        points; sixes' deciding seat (before the offer) and the giver (once agreed) its one or
+        two trumps. Empty for everyone else."""
         deal = self.current
-        if self.phase is not HANDOFF or deal is None or deal.returning is not None:
+        if self.phase is not HANDOFF or deal is None:
             return ()
-        if not deal.handoff_pending or deal.handoff_pending[0] != seat:
+        active = deal.active_handoff
+        if active is None:
+            if deal.handoff_pending[0] != seat:
+                return ()
+        elif active.step != "give" or active.giver != seat:
             return ()
         return self._handoff_candidates(deal.hands[seat])
 
     def _handoff_candidates(self, hand: list[Card]) -> tuple[Card, ...]:
+        """The trumps a hand may pass: it holds as many trumps as the preset allows (kryuk
+        one; sixes one or two), and in kryuk the trump must have points."""
         table = self.strength
         trumps = [c for c in hand if table.is_trump(c)]
         if len(trumps) not in self.rules.handoff_trumps:
             return ()
-        return tuple(c for c in trumps if c.points > 0)
+        if self.rules.handoff_points:
+            return tuple(c for c in trumps if c.points > 0)
+        return tuple(trumps)
+
+    def _gives(self, seat: int) -> list[GiveTrump]:
+        """The hand-offs ``seat`` may make now: kryuk one trump, sixes one or both."""
+        candidates = self.handoff_cards(seat)
+        if self.rules.handoff == "hidden":
+            return [GiveTrump((card,)) for card in candidates]
+        gives = [GiveTrump((card,)) for card in candidates]
+        if len(candidates) > 1:
+            gives.append(GiveTrump(candidates))
+        return gives
 
     def return_cards(self, seat: int) -> tuple[Card, ...]:
-        """Cards the partner may return: a plain card, a trump only if nothing else."""
+        """Cards the partner may return: a plain card, a trump only if nothing else (the
+        trumps just received stay)."""
         deal = self.current
         if self.phase is not HANDOFF or deal is None or deal.returning != seat:
             return ()
-        given = deal.handoffs[-1].card
-        hand = [c for c in deal.hands[seat] if c is not given]
+        active = deal.active_handoff
+        assert active is not None
+        hand = [c for c in deal.hands[seat] if c not in active.cards]
         table = self.strength
         return tuple(c for c in hand if not table.is_trump(c)) or tuple(hand)
 
@@ -801,29 +1005,45 @@ class MatchState:
         if phase is REDEAL:
             return [AskRedeal(), KeepHand()]
         if phase is HANDOFF:
-            if self.return_cards(seat):
-                return [ReturnCard(card) for card in self.return_cards(seat)]
-            return [*(GiveTrump(card) for card in self.handoff_cards(seat)), KeepHand()]
+            return self._handoff_actions(seat)
         if phase is CALL:
             return [CallOpening(kind) for kind in OPENINGS]
         return []
 
+    def _handoff_actions(self, seat: int) -> list[Action]:
+        deal = self.current
+        assert deal is not None
+        active = deal.active_handoff
+        if active is None:
+            if self.rules.handoff == "offered":
+                return [OfferHandoff(), KeepHand()]
+            return [*self._gives(seat), KeepHand()]
+        if active.step == "answer":
+            return [AnswerOffer(True), AnswerOffer(False)]
+        if active.step == "give":
+            return list(self._gives(seat))
+        return [ReturnCard(card) for card in self.return_cards(seat)]
+
     def verify(self, seat: int, action: Action) -> None:
-        """Raise the ``GameError`` that explains why ``action`` is illegal; pass if legal."""
-        if type(action) is PlayCard:
+        """Raise the ``GameError`` that explains why ``action`` is illegal; pass if legal.
+
+        In a hidden step every card, and every action of a seat not asked, gets the same
+        ``Waiting``, so that no refusal tells who is asked or why."""
+        phase = self.phase
+        if type(action) is PlayCard and (phase is PLAY or phase is BLIND):
             self._verify_card(seat, action.card)
             return
-        phase = self.phase
+        if self.hidden_turn and (type(action) is PlayCard or seat not in self.to_act()):
+            raise Waiting(self._started())
+        if type(action) is PlayCard:
+            raise WrongPhase(phase)
         if isinstance(action, AskRedeal) or (isinstance(action, KeepHand) and phase is not HANDOFF):
             if phase is not REDEAL:
                 raise RedealNotAllowed("no redeal now")
-            if seat not in self.to_act():
-                raise RedealNotAllowed("this hand may not ask for a redeal")
             return
-        if not isinstance(action, KeepHand | GiveTrump | ReturnCard | CallOpening):
-            raise WrongPhase(phase)
-        expected = {KeepHand: HANDOFF, GiveTrump: HANDOFF, ReturnCard: HANDOFF, CallOpening: CALL}
-        if phase is not expected[type(action)]:
+        expected = {KeepHand: HANDOFF, GiveTrump: HANDOFF, ReturnCard: HANDOFF,
+                    OfferHandoff: HANDOFF, AnswerOffer: HANDOFF, CallOpening: CALL}  # fmt: skip
+        if phase is not expected.get(type(action)):
             raise WrongPhase(phase)
         to_act = self.to_act()
         if to_act != (seat,):
@@ -832,12 +1052,37 @@ class MatchState:
             if action.kind not in OPENINGS:
                 raise NotAllowed("no such opening")
             return
-        if isinstance(action, KeepHand | GiveTrump) and self.return_cards(seat):
-            raise NotAllowed("return a card first", self.return_cards(seat))
-        if isinstance(action, GiveTrump) and action.card not in self.handoff_cards(seat):
+        self._verify_handoff(seat, action)
+
+    def _verify_handoff(self, seat: int, action: Action) -> None:
+        """The hand-off step's own rules, for the seat it asks."""
+        deal = self.current
+        assert deal is not None
+        active = deal.active_handoff
+        step = "decide" if active is None else active.step
+        if step == "return":
+            returns = self.return_cards(seat)
+            if not isinstance(action, ReturnCard):
+                raise NotAllowed("return a card first", returns)
+            if action.card not in returns:
+                raise NotAllowed("return another card", returns)
+            return
+        if step == "answer":
+            if not isinstance(action, AnswerOffer):
+                raise NotAllowed("answer the offer")
+            return
+        offered = self.rules.handoff == "offered"
+        if step == "decide" and isinstance(action, KeepHand):
+            return
+        if step == "decide" and offered:
+            if not isinstance(action, OfferHandoff):
+                raise NotAllowed("offer the hand-off or keep the hand")
+            return
+        if not isinstance(action, GiveTrump):
+            raise NotAllowed("hand off a trump", self.handoff_cards(seat))
+        if not any(set(action.cards) == set(give.cards) and len(action.cards) == len(give.cards)
+                   for give in self._gives(seat)):  # fmt: skip
             raise NotAllowed("this trump may not be handed off", self.handoff_cards(seat))
-        if isinstance(action, ReturnCard) and action.card not in self.return_cards(seat):
-            raise NotAllowed("return another card", self.return_cards(seat))
 
     def _verify_card(self, seat: int, card: Card) -> None:
         if self.phase is not PLAY and self.phase is not BLIND:
@@ -928,6 +1173,7 @@ class MatchState:
         if sorted(map(str, cards)) != sorted(map(str, self.rules.cards)):
             raise ValueError("the stock must hold exactly the deck")
         self.shuffles += 1
+        self._new_requests()
         first = self._first_leader(None)
         self.current = DealState(
             deal_no=self.deal_no,
@@ -938,6 +1184,8 @@ class MatchState:
             trump=self.rules.trump_suit,
             obligation=self.side_of(first),
             stock=list(cards),
+            deck=list(cards),
+            dealer=self._dealer_of(first),
             redeals=self.redeals,
         )
         events: list[Event] = [Dealt(self.deal_no, first, self.redeals, ())]
@@ -958,6 +1206,7 @@ class MatchState:
         if len(dealt) != len(self.rules.cards) or set(dealt) != set(self.rules.cards):
             raise ValueError("the hands and the talon must hold exactly the deck")
         self.shuffles += 1
+        self._new_requests()
         first = self._first_leader(hands)
         trump = self._trump_of_deal(hands)
         self.current = DealState(
@@ -969,11 +1218,23 @@ class MatchState:
             trump=trump,
             obligation=self.side_of(first) if self.players == 4 else None,
             talon=talon,
+            deck=dealt,
+            dealer=self._dealer_of(first),
             redeals=self.redeals,
         )
         royal = self._hands_complete()
         return [Dealt(self.deal_no, first, self.redeals, tuple(self.current.redeal_pending)),
                 *royal]  # fmt: skip
+
+    def _new_requests(self) -> None:
+        """A deal's first shuffle forgets the previous deal's redeal requests."""
+        if not self.redeals:
+            self.redeal_requests = []
+
+    def _dealer_of(self, first: int) -> int:
+        """Two players: the dealer. Four players: RULES.md names no dealer, so the seat
+        before the first leader, as sixes' "dealing pair" rule has it."""
+        return self.dealer if self.players == 2 else (first - 1) % self.players
 
     def _hands_complete(self) -> list[Event]:
         """The hands are dealt: a royal kozel ends the match (its events are returned);
@@ -1006,18 +1267,38 @@ class MatchState:
         assert deal is not None
         if deal.redeal_pending:
             self.phase = REDEAL
-        elif deal.handoff_pending or deal.returning is not None:
+        elif deal.handoff_pending or deal.active_handoff is not None:
             self.phase = HANDOFF
         else:
             self.phase = PLAY
+            self._holder_leads()
+
+    def _holder_leads(self) -> None:
+        """Play begins: where a card names the first leader (the match's first deal of
+        kryuk and sixes), its holder now leads, after any hand-off (RULES.md §1.2
+        **Decision**: a partner may return A♦)."""
+        deal = self.current
+        assert deal is not None
+        card = self.rules.first_lead_card
+        if card is None or deal.tricks or deal.trick or not self._leader_by_card():
+            return
+        holder = next(s for s, hand in enumerate(deal.hands) if card in hand)
+        deal.first_leader = deal.leader = holder
+        if deal.obligation is not None:
+            deal.obligation = self.side_of(holder)
+
+    def _leader_by_card(self) -> bool:
+        """Whether this deal's first leader is the holder of ``first_lead_card``."""
+        rule = self.rules.first_lead
+        return rule == "holder" or (rule in ("rotate", "winners") and self.lead_right is None)
 
     def _first_leader(self, hands: list[list[Card]] | None) -> int:
         """Who leads the deal's first trick (the preset's first-lead rule)."""
         rule = self.rules.first_lead
         if rule == "non_dealer":
             return (self.dealer + 1) % self.players
-        if rule in ("rotate", "winners") and self.lead_right is not None:
-            return self.lead_right
+        if not self._leader_by_card():
+            return self.lead_right if self.lead_right is not None else 0
         card = self.rules.first_lead_card
         assert hands is not None, "the first deal of a match is a plain deal"
         return next(s for s, hand in enumerate(hands) if card in hand)
@@ -1044,6 +1325,7 @@ class MatchState:
         assert deal is not None
         table = self.strength
         deal.hands[seat] = draw(deal.stock, "pairs", table.is_trump)
+        deal.draws.append(Draw(seat, tuple(deal.hands[seat])))
 
     def _call(self, seat: int, kind: str) -> list[Event]:
         """Sixes: a plain deal, or an opening whose cards draw and play themselves: each
@@ -1072,6 +1354,7 @@ class MatchState:
             player = (deal.first_leader + offset) % self.players
             drawn = draw(stock, style, kept)
             deal.hands[player] = drawn
+            deal.draws.append(Draw(player, tuple(drawn)))
             playable = [c for c in drawn if not kept(c)] or drawn[-1:]
             events.extend(self._play(player, playable[0]))
         return events
@@ -1109,28 +1392,52 @@ class MatchState:
             deal.redeal_pending.remove(seat)
             self._next_phase()
             return [HandKept(seat)]
+        if isinstance(action, CallOpening):
+            return self._call(seat, action.kind)
+        events = self._handoff(seat, action)
+        self._next_phase()
+        return events
+
+    def _handoff(self, seat: int, action: Action) -> list[Event]:
+        """One step of a hand-off (verified): keep, offer, answer, give, return."""
+        deal = self.current
+        assert deal is not None
+        partner = (seat + 2) % 4
         if isinstance(action, KeepHand):
             deal.handoff_pending.pop(0)
-            self._next_phase()
             return [HandKept(seat)]
-        if isinstance(action, GiveTrump):
-            partner = (seat + 2) % 4
-            deal.hands[seat].remove(action.card)
-            deal.hands[partner].append(action.card)
-            deal.handoffs.append(Handoff(seat, partner, action.card))
-            # A pair hands off at most once per deal.
-            deal.handoff_pending = [s for s in deal.handoff_pending[1:] if s != partner]
-            self._next_phase()
-            return [HandedOff(seat, partner, action.card)]
-        if isinstance(action, ReturnCard):
+        if isinstance(action, OfferHandoff):
+            deal.handoff_pending.pop(0)
+            deal.handoffs.append(Handoff(seat, partner))
+            return [HandoffOffered(seat, partner)]
+        if isinstance(action, AnswerOffer):
             last = deal.handoffs[-1]
-            deal.hands[seat].remove(action.card)
-            deal.hands[last.giver].append(action.card)
-            deal.handoffs[-1] = Handoff(last.giver, last.to, last.card, action.card)
-            self._next_phase()
-            return [Returned(seat, last.giver, action.card)]
-        assert isinstance(action, CallOpening)
-        return self._call(seat, action.kind)
+            deal.handoffs[-1] = replace(last, answer="agree" if action.agree else "decline")
+            if action.agree:  # a pair exchanges at most once per deal
+                pair = (seat, last.giver)
+                deal.handoff_pending = [s for s in deal.handoff_pending if s not in pair]
+            return [OfferAnswered(seat, last.giver, action.agree)]
+        if isinstance(action, GiveTrump):
+            if deal.active_handoff is None:  # kryuk: passed at once, nobody asked before
+                deal.handoff_pending.pop(0)
+                deal.handoff_pending = [s for s in deal.handoff_pending if s != partner]
+                deal.handoffs.append(Handoff(seat, partner))
+            for card in action.cards:
+                deal.hands[seat].remove(card)
+                deal.hands[partner].append(card)
+            deal.handoffs[-1] = replace(deal.handoffs[-1], cards=action.cards)
+            return [HandedOff(seat, partner, action.cards)]
+        assert isinstance(action, ReturnCard)
+        last = deal.handoffs[-1]
+        deal.hands[seat].remove(action.card)
+        deal.hands[last.giver].append(action.card)
+        done = replace(last, returned=(*last.returned, action.card))
+        deal.handoffs[-1] = done
+        events: list[Event] = [Returned(seat, last.giver, action.card)]
+        if done.step == "done":
+            events.append(Exchanged(done.giver, done.to, len(done.cards)))
+        return events
+
 
     def _redeal(self, seat: int) -> list[Event]:
         """A redeal: asked (hvalenyi, belka) or demanded (sixes, where the demand after
@@ -1140,9 +1447,10 @@ class MatchState:
         dealing pair — the side of the seat before the first leader — loses a pair, i.e. the
         other pair scores one, and the next deal is dealt afresh."""
         limit = self.rules.redeal_limit
+        deal = self.current
+        assert deal is not None
+        self.redeal_requests.append(RedealRequest(seat, hand_points(deal.hands[seat])))
         if limit is not None and self.redeals >= limit:
-            deal = self.current
-            assert deal is not None
             dealing = self.side_of((deal.first_leader - 1) % self.players)
             award = [0, 0]
             award[1 - dealing] = 1
@@ -1300,9 +1608,10 @@ class MatchState:
     def _score_board(self, outcome: Outcome, side: int | None) -> list[Event]:
         """Kryuk's points (RULES.md §1.2) and sixes' pairs on the board (§1.3).
 
-        **Decision** (sixes Lyusya): the opponents go back to 0 *and* the winners score the
-        90+ award — a Lyusya is never worth less than taking 90 with a trick lost. Carried
-        eggs go to the winner of the next scored deal whatever its outcome."""
+        Sixes Lyusya (all 8 tricks): the opponents' pairs go back to 0 and the Lyusya pair
+        scores nothing else; in the match's first deal it wins the match (сухой козёл).
+        Carried eggs go to the winner of the next scored deal whatever its outcome, a Lyusya
+        included."""
         deal = self.current
         assert deal is not None
         rules = self.rules
@@ -1326,9 +1635,8 @@ class MatchState:
                 ends_match = True
             else:
                 zeroed = other
-        elif outcome == Outcome.LYUSYA:  # sixes
+        elif outcome == Outcome.LYUSYA:  # sixes: nothing else is scored
             zeroed = other
-            award[side] = rules.awards[0][1]
             ends_match = self.deal_no == 0  # сухой козёл
         else:
             award[side] = self._eyes(side, deal.points[side])
@@ -1441,32 +1749,38 @@ class MatchState:
         elif deal is not None:
             trick = tuple(deal.trick)
         handoffs: tuple[Handoff, ...] = ()
+        notes: tuple[HandoffNote, ...] = ()
         if deal is not None and deal.handoffs:
-            announced = self.rules.handoff == "announced"
-            handoffs = tuple(
-                h for h in deal.handoffs
-                if announced or (seat is not None and self.side_of(seat) == self.side_of(h.giver))
-            )  # fmt: skip
+            mine = seat is not None and self.players == 4
+            handoffs = tuple(h for h in deal.handoffs
+                             if mine and seat is not None and seat in (h.giver, h.to))  # fmt: skip
+            if self.rules.handoff == "offered":
+                notes = tuple(HandoffNote(h.giver, h.to, h.answer, len(h.cards), len(h.returned))
+                              for h in deal.handoffs)  # fmt: skip
+        to_act = self.to_act()
+        sizes = [len(h) for h in deal.hands] if deal is not None else []
+        view_phase = phase
+        if self.hidden_turn:
+            assert deal is not None
+            active = deal.active_handoff
+            pair = () if active is None else (active.giver, active.to)
+            if seat not in pair:
+                to_act = tuple(s for s in to_act if s == seat)
+            if not to_act:
+                view_phase = WAITING
+            if active is not None and seat not in pair:
+                # Kryuk: nothing shows that a trump changed hands until the return is made.
+                sizes[active.giver] += len(active.cards) - len(active.returned)
+                sizes[active.to] -= len(active.cards) - len(active.returned)
         returning = deal.returning if deal is not None else None
-        if returning is not None and not any(h.to == returning for h in handoffs):
+        if returning is not None and not notes and not any(h.to == returning for h in handoffs):
             returning = None
         actions: tuple[Action, ...] = ()
         if seat is not None and phase is not PLAY and phase is not BLIND:
             actions = tuple(self.legal_actions(seat))
-        to_act = self.to_act()
-        sizes = [len(h) for h in deal.hands] if deal is not None else []
-        if phase is HANDOFF and self.rules.handoff == "hidden" and to_act:
-            # Kryuk: the opponents are not told who is asked or that a trump changed hands.
-            acting = self.side_of(to_act[0])
-            if seat is None or self.side_of(seat) != acting:
-                to_act = ()
-                if deal is not None and deal.returning is not None:
-                    last = deal.handoffs[-1]
-                    sizes[last.giver] += 1
-                    sizes[last.to] -= 1
         return View(
             seat=seat,
-            phase=phase,
+            phase=view_phase,
             deal_no=deal.deal_no if deal is not None and in_deal else self.deal_no,
             players=self.players,
             hand=hand,
@@ -1475,7 +1789,8 @@ class MatchState:
             to_act=to_act,
             legal=self.legal_cards(seat) if seat is not None else (),
             actions=actions,
-            can_redeal=seat is not None and phase is REDEAL and seat in self.to_act(),
+            can_redeal=seat is not None and phase is REDEAL and seat in to_act,
+            hidden_turn=self.hidden_turn,
             trick=trick,
             last_trick=deal.tricks[-1] if deal is not None and deal.tricks else None,
             played=tuple([c for t in deal.tricks for _, c in t.cards]) if deal is not None else (),
@@ -1491,6 +1806,7 @@ class MatchState:
             redeals=self.redeals,
             opening=deal.opening if deal is not None else "plain",
             handoffs=handoffs,
+            handoff_notes=notes,
             returning=returning,
             last_result=self.last_result,
             winner=self.winner,
@@ -1506,9 +1822,11 @@ class MatchState:
 
     @classmethod
     def load(cls, data: Any) -> MatchState:
-        """Rebuild a state saved by ``dump`` (or by the engine before the game protocol)."""
+        """Rebuild a state saved by ``dump`` (or by the engine before the game protocol, or
+        before hand-offs passed several cards)."""
         if "deal" in data:
             data = _upgrade(data)
+        data = _upgrade_handoffs(data)
         return _ADAPTER.validate_python(data)
 
     def deal_trace(self, result: DealScored, *, match: int, players: list[str]) -> dict[str, Any]:
@@ -1533,3 +1851,26 @@ def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
         deal.setdefault("obligation", deal["first_leader"] % 2)
     data["current"] = deal
     return data
+
+
+def _upgrade_handoffs(data: dict[str, Any]) -> dict[str, Any]:
+    """A state saved when a hand-off was one ``card`` and one ``returned`` card (or none):
+    each becomes ``cards`` / ``returned`` tuples; sixes' hand-offs of then were announced
+    and made at once, so their ``answer`` is ``agree``. Games running when the bot is
+    upgraded resume from it."""
+    deal = data.get("current")
+    if not isinstance(deal, dict) or not any("card" in h for h in deal.get("handoffs", ())):
+        return data
+    offered = PRESETS[data["variant"]].rules(data["options"]).handoff == "offered"
+    upgraded = []
+    for old in deal["handoffs"]:
+        if "card" not in old:
+            upgraded.append(old)
+            continue
+        returned = old.get("returned")
+        upgraded.append({
+            "giver": old["giver"], "to": old["to"], "cards": [old["card"]],
+            "returned": [] if returned is None else [returned],
+            "answer": "agree" if offered else None,
+        })  # fmt: skip
+    return {**data, "current": {**deal, "handoffs": upgraded}}

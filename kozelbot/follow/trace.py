@@ -6,12 +6,26 @@ Keys (issue #2): ``match``, ``deal`` (0-based), ``variant``, ``options``, ``play
 ``multiplier``, ``score``, ``winner`` (the match winner when this deal ends it, else null).
 
 Issue #6 adds, where they apply: ``obligation`` (the side on obligation), ``seat_suits``
-(belka), ``handoffs`` (``[{"from", "to", "card", "returned"}]``), ``opening`` (``plain`` |
+(belka), ``handoffs`` (``[{"from", "to", "cards", "returned", "answer"}]``: the trumps passed
+and the cards returned, in order; ``answer`` is sixes' answer to the offer, ``agree`` or
+``decline`` — a declined offer passes no cards — and null in kryuk, where nobody is asked;
+traces written before issue #14 have ``card`` and ``returned`` as single cards instead),
+``opening`` (``plain`` |
 ``hvalyonka`` | ``shtany`` | ``double_shtany`` | ``mirror``), ``"blind": true`` on a trick
 played blind, ``carry`` (eggs points or pairs carried into the deal) and ``title`` (the losers'
 title on a ``sixes`` match's last deal). With two players, ``points``, ``tricks_won``,
 ``award`` and ``score`` have one entry per player; hands before a trick include the cards
 dealt from the talon.
+
+Issue #14 adds, for every deal: ``redeal_requests`` (``[{"seat", "points"}]``: each redeal
+asked for or demanded in this deal, in order, with that hand's card points), ``dealer`` (two
+players: the dealer; four players, where RULES.md names no dealer: the seat before the first
+leader as dealt — **Decision**, the seat sixes' refused redeal already counts as the dealing
+pair's), ``deck`` (the shuffled deck, top first, that the chance step dealt from — the hands
+and then the talon of a plain deal, the stock of an opening; for scripted ``deal_hands`` the
+hands one after another, then the talon; empty for a deal begun before the key existed); and
+for an opening ``opening_draws`` (``[{"seat", "cards"}]``: the cards each seat drew, blind or
+face up, in dealing order).
 
 Fair play (issue #8, ``kozelbot.fairplay.seed_trace``), in games with a secret: ``seed`` and
 ``commit`` (its SHA-256) of the shuffle played, and ``redealt`` for the deal's earlier shuffles.
@@ -43,11 +57,12 @@ def deal_trace(
             hands = [list(hand) for hand in refills[number]]
         if number == first_open:
             for handoff in deal.handoffs:  # hand-offs come just before the first open lead
-                hands[handoff.giver].remove(handoff.card)
-                hands[handoff.to].append(handoff.card)
-                if handoff.returned is not None:
-                    hands[handoff.to].remove(handoff.returned)
-                    hands[handoff.giver].append(handoff.returned)
+                for card in handoff.cards:
+                    hands[handoff.giver].remove(card)
+                    hands[handoff.to].append(card)
+                for card in handoff.returned:
+                    hands[handoff.to].remove(card)
+                    hands[handoff.giver].append(card)
         entry: dict[str, Any] = {
             "leader": trick.leader,
             "hands": [[str(c) for c in hand] for hand in hands],
@@ -69,6 +84,9 @@ def deal_trace(
         "trump": None if trump is None else trump.value,
         "first_leader": deal.first_leader,
         "redeals": deal.redeals,
+        "redeal_requests": [{"seat": r.seat, "points": r.points} for r in state.redeal_requests],
+        "dealer": _dealer(state),
+        "deck": [str(card) for card in deal.deck],
         "tricks": tricks,
         "points": list(result.points),
         "tricks_won": list(result.tricks_won),
@@ -79,6 +97,17 @@ def deal_trace(
         "winner": state.winner,
         **_extras(state, result),
     }
+
+
+def _dealer(state: MatchState) -> int:
+    """The deal's dealer (see the module docstring)."""
+    deal = state.current
+    assert deal is not None
+    if deal.dealer is not None:
+        return deal.dealer
+    if state.players == 2:  # the non-dealer leads first
+        return (deal.first_leader + 1) % 2
+    return (deal.first_leader - 1) % state.players
 
 
 def _extras(state: MatchState, result: DealScored) -> dict[str, Any]:
@@ -92,12 +121,16 @@ def _extras(state: MatchState, result: DealScored) -> dict[str, Any]:
         extra["seat_suits"] = [suit.value for suit in state.seat_suits]
     if deal.handoffs:
         extra["handoffs"] = [
-            {"from": h.giver, "to": h.to, "card": str(h.card),
-             "returned": None if h.returned is None else str(h.returned)}
+            {"from": h.giver, "to": h.to, "cards": [str(c) for c in h.cards],
+             "returned": [str(c) for c in h.returned], "answer": h.answer}
             for h in deal.handoffs
         ]  # fmt: skip
     if state.rules.opening != "plain":
         extra["opening"] = deal.opening
+    if deal.draws:
+        extra["opening_draws"] = [
+            {"seat": d.seat, "cards": [str(c) for c in d.cards]} for d in deal.draws
+        ]
     if result.carry:
         extra["carry"] = result.carry
     if result.title is not None:
