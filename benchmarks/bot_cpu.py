@@ -5,8 +5,13 @@ four emulated people play whole matches by pressing their hand buttons, and read
 process's CPU time (user + system, from /proc) before and after the play. Prints one JSON line.
 
     python benchmarks/bot_cpu.py [--matches N] [--real-limits]
+    python benchmarks/bot_cpu.py --synchronous NORMAL FULL [--runs 2] [--dir FOLDER]
 
-Also prints Bot API message calls (sends and edits) and callback answers per card.
+Also prints Bot API message calls (sends and edits) and callback answers per card, and wall
+time per card. ``--synchronous`` runs the bot with each of SQLite's settings in turn (its
+default is ``storage.db.SYNCHRONOUS``), alternating for ``--runs`` rounds, one JSON line per
+run and then a summary: the mean CPU and wall ms per card of each setting and their ratio to
+the first. Put ``--dir`` on the disk the bot will use: on a RAM disk ``fsync`` costs nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -27,6 +33,12 @@ from storage import Storage
 from tests.e2e import TOKEN, BotProcess, Players, fast_limits, seat_four
 
 MESSAGE_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"}
+
+WITH_SYNCHRONOUS = (
+    "import sys, storage.db; storage.db.SYNCHRONOUS = sys.argv[1]; "
+    "from kozelbot.__main__ import main; sys.exit(main([]))"
+)
+"""``python -c`` program that runs the bot with SQLite's ``synchronous`` setting ``argv[1]``."""
 
 
 def rss_mb(pid: int) -> float:
@@ -51,15 +63,22 @@ def cpu_seconds(pid: int) -> float:
 
 
 async def play_matches(
-    matches: int, profile: str | None = None, real_limits: bool = False, pace: str = "settle"
-) -> dict[str, float]:
-    workdir = Path(tempfile.mkdtemp(prefix="kozel-bench-"))
+    matches: int,
+    profile: str | None = None,
+    real_limits: bool = False,
+    pace: str = "settle",
+    synchronous: str | None = None,
+    folder: str | None = None,
+) -> dict[str, float | str]:
+    workdir = Path(tempfile.mkdtemp(prefix="kozel-bench-", dir=folder))
     async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
         bot = BotProcess(emu, workdir / "bench.db", workdir)
         if real_limits:  # Telegram's own group limit: the table is coalesced as in a real group
             bot.env_overrides["KOZEL_GROUP_PERIOD"] = "60"
         if profile:
             bot.python_args = ["-m", "cProfile", "-o", profile]
+        elif synchronous:
+            bot.python_args = ["-c", WITH_SYNCHRONOUS, synchronous]
         await bot.start()
         assert bot.process is not None
         pid = bot.process.pid
@@ -100,6 +119,7 @@ async def play_matches(
     message_calls = sum(1 for c in emu.history if c.ok and c.method in MESSAGE_METHODS)
     answers = sum(1 for c in emu.history if c.ok and c.method == "answerCallbackQuery")
     return {
+        "synchronous": synchronous or "default",
         "matches": matches,
         "cards_played": cards,
         "presses": presses,
@@ -111,7 +131,24 @@ async def play_matches(
         "bot_rss_mb_idle": round(rss_start, 1),
         "bot_rss_mb_after": round(rss_end, 1),
         "wall_seconds": round(wall, 1),
+        "wall_ms_per_card": round(1000 * wall / cards, 1),
     }
+
+
+def summary(runs: list[dict[str, float | str]]) -> dict[str, object]:
+    """Mean CPU and wall ms per card of each setting, and their ratios to the first one's."""
+    settings = list(dict.fromkeys(str(r["synchronous"]) for r in runs))
+    keys = ("bot_cpu_ms_per_card", "wall_ms_per_card")
+    means = {}
+    for setting in settings:
+        mine = [r for r in runs if r["synchronous"] == setting]
+        means[setting] = {k: round(statistics.mean(float(r[k]) for r in mine), 2) for k in keys}
+    base = means[settings[0]]
+    ratios = {
+        setting: {key: round(value / base[key], 3) for key, value in figures.items()}
+        for setting, figures in means.items()
+    }
+    return {"summary": means, f"ratio_to_{settings[0]}": ratios, "runs": len(runs)}
 
 
 def main() -> None:
@@ -124,9 +161,25 @@ def main() -> None:
     parser.add_argument("--pace", choices=("settle", "turn"), default="settle",
                         help="settle: a person presses once the bot is idle (every edit done); "
                              "turn: as soon as their hand shows their turn, as people do")
+    parser.add_argument("--synchronous", nargs="+", type=str.upper, metavar="SETTING",
+                        choices=("NORMAL", "FULL", "EXTRA"),
+                        help="SQLite's synchronous setting(s) to run the bot with, in turn")
+    parser.add_argument("--runs", type=int, default=1,
+                        help="rounds of the --synchronous settings (alternating)")
+    parser.add_argument("--dir", help="folder for the bot's database (default: the system's "
+                                      "temporary folder)")  # fmt: skip
     args = parser.parse_args()
-    result = asyncio.run(play_matches(args.matches, args.profile, args.real_limits, args.pace))
-    print(json.dumps({**result, "pace": args.pace}))
+    if args.profile and args.synchronous:
+        parser.error("--profile runs the bot with its default --synchronous")
+    runs = []
+    for _ in range(args.runs):
+        for setting in args.synchronous or [None]:
+            result = asyncio.run(play_matches(args.matches, args.profile, args.real_limits,
+                                              args.pace, setting, args.dir))  # fmt: skip
+            print(json.dumps({**result, "pace": args.pace}), flush=True)
+            runs.append(result)
+    if len(runs) > 1:
+        print(json.dumps(summary(runs)))
 
 
 if __name__ == "__main__":

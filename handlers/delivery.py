@@ -7,6 +7,12 @@ bucket lets a burst through on top of its refill; ``../shared/TELEGRAM.md``). On
 post or change messages count; callback answers and look-ups pass freely. A 429 holds back only
 the chat it was about, for as long as Telegram asked; the gate never retries by itself.
 
+A restart does not empty the windows: the gate notes every call it lets through in the flood
+journal beside the database (``storage.flood``) before the call is made, and ``initialize``
+starts each chat's window (and the overall one) from the calls the journal holds, so a process
+started right after a crash (kill -9 included) does not add a burst to what the killed one
+sent. ``shutdown`` cancels the calls still waiting for a window and closes the journal.
+
 ``deliver`` is the single retry authority: it runs one Bot API call until it succeeds, retrying
 ``RetryAfter`` after the wait Telegram asked for (the gate holds the chat meanwhile) and
 transient failures (time-outs, dropped connections, HTTP 5xx: PTB's ``NetworkError``) with
@@ -38,6 +44,8 @@ from telegram.error import (
 )
 from telegram.ext import BaseRateLimiter
 
+from storage.flood import Entry, FloodJournal
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -54,6 +62,12 @@ MESSAGE_METHODS = frozenset(
 
 SAFETY = 0.2
 """Seconds added to each window: a request let through at t arrives a little later."""
+SHUTDOWN_WAIT = 2.0
+"""Seconds ``FloodGate.shutdown`` waits for the calls it cancelled to end."""
+
+
+class GateClosed(RuntimeError):
+    """A message call reached the flood gate after its shutdown."""
 
 
 def retry_seconds(error: RetryAfter) -> float:
@@ -160,7 +174,12 @@ class FloodGate(BaseRateLimiter[int]):
         private_max_rate: int = 3,
         private_period: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
+        journal: FloodJournal | None = None,
     ) -> None:
+        """Windows of ``overall_max_rate`` calls per second over all chats, ``group_max_rate``
+        per ``group_period`` seconds to one group, ``private_max_rate`` per ``private_period``
+        to one private chat; ``journal`` keeps them across restarts (opened by
+        ``initialize``, closed by ``shutdown``)."""
         self._overall = _Window(overall_max_rate, 1.0)
         self._group = (group_max_rate, group_period)
         self._private = (private_max_rate, private_period)
@@ -168,12 +187,51 @@ class FloodGate(BaseRateLimiter[int]):
         self._held: dict[int, float] = {}
         """Chat → monotonic time until which Telegram asked us to wait (a 429)."""
         self._clock = clock
+        self._journal = journal
+        self._waiting: set[asyncio.Task[Any]] = set()
+        """Tasks inside ``_admit`` (cancelled by ``shutdown``)."""
+        self._closed = False
 
     async def initialize(self) -> None:
-        """Nothing to set up."""
+        """Open the journal and start every window from the calls it holds."""
+        self._closed = False
+        journal = self._journal
+        if journal is None or journal.is_open:
+            return
+        horizon = max(self._group[1], self._private[1], 1.0) + SAFETY
+        try:
+            entries = journal.open(horizon)
+        except OSError as error:
+            log.warning("flood journal %s: %s; starting with empty windows", journal.path, error)
+            return
+        self.restore(entries, journal.clock())
+        if entries:
+            log.info("flood windows restored: %d recent call(s) to %d chat(s)", len(entries),
+                     len({chat_id for _, chat_id in entries}))  # fmt: skip
+
+    def restore(self, entries: list[Entry], wall_now: float) -> None:
+        """Count the calls of ``entries`` (wall-clock times, oldest first, as the journal
+        gives them; ``wall_now`` read with them) in their windows, on the gate's clock."""
+        now = self._clock()
+        for when, chat_id in entries:
+            age = max(0.0, wall_now - when)
+            self._window(chat_id).times.append(now - age)
+            if age < self._overall.period:
+                self._overall.times.append(now - age)
 
     async def shutdown(self) -> None:
-        """Nothing to tear down."""
+        """Cancel the calls still waiting for a window (their tasks see ``CancelledError``),
+        wait for them to end, close the journal; calls arriving later raise ``GateClosed``."""
+        self._closed = True
+        current = asyncio.current_task()
+        waiting = [t for t in self._waiting if t is not current and not t.done()]
+        for task in waiting:
+            task.cancel()
+        if waiting:
+            await asyncio.wait(waiting, timeout=SHUTDOWN_WAIT)
+            log.info("shutdown: %d call(s) waiting for a flood window cancelled", len(waiting))
+        if self._journal is not None:
+            self._journal.close()
 
     def _window(self, chat_id: int) -> _Window:
         window = self._chats.get(chat_id)
@@ -195,17 +253,29 @@ class FloodGate(BaseRateLimiter[int]):
             await asyncio.sleep(wait)
 
     async def _admit(self, chat_id: int) -> None:
-        """Wait until a message call to ``chat_id`` fits every window, then count it."""
-        chat = self._window(chat_id)
-        async with chat.lock:
-            await self._sleep_until_free(
-                lambda now: max(chat.delay(now), self._held.get(chat_id, 0.0) - now)
-            )
-            async with self._overall.lock:
-                now = await self._sleep_until_free(self._overall.delay)
-                self._overall.times.append(now)
-            chat.times.append(now)
-            self._held.pop(chat_id, None)
+        """Wait until a message call to ``chat_id`` fits every window, then count it (in the
+        journal too, before the call is made)."""
+        if self._closed:
+            raise GateClosed(f"a message call to {chat_id} after the flood gate shut down")
+        task = asyncio.current_task()
+        if task is not None:
+            self._waiting.add(task)
+        try:
+            chat = self._window(chat_id)
+            async with chat.lock:
+                await self._sleep_until_free(
+                    lambda now: max(chat.delay(now), self._held.get(chat_id, 0.0) - now)
+                )
+                async with self._overall.lock:
+                    now = await self._sleep_until_free(self._overall.delay)
+                    self._overall.times.append(now)
+                chat.times.append(now)
+                self._held.pop(chat_id, None)
+                if self._journal is not None:
+                    self._journal.record(chat_id)
+        finally:
+            if task is not None:
+                self._waiting.discard(task)
 
     async def process_request(
         self,

@@ -8,12 +8,12 @@ from inside the bot, holding the storage lock.
 
 Either way the copy goes to a temporary file beside the target, is checked with
 ``PRAGMA integrity_check``, switched to a single-file journal mode and only then renamed over
-the target: a failed or interrupted backup never replaces a good one.
+the target: a failed or interrupted backup never replaces a good one. The temporary file,
+and so the installed copy, has mode 0600 like the database (``storage.files``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import sqlite3
@@ -24,6 +24,7 @@ from types import TracebackType
 from typing import Self
 
 from storage.errors import StorageError
+from storage.files import PRIVATE, sync_folder
 
 STEP_PAGES = 256
 """Pages copied per step by ``backup_file`` (1 MiB with SQLite's default 4 KiB pages)."""
@@ -105,7 +106,10 @@ class TemporaryCopy:
             raise FileNotFoundError(errno.ENOENT, "no such folder", str(target.parent))
         self.target = target
         fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-        os.close(fd)
+        try:
+            os.fchmod(fd, PRIVATE)  # mkstemp's mode already; the rename keeps it
+        finally:
+            os.close(fd)
         self.path = Path(name)
         self._installed = False
         try:
@@ -129,7 +133,7 @@ class TemporaryCopy:
         db.close()
         os.replace(self.path, self.target)
         self._installed = True
-        _sync_folder(self.target.parent)
+        sync_folder(self.target.parent)
         return pages
 
     def discard(self) -> None:
@@ -152,14 +156,3 @@ class TemporaryCopy:
         if not self._installed:
             self.discard()
 
-
-def _sync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (POSIX; elsewhere a no-op)."""
-    if os.name != "posix":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

@@ -14,6 +14,8 @@ What counts where:
 - a chat's board: the chat's rated group matches; the global board: rated group matches in
   public chats (a chat without settings is public), both ordered by the person's group rating.
 - ``player_stats``: every finished match of the scope, rated or not, and the abandons.
+- ``board_messages`` (migration 007): the bot's own board messages, the newest
+  ``BOARD_MESSAGES_KEPT`` per chat and kind, so a board's button edits only such a message.
 
 A person who somehow held two seats of one match counts once, at their first seat (with the
 tallies of both seats).
@@ -51,6 +53,9 @@ if TYPE_CHECKING:
     from kozelbot.table import Table
 
 SCOPES = ("group", "private")
+
+BOARD_MESSAGES_KEPT = 50
+"""Board messages remembered per chat and kind; the buttons of older ones are refused."""
 
 _INT64_MAX = 2**63 - 1
 
@@ -600,3 +605,34 @@ class BoardsMixin:
             )
             if was_public != settings.public:
                 await self._shift_global(chat_id, add=settings.public)
+
+    # -- the bot's board messages ------------------------------------------------------------
+
+    async def remember_board_message(self, chat_id: int, message_id: int, kind: str) -> None:
+        """Note that the bot sent ``message_id`` in ``chat_id`` as a ``kind`` board (e.g.
+        ``"history"``); only the newest ``BOARD_MESSAGES_KEPT`` of a chat and kind are kept."""
+        now = self._clock()
+        async with self._write():
+            await self._db.execute(
+                "INSERT INTO board_messages (chat_id, message_id, kind, created_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (chat_id, message_id) DO UPDATE SET"
+                " kind = excluded.kind, created_at = excluded.created_at",
+                (chat_id, message_id, kind, now),
+            )
+            await self._db.execute(
+                "DELETE FROM board_messages WHERE chat_id = ? AND kind = ? AND message_id IN"
+                " (SELECT message_id FROM board_messages WHERE chat_id = ? AND kind = ?"
+                "  ORDER BY created_at DESC, message_id DESC LIMIT -1 OFFSET ?)",
+                (chat_id, kind, chat_id, kind, BOARD_MESSAGES_KEPT),
+            )
+
+    async def is_board_message(self, chat_id: int, message_id: int, kind: str) -> bool:
+        """Whether the bot sent ``message_id`` in ``chat_id`` as a ``kind`` board (one of the
+        newest it remembers)."""
+        if not fits(chat_id, message_id):
+            return False
+        row = await self._fetchone(
+            "SELECT 1 FROM board_messages WHERE chat_id = ? AND message_id = ? AND kind = ?",
+            (chat_id, message_id, kind),
+        )
+        return row is not None

@@ -1,9 +1,22 @@
 """``Storage``: the bot's SQLite database behind intent-named async methods.
 
-One aiosqlite connection (WAL, ``synchronous=NORMAL``, foreign keys, a 5 s busy timeout).
+One aiosqlite connection (WAL, ``synchronous=FULL``, foreign keys, a 5 s busy timeout).
 Every write is one ``BEGIN IMMEDIATE`` transaction under an ``asyncio.Lock``; reads take the
 same lock so they never run inside somebody else's write transaction. Nothing here awaits
 anything but the database.
+
+Durability: a write method returns once its transaction committed, and with
+``synchronous=FULL`` SQLite commits in WAL mode by appending the transaction to the ``-wal``
+file and ``fsync``-ing it before COMMIT returns. So every write that returned — an accepted
+move, its deal, its result and its posts, all in one transaction — survives a kill of the
+process (kill -9, a crash: the OS already holds the file) and a power cut or OS crash too
+(the data is on the disk, as far as the disk honours ``fsync``). A transaction still running
+at that moment is rolled back as a whole at the next open; no write is ever half there.
+(``synchronous=NORMAL`` would keep the first promise only: a power cut could lose the last
+transactions committed before the last checkpoint.)
+
+The database file, its ``-wal`` and ``-shm`` files and every backup are readable by the bot's
+user only (mode 0600, ``storage.files``).
 
 A live game is saved whole, as the JSON of ``kozelbot.table.Table``, with optimistic
 concurrency: each save must carry the stored version plus one, else ``StaleVersion``.
@@ -11,7 +24,6 @@ concurrency: each save must carry the stored version plus one, else ``StaleVersi
 Ids come from Telegram and from forged input, and may not fit SQLite's 64-bit INTEGER: a
 read of such an id finds nothing, a write of one raises ``ValueError`` and writes nothing.
 """
-
 from __future__ import annotations
 
 import asyncio
@@ -42,6 +54,7 @@ from kozelbot.table import Table
 from storage.backup import TemporaryCopy, same_file
 from storage.boards import BoardsMixin
 from storage.errors import GameAlreadyRunning, SeatTaken, StaleVersion
+from storage.files import is_file_database, open_private_database
 from storage.migrate import apply_migrations
 from storage.transaction import immediate
 from storage.values import INT64_MAX as _INT64_MAX
@@ -50,12 +63,21 @@ from storage.values import to_json as _json
 
 Clock = Callable[[], float]
 
-_PRAGMAS = (
-    "PRAGMA journal_mode = WAL",
-    "PRAGMA synchronous = NORMAL",
-    "PRAGMA foreign_keys = ON",
-    "PRAGMA busy_timeout = 5000",
-)
+SYNCHRONOUS = "FULL"
+"""SQLite's ``synchronous`` setting (``FULL``: see the durability promise above; the CPU
+benchmark sets ``NORMAL`` here to measure what ``FULL`` costs)."""
+
+
+def _pragmas() -> tuple[str, ...]:
+    if SYNCHRONOUS not in ("NORMAL", "FULL", "EXTRA"):
+        raise ValueError(f"unknown synchronous setting {SYNCHRONOUS!r}")
+    return (
+        "PRAGMA journal_mode = WAL",
+        f"PRAGMA synchronous = {SYNCHRONOUS}",
+        "PRAGMA foreign_keys = ON",
+        "PRAGMA busy_timeout = 5000",
+    )
+
 
 _LIVE_STATUSES = "('lobby', 'playing')"
 
@@ -181,12 +203,15 @@ class Storage(BoardsMixin):
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Clock = time.time) -> Self:
-        """Open (creating if needed) and migrate the database at ``path`` (``":memory:"`` ok)."""
+        """Open (creating if needed, mode 0600) and migrate the database at ``path``
+        (``":memory:"`` ok)."""
+        if is_file_database(path):
+            await asyncio.to_thread(open_private_database, Path(path))
         # isolation_level=None: the sqlite3 module must not open transactions behind our back.
         db = await aiosqlite.connect(path, isolation_level=None)
         try:
             db.row_factory = sqlite3.Row
-            for pragma in _PRAGMAS:
+            for pragma in _pragmas():
                 await db.execute(pragma)
             storage = cls(db, clock)
             await apply_migrations(db, storage._lock, clock)
@@ -470,14 +495,14 @@ class Storage(BoardsMixin):
         moves: Sequence[MoveRecord] = (),
         deals: Sequence[DealRecord] = (),
         result: MatchResult | None = None,
-        abandoned_by: int | None = None,
+        abandoned: Sequence[int] = (),
         outbox: Sequence[OutboxItem] = (),
     ) -> None:
         """Save a changed game with its new moves, deals, result and posts, all or nothing.
 
         ``table.version`` must be the stored version plus one, else ``StaleVersion`` and
         nothing is written. A move or deal already logged fails the whole save with
-        ``sqlite3.IntegrityError``. ``abandoned_by`` (a person who left the running match)
+        ``sqlite3.IntegrityError``. ``abandoned`` (people who left the running match)
         gets one warning; a result clears one warning of each person who played it.
         """
         _check_belongs(table.game_id, moves, deals, result)
@@ -541,7 +566,7 @@ class Storage(BoardsMixin):
                         for o in outbox
                     ],
                 )
-            if abandoned_by is not None:
+            for abandoned_by in abandoned:
                 await self._db.execute(
                     "INSERT INTO users (user_id, first_name, abandons, created_at, updated_at)"
                     " VALUES (?, '', 1, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
@@ -550,30 +575,27 @@ class Storage(BoardsMixin):
                 )
                 await self._after_abandon(table, abandoned_by, now)
         self._seated_committed(table.game_id, seated)
-        if result is not None or abandoned_by is not None:
+        if result is not None or abandoned:
             players = [p.user_id for p in result.players] if result is not None else []
-            self._user_changed(abandoned_by, *players)
+            self._user_changed(*abandoned, *players)
 
     async def _sync_live_seats(self, table: Table) -> frozenset[int]:
         """Rewrite the game's rows of ``live_seats`` (inside a write) when its people changed:
         its people while it is live, none once it ended; returns them. ``SeatTaken`` if one
         of them sits at another live game."""
-        seated = frozenset(
-            p.user_id for _s, p in table.humans if p.user_id is not None and table.status.live
-        )
+        seated = table.people if table.status.live else frozenset()
         if self._seated.get(table.game_id) == seated:
             return seated
         await self._db.execute("DELETE FROM live_seats WHERE game_id = ?", (table.game_id,))
-        for _seat, player in table.humans if seated else ():
+        for user_id in sorted(seated):
             try:
                 await self._db.execute(
                     "INSERT INTO live_seats (user_id, game_id) VALUES (?, ?)",
-                    (player.user_id, table.game_id),
+                    (user_id, table.game_id),
                 )
             except sqlite3.IntegrityError as exc:
                 if _SEAT_CONFLICT in str(exc):
-                    assert player.user_id is not None
-                    raise SeatTaken(player.user_id) from exc
+                    raise SeatTaken(user_id) from exc
                 raise
         return seated
 
@@ -639,6 +661,20 @@ class Storage(BoardsMixin):
             (user_id,),
         )
         return None if row is None else Table.from_json(row["data"])
+
+    async def live_games_in(self, chat_id: int) -> list[Table]:
+        """The lobby or playing games of one chat, one per forum topic, by topic (the chat's
+        own, outside topics, first): an index lookup, whatever else the chat played."""
+        if not _fits(chat_id):
+            return []
+        # In the order of the partial index games_one_live_per_place (chat_id, thread_id),
+        # which holds live games only (ORDER BY game_id would pick games_by_chat: every game).
+        rows = await self._fetchall(
+            f"SELECT data FROM games WHERE chat_id = ? AND status IN {_LIVE_STATUSES}"
+            " ORDER BY thread_id",
+            (chat_id,),
+        )
+        return [Table.from_json(row["data"]) for row in rows]
 
     async def live_games(self) -> list[Table]:
         """Every lobby or playing game, oldest first (to resume them at start-up)."""

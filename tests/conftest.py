@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -52,6 +53,17 @@ async def storage(db_path: Path) -> AsyncIterator[Storage]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture
+def loose_umask() -> Iterator[None]:
+    """The usual umask (022: new files readable by everybody), whatever the test runner has
+    (the files that must stay private are created 0600 regardless)."""
+    previous = os.umask(0o022)
+    try:
+        yield
+    finally:
+        os.umask(previous)
 
 
 @pytest.fixture

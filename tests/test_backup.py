@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import os
 import sqlite3
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ import pytest
 from kozelbot.records import MoveRecord, MoveSource
 from kozelbot.table import Player, Table, TableStatus
 from storage import Storage
-from storage.backup import backup_file
+from storage.backup import TemporaryCopy, backup_file
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = [Player(user_id=1, name="Anna"), None, Player(name="Computer 1"), None]
@@ -346,3 +347,32 @@ def test_cli_usage_names_the_backup_command(tmp_path: Path) -> None:
     assert code == 0 and any("kozelbot backup FILE" in line for line in out)
     code, out, err = run_cli(tmp_path, "backup", db=None)
     assert code == 2 and out == [] and any("backup FILE" in line for line in err)
+
+
+# -- file modes ------------------------------------------------------------------------------
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+@pytest.mark.usefixtures("loose_umask")
+async def test_every_backup_is_readable_by_the_owner_only(tmp_path: Path) -> None:
+    """A backup holds every live hand and match secret, as the database does: mode 0600 for
+    the temporary copy and the installed one, also over an older copy readable by others."""
+    source = tmp_path / "kozel.db"
+    inside, outside = tmp_path / "inside.db", tmp_path / "outside.db"
+    outside.write_bytes(b"an old copy")
+    os.chmod(outside, 0o644)
+    async with await Storage.open(source) as storage:
+        await fill(storage, games=2, moves=2)
+        await storage.backup(inside)
+        await asyncio.to_thread(backup_file, source, outside)
+    assert _mode(inside) == 0o600 and _mode(outside) == 0o600
+    check_copy(inside)
+    check_copy(outside)
+    with TemporaryCopy(tmp_path / "third.db") as copy:
+        assert _mode(copy.path) == 0o600
+        copy.connection.execute("CREATE TABLE t (x)")
+        copy.install()
+    assert _mode(tmp_path / "third.db") == 0o600

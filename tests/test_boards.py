@@ -102,7 +102,7 @@ async def abandon(storage: Storage, user_id: int, *, chat_id: int = CHAT) -> Non
     )
     created = await storage.create_game(table)
     stopped = created.model_copy(update={"version": 1, "status": TableStatus.STOPPED})
-    await storage.save_game(stopped, abandoned_by=user_id)
+    await storage.save_game(stopped, abandoned=[user_id])
 
 
 async def rows(storage: Storage, sql: str, *params: object) -> list[tuple[object, ...]]:

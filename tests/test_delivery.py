@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from handlers.delivery import Backoff, FloodGate, deliver, is_transient
+from handlers.delivery import Backoff, FloodGate, GateClosed, deliver, is_transient
 from handlers.throttle import Throttle
+from storage.flood import FloodJournal
 
 
 class Sent:
@@ -168,3 +170,87 @@ def test_the_throttle_allows_a_burst_then_its_rate_and_warns_once() -> None:
     now[0] = 10.0
     assert [throttle.allow(1) for _ in range(3)] == [True, True, True]
     assert not throttle.allow(1) and throttle.first_refusal(1) is True
+
+
+# -- the flood windows across a restart, and the gate's shutdown ------------------------------
+
+
+def _gate(journal: FloodJournal | None = None, **limits: Any) -> FloodGate:
+    values: dict[str, Any] = {"overall_max_rate": 1000, "group_max_rate": 3,
+                              "group_period": 0.6, "private_max_rate": 2, "private_period": 0.6}
+    values.update(limits)
+    return FloodGate(**values, journal=journal)  # fmt: skip
+
+
+async def _send(gate: FloodGate, chat_id: int, record: list[tuple[int, float]] | None = None,
+                journal: Path | None = None) -> None:  # fmt: skip
+    loop = asyncio.get_running_loop()
+
+    async def run() -> bool:
+        if record is not None:
+            record.append((chat_id, loop.time()))
+        if journal is not None:  # the call is in the journal before it is made
+            assert journal.read_text().splitlines()[-1].endswith(f" {chat_id}")
+        return True
+
+    await gate.process_request(run, (), {}, "sendMessage", {"chat_id": chat_id}, None)
+
+
+async def test_a_restarted_gate_goes_on_with_the_windows_the_killed_one_left(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "kozel.db.flood"
+    first = _gate(FloodJournal(path))
+    await first.initialize()
+    for chat_id in (-5, -5, -5, 42, 42):  # the group's and the private chat's windows are full
+        await _send(first, chat_id, journal=path)
+    loop = asyncio.get_running_loop()
+    killed = loop.time()  # no shutdown: kill -9
+    second = _gate(FloodJournal(path))
+    await second.initialize()
+    sent: list[tuple[int, float]] = []
+    await asyncio.gather(_send(second, -5, sent), _send(second, 42, sent),
+                         _send(second, -6, sent))  # fmt: skip
+    at = {chat_id: when - killed for chat_id, when in sent}
+    assert at[-6] < 0.1, "a chat the killed process did not write to is free"
+    assert at[-5] >= 0.6 and at[42] >= 0.6, "the full windows of the killed process hold"
+    assert at[-5] < 1.0 and at[42] < 1.0
+    await second.shutdown()
+
+
+async def test_restored_windows_move_from_the_wall_clock_to_the_gates_clock() -> None:
+    mono = [500.0]
+    gate = FloodGate(overall_max_rate=2, group_max_rate=2, group_period=60.0,
+                     private_max_rate=3, private_period=3.0, clock=lambda: mono[0])  # fmt: skip
+    wall_now = 1_700_000_100.0
+    gate.restore([(wall_now - 50.0, -5), (wall_now - 0.5, -5), (wall_now - 0.3, 7)], wall_now)
+    group, private, overall = gate._window(-5), gate._window(7), gate._overall
+    assert list(group.times) == pytest.approx([450.0, 499.5])
+    assert list(private.times) == pytest.approx([499.7])
+    assert list(overall.times) == pytest.approx([499.5, 499.7]), "the last second, overall"
+    assert group.delay(500.0) == pytest.approx(450.0 + 60.2 - 500.0)
+    assert private.delay(500.0) == 0.0
+    assert overall.delay(500.0) == pytest.approx(499.5 + 1.2 - 500.0)
+
+
+async def test_shutdown_cancels_the_calls_waiting_for_a_window_and_closes_the_journal(
+    tmp_path: Path,
+) -> None:
+    journal = FloodJournal(tmp_path / "kozel.db.flood")
+    gate = _gate(journal, group_max_rate=1, group_period=60.0)
+    await gate.initialize()
+    await _send(gate, -5)
+    waiting = [asyncio.create_task(_send(gate, -5)) for _ in range(3)]  # one holds the lock
+    await asyncio.sleep(0.05)
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await gate.shutdown()
+    assert loop.time() - began < 0.5
+    assert all(task.cancelled() for task in waiting)
+    assert not journal.is_open
+    with pytest.raises(GateClosed):
+        await _send(gate, -6)
+    sent = Sent([0.0])
+    await gate.process_request(sent.call(0), (), {}, "answerCallbackQuery",
+                               {"callback_query_id": "1"}, None)  # fmt: skip
+    assert len(sent.times) == 1, "calls that are not messages still pass"

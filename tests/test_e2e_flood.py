@@ -1,12 +1,25 @@
 """Flood limits: with Telegram's ratios (20 messages a minute per group, ~1 a second per private
-chat, time-scaled ×20) a game against instant computer players never draws a 429."""
+chat, time-scaled) a game against instant computer players never draws a 429, and neither does
+a busy group across a storm of crashes (the flood journal carries the windows over a kill -9).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import itertools
 from pathlib import Path
 
 from botapi_emulator import BotApiEmulator, Limits
-from tests.e2e import TOKEN, BotRunner, bot_settings, start_with_bots
+from tests.e2e import (
+    TOKEN,
+    BotProcess,
+    BotRunner,
+    Players,
+    bot_settings,
+    seat_four,
+    start_with_bots,
+)
 
 SCALE = 20.0
 
@@ -43,3 +56,74 @@ async def test_a_fast_game_never_exceeds_the_group_or_private_flood_limits(tmp_p
             assert emu.flood_errors == []
         finally:
             await bot.stop()
+
+
+KILLS = 5
+GROUP_WINDOW = 10.0
+"""Seconds of the group's window: 20 messages per 10 s (Telegram's 20 a minute, scaled ×6),
+long beside a restart, so a new process that forgot the old one's calls would burst past it."""
+COMMANDS = ("/help", "/rules hvalenyi", "/rules kryuk", "/rules sixes", "/rules belka",
+            "/rules cover")  # fmt: skip
+"""Different answers (identical ones waiting are sent once)."""
+
+
+async def _keep_playing(players: Players, stop: asyncio.Event) -> None:
+    """The person to act presses a legal card, again and again; presses a kill swallows
+    are pressed again once the next process shows the turn."""
+    emu = players.emu
+    while not stop.is_set() and not players.match_over:
+        with contextlib.suppress(TimeoutError):
+            await emu.wait_for(lambda: players.whose_turn() is not None or stop.is_set()
+                               or players.match_over, timeout=10)  # fmt: skip
+        if stop.is_set() or players.match_over or players.whose_turn() is None:
+            continue
+        before = players.turn_key()
+        user, message, data = players.next_press()
+        query = emu.press_nowait(user, user.id, message.message_id, data)
+        with contextlib.suppress(TimeoutError):
+            await emu.wait_answer(query, timeout=5)
+            await players.moved_on(before, timeout=5)
+
+
+async def _keep_asking(players: Players, stop: asyncio.Event) -> None:
+    """People in the group keep sending commands that the bot answers there."""
+    for user, text in zip(itertools.cycle(players.users), itertools.cycle(COMMANDS)):
+        if stop.is_set():
+            return
+        players.emu.send_text(user, players.group.id, text)
+        await asyncio.sleep(0.4)
+
+
+async def test_five_kills_while_a_busy_group_is_edited_draw_no_429(tmp_path: Path) -> None:
+    limits = Limits(group_per_window=20, group_window=GROUP_WINDOW, private_per_window=None,
+                    global_per_second=None, algorithm="window")  # fmt: skip
+    async with BotApiEmulator(token=TOKEN, limits=limits) as emu:
+        bot = BotProcess(emu, tmp_path / "kozel.db", tmp_path,
+                         env={"KOZEL_GROUP_MAX_RATE": "20",
+                              "KOZEL_GROUP_PERIOD": str(GROUP_WINDOW)})  # fmt: skip
+        await bot.start()
+        stop = asyncio.Event()
+        try:
+            await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+            players = await seat_four(emu, options="seating=ordered deck=36 move_time=0",
+                                      in_order=False)  # fmt: skip
+            workers = [asyncio.create_task(_keep_playing(players, stop)),
+                       asyncio.create_task(_keep_asking(players, stop))]  # fmt: skip
+            for _ in range(KILLS):
+                await asyncio.sleep(GROUP_WINDOW / 3)  # the window fills up meanwhile
+                await bot.kill()
+                calls = len(emu.calls("getUpdates"))
+                await bot.start()
+                await emu.wait_for(lambda c=calls: len(emu.calls("getUpdates")) > c,  # type: ignore[misc]
+                                   timeout=30)  # fmt: skip
+            await asyncio.sleep(GROUP_WINDOW / 2)
+            stop.set()
+            await asyncio.gather(*workers)
+        finally:
+            stop.set()
+            await bot.stop()
+        group = players.group.id
+        sent = [c for c in emu.history if c.ok and c.chat_id == group
+                and c.method in ("sendMessage", "editMessageText")]  # fmt: skip
+        assert len(sent) >= 2 * 20, "the group spent its window again and again"
+        assert emu.flood_errors == []

@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 from botapi_emulator import BotApiEmulator
-from tests.e2e import TOKEN, BotProcess, Players, fast_limits, seat_four
+from tests.e2e import NAMES, TOKEN, BotProcess, Players, fast_limits, seat_four
 
 
 def _outbox(db_path: Path) -> list[tuple[int, str]]:
@@ -90,3 +90,73 @@ async def test_sigterm_finishes_the_press_in_flight_and_the_next_start_sends_hel
             await fast.stop()
     results = [m.text for m in emu.messages(players.group.id) if m.text.startswith("Сдача 1:")]
     assert len(results) == 1
+
+
+async def test_sigterm_while_a_lane_waits_on_the_flood_gate_exits_cleanly(tmp_path: Path) -> None:
+    """The group's window is spent, so its lane waits in the flood gate when SIGTERM arrives:
+    the bot still exits 0, no task outlives the event loop ("Task was destroyed but it is
+    pending", "Event loop is closed") and nothing raises."""
+    db_path = tmp_path / "kozel.db"
+    async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
+        bot = BotProcess(emu, db_path, tmp_path,
+                         env={"KOZEL_GROUP_MAX_RATE": "3", "KOZEL_GROUP_PERIOD": "600"})
+        await bot.start()
+        try:
+            await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+            users = [emu.add_user(first_name=name, language_code="ru") for name in NAMES]
+            group = emu.add_group(title="Козлятня", members=users)
+
+            def group_calls() -> int:
+                return sum(1 for c in emu.history if c.ok and c.chat_id == group.id
+                           and c.method == "sendMessage")  # fmt: skip
+
+            # Five different answers due (identical ones would be sent once), three fit.
+            for user, text in zip(users, ("/help", "/rules kryuk", "/rules sixes",
+                                          "/rules belka"), strict=True):  # fmt: skip
+                emu.send_text(user, group.id, text)
+            emu.send_text(users[0], group.id, "/rules cover")
+            await emu.wait_for(lambda: group_calls() >= 3, timeout=30)
+            await emu.wait_for(lambda: emu.undelivered_updates == 0, timeout=10)
+            await asyncio.sleep(0.5)
+            assert group_calls() == 3, "the fourth answer waits in the gate, the fifth behind it"
+            assert bot.process is not None
+            bot.process.terminate()
+            code = await asyncio.wait_for(bot.process.wait(), 30)
+            bot.process = None
+        finally:
+            await bot.stop()
+    log = bot.log.read_text()
+    assert code == 0, log[-3000:]
+    for bad in ("Task was destroyed", "Event loop is closed", "Traceback"):
+        assert bad not in log, log[-3000:]
+
+
+async def test_a_second_sigterm_while_stopping_does_not_hang_the_process(tmp_path: Path) -> None:
+    """An impatient operator signals twice: the second one, during the shutdown's drain of a
+    flood-held group, is only logged; the bot still shuts down in order and exits 0."""
+    db_path = tmp_path / "kozel.db"
+    async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
+        bot = BotProcess(emu, db_path, tmp_path,
+                         env={"KOZEL_GROUP_MAX_RATE": "1", "KOZEL_GROUP_PERIOD": "600"})
+        await bot.start()
+        try:
+            await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+            users = [emu.add_user(first_name=name, language_code="ru") for name in NAMES[:2]]
+            group = emu.add_group(title="Козлятня", members=users)
+            emu.send_text(users[0], group.id, "/help")
+            emu.send_text(users[1], group.id, "/rules kryuk")  # waits: one a 600 s
+            await emu.wait_for(lambda: emu.undelivered_updates == 0, timeout=10)
+            await asyncio.sleep(0.5)
+            assert bot.process is not None
+            bot.process.terminate()
+            await asyncio.sleep(0.5)  # inside the shutdown's drain of the held answer
+            bot.process.terminate()
+            code = await asyncio.wait_for(bot.process.wait(), 30)
+            bot.process = None
+        finally:
+            await bot.stop()
+    log = bot.log.read_text()
+    assert code == 0, log[-3000:]
+    assert "already stopping" in log, log[-3000:]
+    for bad in ("Task was destroyed", "Event loop is closed", "Traceback"):
+        assert bad not in log, log[-3000:]

@@ -590,3 +590,22 @@ async def test_005_lists_people_seated_at_live_games_and_keys_live_games_by_topi
     assert set(query(path, "SELECT DISTINCT thread_id FROM games")) == {(0,)}
     index = query(path, "SELECT sql FROM sqlite_master WHERE name = 'games_one_live_per_place'")
     assert "chat_id, thread_id" in index[0][0]
+
+
+async def test_007_adds_the_board_messages_the_bot_remembers_per_chat(
+    base: tuple[Path, Seed],
+) -> None:
+    path, seed = base
+    await migrate(path, MIGRATIONS[:6])
+    assert await migrate(path, MIGRATIONS[:7]) == [7]
+    columns = {row[1]: row[5] for row in query(path, "PRAGMA table_info(board_messages)")}
+    assert columns == {"chat_id": 1, "message_id": 2, "kind": 0, "created_at": 0}
+    assert query(path, "SELECT COUNT(*) FROM board_messages") == [(0,)]
+    async with await Storage.open(path, clock=clock) as storage:
+        await storage.remember_board_message(CHAT, 900, "history")
+        assert await storage.is_board_message(CHAT, 900, "history")
+        assert not await storage.is_board_message(OTHER_CHAT, 900, "history")
+    assert query(path, "SELECT chat_id, message_id, kind, created_at FROM board_messages") == [
+        (CHAT, 900, "history", NOW)
+    ]
+    await check_storage_reads_everything(path, seed)

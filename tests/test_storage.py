@@ -9,7 +9,9 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
+import os
 import sqlite3
+import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -414,7 +416,7 @@ async def test_leaving_a_match_warns_and_finishing_one_clears_a_warning(storage:
     await storage.upsert_user(1, "Anna", None, "ru")
     for chat in (-1, -2):
         created = await storage.create_game(new_table(chat))
-        await storage.save_game(bumped(created, status=TableStatus.STOPPED), abandoned_by=1)
+        await storage.save_game(bumped(created, status=TableStatus.STOPPED), abandoned=[1])
     record = await storage.user(1)
     assert record is not None and record.abandons == 2 and record.flagged
     await play_match(storage, [ANNA, BOT, BOT, BOT], winner_side=1)
@@ -429,7 +431,7 @@ async def test_leaving_a_match_warns_and_finishing_one_clears_a_warning(storage:
 async def test_a_stale_save_gives_no_warning(storage: Storage) -> None:
     created = await storage.create_game(new_table())
     with pytest.raises(StaleVersion):
-        await storage.save_game(bumped(bumped(created)), abandoned_by=9)
+        await storage.save_game(bumped(bumped(created)), abandoned=[9])
     assert await storage.user(9) is None
 
 
@@ -523,7 +525,7 @@ async def test_writes_of_an_out_of_range_id_raise_value_error_and_write_nothing(
         storage.migrate_chat(big, CHAT),
         storage.create_game(new_table(big)),
         storage.save_game(bumped(live, game_id=big)),
-        storage.save_game(bumped(live), abandoned_by=big),
+        storage.save_game(bumped(live), abandoned=[big]),
         storage.save_game(
             bumped(live), moves=[move(live.game_id, 1).model_copy(update={"user_id": big})]
         ),
@@ -534,7 +536,7 @@ async def test_writes_of_an_out_of_range_id_raise_value_error_and_write_nothing(
     after = {t: raw_query(db_path, f"SELECT * FROM {t}") for t in ("users", "chats", "games")}
     assert after == before
     assert await storage.moves(live.game_id) == []
-    await storage.save_game(bumped(live), abandoned_by=1)  # the connection is still usable
+    await storage.save_game(bumped(live), abandoned=[1])  # the connection is still usable
     assert await storage.game(live.game_id) == bumped(live)
 
 
@@ -629,3 +631,127 @@ async def test_a_person_holds_one_live_seat_and_a_refused_save_writes_nothing(
     seated = await storage.live_seat(1)
     assert seated is not None and seated.game_id == other.game_id
     assert await storage.live_seat(2**70) is None
+
+
+# -- file modes and durability (issue #14) --------------------------------------------------
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+@pytest.mark.usefixtures("loose_umask")
+async def test_the_database_and_its_wal_and_shm_files_are_readable_by_the_owner_only(
+    db_path: Path,
+) -> None:
+    async with await Storage.open(db_path) as opened:
+        await opened.create_game(new_table())
+        # SQLite gives the -wal and -shm files the database file's own mode.
+        for path in (db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm")):
+            assert _mode(path) == 0o600, f"{path.name}: {_mode(path):o}"
+    assert umask_now() == 0o022, "the process-wide umask is left alone"
+
+
+@pytest.mark.usefixtures("loose_umask")
+async def test_a_database_left_readable_by_others_is_tightened_at_open(db_path: Path) -> None:
+    async with await Storage.open(db_path) as opened:
+        await opened.create_game(new_table())
+        wal, shm = Path(f"{db_path}-wal"), Path(f"{db_path}-shm")
+        # An older release made these (and a copy kept the files open meanwhile).
+        keeper = sqlite3.connect(db_path)
+        keeper.execute("SELECT COUNT(*) FROM games").fetchall()
+    for path in (db_path, wal, shm):
+        if path.exists():
+            os.chmod(path, 0o664)
+    async with await Storage.open(db_path) as reopened:
+        assert len(await reopened.live_games()) == 1
+        for path in (db_path, wal, shm):
+            assert _mode(path) == 0o600, f"{path.name}: {_mode(path):o}"
+    keeper.close()
+
+
+def umask_now() -> int:
+    """The current umask (read by setting it and putting it back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+async def test_a_commit_is_synced_to_disk_before_it_returns(storage: Storage) -> None:
+    """``synchronous=FULL``: an accepted move survives a power cut, not just a process kill."""
+    rows = await storage._fetchall("PRAGMA synchronous")
+    assert rows[0][0] == 2  # FULL (NORMAL is 1)
+    rows = await storage._fetchall("PRAGMA journal_mode")
+    assert rows[0][0] == "wal"
+
+
+# -- the live games of one chat -------------------------------------------------------------
+
+
+async def test_live_games_in_a_chat_are_its_lobbies_and_matches_by_topic_only(
+    storage: Storage,
+) -> None:
+    seats = [Player(user_id=uid, name=f"P{uid}") for uid in (51, 52)]
+    in_topic = await storage.create_game(new_table(CHAT, thread_id=7, seats=[seats[0]]))
+    outside = await storage.create_game(new_table(CHAT))
+    ended = await storage.create_game(new_table(CHAT, thread_id=9, seats=[seats[1]]))
+    await storage.save_game(bumped(ended, status=TableStatus.FINISHED))
+    other = await storage.create_game(new_table(OTHER_CHAT))
+    playing = bumped(in_topic, status=TableStatus.PLAYING)
+    await storage.save_game(playing)
+    assert [t.game_id for t in await storage.live_games_in(CHAT)] == [
+        outside.game_id,
+        in_topic.game_id,
+    ]
+    assert await storage.live_games_in(CHAT) == [outside, playing]
+    assert [t.game_id for t in await storage.live_games_in(OTHER_CHAT)] == [other.game_id]
+    assert await storage.live_games_in(-999) == []
+    assert await storage.live_games_in(2**70) == []
+
+
+async def test_live_games_in_a_chat_read_only_its_live_games_index(storage: Storage) -> None:
+    """The query is an index lookup of the chat's live games (the partial index holds only
+    those), not a scan of every game the chat ever played."""
+    statements: list[str] = []
+    await storage._db.set_trace_callback(statements.append)
+    try:
+        await storage.live_games_in(CHAT)
+    finally:
+        await storage._db.set_trace_callback(None)
+    (sql,) = [s for s in statements if "FROM games" in s]
+    plan = " ".join(row[3] for row in await storage._fetchall(f"EXPLAIN QUERY PLAN {sql}"))
+    assert "USING INDEX games_one_live_per_place (chat_id=?)" in plan
+    assert "TEMP B-TREE" not in plan
+
+
+# -- the bot's board messages (migration 007) -----------------------------------------------
+
+
+async def test_a_board_button_edits_only_a_message_the_bot_sent_as_that_board(
+    storage: Storage,
+) -> None:
+    await storage.remember_board_message(CHAT, 10, "history")
+    assert await storage.is_board_message(CHAT, 10, "history")
+    assert not await storage.is_board_message(CHAT, 11, "history"), "another message"
+    assert not await storage.is_board_message(OTHER_CHAT, 10, "history"), "another chat"
+    assert not await storage.is_board_message(CHAT, 10, "top"), "another board"
+    assert not await storage.is_board_message(2**70, 10, "history")
+    assert not await storage.is_board_message(CHAT, -(2**70), "history")
+
+
+async def test_only_the_newest_fifty_boards_of_a_chat_and_kind_are_remembered(
+    storage: Storage,
+) -> None:
+    for message_id in range(1, 56):
+        await storage.remember_board_message(CHAT, message_id, "history")
+    await storage.remember_board_message(CHAT, 1000, "top")
+    await storage.remember_board_message(OTHER_CHAT, 1, "history")
+    kept = [m for m in range(1, 56) if await storage.is_board_message(CHAT, m, "history")]
+    assert kept == list(range(6, 56))
+    assert await storage.is_board_message(CHAT, 1000, "top"), "another kind keeps its own"
+    assert await storage.is_board_message(OTHER_CHAT, 1, "history"), "another chat too"
+    # Sent again (the same id), a board counts as new.
+    await storage.remember_board_message(CHAT, 6, "history")
+    await storage.remember_board_message(CHAT, 56, "history")
+    assert await storage.is_board_message(CHAT, 6, "history")
+    assert not await storage.is_board_message(CHAT, 7, "history")
