@@ -12,6 +12,7 @@ makes a share of the bot's calls fail (429, 5xx, slow answers, dropped connectio
 bot's ``message_thread_id`` and topic methods work on them as in Telegram. ``subscribe`` reports
 every message sent, edited or deleted and every callback answer as it happens;
 ``snapshot``/``restore`` carry the world over a restart; ``set_limits`` switches flood limits.
+It refuses requests whose ``Host`` is not a local host (:mod:`.hosts`; ``local_only``).
 """
 
 from .entities import FormattedText, HtmlParseError, parse_html, utf16_len

@@ -5,6 +5,8 @@ unmodified PTB ``Application`` built with ``base_url(f"{emu.api_root}/bot")`` po
 Telegram. Tests drive it as people (``start_private``, ``send_text``, ``press``) and wait for the
 bot to react (``wait_for``, ``settle``). With ``setWebhook`` it POSTs updates to the bot instead
 (:mod:`.webhook`); with :class:`~.faults.Faults` it makes a share of the bot's calls fail.
+It answers only requests whose ``Host`` names a local host (:mod:`.hosts`), so that no web page
+can reach it from a browser by DNS rebinding.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from aiohttp import web
 
 from .errors import ApiError, too_many_requests
 from .faults import Faults, InjectedFault
+from .hosts import is_local_host
 from .limits import Limits
 from .methods import BotApiMethods, decode_params
 from .models import ApiCall, CallbackAnswer, ChatMessage, JsonDict, User, chat_id_param
@@ -38,6 +41,8 @@ WEBHOOK_CONFLICT = (
     "the webhook first"
 )
 POLL_TERMINATED = "Conflict: terminated by setWebhook request"
+MAX_REFUSED_HOSTS = 100
+"""How many refused ``Host`` headers are kept (and logged); later ones are refused silently."""
 BAD_GATEWAY_PAGE = (
     "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad "
     "Gateway</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n"
@@ -51,6 +56,9 @@ class BotApiEmulator(EmulatorState):
     ``clock`` drives the flood limits and the ``retry_after`` windows of injected 429s only
     (injectable for unit tests). ``faults`` makes a share of the bot's calls fail (assign
     ``emu.faults`` to change it at run time); injected faults are listed in ``injected_faults``.
+    With ``local_only`` (the default) a request whose ``Host`` header is not ``127.0.0.1``,
+    ``localhost`` or ``[::1]`` (with or without a port) is refused with 403 before its token is
+    looked at: a page that rebinds its own name to 127.0.0.1 cannot drive the emulator.
     """
 
     def __init__(
@@ -64,6 +72,7 @@ class BotApiEmulator(EmulatorState):
         host: str = "127.0.0.1",
         port: int = 0,
         faults: Faults | None = None,
+        local_only: bool = True,
     ) -> None:
         self._change_event = asyncio.Event()
         super().__init__(
@@ -76,6 +85,9 @@ class BotApiEmulator(EmulatorState):
         )
         self.host = host
         self.port = port
+        self.local_only = local_only
+        self.refused_hosts: set[str] = set()
+        """The ``Host`` headers refused (``local_only``), each logged once (the first 100)."""
         self.internal_errors: list[str] = []
         self._methods = BotApiMethods(self).table()
         self._runner: web.AppRunner | None = None
@@ -249,6 +261,8 @@ class BotApiEmulator(EmulatorState):
     # ----------------------------------------------------------------- HTTP
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
+        if self.local_only and not is_local_host(request.host):
+            return self._refuse_host(request.host)
         path: str = request.match_info["tail"]
         token, _, method = path.removeprefix("bot").partition("/")
         if not path.startswith("bot") or not method or "/" in method:
@@ -300,6 +314,15 @@ class BotApiEmulator(EmulatorState):
         if fault is not None:
             await asyncio.sleep(fault.delay or 0)  # "slow": carried out, answered late
         return web.json_response({"ok": True, "result": result}, dumps=_dumps)
+
+    def _refuse_host(self, host: str) -> web.Response:
+        """403 for a request naming another host (not recorded: the bot did not send it)."""
+        if host not in self.refused_hosts and len(self.refused_hosts) < MAX_REFUSED_HOSTS:
+            self.refused_hosts.add(host)
+            _LOGGER.warning("refused a request for host %r (DNS rebinding?)", host)
+        return _error_response(
+            ApiError(403, f"Forbidden: the emulator answers only on a local host, not {host!r}")
+        )
 
     def _record(
         self,

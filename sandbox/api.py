@@ -5,7 +5,8 @@ the page does: read the state and a chat's messages, follow every change as even
 one of the four people (write, press a button, follow a deep link), rename them, pick their
 language, and switch watch mode and Telegram's flood limits. Bad input is a 400 with
 ``{"ok": false, "error": ...}``. POSTs must be ``application/json`` and every request must
-name a local host, so that no other web page can drive the sandbox from a browser.
+name a local host (``botapi_emulator.hosts``, as the emulator does), so that no other web page
+can drive the sandbox from a browser.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING
 from aiohttp import web
 
 from botapi_emulator import User
+from botapi_emulator.hosts import is_local_host
 
 from .watch import MAX_DELAY, MIN_DELAY
 from .world import LANGUAGES, MAX_NAME_LENGTH, JsonDict, World
@@ -40,7 +42,6 @@ MAX_TEXT_LENGTH = 4096
 MAX_NEWGAME_LENGTH = 200
 CLIENT_QUEUE = 5000
 """Events one page may fall behind by before its stream is closed (it then reconnects)."""
-LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]"})
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -118,7 +119,7 @@ def _failure(status: int, error: str) -> web.Response:
 @web.middleware
 async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Local hosts only, JSON errors for the API, and no crash on any input."""
-    if _hostname(request.host or "") not in LOCAL_HOSTS:
+    if not is_local_host(request.host):
         return _failure(403, f"the sandbox answers only on 127.0.0.1, not {request.host!r}")
     try:
         return await handler(request)
@@ -131,13 +132,6 @@ async def _guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     except Exception:
         log.exception("the sandbox failed on %s %s", request.method, request.path)
         return _failure(500, "internal error (see the sandbox's log)")
-
-
-def _hostname(host: str) -> str:
-    """``Host`` without its port (``[::1]:8080`` → ``[::1]``)."""
-    if host.startswith("["):
-        return host.split("]", 1)[0] + "]"
-    return host.rsplit(":", 1)[0]
 
 
 async def _body(request: web.Request) -> JsonDict:

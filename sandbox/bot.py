@@ -2,7 +2,8 @@
 
 Everything is the bot's own — handlers, storage, flood gate, timers — built by
 ``build_application`` from the user's settings with three changes: the emulator's address, the
-sandbox's token and the sandbox's database. With Telegram's limits switched off the bot's own
+sandbox's token (:func:`new_token`, drawn afresh at each start and shared with the emulator
+only) and the sandbox's database. With Telegram's limits switched off the bot's own
 flood gate is opened as well (it would otherwise still hold a group to 20 messages a minute);
 switching them changes the bot's settings, so the sandbox restarts the bot, which resumes its
 games as after any restart.
@@ -11,6 +12,7 @@ games as after any restart.
 from __future__ import annotations
 
 import random
+import secrets
 from typing import Any
 
 from pydantic import SecretStr
@@ -18,8 +20,8 @@ from pydantic import SecretStr
 from kozelbot.app import KozelApplication, build_application
 from kozelbot.config import Settings
 
-TOKEN = "7000000001:KozelSandboxToken"
-"""The sandbox bot's token: the emulator accepts only it (it never reaches Telegram)."""
+BOT_ID = 7000000001
+"""The sandbox bot's id, the same at every start: the saved chats name it as their bot."""
 USERNAME = "kozel_sandbox_bot"
 FIRST_NAME = "KozelBot"
 ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
@@ -37,10 +39,19 @@ UNLIMITED: dict[str, Any] = {
 """The bot's flood settings while Telegram's limits are off."""
 
 
-def bot_settings(settings: Settings, api_root: str, db_path: str, *, limits: bool) -> Settings:
+def new_token() -> str:
+    """A token for one run of the sandbox: :data:`BOT_ID` and a random secret, shaped like
+    Telegram's. The emulator accepts only it, so a program that reaches the emulator's port
+    without being told the token cannot act as the bot (it never reaches Telegram)."""
+    return f"{BOT_ID}:{secrets.token_urlsafe(26)}"
+
+
+def bot_settings(
+    settings: Settings, api_root: str, token: str, db_path: str, *, limits: bool
+) -> Settings:
     """The user's settings for the bot in the sandbox (see the module docstring)."""
     update: dict[str, Any] = {
-        "bot_token": SecretStr(TOKEN),
+        "bot_token": SecretStr(token),
         "api_url": api_root,
         "db_path": db_path,
         "poll_timeout": min(settings.poll_timeout, MAX_POLL_TIMEOUT),
@@ -60,7 +71,9 @@ class EmbeddedBot:
 
     async def start(self) -> None:
         """Build, initialise (open storage, resume games) and start polling."""
-        application = build_application(self.settings, rng=self.rng)
+        # With KOZEL_SANDBOX_SEED the sandbox replays its matches: its secrets come from it.
+        entropy = None if self.rng is None else random.Random(self.rng.random()).randbytes
+        application = build_application(self.settings, rng=self.rng, entropy=entropy)
         await application.initialize()
         try:
             if application.post_init is not None:

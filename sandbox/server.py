@@ -1,9 +1,10 @@
 """The sandbox as one object: emulator, world, bot, autopilot and page, started and stopped in
 order; and ``run``, what ``kozelbot`` without a token (or ``kozelbot sandbox``) does.
 
-Start: the emulator on a free port of 127.0.0.1, the world from ``<db>.chats.json`` (or a new
-one), the bot on the sandbox's database, then the page on ``KOZEL_SANDBOX_PORT`` (or the next
-free port). Stop, in reverse: watch mode, the page (its event streams end), the bot (it sends
+Start: the emulator on a free port of 127.0.0.1 (with a token drawn for this run, answering
+only requests that name a local host), the world from ``<db>.chats.json`` (or a new one), the
+bot on the sandbox's database, then the page on ``KOZEL_SANDBOX_PORT`` (or the next free
+port). Stop, in reverse: watch mode, the page (its event streams end), the bot (it sends
 what it has queued), one last write of the world, the emulator.
 """
 
@@ -23,7 +24,7 @@ from botapi_emulator import AnswerEvent, BotApiEmulator, EmulatorEvent, Limits, 
 from kozelbot.config import Settings
 
 from .api import EventHub, make_app
-from .bot import FIRST_NAME, TOKEN, USERNAME, EmbeddedBot, bot_settings
+from .bot import FIRST_NAME, USERNAME, EmbeddedBot, bot_settings, new_token
 from .watch import Autopilot, GameInfo
 from .world import ChatsFile, JsonDict, World
 
@@ -57,7 +58,9 @@ class Sandbox:
         self.seed = settings.sandbox_seed if seed is None else seed
         self.rng = random.Random(self.seed) if self.seed is not None else None
         """The bot's games' randomness (kept across the bot's restarts)."""
-        self.emu = BotApiEmulator(token=TOKEN, bot_username=USERNAME, bot_first_name=FIRST_NAME)
+        self.token = new_token()
+        """This run's bot token, the bot's and the emulator's only."""
+        self.emu = self._new_emulator()
         self.hub = EventHub()
         self.world: World
         self.autopilot: Autopilot
@@ -94,9 +97,7 @@ class Sandbox:
             log.warning("%s is unreadable (%s): kept as %s, starting afresh",
                         self.chats_path, error, broken)  # fmt: skip
             self.chats_path.replace(broken)
-            emu = self.emu = BotApiEmulator(
-                token=TOKEN, bot_username=USERNAME, bot_first_name=FIRST_NAME
-            )
+            emu = self.emu = self._new_emulator()
             self.world = self._new_world()
             fresh = True
         preferences = self.world.preferences
@@ -124,6 +125,11 @@ class Sandbox:
         self._file.mark()
         await self._serve()
 
+    def _new_emulator(self) -> BotApiEmulator:
+        return BotApiEmulator(
+            token=self.token, bot_username=USERNAME, bot_first_name=FIRST_NAME, local_only=True
+        )
+
     def _new_world(self) -> World:
         self.db_path.parent.mkdir(parents=True, exist_ok=True)
         return World.create(self.emu, self.settings.language)
@@ -132,6 +138,7 @@ class Sandbox:
         return bot_settings(
             self.settings,
             self.emu.api_root,
+            self.token,
             str(self.db_path),
             limits=self.world.preferences.limits,
         )

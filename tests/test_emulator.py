@@ -36,6 +36,7 @@ from telegram.ext import (
 )
 
 from botapi_emulator import BotApiEmulator, FloodControl, HtmlParseError, Limits, parse_html
+from botapi_emulator.hosts import is_local_host
 
 TOKEN = "123456:TEST"
 KEYBOARD = InlineKeyboardMarkup(
@@ -110,6 +111,74 @@ async def test_wrong_token_is_401_and_unknown_method_is_404(emu: BotApiEmulator)
         async with session.post(f"{emu.base_url}{TOKEN}/sendSticker") as response:
             assert response.status == 404
             assert (await response.json())["description"] == "Not Found"
+
+
+@pytest.mark.parametrize(
+    ("host", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.1:8080", True),
+        ("localhost", True),
+        ("LocalHost:80", True),
+        ("[::1]", True),
+        ("[::1]:8080", True),
+        ("evil.example", False),
+        ("evil.example:8080", False),
+        ("127.0.0.1.evil.example", False),
+        ("localhost.evil.example:80", False),
+        ("[::1]evil.example", False),
+        ("127.0.0.1:80:evil", False),
+        ("127.0.0.1:http", False),
+        ("::1", False),
+        ("", False),
+        (None, False),
+    ],
+)
+def test_only_a_local_host_with_or_without_a_port_is_local(host: str | None, local: bool) -> None:
+    assert is_local_host(host) is local
+
+
+async def test_a_request_naming_another_host_is_refused_with_403(emu: BotApiEmulator) -> None:
+    """DNS rebinding: a page whose name now resolves to 127.0.0.1 still sends its own name as
+    ``Host``; the emulator refuses it before looking at the token, and runs nothing."""
+    user = emu.add_user("Аня")
+    await emu.start_private(user)
+    sent = len(emu.messages(user.id))
+    async with aiohttp.ClientSession() as session:
+        for method, params in (
+            ("getMe", {}),
+            ("sendMessage", {"chat_id": user.id, "text": "hi"}),
+            ("setWebhook", {"url": "https://evil.example/hook"}),
+        ):
+            for token in (TOKEN, "999:WRONG"):
+                async with session.post(
+                    f"{emu.base_url}{token}/{method}",
+                    json=params,
+                    headers={"Host": f"evil.example:{emu.port}"},
+                ) as response:
+                    assert response.status == 403
+                    body = await response.json()
+                    assert body["ok"] is False and body["error_code"] == 403
+                    assert body["description"].startswith("Forbidden: ")
+        for host in (f"127.0.0.1:{emu.port}", "localhost", f"[::1]:{emu.port}"):
+            async with session.post(
+                f"{emu.base_url}{TOKEN}/getMe", headers={"Host": host}
+            ) as response:
+                assert response.status == 200, host
+                assert (await response.json())["ok"] is True
+    assert emu.webhook is None
+    assert len(emu.messages(user.id)) == sent
+    assert emu.refused_hosts == {f"evil.example:{emu.port}"}
+    assert [call.method for call in emu.history] == ["getMe"] * 3  # refused calls: not the bot's
+
+
+async def test_local_only_off_answers_any_host() -> None:
+    async with (
+        BotApiEmulator(TOKEN, local_only=False) as emu,
+        aiohttp.ClientSession() as session,
+        session.post(f"{emu.base_url}{TOKEN}/getMe", headers={"Host": "evil.example"}) as response,
+    ):
+        assert response.status == 200
 
 
 async def test_get_me_describes_the_bot_from_its_token(emu: BotApiEmulator) -> None:

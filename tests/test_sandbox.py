@@ -22,10 +22,13 @@ from botapi_emulator.methods import BotApiMethods
 from kozelbot.config import Settings
 from kozelbot.texts import NOT_NOW
 from sandbox import Sandbox
+from sandbox.bot import BOT_ID
 from sandbox.server import chats_path
 from sandbox.watch import choose_button
 
 JsonDict = dict[str, Any]
+PUBLISHED_TOKEN = "7000000001:KozelSandboxToken"
+"""The token every sandbox had before issue #14 (item 16): anyone could read it."""
 
 
 class Page:
@@ -411,6 +414,50 @@ async def test_bad_input_is_refused_with_400_and_changes_nothing(page: Page) -> 
     assert [m["html"] for m in await page.messages(group)] == []
 
 
+async def test_the_emulator_answers_only_a_local_host_and_only_this_runs_token(
+    tmp_path: Path, session: aiohttp.ClientSession
+) -> None:
+    """DNS rebinding (issue #14, item 16): a web page whose name resolves to 127.0.0.1 sends
+    its own name as ``Host``; the emulator refuses it as the page does, and the token is this
+    run's, not a published one."""
+    sandbox = start_sandbox(tmp_path / "sandbox.db")
+    await sandbox.start()
+    try:
+        emu = sandbox.emu
+        assert sandbox.bot is not None and sandbox.bot.application is not None
+        assert sandbox.bot.application.bot.token == emu.token == sandbox.token
+        assert sandbox.token != PUBLISHED_TOKEN and sandbox.token.startswith(f"{BOT_ID}:")
+        people = [p["id"] for p in (await Page(session, sandbox.url).state())["people"]]
+        sent = len(emu.messages(people[0]))
+        evil = {"Host": "evil.example"}
+        for host in ("evil.example", f"evil.example:{emu.port}"):
+            for method, params in (
+                ("getMe", {}),
+                ("sendMessage", {"chat_id": people[0], "text": "🐐"}),
+                ("setWebhook", {"url": "https://evil.example/hook"}),
+            ):
+                url = f"{emu.base_url}{sandbox.token}/{method}"
+                async with session.post(url, json=params, headers={"Host": host}) as response:
+                    assert response.status == 403, (host, method)
+                    body = await response.json()
+                    assert body["ok"] is False and body["error_code"] == 403
+        assert emu.webhook is None and len(emu.messages(people[0])) == sent
+        local = {"Host": f"127.0.0.1:{emu.port}"}
+        async with session.post(f"{emu.base_url}{sandbox.token}/getMe", headers=local) as response:
+            assert response.status == 200
+            assert (await response.json())["result"]["id"] == BOT_ID
+        async with session.post(f"{emu.base_url}{PUBLISHED_TOKEN}/getMe") as response:
+            assert response.status == 401
+            assert (await response.json())["ok"] is False
+        async with session.get(sandbox.url + "/api/state", headers=evil) as response:
+            assert response.status == 403  # the page refuses it too
+        state = await Page(session, sandbox.url).state()
+        assert sandbox.token not in json.dumps(state)
+    finally:
+        await sandbox.stop()
+    assert sandbox.token not in chats_path(tmp_path / "sandbox.db").read_text(encoding="utf-8")
+
+
 async def test_a_restart_resumes_the_game_on_the_same_table_message(
     tmp_path: Path, session: aiohttp.ClientSession
 ) -> None:
@@ -436,6 +483,9 @@ async def test_a_restart_resumes_the_game_on_the_same_table_message(
     await again.start()
     page = Page(session, again.url)
     try:
+        assert again.token != sandbox.token  # a fresh token for each start, the same bot
+        async with session.post(f"{again.emu.base_url}{sandbox.token}/getMe") as response:
+            assert response.status == 401
         assert (await page.state())["people"] == state["people"]
         assert (await page.state())["limits"] is False
         before = next(
