@@ -24,8 +24,11 @@ USAGE = (
     "--matches N --seed S [--trace FILE]\n"
     "       kozelbot backup FILE  copy the database (KOZEL_DB_PATH) to FILE, "
     "also while the bot runs\n"
-    "       kozelbot verify SEED HASH  check that a deal's revealed seed has the hash shown "
-    "before its first card, and print the cards it deals"
+    "       kozelbot verify SEED HASH [--secret S --seal L --client C]\n"
+    "                           check that a deal's revealed seed has the hash shown before "
+    "its first card (and, with the match's revealed secret, its lobby seal and the players' "
+    "seed, that the secret was sealed before anyone joined and made the seed), and print "
+    "the cards it deals"
 )
 
 
@@ -149,28 +152,49 @@ def backup(args: Sequence[str]) -> int:
 
 
 def verify(args: Sequence[str]) -> int:
-    """``kozelbot verify SEED HASH``: 0 if the hash is the seed's, 1 if not, 2 for bad input;
-    prints the cards the seed deals either way."""
-    if len(args) != 2:
-        print(USAGE, file=sys.stderr)
-        return 2
+    """``kozelbot verify SEED HASH [--secret S --seal L --client C]``: 0 if everything asked
+    checks out, 1 if not, 2 for bad input; prints the cards the seed deals either way."""
     from kozelbot.fairplay import SeedError
-    from kozelbot.fairplay import verify as check
     from kozelbot.i18n import translator
     from kozelbot.texts import cards_label
+    from kozelbot.verify import verify as check
 
+    words = list(args)
+    extra: dict[str, str] = {}
+    for flag in ("--secret", "--seal", "--client"):
+        if flag in words:
+            at = words.index(flag)
+            if at + 1 >= len(words):
+                print(USAGE, file=sys.stderr)
+                return 2
+            extra[flag[2:]] = words[at + 1]
+            del words[at : at + 2]
+    if len(words) != 2:
+        print(USAGE, file=sys.stderr)
+        return 2
     try:
-        result = check(args[0], args[1])
+        result = check(words[0], words[1], **extra)
     except SeedError as error:
         print(f"kozelbot verify: {error}", file=sys.stderr)
         return 2
     print(f"seed:    {result.seed}")
     print(f"hash:    {result.expected}")
     print(f"SHA-256: {result.actual}")
-    if result.matches:
-        print("OK: the hash is the seed's SHA-256; the seed deals:")
+    if result.expected == result.actual:
+        print("OK: the hash is the seed's SHA-256")
     else:
-        print("MISMATCH: the hash is not the seed's SHA-256; the seed would deal:")
+        print("MISMATCH: the hash is not the seed's SHA-256")
+    if result.secret_sealed is not None:
+        print("OK: the secret is the one sealed in the lobby" if result.secret_sealed
+              else "MISMATCH: the secret's SHA-256 is not the lobby's seal")  # fmt: skip
+    if result.key_derived is True:
+        print("OK: the seed's key is HMAC-SHA256(secret, players' seed:n)")
+    elif result.key_derived is False:
+        print("MISMATCH: the seed's key does not come from this secret and players' seed")
+    elif "secret" in extra:
+        print("note: a kozel1 seed (a game begun before the players' seed) names no shuffle "
+              "number; only its hash can be checked")  # fmt: skip
+    print("the seed deals:")
     english = translator("en")
     for label, cards in result.piles:
         print(f"  {label}: {cards_label(cards, english)}")

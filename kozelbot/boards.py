@@ -339,10 +339,29 @@ def deals_page_text(
                                   first=page * DEALS_PER_PAGE + 1,
                                   last=page * DEALS_PER_PAGE + len(shown), count=len(ordered),
                                   page=page + 1, pages=pages)) + "</i>")  # fmt: skip
+    if page == 0:
+        lines += match_seal_lines(ordered, t)
     names = side_names(summary.players, t)
     for deal in shown:
         lines += ["", *deal_lines(deal, names, t)]
     return fit("\n".join(lines))
+
+
+def match_seal_lines(deals: Sequence[DealRecord], t: Translator) -> list[str]:
+    """A finished match's fair play (HTML): its secret, revealed, with the lobby's seal and
+    the players' seed, and the flags that make ``kozelbot verify`` check them too; none for
+    a match begun before the players' seed."""
+    trace = deals[-1].trace if deals else {}
+    secret, seal, client = (trace.get(k) for k in ("match_secret", "match_seal", "players_seed"))
+    if not all(isinstance(v, str) and v for v in (secret, seal, client)):
+        return []
+    flags = f"--secret {secret} --seal {seal} --client {client}"
+    return [
+        "🔑 " + escape(t("Match secret")) + f": <code>{secret}</code>",
+        "🔒 " + escape(t("Match seal")) + f": <code>{seal}</code>",
+        "🎲 " + escape(t("Players’ seed")) + f": <code>{client}</code>",
+        escape(t("To check the secret as well, add to each verify:")) + f" <code>{flags}</code>",
+    ]
 
 
 def deals_keyboard(game_id: int, page: int, pages: int, t: Translator) -> Keyboard:

@@ -1,19 +1,33 @@
-"""Provably fair shuffles: each deal's seed is committed before the first card and revealed
-with the deal's result, and anyone can check it (``kozelbot verify SEED HASH``).
+"""Provably fair shuffles: the hashing behind them, pure (no game, no text).
 
-A table's ``secret`` (256 random bits) gives shuffle number ``n`` of its match the key
-HMAC-SHA256(secret, n): a pseudo-random function, so one revealed key tells nothing of the
-others or of the secret. The key's public form, the *seed text*, says what the deal needs::
+The scheme (issue #14), in the order a match meets it:
 
-    kozel1:<variant>:<context>:<key, 64 hex>
+1. **Commit first.** A new table draws a 256-bit *match secret* (``secrets``, never the
+   table's reproducible RNG). Its *match seal*, SHA-256 of the secret's hex text, is shown in
+   the lobby before anyone can join; the secret itself stays hidden until the match ends.
+2. **Then let the players in.** Every join and every ``/seed WORD`` adds a line to the
+   table's *contributions* (``join:<user>:<id Telegram gave the join message or press>``,
+   ``seed:<user>:<word>``): things the operator does not choose, and which arrive only after
+   the seal was shown. When the match starts, the *players' seed* is SHA-256 of those lines
+   (``players_seed``) and is shown; seating is drawn from HMAC(secret, players' seed).
+3. **Each deal.** Shuffle number ``n`` deals from the *seed text*
+   ``kozel2:<variant>:<context>,n=<n>:<key>`` with key = HMAC-SHA256(secret, "<players'
+   seed>:<n>"). Its SHA-256 (the deal's seal) is shown before the first card; the text is
+   revealed with the deal's result; one revealed key tells nothing of another.
+4. **At the end** the secret is revealed. Anyone can then check, without the bot
+   (``kozelbot verify SEED HASH --secret S --seal L --client C``): SHA-256(S) is the lobby's
+   seal L, HMAC(S, "C:n") is the seed's key, SHA-256(seed) is the deal's seal, and the seed
+   deals the cards that were played.
 
-where ``<context>`` is the family's comma-separated ``key=value`` words (the follow family:
+``<context>`` is the family's comma-separated ``key=value`` words (the follow family:
 ``deck``, ``players``, ``open`` and, for a hvalyonka, ``first``; the cover family:
 ``players``, ``hand``, ``dealer`` and ``out``). The chance step deals with
-``random.Random(seed_text)``, so the *commitment*, SHA-256 of the whole text, covers the
-context too, and ``Family.deal_from_seed`` deals the same cards again without the database.
+``random.Random(seed_text)``, so the seal covers the context too, and
+``Family.deal_from_seed`` deals the same cards again without the database.
 
-Games begun before fair play (empty ``secret``) shuffle as before and show nothing.
+Older games keep verifying: ``kozel1`` seed texts (key = HMAC(secret, n), no players' seed)
+check against their seals as before; games begun before fair play (empty secret) shuffle
+from the table seed and show nothing.
 """
 
 from __future__ import annotations
@@ -21,22 +35,18 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from kozelbot.cards import Card
-    from kozelbot.game import DealScored, GameState
-    from kozelbot.i18n import Translator
-    from kozelbot.table import Table
-
-PREFIX = "kozel1"
-"""The seed text format's name and version."""
-_SEED = re.compile(r"kozel1:([a-z][a-z0-9_]*):((?:[a-z]+=[0-9a-z]+)(?:,[a-z]+=[0-9a-z]+)*):"
+PREFIX = "kozel2"
+"""The seed text format of games with a players' seed."""
+LEGACY_PREFIX = "kozel1"
+"""Seed texts of games begun before the players' seed (key = HMAC(secret, n))."""
+_SEED = re.compile(r"(kozel[12]):([a-z][a-z0-9_]*):((?:[a-z]+=[0-9a-z]+)(?:,[a-z]+=[0-9a-z]+)*):"
                    r"([0-9a-f]{64})")  # fmt: skip
-_HASH = re.compile(r"[0-9a-f]{64}")
+HEX64 = re.compile(r"[0-9a-f]{64}")
+SEED_WORD_LIMIT = 64
+"""Characters of one ``/seed`` word kept."""
 
 
 class SeedError(ValueError):
@@ -45,8 +55,9 @@ class SeedError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class SeedText:
-    """A seed text taken apart: the variant, its context words and the shuffle's key."""
+    """A seed text taken apart: its format, the variant, its context words and the key."""
 
+    version: str
     variant: str
     context: dict[str, str]
     key: str
@@ -59,33 +70,44 @@ class SeedText:
         return int(value)
 
 
-@dataclass(frozen=True, slots=True)
-class VerifyResult:
-    """What ``verify`` found: the hash the seed has, and the cards the seed deals."""
-
-    seed: str
-    expected: str
-    """The hash that was shown (lower case)."""
-    actual: str
-    """SHA-256 of the seed text."""
-    piles: list[tuple[str, list[Card]]]
-    """The dealt cards: ``seat 0``…, then ``talon`` or ``stock`` where the deal has one."""
-
-    @property
-    def matches(self) -> bool:
-        return hmac.compare_digest(self.expected, self.actual)
+def _hmac(secret: str, message: str) -> str:
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdigest()
 
 
-def shuffle_seed(secret: str, shuffle_no: int, context: str) -> str:
+def shuffle_seed(secret: str, shuffle_no: int, context: str, client: str = "") -> str:
     """The seed text of shuffle ``shuffle_no`` of a match: ``context`` (``<variant>:<words>``)
-    and the key HMAC-SHA256(secret, shuffle number)."""
-    key = hmac.new(secret.encode(), str(shuffle_no).encode(), hashlib.sha256).hexdigest()
-    return f"{PREFIX}:{context}:{key}"
+    and the key HMAC-SHA256(secret, "<players' seed>:<n>"); without a players' seed (games
+    begun before it) the ``kozel1`` key HMAC-SHA256(secret, n)."""
+    if not client:
+        return f"{LEGACY_PREFIX}:{context}:{_hmac(secret, str(shuffle_no))}"
+    return f"{PREFIX}:{context},n={shuffle_no}:{_hmac(secret, f'{client}:{shuffle_no}')}"
 
 
-def commitment(seed: str) -> str:
-    """The commitment to a seed text: its SHA-256, 64 hex digits."""
-    return hashlib.sha256(seed.encode()).hexdigest()
+def commitment(text: str) -> str:
+    """The seal of a text (a seed text, a match secret): its SHA-256, 64 hex digits."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def match_seal(secret: str) -> str:
+    """The lobby's seal of a match secret."""
+    return commitment(secret)
+
+
+def players_seed(contributions: list[str]) -> str:
+    """The players' seed: SHA-256 of the contributions, one a line, in the order made."""
+    return commitment("\n".join(contributions))
+
+
+def seating_seed(secret: str, client: str) -> str:
+    """What a fair-play match's seating is drawn from (``random.Random`` of it): neither the
+    operator nor the players alone choose it."""
+    return f"{PREFIX}:seating:{_hmac(secret, f'{client}:seating')}"
+
+
+def seed_word(word: str) -> str:
+    """A ``/seed`` word as kept: printable, at most ``SEED_WORD_LIMIT`` characters."""
+    kept = "".join(c for c in word if c.isprintable() and not c.isspace())
+    return kept[:SEED_WORD_LIMIT]
 
 
 def parse_seed(seed: str) -> SeedText:
@@ -93,39 +115,24 @@ def parse_seed(seed: str) -> SeedText:
     found = _SEED.fullmatch(seed.strip())
     if found is None:
         raise SeedError(
-            "not a seed text: expected kozel1:<variant>:<key=value,...>:<64 hex digits>"
+            "not a seed text: expected kozel2:<variant>:<key=value,...>:<64 hex digits>"
         )
-    variant, words, key = found.groups()
+    version, variant, words, key = found.groups()
     context = dict(word.split("=", 1) for word in words.split(","))
-    return SeedText(variant, context, key)
+    return SeedText(version, variant, context, key)
 
 
-def verify(seed: str, digest: str) -> VerifyResult:
-    """Check a revealed seed text against the hash shown before the deal, and deal it again.
-
-    ``SeedError`` for a malformed seed text, an unknown variant, or a hash that is not 64 hex
-    digits."""
-    seed = seed.strip()
-    digest = digest.strip().lower()
-    fields = parse_seed(seed)
-    if _HASH.fullmatch(digest) is None:
-        raise SeedError("the hash must be 64 hex digits (a SHA-256)")
-    from kozelbot.games import family_of
-
-    try:
-        family = family_of(fields.variant)
-    except KeyError:
-        raise SeedError(f"unknown variant {fields.variant!r}") from None
-    try:
-        piles = family.deal_from_seed(seed)
-    except ValueError as error:
-        raise SeedError(str(error)) from None
-    return VerifyResult(seed, digest, commitment(seed), piles)
+def key_from(secret: str, client: str, fields: SeedText) -> bool | None:
+    """Whether a seed's key is HMAC(secret, "<client>:<n>"): ``None`` when the seed cannot
+    say (a ``kozel1`` seed names no shuffle number)."""
+    if fields.version != PREFIX or not fields.context.get("n", "").isdigit():
+        return None
+    return hmac.compare_digest(_hmac(secret, f"{client}:{fields.context['n']}"), fields.key)
 
 
-def current_commitment(state: GameState) -> str | None:
-    """The commitment of the shown deal's cards in play (``None`` without fair play)."""
-    return commitment(state.seeds[-1]) if state.seeds else None
+def current_commitment(seeds: list[str]) -> str | None:
+    """The seal of the cards in play: the last seed text of the shown deal, if any."""
+    return commitment(seeds[-1]) if seeds else None
 
 
 def seed_trace(seeds: list[str] | tuple[str, ...]) -> dict[str, Any]:
@@ -138,47 +145,3 @@ def seed_trace(seeds: list[str] | tuple[str, ...]) -> dict[str, Any]:
     if len(seeds) > 1:
         trace["redealt"] = [{"seed": s, "commit": commitment(s)} for s in seeds[:-1]]
     return trace
-
-
-def commit_line(table: Table, state: GameState, t: Translator) -> str | None:
-    """The table message's line (HTML) with the commitment of the cards in play: the full
-    hash in ``<code>`` (copyable); ``None`` in a game without fair play."""
-    digest = current_commitment(state) if table.secret else None
-    if digest is None:
-        return None
-    return seal_line(digest, t)
-
-
-def seal_line(digest: str, t: Translator) -> str:
-    """``🔒 Shuffle seal: <code>HASH</code>`` (HTML): the commitment, full and copyable."""
-    label = escape(t("Shuffle seal"))
-    return f"🔒 {label}: <code>{digest}</code>"
-
-
-def revealed_seeds(deal: DealScored | GameState | Mapping[str, Any]) -> list[str]:
-    """The seed texts that may be shown for a deal: a result's, a stored deal trace's, or a
-    state's when the deal it shows is scored (never a deal still in play)."""
-    if isinstance(deal, Mapping):
-        if "seed" not in deal:
-            return []
-        return [*(str(r["seed"]) for r in deal.get("redealt", ())), str(deal["seed"])]
-    from kozelbot.game import DealScored
-
-    if isinstance(deal, DealScored):
-        return list(deal.seeds)
-    last = deal.last_result
-    if last is None or last.deal_no != deal.deal_shown:
-        return []
-    return list(last.seeds)
-
-
-def reveal(
-    table: Table, deal: DealScored | GameState | Mapping[str, Any], t: Translator
-) -> str | None:
-    """The lines (HTML) revealing a scored deal's seed texts, the played one last, each in
-    ``<code>`` to copy into ``kozelbot verify SEED HASH``; ``None`` without fair play."""
-    seeds = revealed_seeds(deal) if table.secret else []
-    if not seeds:
-        return None
-    label = escape(t("Shuffle seed"))
-    return "\n".join(f"🔓 {label}: <code>{escape(seed)}</code>" for seed in seeds)

@@ -14,9 +14,10 @@ sees only what this module names:
   gives each chance step its ``Shuffle``.
 
 Fair play (``kozelbot.fairplay``): in a game with a secret each shuffle deals from a *seed
-text*, ``kozel1:<variant>:<context>:<hex>``, whose SHA-256 is shown before the first card and
-which is revealed with the deal's result; ``Family.deal_from_seed`` deals it again for
-``kozelbot verify``. Games without a secret shuffle with ``shuffle_rng(seed, shuffle_no)``.
+text*, ``kozel2:<variant>:<context>,n=<n>:<hex>`` (the secret and the players' seed make the
+key), whose SHA-256 is shown before the first card and which is revealed with the deal's
+result; ``Family.deal_from_seed`` deals it again for ``kozelbot verify``. Games without a
+secret shuffle with ``shuffle_rng(seed, shuffle_no)``.
 
 Results are family-neutral: a deal ends with ``DealScored`` and a match with ``MatchOver``,
 both per *side*: pairs 0+2 / 1+3, or one side per seat when each plays for self (the cover
@@ -119,6 +120,12 @@ class GameState(Protocol):
     def needs_chance(self) -> bool: ...
     @property
     def deals_scored(self) -> int: ...
+    @property
+    def hidden_turn(self) -> bool:
+        """Whether the step now awaited is secret (a redeal offer, a hidden hand-off: who is
+        asked depends on cards nobody else may see). Its public view names nobody, its
+        refusals are neutral, and a time-out in it is not marked against the seat (a mark on
+        the table would name it)."""
 
     def accepts(self, deal_no: int) -> bool:
         """Whether moves for ``deal_no`` are taken now (else a button is stale)."""
@@ -218,6 +225,9 @@ class SeedSource(Protocol):
     def seed(self) -> int: ...
     @property
     def secret(self) -> str: ...
+    @property
+    def client_seed(self) -> str:
+        """The players' seed every shuffle mixes in (empty in games begun before it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +253,7 @@ def shuffle_for(source: int | SeedSource, state: GameState) -> Shuffle:
     if not source.secret:
         return Shuffle(shuffle_rng(source.seed, state.shuffles))
     context = f"{state.variant}:{state.seed_context()}"
-    text = shuffle_seed(source.secret, state.shuffles, context)
+    text = shuffle_seed(source.secret, state.shuffles, context, source.client_seed)
     return Shuffle(random.Random(text), text)
 
 
@@ -255,17 +265,21 @@ def advance(
     *,
     on_move: Callable[[int, Any, list[Any]], None] | None = None,
     on_events: Callable[[list[Any]], None] | None = None,
+    before_chance: Callable[[], None] | None = None,
     limit: int = 100_000,
 ) -> None:
     """Run chance steps and computer seats until a person must act or the match is over.
 
     ``seeds`` is the table (fair play when it has a secret) or a bare match seed (``simulate``,
     tests). ``on_move(seat, action, events)`` sees every computer move, ``on_events`` every
-    chance step's events."""
+    chance step's events; ``before_chance`` runs before each chance step, between deals
+    (who sits where may change there: ``is_computer`` is asked afresh)."""
     for _ in range(limit):
         if state.over:
             return
         if state.needs_chance:
+            if before_chance is not None:
+                before_chance()
             events = state.chance(shuffle_for(seeds, state))
             if on_events is not None:
                 on_events(events)

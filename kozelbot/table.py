@@ -109,11 +109,27 @@ class Table(BaseModel):
     seed: int
     """The computer players' and the timer's choices derive from it."""
     secret: str = ""
-    """Hex secret each deal's shuffle seed is derived from (``kozelbot.fairplay``): a deal's
+    """Hex secret each deal's shuffle seed is derived from (``kozelbot.fairplay``): sealed in
+    the lobby (its SHA-256 shown before anyone joins), revealed when the match ends. A deal's
     seed is committed (its SHA-256 shown) before the first card and revealed with its result,
     and one revealed seed tells nothing of another. Empty in games begun before fair play:
     their shuffles still derive from ``seed``."""
+    contributions: list[str] = Field(default_factory=list)
+    """What the players' seed is made of (``kozelbot.fairplay``): one line per join
+    (``join:<user>:<id Telegram gave it>``) and per ``/seed`` word (``seed:<user>:<word>``),
+    gathered while the lobby is open, after the match seal was shown."""
+    client_seed: str = ""
+    """The players' seed, fixed when the match starts (SHA-256 of ``contributions``); every
+    shuffle's key mixes it with the secret. Empty in games begun before it."""
+    invite: str = ""
+    """A random word (``[A-Za-z0-9_-]``) that the lobby's deep links carry
+    (``join-<game>-<invite>``): a game's number can be guessed, its invite cannot. Empty in
+    games begun before invites, whose old links are refused."""
     seats: list[Player | None] = Field(default_factory=lambda: _empty_seats())
+    waiting: list[Player] = Field(default_factory=list)
+    """People who asked, during the match, for a seat a computer holds: they sit down when
+    the next deal is dealt (a take-over never shows a hand in play), in the order they
+    asked. They count as seated at this table (one table at a time)."""
     state: dict[str, Any] | None = None
     version: int = 0
     move_seq: int = 0
@@ -151,6 +167,16 @@ class Table(BaseModel):
             if player is not None and player.user_id == user_id:
                 return seat
         return None
+
+    def is_waiting(self, user_id: int) -> bool:
+        """Whether a person waits for the next deal's free seat."""
+        return any(p.user_id == user_id for p in self.waiting)
+
+    @property
+    def people(self) -> frozenset[int]:
+        """Everyone this live game holds: seated people and those waiting for a seat."""
+        return frozenset(p.user_id for p in (*(p for _s, p in self.humans), *self.waiting)
+                         if p.user_id is not None)  # fmt: skip
 
     @property
     def humans(self) -> list[tuple[int, Player]]:

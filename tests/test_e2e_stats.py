@@ -202,7 +202,7 @@ async def test_history_opens_a_match_deal_by_deal_and_refuses_other_chats_matche
     await press(f"h:{played.game_id}:0", "Deal 1")
     page = shown().text
     assert page.startswith("📜 № 2") and "Anna+Vera" in page
-    assert re.search(r"verify: kozelbot verify kozel1:\S+ [0-9a-f]{64}", page)
+    assert re.search(r"verify: kozelbot verify kozel[12]:\S+ [0-9a-f]{64}", page)
     traces = [d.trace for d in await storage.deals(played.game_id)]
     assert traces[0]["seed"] in page and traces[0]["commit"] in page
     await press(f"h:{played.game_id}:-1", "Last matches")

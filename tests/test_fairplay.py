@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from kozelbot import fairplay
+from kozelbot import fairplay, seals
 from kozelbot.cards import Card
 from kozelbot.cover.state import CoverState
 from kozelbot.follow.state import DealState, MatchState
@@ -29,6 +29,7 @@ from kozelbot.games import family_of, load_state, new_state, preset
 from kozelbot.i18n import translator
 from kozelbot.service import GameService
 from kozelbot.table import Player, Table
+from kozelbot.verify import verify
 from storage import Storage
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,10 +54,12 @@ SETUPS: list[tuple[str, tuple[str, ...]]] = [
 ]
 
 
-def _table(variant: str, words: tuple[str, ...], secret: str = SECRET, seed: int = 1) -> Table:
+def _table(
+    variant: str, words: tuple[str, ...], secret: str = SECRET, seed: int = 1, client: str = ""
+) -> Table:
     options = preset(variant).parse(words).model_dump()
     return Table(chat_id=-1, variant=variant, options=options, creator_id=1, seed=seed,
-                 secret=secret)  # fmt: skip
+                 secret=secret, client_seed=client)  # fmt: skip
 
 
 @dataclass
@@ -96,13 +99,13 @@ def _play(table: Table) -> tuple[GameState, Match]:
         deal_no = state.deal_shown
         assert deal_no is not None
         record.shuffles.append(Dealt(
-            deal_no, state.seeds[-1], fairplay.current_commitment(state),
-            fairplay.commit_line(table, state, T), _engine_piles(state),
+            deal_no, state.seeds[-1], fairplay.current_commitment(state.seeds),
+            seals.commit_line(table, state, T), _engine_piles(state),
         ))  # fmt: skip
         # Nothing of the seed is revealed while its deal is in play (a royal kozel is scored
         # as it is dealt).
         scored_now = any(isinstance(event, DealScored) for event in events)
-        assert (fairplay.reveal(table, state, T) is not None) is scored_now
+        assert (seals.reveal(table, state, T) is not None) is scored_now
         scored(events)
 
     advance(state, table, lambda seat: True, family.choose,
@@ -164,8 +167,9 @@ def _check_match(table: Table) -> Match:
     for dealt in match.shuffles:
         assert dealt.commit is not None and dealt.line is not None
         assert f"<code>{dealt.commit}</code>" in dealt.line  # the full hash, copyable
-        assert dealt.seed.startswith(f"kozel1:{variant}:")
-        result = fairplay.verify(dealt.seed, dealt.commit)
+        prefix = "kozel2" if table.client_seed else "kozel1"
+        assert dealt.seed.startswith(f"{prefix}:{variant}:")
+        result = verify(dealt.seed, dealt.commit)
         assert result.matches
         assert _unordered(result.piles, dealt) == _unordered(_as_piles(dealt), dealt)
     for trace, scored in zip(match.traces, match.results, strict=True):
@@ -173,10 +177,10 @@ def _check_match(table: Table) -> Match:
         commits = [d.commit for d in match.shuffles if d.deal_no == trace["deal"]]
         assert trace["seed"] == seeds[-1] == scored.seeds[-1]
         assert trace["commit"] == commits[-1] == hashlib.sha256(seeds[-1].encode()).hexdigest()
-        assert fairplay.revealed_seeds(trace) == seeds == list(scored.seeds)
+        assert seals.revealed_seeds(trace) == seeds == list(scored.seeds)
         if len(seeds) > 1:  # a redealt deal reveals its earlier shuffles too
             assert [r["commit"] for r in trace["redealt"]] == commits[:-1]
-        line = fairplay.reveal(table, scored, T)
+        line = seals.reveal(table, scored, T)
         assert line is not None and all(f"<code>{s}</code>" in line for s in seeds)
     return match
 
@@ -192,13 +196,13 @@ def test_a_tampered_seed_or_hash_fails() -> None:
     seed, commit = match.shuffles[1].seed, match.shuffles[1].commit
     assert commit is not None
     flipped = seed[:-1] + ("0" if seed[-1] != "0" else "1")
-    assert not fairplay.verify(flipped, commit).matches
-    assert not fairplay.verify(seed, commit[:-1] + ("0" if commit[-1] != "0" else "1")).matches
+    assert not verify(flipped, commit).matches
+    assert not verify(seed, commit[:-1] + ("0" if commit[-1] != "0" else "1")).matches
     # The context is committed too: the same key claimed for another deal fails.
     first = int(fairplay.parse_seed(seed).context["first"])
     other = seed.replace(f"first={first}", f"first={(first + 1) % 4}")
-    assert other != seed and not fairplay.verify(other, commit).matches
-    assert fairplay.verify(seed, commit.upper()).matches
+    assert other != seed and not verify(other, commit).matches
+    assert verify(seed, commit.upper()).matches
 
 
 def test_each_shuffle_has_its_own_seed_from_the_secret_alone() -> None:
@@ -237,8 +241,8 @@ def test_a_game_without_a_secret_shuffles_as_before() -> None:
     advance(bare, 42, lambda s: True, family.choose)
     assert old == bare and old.seeds == []
     assert traces and not any("seed" in t or "commit" in t for t in traces)
-    assert fairplay.commit_line(table, old, T) is None
-    assert fairplay.reveal(table, traces[-1], T) is None
+    assert seals.commit_line(table, old, T) is None
+    assert seals.reveal(table, traces[-1], T) is None
 
 
 def test_a_state_saved_before_fair_play_loads_and_deals_as_before() -> None:
@@ -254,9 +258,9 @@ def test_a_seed_is_revealed_only_once_its_deal_is_scored() -> None:
     table = _table("hvalenyi", ())
     state = new_state("hvalenyi", table.options)
     state.chance(shuffle_for(table, state))
-    assert fairplay.current_commitment(state) is not None
-    assert fairplay.reveal(table, state, T) is None
-    assert fairplay.revealed_seeds(state) == []
+    assert fairplay.current_commitment(state.seeds) is not None
+    assert seals.reveal(table, state, T) is None
+    assert seals.revealed_seeds(state) == []
     assert state.view_for(None) is not None
     assert state.seeds[-1] not in repr(state.view_for(0))
 
@@ -264,7 +268,7 @@ def test_a_seed_is_revealed_only_once_its_deal_is_scored() -> None:
 def test_bad_input_to_verify_is_refused_clearly() -> None:
     good = fairplay.shuffle_seed(SECRET, 0, "hvalenyi:deck=36,players=4,open=plain")
     digest = fairplay.commitment(good)
-    assert fairplay.verify(good, digest).matches
+    assert verify(good, digest).matches
     for seed, message in [
         ("hello", "not a seed text"),
         (good.replace("hvalenyi", "poker"), "unknown variant"),
@@ -274,9 +278,11 @@ def test_bad_input_to_verify_is_refused_clearly() -> None:
         (good.replace("hvalenyi:deck=36,players=4", "cover:deck=36,players=4"), "hand"),
     ]:
         with pytest.raises(fairplay.SeedError, match=message):
-            fairplay.verify(seed, digest)
+            verify(seed, digest)
     with pytest.raises(fairplay.SeedError, match="64 hex"):
-        fairplay.verify(good, digest[:-1])
+        verify(good, digest[:-1])
+    with pytest.raises(fairplay.SeedError, match="--seal"):
+        verify(good, digest, secret=SECRET)
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -293,7 +299,7 @@ def test_the_verify_command_exit_codes() -> None:
     digest = fairplay.commitment(seed)
     ok = _cli(seed, digest)
     assert ok.returncode == 0, ok.stderr
-    hands = fairplay.verify(seed, digest).piles
+    hands = verify(seed, digest).piles
     first = " ".join(f"{c.rank.value}{c.suit.symbol}" for c in hands[0][1])
     assert "OK" in ok.stdout and f"seat 0: {first}" in ok.stdout
     bad = _cli(seed, hashlib.sha256(b"other").hexdigest())
@@ -313,17 +319,85 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
         await opened.close()
 
 
-async def test_the_service_gives_each_new_game_a_secret_from_its_rng(storage: Storage) -> None:
-    """A seeded service reproduces a match: the same secret, the same committed first deal."""
+CLIENT = hashlib.sha256(b"join:1:m5").hexdigest()
+
+
+@pytest.mark.parametrize(("variant", "words"), SETUPS[::3], ids=lambda v: str(v))
+def test_with_a_players_seed_every_deal_verifies_with_the_revealed_secret(
+    variant: str, words: tuple[str, ...]
+) -> None:
+    """kozel2: the key is HMAC(secret, "<players' seed>:<n>"), the seed names n; with the
+    secret, its lobby seal and the players' seed, verify checks all three."""
+    match = _check_match(_table(variant, words, client=CLIENT))
+    seal = fairplay.match_seal(SECRET)
+    for number, dealt in enumerate(match.shuffles):
+        fields = fairplay.parse_seed(dealt.seed)
+        assert fields.version == "kozel2" and fields.context["n"] == str(number)
+        expected = hmac.new(SECRET.encode(), f"{CLIENT}:{number}".encode(), hashlib.sha256)
+        assert fields.key == expected.hexdigest()
+        assert dealt.commit is not None
+        result = verify(dealt.seed, dealt.commit, secret=SECRET, seal=seal, client=CLIENT)
+        assert result.secret_sealed and result.key_derived and result.matches
+
+
+def test_a_wrong_secret_seal_or_players_seed_is_caught() -> None:
+    _state, match = _play(_table("hvalenyi", (), client=CLIENT))
+    dealt = match.shuffles[0]
+    assert dealt.commit is not None
+    seal, other = fairplay.match_seal(SECRET), "a7" * 32
+    # The operator cannot show another secret than the one sealed in the lobby…
+    wrong = verify(dealt.seed, dealt.commit, secret=other, seal=seal, client=CLIENT)
+    assert wrong.secret_sealed is False and not wrong.matches
+    # …nor claim a players' seed the deal did not use.
+    wrong = verify(dealt.seed, dealt.commit, secret=SECRET, seal=seal, client="0" * 64)
+    assert wrong.secret_sealed and wrong.key_derived is False and not wrong.matches
+
+
+def test_a_players_seed_changes_every_shuffle_and_the_seating() -> None:
+    _state, plain = _play(_table("hvalenyi", (), client=CLIENT))
+    _state, other = _play(_table("hvalenyi", (), client="1" * 64))
+    assert not {d.seed for d in plain.shuffles} & {d.seed for d in other.shuffles}
+    assert fairplay.seating_seed(SECRET, CLIENT) != fairplay.seating_seed(SECRET, "1" * 64)
+    assert fairplay.seating_seed(SECRET, CLIENT) != fairplay.seating_seed("a7" * 32, CLIENT)
+
+
+def test_the_verify_command_checks_the_secret(tmp_path: Path) -> None:
+    _state, match = _play(_table("kryuk", (), client=CLIENT))
+    dealt = match.shuffles[0]
+    assert dealt.commit is not None
+    seal = fairplay.match_seal(SECRET)
+    ok = _cli(dealt.seed, dealt.commit, "--secret", SECRET, "--seal", seal, "--client", CLIENT)
+    assert ok.returncode == 0, ok.stderr
+    assert "sealed in the lobby" in ok.stdout and "players' seed:n" in ok.stdout
+    bad = _cli(dealt.seed, dealt.commit, "--secret", "a7" * 32, "--seal", seal,
+               "--client", CLIENT)  # fmt: skip
+    assert bad.returncode == 1 and "MISMATCH" in bad.stdout
+    refused = _cli(dealt.seed, dealt.commit, "--secret")
+    assert refused.returncode == 2
+
+
+async def test_a_new_game_draws_its_secret_and_invite_from_the_entropy_source(
+    storage: Storage,
+) -> None:
+    """Secrets come from ``secrets`` by default (the table's reproducible RNG plays no part);
+    the same entropy reproduces a match: the same secret, the same committed first deal."""
+    default = GameService(storage, rng=random.Random(11), clock=lambda: 1000.0)
+    one = await default.new_game(-3, 3, [])
+    two = await default.new_game(-4, 4, [])
+    assert one.secret != two.secret and one.invite != two.invite
     seeds = []
-    for chat in (-5, -6):
-        service = GameService(storage, rng=random.Random(11), clock=lambda: 1000.0)
-        table = await service.new_game(chat, -chat, ["seating=ordered"])
+    for chat, token in ((-5, "m1"), (-6, "m1"), (-7, "m2")):
+        service = GameService(storage, rng=random.Random(11), clock=lambda: 1000.0,
+                              entropy=random.Random(11).randbytes)  # fmt: skip
+        table = await service.new_game(chat, 7, ["seating=ordered"])
         assert len(table.secret) == 64 and int(table.secret, 16) >= 0
-        await service.join(table.game_id, Player(user_id=-chat, name="Аня"))
-        change = await service.start(table.game_id, -chat)
+        await service.join(table.game_id, Player(user_id=7, name="Аня"), token=token)
+        change = await service.start(table.game_id, 7)
         state = change.state
         assert state is not None and state.seeds
-        assert fairplay.verify(state.seeds[-1], fairplay.commitment(state.seeds[-1])).matches
+        assert change.table.client_seed == fairplay.players_seed([f"join:7:{token}"])
+        assert verify(state.seeds[-1], fairplay.commitment(state.seeds[-1])).matches
         seeds.append(state.seeds[-1])
-    assert seeds[0] == seeds[1]
+        await service.stop(table.game_id)
+    assert seeds[0] == seeds[1]  # the same secret and the same joins: the same deal
+    assert seeds[2] != seeds[0]  # a join Telegram numbered otherwise: another deal
