@@ -31,6 +31,7 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(CommandHandler("newgame", lobby.new_game))
     application.add_handler(CommandHandler("join", lobby.join))
     application.add_handler(CommandHandler("leave", lobby.leave))
+    application.add_handler(CommandHandler("seed", lobby.seed))
     application.add_handler(CallbackQueryHandler(lobby.lobby_button, pattern=r"^l:"))
     application.add_handler(CallbackQueryHandler(lobby.option_button, pattern=r"^o:"))
     # Play

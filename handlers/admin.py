@@ -5,12 +5,11 @@ from __future__ import annotations
 import html
 
 from telegram import Update
-from telegram.constants import ChatMemberStatus
-from telegram.error import TelegramError
 
 from handlers.deps import BotData, Context
 from handlers.flow import Command, command, press, publish
-from handlers.presenter import Outgoing
+from handlers.lanes import Outgoing
+from handlers.members import is_admin
 from kozelbot.callbacks import VoteButton
 from kozelbot.i18n import LANGUAGES, Translator, supported, translator
 from kozelbot.render import table_error_text
@@ -18,28 +17,13 @@ from kozelbot.service import Change, TableError
 from kozelbot.table import TableStatus
 from kozelbot.texts import Button, Keyboard
 
-ADMINS = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
-
-
-async def is_admin(data: BotData, chat_id: int, user_id: int) -> bool:
-    """Whether the user administers the chat, as Telegram says (answers are trusted for a
-    minute; a failed look-up counts as no and is not remembered)."""
-    known = data.cached_admin(chat_id, user_id)
-    if known is not None:
-        return known
-    try:
-        member = await data.bot.get_chat_member(chat_id, user_id)
-    except TelegramError:
-        return False
-    answer = member.status in ADMINS
-    data.remember_admin(chat_id, user_id, answer)
-    return answer
-
 
 async def stop(update: Update, context: Context) -> None:
-    """/stop: end this place's game. Its creator or a chat admin stops it at once; another
-    seated person starts (or joins) a vote that stops it when a majority of the people
-    seated agree within two minutes. In the private chat it ends your /play match."""
+    """/stop: end this place's game. A lobby is closed at once by its creator or a chat
+    admin. Once a match runs only a chat admin stops it at once; a seated person — the
+    creator too — starts (or joins) a vote that stops it when a majority of the people
+    seated agree within two minutes (a stopped match is unrated, so a losing creator must
+    not escape the rating alone). In the private chat it ends your /play match."""
     data = context.bot_data
     cmd = await command(update, data)
     if cmd is None:
@@ -52,12 +36,13 @@ async def stop(update: Update, context: Context) -> None:
     if table is None:
         cmd.reply(table_error_text("no_game", t))
         return
-    allowed = cmd.private or user.id == table.creator_id
+    running = table.status is TableStatus.PLAYING
+    allowed = cmd.private or (not running and user.id == table.creator_id)
     if not allowed and not await is_admin(data, cmd.chat.id, user.id):
-        if table.status is TableStatus.PLAYING and table.seat_of(user.id) is not None:
+        if running and table.seat_of(user.id) is not None:
             await _vote(data, cmd, table.game_id)
             return
-        cmd.reply(table_error_text("not_allowed", t))
+        cmd.reply(table_error_text("stop_running" if running else "not_allowed", t))
         return
     try:
         change = await data.service.stop(table.game_id)
@@ -76,8 +61,19 @@ async def _vote(data: BotData, cmd: Command, game_id: int) -> None:
         cmd.reply(text or table_error_text(error.code, cmd.t))
         return
     publish(data, change)
+    chat_id = cmd.chat.id
+
+    async def sent(message_id: int) -> None:
+        await data.storage.remember_board_message(chat_id, message_id, vote_kind(game_id))
+
     cmd.reply(html=True, text=vote_text(change, cmd.user.first_name, cmd.t),
-              markup=vote_markup(change, cmd.t))  # fmt: skip
+              markup=vote_markup(change, cmd.t), on_sent=sent)  # fmt: skip
+
+
+def vote_kind(game_id: int) -> str:
+    """The kind under which a game's stop-vote messages are kept (only they take its vote
+    button)."""
+    return f"vote:{game_id}"
 
 
 def vote_text(change: Change, name: str, t: Translator) -> str:
@@ -105,8 +101,14 @@ async def vote_button(update: Update, context: Context) -> None:
     pressed = await press(update, data)
     if pressed is None:
         return
-    button, t = pressed.button, pressed.t
-    if not isinstance(button, VoteButton):
+    button, t, message = pressed.button, pressed.t, pressed.query.message
+    if not isinstance(button, VoteButton) or message is None:
+        await pressed.refuse(t("This button is not valid."))
+        return
+    # Only the game's own vote message acts (a forged button on another message must
+    # neither count a vote nor turn that message into a vote).
+    chat_id, vote_id = message.chat.id, message.message_id
+    if not await data.storage.is_board_message(chat_id, vote_id, vote_kind(button.game_id)):
         await pressed.refuse(t("This button is not valid."))
         return
     try:
@@ -117,18 +119,13 @@ async def vote_button(update: Update, context: Context) -> None:
         return
     publish(data, change)
     await pressed.answer(t("Your vote counts."))
-    message = pressed.query.message
-    if message is not None:
-        chat_t = await data.group_translator(message.chat.id)
-        data.presenter.note(
-            message.chat.id,
-            lambda _t: Outgoing(
-                vote_text(change, pressed.user.first_name, chat_t),
-                vote_markup(change, chat_t),
-                edit_message_id=message.message_id,
-            ),
-            thread_id=change.table.thread_id,
-        )
+    name = pressed.user.first_name
+
+    def render(gt: Translator) -> Outgoing:
+        return Outgoing(vote_text(change, name, gt), vote_markup(change, gt),
+                        edit_message_id=vote_id)  # fmt: skip
+
+    data.presenter.note(chat_id, render, thread_id=change.table.thread_id, reply=True)
 
 
 async def language(update: Update, context: Context) -> None:

@@ -18,8 +18,8 @@ from kozelbot.i18n import Translator, pick_language, translator
 from kozelbot.service import GameService
 from storage import Storage
 
-ADMIN_TTL = 60.0
-"""Seconds a chat administrator look-up is trusted."""
+LOOKUP_TTL = 60.0
+"""Seconds a chat administrator or member look-up is trusted."""
 
 
 class BotData:
@@ -41,8 +41,9 @@ class BotData:
         """Per-user button presses (set from the settings in ``post_init``)."""
         self.commands = Throttle(6, 0.5)
         """Per-user commands."""
-        self.admins: dict[tuple[int, int], tuple[bool, float]] = {}
-        """(chat, user) → (is an administrator, monotonic time the answer expires)."""
+        self.lookups: dict[tuple[str, int, int], tuple[bool, float]] = {}
+        """(question, chat, user) → (Telegram's answer, monotonic time it expires): is the
+        user an administrator (``admin``), a member (``member``) of the chat."""
 
     async def group_translator(self, chat_id: int) -> Translator:
         """The language of a group chat (its /language choice, else the default)."""
@@ -69,19 +70,19 @@ class BotData:
         """Drop a group's cached language (it changed, or the chat moved)."""
         self.chat_languages.pop(chat_id, None)
 
-    def cached_admin(self, chat_id: int, user_id: int) -> bool | None:
-        """A recent answer to "does this user administer this chat?", if any."""
-        known = self.admins.get((chat_id, user_id))
+    def cached(self, question: str, chat_id: int, user_id: int) -> bool | None:
+        """A recent answer to "is this user an ``admin`` / a ``member`` of this chat?"."""
+        known = self.lookups.get((question, chat_id, user_id))
         if known is None or known[1] < time.monotonic():
             return None
         return known[0]
 
-    def remember_admin(self, chat_id: int, user_id: int, is_admin: bool) -> None:
-        """Keep an administrator look-up for ``ADMIN_TTL`` seconds."""
-        if len(self.admins) > 10_000:
+    def remember(self, question: str, chat_id: int, user_id: int, answer: bool) -> None:
+        """Keep a look-up's answer for ``LOOKUP_TTL`` seconds."""
+        if len(self.lookups) > 10_000:
             now = time.monotonic()
-            self.admins = {k: v for k, v in self.admins.items() if v[1] >= now}
-        self.admins[(chat_id, user_id)] = (is_admin, time.monotonic() + ADMIN_TTL)
+            self.lookups = {k: v for k, v in self.lookups.items() if v[1] >= now}
+        self.lookups[(question, chat_id, user_id)] = (answer, time.monotonic() + LOOKUP_TTL)
 
 
 Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from telegram import CallbackQuery, Chat, Message, Update, User
@@ -20,8 +20,9 @@ from telegram.error import TelegramError
 
 from handlers.delivery import deliver
 from handlers.deps import BotData, Context
-from handlers.presenter import Markup
+from handlers.lanes import Markup, Outgoing
 from kozelbot import callbacks
+from kozelbot.fit import fit_plain
 from kozelbot.games import TABLE_PRESETS
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
@@ -96,22 +97,46 @@ async def on_timeout(context: Context) -> None:
 
 
 async def refusal_text(data: BotData, error: TableError, t: Translator) -> str:
-    """Why a table operation was refused (HTML); a second seat is refused with a link to
+    """Why a table operation was refused (HTML), for the person alone (a private chat or a
+    button's answer, which only the presser sees): a second seat is refused with a link to
     the person's first table."""
     other = error.table
     if error.code != "elsewhere" or other is None:
         return table_error_text(error.code, t)
+    return elsewhere_text(other, await _table_link(data, other), t)
+
+
+def elsewhere_text(other: Table, link: str | None, t: Translator) -> str:
+    """"You already sit at a table in <that chat>" (HTML): for the person's eyes only, since
+    it names the other chat."""
     if other.private:
         return t("You are playing against the computer in our private chat. Finish it or "
                  "/leave it first.")  # fmt: skip
-    ref = await data.presenter.message(other.game_id, "table") or await data.presenter.message(
-        other.game_id, "lobby"
-    )
     title = html.escape(other.chat_title or t("another chat"))
-    link = None if ref is None else message_link(ref.chat_id, ref.message_id)
     where = f'<a href="{link}">{title}</a>' if link else f"<b>{title}</b>"
     return t("You already sit at a table in {where}. One table at a time: finish it or /leave "
              "it there first.", where=where)  # fmt: skip
+
+
+async def _table_link(data: BotData, table: Table) -> str | None:
+    ref = await data.presenter.message(table.game_id, "table") or await data.presenter.message(
+        table.game_id, "lobby"
+    )
+    return None if ref is None else message_link(ref.chat_id, ref.message_id)
+
+
+async def refuse_in_group(cmd: Command, error: TableError) -> None:
+    """Answer a refused group command. A second seat is explained privately — the other
+    table's chat is nobody else's business — and the group only hears that it was refused."""
+    other = error.table
+    if error.code != "elsewhere" or other is None:
+        cmd.reply(table_error_text(error.code, cmd.t))
+        return
+    link = await _table_link(cmd.data, other)
+    cmd.data.presenter.note(cmd.user.id, lambda t: Outgoing(elsewhere_text(other, link, t)),
+                            key=f"elsewhere:{other.game_id}")  # fmt: skip
+    cmd.reply(cmd.t("{name}, you already sit at another table: I sent you the details in our "
+                    "private chat.", name=cmd.user.first_name))  # fmt: skip
 
 
 def message_link(chat_id: int, message_id: int) -> str | None:
@@ -177,8 +202,16 @@ class Command:
         forum's General topic included)."""
         return topic_of(self.message)
 
-    def reply(self, text: str, *, html: bool = False, markup: Markup = None) -> None:
-        """Answer in the chat and topic (queued on its lane; plain text is escaped)."""
+    def reply(
+        self,
+        text: str,
+        *,
+        html: bool = False,
+        markup: Markup = None,
+        on_sent: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
+        """Answer in the chat and topic (queued on its lane; plain text is escaped);
+        ``on_sent`` is told the answer's message id."""
         self.data.presenter.reply(
             self.chat.id,
             text,
@@ -186,6 +219,7 @@ class Command:
             html_text=html,
             markup=markup,
             thread_id=self.thread_id,
+            on_sent=on_sent,
         )
 
     async def live_game(self) -> Table | None:
@@ -268,6 +302,8 @@ async def answer_query(
 ) -> None:
     """Answer a callback query, retrying transient failures; a query too old to answer (or
     already answered) is logged and left."""
+    if text:
+        text = fit_plain(text)  # Telegram refuses a longer answer, and the press would spin
     try:
         await deliver(
             lambda: query.answer(text, show_alert=alert, url=url),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hmac
+
 from telegram import Update, User
 from telegram.error import Forbidden, TelegramError
 
@@ -17,16 +19,18 @@ from handlers.flow import (
     press,
     publish,
     refusal_text,
+    refuse_in_group,
     remember,
     variant_and_options,
 )
+from handlers.members import is_member
 from kozelbot import callbacks
 from kozelbot.games import DEFAULT_PRESET
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.render import help_text, option_error_text, table_error_text
 from kozelbot.service import Change, TableError
-from kozelbot.table import GameAlreadyRunning, TableStatus
+from kozelbot.table import GameAlreadyRunning, Table, TableStatus
 from kozelbot.texts import Button, Keyboard
 
 JOIN_PREFIX = "join-"
@@ -91,23 +95,28 @@ async def seat(data: BotData, cmd: Command, game_id: int) -> None:
     """
     user = cmd.user
     if not await can_message(data, user):
+        table = data.service.snapshot(game_id) or await data.service.game(game_id)
+        if table is None:
+            return
         data.presenter.ask_to_open_private(
             cmd.chat.id,
             game_id,
             user.id,
             user.first_name,
-            f"{JOIN_PREFIX}{game_id}",
+            join_payload(table),
             thread_id=cmd.thread_id,
         )
         return
     try:
-        change = await data.service.join(game_id, player_of(user))
+        change = await data.service.join(game_id, player_of(user),
+                                         token=f"m{cmd.message.message_id}")  # fmt: skip
     except TableError as error:
-        cmd.reply(html=True, text=await refusal_text(data, error, cmd.t))
+        await refuse_in_group(cmd, error)
         return
     publish(data, change)
-    if change.back and change.table.status is TableStatus.PLAYING:
-        cmd.reply(cmd.t("{name} takes a seat held by the computer.", name=user.first_name))
+    if change.waiting:
+        cmd.reply(cmd.t("{name} takes over a seat held by the computer when the next deal "
+                        "starts.", name=user.first_name))  # fmt: skip
 
 
 async def can_message(data: BotData, user: User) -> bool:
@@ -155,20 +164,55 @@ async def leave(update: Update, context: Context) -> None:
             cmd.reply(t("{name} left; a bot plays the seat.", name=user.first_name))
 
 
+async def seed(update: Update, context: Context) -> None:
+    """/seed WORD: a seated person adds a word to the players' seed while the lobby is open
+    (``kozelbot.fairplay``: every shuffle mixes it with the secret sealed in the lobby)."""
+    data = context.bot_data
+    cmd = await group_command(
+        update, data, lambda t: t("Send /seed WORD in the group, at the table's lobby.")
+    )
+    if cmd is None:
+        return
+    words = context.args or []
+    table = await cmd.live_game()
+    if table is None:
+        cmd.reply(table_error_text("no_game", cmd.t))
+        return
+    if not words:
+        cmd.reply(cmd.t("Send /seed WORD: any word of yours goes into the players' seed."))
+        return
+    try:
+        await data.service.add_seed(table.game_id, cmd.user.id, " ".join(words))
+    except TableError as error:
+        text = {
+            "not_lobby": cmd.t("The cards are dealt already: /seed works while the lobby is "
+                               "open."),
+            "full": cmd.t("The players' seed is full."),
+        }.get(error.code) or table_error_text(error.code, cmd.t)  # fmt: skip
+        cmd.reply(text)
+        return
+    cmd.reply(cmd.t("🎲 {name} added a word to the players' seed.", name=cmd.user.first_name))
+
+
 async def lobby_button(update: Update, context: Context) -> None:
     """The lobby's buttons: take a seat, leave, start with bots."""
     data = context.bot_data
-    pressed = await _lobby_press(update, data)
-    if pressed is None or not isinstance(pressed.button, callbacks.LobbyButton):
+    found = await _lobby_press(update, data)
+    if found is None or not isinstance(found[0].button, callbacks.LobbyButton):
         return
-    user, t, button = pressed.user, pressed.t, pressed.button
+    pressed, table = found
+    user, t, button = pressed.user, pressed.t, found[0].button
     await remember(data, user)
     if button.verb == "join":
+        if not await is_member(data, table.chat_id, user.id):
+            await pressed.refuse(t("Only members of this group may sit at its table."))
+            return
         if not await can_message(data, user):
-            await pressed.answer(url=data.presenter.deep_link(f"{JOIN_PREFIX}{button.game_id}"))
+            await pressed.answer(url=data.presenter.deep_link(join_payload(table)))
             return
         try:
-            change = await data.service.join(button.game_id, player_of(user))
+            change = await data.service.join(button.game_id, player_of(user),
+                                             token=f"q{pressed.query.id}")  # fmt: skip
         except TableError as error:
             await pressed.refuse(plain(await refusal_text(data, error, t)))
             return
@@ -198,23 +242,38 @@ async def start(update: Update, context: Context) -> None:
     await data.storage.set_private_open(user.id, True)
     t = cmd.t
     payload = context.args[0] if context.args else ""
-    game_id = _game_in(payload)
-    if game_id is None:
+    link = _link_in(payload)
+    if link is None:
         cmd.reply(html=True, text=welcome_text(t), markup=welcome_keyboard(data, t))
         return
+    prefix, game_id, invite = link
     table = await data.service.game(game_id)
     if table is None or not table.status.live:
         cmd.reply(table_error_text("finished", t))
         return
     data.presenter.private_opened(game_id, user.id)
-    if payload.startswith(JOIN_PREFIX):
+    if prefix == JOIN_PREFIX:
+        if table.private or not table.invite or not hmac.compare_digest(invite, table.invite):
+            cmd.reply(t("This link does not seat anyone: press the lobby's button in the "
+                        "group."))  # fmt: skip
+            return
+        if not await is_member(data, table.chat_id, user.id):
+            cmd.reply(t("Join {title} first: only its members may sit at its table.",
+                        title=table.chat_title) if table.chat_title
+                      else t("Join the group first: only its members may sit at its table."))
+            return
         try:
-            change = await data.service.join(game_id, player_of(user))
+            change = await data.service.join(game_id, player_of(user),
+                                             token=f"m{cmd.message.message_id}")  # fmt: skip
         except TableError as error:
             cmd.reply(html=True, text=await refusal_text(data, error, t))
             return
         publish(data, change)
-        cmd.reply(t("You have a seat. Your cards will arrive here."))
+        if change.waiting:
+            cmd.reply(t("You take over a seat held by the computer when the next deal starts; "
+                        "your cards will arrive here."))  # fmt: skip
+        else:
+            cmd.reply(t("You have a seat. Your cards will arrive here."))
         return
     seat_no = table.seat_of(user.id)
     if seat_no is None:
@@ -244,21 +303,33 @@ def welcome_keyboard(data: BotData, t: Translator) -> Keyboard:
     return ((Button(t("➕ Add to a group"), url=add),),)
 
 
-def _game_in(payload: str) -> int | None:
+def join_payload(table: Table) -> str:
+    """The deep link's payload that seats someone at ``table`` once they press Start:
+    the game and its invite, which nobody can guess (a game's number alone seats nobody)."""
+    return f"{JOIN_PREFIX}{table.game_id}-{table.invite}"
+
+
+def _link_in(payload: str) -> tuple[str, int, str] | None:
+    """(prefix, game, invite) of a deep link's payload (``join-<game>-<invite>``,
+    ``hand-<game>``), or ``None`` for anything else."""
     for prefix in (JOIN_PREFIX, HAND_PREFIX):
-        digits = payload[len(prefix) :]
-        if payload.startswith(prefix) and digits.isascii() and digits.isdigit():
-            return int(digits) if len(digits) <= 16 and int(digits) <= MAX_GAME_ID else None
+        if not payload.startswith(prefix):
+            continue
+        digits, _, invite = payload[len(prefix) :].partition("-")
+        if not (digits.isascii() and digits.isdigit()) or len(digits) > 16:
+            return None
+        game_id = int(digits)
+        return (prefix, game_id, invite) if game_id <= MAX_GAME_ID else None
     return None
 
 
 async def option_button(update: Update, context: Context) -> None:
     """A lobby settings button (⚙): the creator moves an option to its next value."""
     data = context.bot_data
-    pressed = await _lobby_press(update, data)
-    if pressed is None or not isinstance(pressed.button, callbacks.OptionButton):
+    found = await _lobby_press(update, data)
+    if found is None or not isinstance(found[0].button, callbacks.OptionButton):
         return
-    button = pressed.button
+    pressed, button = found[0], found[0].button
     try:
         change = await data.service.cycle_option(button.game_id, pressed.user.id, button.key)
     except TableError as error:
@@ -271,8 +342,9 @@ async def option_button(update: Update, context: Context) -> None:
     await pressed.answer()
 
 
-async def _lobby_press(update: Update, data: BotData) -> Press | None:
-    """A press on a lobby's button, if it is one of a game of this chat; else refused."""
+async def _lobby_press(update: Update, data: BotData) -> tuple[Press, Table] | None:
+    """A press on a lobby's button, with its game, if it is one of a game of this chat;
+    else refused."""
     pressed = await press(update, data)
     if pressed is None:
         return None
@@ -283,4 +355,4 @@ async def _lobby_press(update: Update, data: BotData) -> Press | None:
     if table is None or chat is None or table.chat_id != chat.id:
         await pressed.refuse(pressed.t("This button is not valid."))
         return None
-    return pressed
+    return pressed, table

@@ -194,7 +194,8 @@ async def play(update: Update, context: Context) -> None:
     await data.storage.set_private_open(user.id, True)
     try:
         variant, words = variant_and_options(context.args, DEFAULT_PRESET)
-        change = await data.service.play_private(player_of(user), words, variant)
+        change = await data.service.play_private(player_of(user), words, variant,
+                                                 token=f"m{cmd.message.message_id}")  # fmt: skip
     except OptionError as error:
         cmd.reply(html=True, text=option_error_text(error, t))
         return

@@ -27,9 +27,8 @@ import html
 import logging
 import random
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import TypeVar
 
 from telegram import (
@@ -39,14 +38,15 @@ from telegram import (
     Message,
     ReplyParameters,
 )
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
+from handlers.lanes import Lane, Markup, Note, Outgoing, Render, ReplyBudget
 from kozelbot.callbacks import BackButton
 from kozelbot.cards import Card
-from kozelbot.fairplay import commit_line, commitment, reveal, revealed_seeds, seal_line
-from kozelbot.game import DealScored, GameState, MatchOver
+from kozelbot.fit import fit_html
+from kozelbot.game import DealScored, MatchOver
 from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
 from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
@@ -58,7 +58,8 @@ from kozelbot.render import (
     mention,
     rating_changes_text,
 )
-from kozelbot.service import Change, GameService
+from kozelbot.seals import revealed_table, sealed_table, secret_line
+from kozelbot.service import Change, GameService, TableError
 from kozelbot.table import Table, TableStatus
 from kozelbot.texts import Button
 from storage import Storage
@@ -67,132 +68,14 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-Markup = Keyboard | InlineKeyboardMarkup | None
-
 Place = tuple[int, int | None]
 """Where a game lives and replies go: a chat and its forum topic (``None`` outside forums).
 One game per place; a group's flood budget is shared by its topics (``FloodGate``)."""
 
 
-@dataclass(frozen=True)
-class Outgoing:
-    """A message for a chat: new, or (``edit_message_id``) an edit of an older one."""
-
-    text: str
-    markup: Markup = None
-    edit_message_id: int | None = None
-    reply_to: int | None = None
-
-
-Render = Callable[[Translator], Outgoing | None]
-"""Renders a reply in the chat's language when its turn comes (``None``: nothing to send)."""
-
-
-@dataclass(frozen=True)
-class Note:
-    """An ephemeral message for a chat (a reply, a prompt); ``key`` coalesces repeats."""
-
-    render: Render
-    key: str | None = None
-
-
 SHOWN_LIMIT = 20_000
-MAX_NOTES = 3
-"""Replies waiting in one chat beyond which new ones are dropped (a flooded chat costs only
-itself, and a burst of identical commands gets one answer)."""
 REFS_LIMIT = 4096
 """Games whose message bookkeeping stays in memory."""
-
-
-class Lane:
-    """A single-flight sender for one chat's posts, replies and live message."""
-
-    def __init__(
-        self,
-        name: str,
-        interval: float,
-        backoff: Backoff,
-        refresh: Callable[[], Awaitable[None]] | None = None,
-        outbox: Callable[[], Awaitable[bool]] | None = None,
-        send_note: Callable[[Note], Awaitable[None]] | None = None,
-        on_idle: Callable[[], None] | None = None,
-    ) -> None:
-        self.name = name
-        self.interval = interval
-        self._backoff = backoff
-        self._refresh = refresh
-        self._outbox = outbox
-        self._send_note = send_note
-        self._on_idle = on_idle
-        self.notes: deque[Note] = deque()
-        self.dirty = False
-        self.outbox_pending = False
-        self.task: asyncio.Task[None] | None = None
-        self.last = -1e9
-
-    def touch(self) -> None:
-        """The live message is out of date: re-render it soon."""
-        if self._refresh is not None:
-            self.dirty = True
-            self._kick()
-
-    def touch_outbox(self) -> None:
-        """Durable posts are waiting in storage."""
-        if self._outbox is not None:
-            self.outbox_pending = True
-            self._kick()
-
-    def note(self, note: Note) -> bool:
-        """Queue a reply; ``False`` if it was coalesced with an identical one or dropped."""
-        if note.key is not None and any(n.key == note.key for n in self.notes):
-            return False
-        if len(self.notes) >= MAX_NOTES:
-            log.info("lane %s: reply dropped (%d waiting)", self.name, len(self.notes))
-            return False
-        self.notes.append(note)
-        self._kick()
-        return True
-
-    @property
-    def busy(self) -> bool:
-        """Work queued or in flight."""
-        return self.task is not None and not self.task.done()
-
-    def _kick(self) -> None:
-        if not self.busy:
-            self.task = asyncio.create_task(self._run(), name=f"lane:{self.name}")
-
-    async def _run(self) -> None:
-        while self.outbox_pending or self.notes or self.dirty:
-            if self.outbox_pending and self._outbox is not None:
-                self.outbox_pending = await self._guard(self._outbox(), default=False)
-                continue
-            if self.notes and self._send_note is not None:
-                note = self.notes.popleft()
-                await self._guard(self._send_note(note), default=None)
-                continue
-            delay = self.last + self.interval - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-                continue  # posts that arrived meanwhile go first
-            self.dirty = False
-            assert self._refresh is not None
-            await self._guard(self._refresh(), default=None)
-            self.last = time.monotonic()
-        if self._on_idle is not None:
-            self._on_idle()
-
-    async def _guard(self, work: Awaitable[T], default: T) -> T:
-        """Run one step; a bug is logged and the lane goes on (no tight loop, no dead lane)."""
-        try:
-            return await work
-        except asyncio.CancelledError:
-            raise
-        except TelegramError as error:  # permanent, and not handled by the step itself
-            log.warning("lane %s: %s", self.name, error)
-        except Exception:
-            log.exception("lane %s failed", self.name)
-        return default
 
 
 class Presenter:
@@ -209,7 +92,10 @@ class Presenter:
         private_interval: float,
         on_change: Callable[[Change], None],
         rng: random.Random | None = None,
+        reply_budget: tuple[int, float] = (5, 60.0),
     ) -> None:
+        """``reply_budget``: replies per seconds a group place may get while its game is
+        live (a share of the group's flood budget: the table comes first)."""
         self.bot = bot
         self.service = service
         self.storage = storage
@@ -217,6 +103,8 @@ class Presenter:
         self.group_interval = group_interval
         self.private_interval = private_interval
         self._on_change = on_change
+        self.reply_budget = reply_budget
+        self.closed = False
         self.backoff = Backoff(rng or random.Random())
         self._chats: dict[Place, Lane] = {}
         self._hands: dict[tuple[int, int], Lane] = {}
@@ -264,8 +152,10 @@ class Presenter:
             self.hand_lane(table.game_id, seat).touch()
         for seat in change.away:
             self._announce_away(table, seat)
-        if change.abandoned_by is not None and change.abandoned_seat is not None:
-            self._close_hand_of_leaver(table, change.abandoned_by, change.abandoned_seat)
+        for seat in change.taken_over:
+            self._announce_take_over(table, seat)
+        for user_id, seat in change.abandoned:
+            self._close_hand_of_leaver(table, user_id, seat)
 
     def _announce_away(self, table: Table, seat: int) -> None:
         """Tell the place that a computer now plays for someone who missed two moves (their
@@ -281,6 +171,20 @@ class Presenter:
                               name=html.escape(name)))  # fmt: skip
 
         self.note(table.chat_id, render, key=f"away:{table.game_id}:{seat}",
+                  thread_id=table.thread_id)  # fmt: skip
+
+    def _announce_take_over(self, table: Table, seat: int) -> None:
+        """Tell the place that someone who waited sat down as the new deal was dealt."""
+        player = table.seats[seat]
+        if player is None or player.user_id is None:
+            return
+        name = player.name
+
+        def render(t: Translator) -> Outgoing:
+            return Outgoing(t("🪑 {name} takes over a seat for this deal.",
+                              name=html.escape(name)))  # fmt: skip
+
+        self.note(table.chat_id, render, key=f"seat:{table.game_id}:{seat}:{table.move_seq}",
                   thread_id=table.thread_id)  # fmt: skip
 
     def warn(self, table: Table, seats: list[int], seconds: int) -> None:
@@ -316,19 +220,29 @@ class Presenter:
         html_text: bool = False,
         markup: Markup = None,
         thread_id: int | None = None,
+        on_sent: Callable[[int], Awaitable[None]] | None = None,
     ) -> bool:
         """Queue an answer to a chat (a forum topic of it) without waiting for its flood
         budget. Identical answers still waiting are sent once; ``False`` if coalesced or
         dropped."""
         body = text if html_text else html.escape(text, quote=False)
-        outgoing = Outgoing(body, markup, reply_to=reply_to)
-        return self.chat_lane(chat_id, thread_id).note(Note(lambda _t: outgoing, key=body))
+        outgoing = Outgoing(body, markup, reply_to=reply_to, on_sent=on_sent)
+        return self.chat_lane(chat_id, thread_id).note(
+            Note(lambda _t: outgoing, key=body, reply=True)
+        )
 
     def note(
-        self, chat_id: int, render: Render, key: str | None = None, thread_id: int | None = None
+        self,
+        chat_id: int,
+        render: Render,
+        key: str | None = None,
+        thread_id: int | None = None,
+        *,
+        reply: bool = False,
     ) -> bool:
-        """Queue a message rendered in the chat's language when its turn comes."""
-        return self.chat_lane(chat_id, thread_id).note(Note(render, key))
+        """Queue a message rendered in the chat's language when its turn comes; a
+        ``reply`` (to someone's command or press) counts against the place's reply budget."""
+        return self.chat_lane(chat_id, thread_id).note(Note(render, key, reply))
 
     async def repost_table(self, table: Table) -> None:
         """Send the table again at the bottom of the group (busy chats scroll it away);
@@ -365,8 +279,9 @@ class Presenter:
             await self.forget_message(table.game_id, "hand", seat)
 
         key = (table.game_id, -user_id)
-        lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, self.backoff, close,
+        lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, close,
                     on_idle=lambda: self._drop_hand_lane(key))  # fmt: skip
+        lane.closed = self.closed
         self._hands[key] = lane
         lane.touch()
 
@@ -374,25 +289,30 @@ class Presenter:
         """The lane of one seat's private hand message."""
         key = (game_id, seat)
         lane = self._hands.get(key)
-        if lane is None:
+        if lane is None:  # (after close, a new lane is born closed: it sends nothing)
             lane = Lane(
                 f"hand:{game_id}:{seat}",
                 self.private_interval,
-                self.backoff,
                 lambda: self._refresh_hand(game_id, seat),
                 on_idle=lambda: self._forget_if_ended(game_id, key),
             )
+            lane.closed = self.closed
             self._hands[key] = lane
         return lane
 
     def _drop_hand_lane(self, key: tuple[int, int]) -> None:
         self._hands.pop(key, None)
 
-    def _drop_chat_lane(self, place: Place) -> None:
-        """A lane with no live game left is dropped when idle (memory stays bounded)."""
+    def _live(self, place: Place) -> bool:
+        """Whether the place has a live game (its table comes before replies)."""
         game_id = self._chat_game.get(place)
         table = None if game_id is None else self.service.snapshot(game_id)
-        if table is not None and table.status.live:
+        return table is not None and table.status.live
+
+    def _drop_chat_lane(self, place: Place) -> None:
+        """A lane with no live game left is dropped when idle, a group's as a private
+        chat's (memory stays bounded by the live games, not by every chat ever answered)."""
+        if self._live(place):
             return
         self._chat_game.pop(place, None)
         self._chats.pop(place, None)
@@ -413,15 +333,21 @@ class Presenter:
         lane = self._chats.get(place)
         if lane is None:
             group = chat_id < 0
+            budget = None
+            if group:
+                limit, period = self.reply_budget
+                budget = ReplyBudget(limit, period, lambda: self._live(place),
+                                     Note(_slow_down, key="slow-down"))  # fmt: skip
             lane = Lane(
                 f"chat:{chat_id}" + (f":{thread_id}" if thread_id else ""),
                 self.group_interval if group else self.private_interval,
-                self.backoff,
                 lambda: self._refresh_group(place),
                 lambda: self._send_outbox(place),
                 lambda note: self._send_note(place, note),
-                on_idle=None if group else lambda: self._drop_chat_lane(place),
+                on_idle=lambda: self._drop_chat_lane(place),
+                budget=budget,
             )
+            lane.closed = self.closed
             self._chats[place] = lane
         return lane
 
@@ -438,13 +364,22 @@ class Presenter:
             await asyncio.wait(busy, timeout=remaining)
 
     async def close(self) -> None:
-        """Cancel pending work (at shutdown); the outbox keeps what was not sent."""
-        tasks = [lane.task for lane in self._lanes() if lane.task is not None]
+        """Stop sending (at shutdown), in order: refuse new work, cancel every lane, wait
+        for each to end. Posts stay in the outbox for the next start; replies and edits that
+        were still waiting are dropped on purpose, and counted once in the log."""
+        self.closed = True
+        lanes = self._lanes()
+        dropped = sum(lane.pending for lane in lanes)
+        tasks = [lane.task for lane in lanes if lane.task is not None and not lane.task.done()]
+        for lane in lanes:
+            lane.closed = True
         for task in tasks:
             task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        if dropped:
+            log.info("shutdown: %d queued message(s) not sent (results wait in the outbox)",
+                     dropped)  # fmt: skip
 
     def _lanes(self) -> list[Lane]:
         return [*self._chats.values(), *self._hands.values()]
@@ -504,7 +439,7 @@ class Presenter:
         )  # fmt: skip
         message = await self.bot.send_message(
             chat_id,
-            text,
+            fit_html(text),
             reply_markup=_markup(markup),
             reply_parameters=parameters,
             message_thread_id=thread_id,
@@ -519,7 +454,7 @@ class Presenter:
             return True
         try:
             await self.bot.edit_message_text(
-                text, chat_id=chat_id, message_id=message_id, reply_markup=_markup(markup)
+                fit_html(text), chat_id=chat_id, message_id=message_id, reply_markup=_markup(markup)
             )
         except BadRequest as error:
             reason = str(error).lower()
@@ -547,8 +482,11 @@ class Presenter:
             await self._deliver(lambda: self.edit(chat_id, edit_id, out.text, markup),
                                 f"edit:{chat_id}")  # fmt: skip
         else:
-            await self._deliver(lambda: self.send(chat_id, out.text, out.markup, out.reply_to,
-                                                  thread_id), f"send:{chat_id}")  # fmt: skip
+            sent = await self._deliver(lambda: self.send(chat_id, out.text, out.markup,
+                                                         out.reply_to, thread_id),
+                                       f"send:{chat_id}")  # fmt: skip
+            if out.on_sent is not None:
+                await out.on_sent(sent.message_id)
 
     async def _send_note(self, place: Place, note: Note) -> None:
         chat_id = place[0]
@@ -579,7 +517,7 @@ class Presenter:
             await self.storage.set_private_open(chat_id, False)
             table = await self.service.live_game(chat_id)
             if table is not None:
-                self._on_change(await self.service.stop(table.game_id))
+                await self._stop_quietly(table.game_id)
 
     # -- durable posts -------------------------------------------------------------------
 
@@ -617,7 +555,8 @@ class Presenter:
             ref = await self.message(item.game_id, "table")
             if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
                 return
-            text = _revealed(family.final_table_text(post.table, event, t), post.table, event, t)
+            final = family.final_table_text(post.table, event, t)
+            text = revealed_table(final, post.table, event, t)
             await self._put(place, Outgoing(text, edit_message_id=ref.message_id))
         elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
             await self._put(place, Outgoing(family.result_text(post.table, event, t)))
@@ -626,6 +565,9 @@ class Presenter:
             changes = await self.storage.rating_changes(item.game_id)
             if changes:
                 text += "\n" + rating_changes_text(changes, post.table, t)
+            revealed = secret_line(table, t)  # the match is over: its secret may be shown
+            if revealed:
+                text += "\n" + revealed
             await self._put(place, Outgoing(text))
         else:
             log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
@@ -652,7 +594,17 @@ class Presenter:
             self._chats.pop(place, None)
         for table in await self.service.live_games_of(chat_id):
             log.warning("lost group %s: stopping game %s", chat_id, table.game_id)
-            self._on_change(await self.service.stop(table.game_id))
+            await self._stop_quietly(table.game_id)
+
+    async def _stop_quietly(self, game_id: int) -> None:
+        """Stop a game the bot can no longer show; one that ended meanwhile (the bot removed
+        twice, a match just finished) is left as it is."""
+        try:
+            change = await self.service.stop(game_id)
+        except TableError as error:
+            log.info("game %s not stopped: %s", game_id, error.code)
+            return
+        self._on_change(change)
 
     # -- group ---------------------------------------------------------------------------
 
@@ -684,16 +636,20 @@ class Presenter:
         family = texts_of(table.variant)
         result = state.last_result
         if state.over and result is not None and result.deal_no == deal_no:
-            text = _revealed(family.final_table_text(table, result, t), table, result, t)
+            text = revealed_table(family.final_table_text(table, result, t), table, result, t)
         else:
-            text = _sealed(family.table_text(table, state, t), table, state, t)
+            text = sealed_table(family.table_text(table, state, t), table, state, t)
+            if table.waiting:
+                names = ", ".join(html.escape(p.name) for p in table.waiting)
+                text += "\n🪑 " + t("Next deal: {names}", names=names)
         ref = await self.message(table.game_id, "table")
         if ref is not None and ref.chat_id == chat_id:
             if ref.deal_no == deal_no and await self.edit(chat_id, ref.message_id, text):
                 return
             if result is not None and ref.deal_no == result.deal_no:
                 # The deal's outcome replaces its stale turn before the next table appears.
-                final = _revealed(family.final_table_text(table, result, t), table, result, t)
+                final = family.final_table_text(table, result, t)
+                final = revealed_table(final, table, result, t)
                 await self.edit(chat_id, ref.message_id, final)
         message = await self.send(chat_id, text, thread_id=thread_id)
         await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
@@ -776,7 +732,7 @@ class Presenter:
         assert player is not None and player.user_id is not None
         await self.storage.set_private_open(player.user_id, False)
         if table.private:  # a /play match: nobody is left to play it
-            self._on_change(await self.service.stop(table.game_id))
+            await self._stop_quietly(table.game_id)
             return
         self.ask_to_open_private(table.chat_id, table.game_id, player.user_id, player.name,
                                  f"hand-{table.game_id}", thread_id=table.thread_id)  # fmt: skip
@@ -825,21 +781,13 @@ class Translators:
         self.forget = forget
 
 
+def _slow_down(t: Translator) -> Outgoing:
+    """Said once when a group's replies go over their share while its game is live."""
+    return Outgoing(t("Too many commands here: I answer again in a minute, the table comes "
+                      "first."))  # fmt: skip
+
+
 def _markup(markup: Markup) -> InlineKeyboardMarkup | None:
     if markup is None or isinstance(markup, InlineKeyboardMarkup):
         return markup
     return to_markup(markup)
-
-
-def _sealed(text: str, table: Table, state: GameState, t: Translator) -> str:
-    """A table message with the SHA-256 of the deal's shuffle seed (fair play)."""
-    line = commit_line(table, state, t)
-    return text if line is None else f"{text}\n{line}"
-
-
-def _revealed(text: str, table: Table, result: DealScored, t: Translator) -> str:
-    """A scored deal's table message: the seal it showed and the seed it now reveals."""
-    seeds = revealed_seeds(result) if table.secret else []
-    if not seeds:
-        return text
-    return f"{text}\n{seal_line(commitment(seeds[-1]), t)}\n{reveal(table, result, t)}"

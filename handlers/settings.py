@@ -14,10 +14,10 @@ import html
 
 from telegram import Message, Update
 
-from handlers.admin import is_admin
 from handlers.deps import BotData, Context
 from handlers.flow import group_command, press, topic_of
-from handlers.presenter import Outgoing
+from handlers.lanes import Outgoing
+from handlers.members import is_admin
 from kozelbot.callbacks import SettingsButton
 from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS, preset, texts_of
 from kozelbot.i18n import LANGUAGES, Translator, pick_language
@@ -26,6 +26,8 @@ from kozelbot.records import ChatSettings
 from kozelbot.texts import Button, Keyboard
 
 SPECIAL_KEYS = ("variant", "language", "public", "close")
+MENU = "settings"
+"""The kind under which /settings menus are kept (only they take settings buttons)."""
 
 
 async def current(data: BotData, chat_id: int) -> ChatSettings:
@@ -81,8 +83,13 @@ async def settings(update: Update, context: Context) -> None:
     await data.storage.upsert_chat(cmd.chat.id, cmd.chat.title)
     chosen = await current(data, cmd.chat.id)
     t = cmd.t
+    chat_id = cmd.chat.id
+
+    async def sent(message_id: int) -> None:
+        await data.storage.remember_board_message(chat_id, message_id, MENU)
+
     cmd.reply(html=True, text=settings_text(chosen, t.language, t),
-              markup=settings_keyboard(chosen, t.language, t))  # fmt: skip
+              markup=settings_keyboard(chosen, t.language, t), on_sent=sent)  # fmt: skip
 
 
 async def settings_button(update: Update, context: Context) -> None:
@@ -96,6 +103,9 @@ async def settings_button(update: Update, context: Context) -> None:
         await pressed.refuse(t("This button is not valid."))
         return
     chat_id = message.chat.id
+    if not await data.storage.is_board_message(chat_id, message.message_id, MENU):
+        await pressed.refuse(t("This button is not valid."))  # forged onto another message
+        return
     if not await is_admin(data, chat_id, pressed.user.id):
         await pressed.refuse(t("Only a chat admin can change the chat's settings."))
         return
@@ -120,7 +130,7 @@ async def settings_button(update: Update, context: Context) -> None:
                         settings_keyboard(chosen, gt.language, gt),
                         edit_message_id=message.message_id)  # fmt: skip
 
-    data.presenter.note(chat_id, render, thread_id=thread_id)
+    data.presenter.note(chat_id, render, thread_id=thread_id, reply=True)
 
 
 async def _changed(data: BotData, chat_id: int, chosen: ChatSettings, key: str) -> ChatSettings:

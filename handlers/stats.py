@@ -2,7 +2,8 @@
 
 Thin adapters: parse the command, read storage, render with ``kozelbot.boards``, reply. A
 /history button edits its own message in place: a match deal by deal (◀ ▶ between pages)
-and back to the list. A button only ever shows a match of the chat its message is in.
+and back to the list. A button only ever shows a match of the chat its message is in, and
+only on a message the bot sent as /history (storage keeps which).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from telegram import Message, Update
 
 from handlers.deps import BotData, Context
 from handlers.flow import command, group_command, press, topic_of
-from handlers.presenter import Outgoing
+from handlers.lanes import Outgoing
 from kozelbot.boards import (
     BOARD_MIN_MATCHES,
     BOARD_SIZE,
@@ -30,6 +31,8 @@ from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS
 from kozelbot.i18n import Translator
 
 GLOBAL = "global"
+HISTORY = "history"
+"""The kind under which /history messages are kept (only they take /history buttons)."""
 
 
 async def chat_variant(data: BotData, chat_id: int) -> str:
@@ -121,10 +124,15 @@ async def history(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    rows = await data.storage.history(cmd.chat.id, limit=HISTORY_SIZE)
-    total = await data.storage.finished_matches(cmd.chat.id)
+    chat_id = cmd.chat.id
+    rows = await data.storage.history(chat_id, limit=HISTORY_SIZE)
+    total = await data.storage.finished_matches(chat_id)
+
+    async def sent(message_id: int) -> None:
+        await data.storage.remember_board_message(chat_id, message_id, HISTORY)
+
     cmd.reply(html=True, text=history_text(rows, cmd.t, total=total, chat_title=cmd.chat.title),
-              markup=history_keyboard(rows, cmd.t, total=total))  # fmt: skip
+              markup=history_keyboard(rows, cmd.t, total=total), on_sent=sent)  # fmt: skip
 
 
 async def history_button(update: Update, context: Context) -> None:
@@ -139,6 +147,10 @@ async def history_button(update: Update, context: Context) -> None:
         await pressed.refuse(t("This button is not valid."))
         return
     chat_id = message.chat.id
+    if not await data.storage.is_board_message(chat_id, message.message_id, HISTORY):
+        # A forged button on another message (a lobby, a table) must not replace it.
+        await pressed.refuse(t("This button is not valid."))
+        return
     result = await data.storage.match_result(button.game_id)
     if result is None or result.chat_id != chat_id:
         await pressed.refuse(t("This match is not in this chat's history."))
@@ -169,7 +181,7 @@ async def history_button(update: Update, context: Context) -> None:
                             deals_keyboard(game_id, page, pages, gt),
                             edit_message_id=message.message_id)  # fmt: skip
 
-    data.presenter.note(chat_id, render, thread_id=topic_of(message))
+    data.presenter.note(chat_id, render, thread_id=topic_of(message), reply=True)
     await pressed.answer()
 
 

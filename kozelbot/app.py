@@ -6,8 +6,13 @@ imports it but ``kozelbot.__main__`` (and tests/benchmarks that run the real bot
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import random
+import secrets
+import signal
+from collections.abc import Callable
 from typing import Any
 
 from telegram import (
@@ -32,14 +37,24 @@ from kozelbot.config import Settings
 from kozelbot.i18n import LANGUAGES
 from kozelbot.service import GameService
 from storage import Storage
+from storage.flood import FloodJournal
 
 log = logging.getLogger("kozelbot")
 
 KozelApplication = Application[Any, Any, Any, Any, BotData, Any]
 
 
-def build_application(settings: Settings, *, rng: random.Random | None = None) -> KozelApplication:
-    """The bot, ready for ``run_polling`` (or ``async with`` + ``start`` in tests)."""
+def build_application(
+    settings: Settings,
+    *,
+    rng: random.Random | None = None,
+    entropy: Callable[[int], bytes] | None = None,
+) -> KozelApplication:
+    """The bot, ready for ``run_polling`` (or ``async with`` + ``start`` in tests).
+
+    ``rng`` makes the reproducible choices (table seeds, computers); ``entropy`` what must
+    not be guessed (match secrets, invite links): ``secrets`` unless a test or a seeded
+    sandbox passes a seeded source to replay matches exactly."""
     token = settings.token
     if not token:
         raise ValueError("KOZEL_BOT_TOKEN is not set")
@@ -50,6 +65,7 @@ def build_application(settings: Settings, *, rng: random.Random | None = None) -
         group_period=settings.group_period,
         private_max_rate=settings.private_max_rate,
         private_period=settings.private_period,
+        journal=FloodJournal.beside(settings.db_path),  # the windows outlive a restart
     )
     defaults = Defaults(
         parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
@@ -65,7 +81,8 @@ def build_application(settings: Settings, *, rng: random.Random | None = None) -
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .context_types(ContextTypes(bot_data=BotData))
-        .post_init(lambda app: _open(app, settings, rng or random.Random()))
+        .post_init(lambda app: _open(app, settings, rng or random.Random(),
+                                     entropy or secrets.token_bytes))
         .post_stop(_flush)
         .post_shutdown(_close)
         .build()
@@ -74,7 +91,12 @@ def build_application(settings: Settings, *, rng: random.Random | None = None) -
     return application
 
 
-async def _open(application: KozelApplication, settings: Settings, rng: random.Random) -> None:
+async def _open(
+    application: KozelApplication,
+    settings: Settings,
+    rng: random.Random,
+    entropy: Callable[[int], bytes],
+) -> None:
     """post_init: open storage, build the service, resume every unfinished game."""
     data = application.bot_data
     data.settings = settings
@@ -84,7 +106,8 @@ async def _open(application: KozelApplication, settings: Settings, rng: random.R
     assert application.job_queue is not None
     data.job_queue = application.job_queue
     data.storage = await Storage.open(settings.db_path)
-    data.service = GameService(data.storage, rng=rng, lobby_ttl=settings.lobby_minutes * 60)
+    data.service = GameService(data.storage, rng=rng, lobby_ttl=settings.lobby_minutes * 60,
+                               entropy=entropy)  # fmt: skip
     data.presenter = Presenter(
         application.bot,
         data.service,
@@ -94,6 +117,7 @@ async def _open(application: KozelApplication, settings: Settings, rng: random.R
         private_interval=settings.private_interval,
         on_change=lambda change: publish(data, change),
         rng=random.Random(),  # retry jitter only: the game's seeds stay reproducible
+        reply_budget=settings.reply_budget,
     )
     await set_command_menus(application.bot, settings.language)
     await resume_games(data)
@@ -139,22 +163,46 @@ SHUTDOWN_FLUSH_SECONDS = 5.0
 
 
 async def _flush(application: KozelApplication) -> None:
-    """post_stop: send what is still queued (deal results, last edits) while the bot can."""
+    """post_stop: send what is still queued (deal results, last edits) while the bot can,
+    then stop sending. Updates and jobs have stopped by now, and the flood gate and the HTTP
+    session are still open: ``app.shutdown()``, which closes them, comes next."""
     data = application.bot_data
     if hasattr(data, "presenter"):
         try:
             await data.presenter.drain(timeout=SHUTDOWN_FLUSH_SECONDS)
         except TimeoutError:
             log.warning("shutting down with messages still queued")
+        await data.presenter.close()
 
 
 async def _close(application: KozelApplication) -> None:
-    """post_shutdown: stop sending, close the database."""
+    """post_shutdown: stop sending (if ``_flush`` did not run: the bot never started), close
+    the database."""
     data = application.bot_data
-    if hasattr(data, "presenter"):
+    if hasattr(data, "presenter") and not data.presenter.closed:
         await data.presenter.close()
     if hasattr(data, "storage"):
         await data.storage.close()
+
+
+def _stop_on_signals() -> None:
+    """SIGINT, SIGTERM and SIGABRT stop the bot once, as PTB's own handlers do (SystemExit
+    out of the running loop, then the orderly stop); a repeated signal while it is stopping
+    is only logged. PTB's handlers would raise again, out of the shutdown hooks, leaving the
+    database's worker thread open and the process hung."""
+    loop = asyncio.new_event_loop()  # the loop PTB's run_polling/run_webhook then runs
+    asyncio.set_event_loop(loop)
+    received: list[int] = []
+
+    def stop(sig: int) -> None:
+        received.append(sig)
+        if len(received) == 1:
+            raise SystemExit(0)
+        log.warning("already stopping (signal %d again): finishing the shutdown first", sig)
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGABRT):
+        with contextlib.suppress(NotImplementedError):  # (event loops without signals)
+            loop.add_signal_handler(sig, stop, sig)
 
 
 BOOTSTRAP_RETRIES = 3
@@ -185,7 +233,6 @@ def run(
     on ``listen:port`` at that URL's path, behind whatever terminates TLS, and checks every POST
     for a secret token drawn afresh at each start.
     """
-    import secrets
     from urllib.parse import urlsplit
 
     allowed_updates = ["message", "callback_query", "my_chat_member"]
@@ -196,6 +243,7 @@ def run(
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("telegram.ext").addFilter(_BootstrapFailureFilter())
     application = build_application(settings)
+    _stop_on_signals()
     try:
         if webhook:
             application.run_webhook(
@@ -206,12 +254,14 @@ def run(
                 secret_token=secrets.token_urlsafe(32),
                 allowed_updates=allowed_updates,
                 bootstrap_retries=BOOTSTRAP_RETRIES,
+                stop_signals=None,  # ours (_stop_on_signals)
             )
         else:
             application.run_polling(
                 timeout=settings.poll_timeout,
                 bootstrap_retries=BOOTSTRAP_RETRIES,
                 allowed_updates=allowed_updates,
+                stop_signals=None,  # ours (_stop_on_signals)
             )
     except InvalidToken:
         log.error("the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)",

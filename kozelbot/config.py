@@ -30,6 +30,10 @@ class Settings(BaseSettings):
     private_max_rate: int = Field(default=3, ge=1)
     """Messages (sends and edits) per ``private_period`` seconds to one private chat."""
     private_period: float = Field(default=3.0, gt=0)
+    reply_share: float = Field(default=0.25, gt=0, le=1)
+    """The share of a group's ``group_max_rate`` that replies to commands and presses may
+    use while the group's game is live (its table comes first); the excess is dropped
+    with one "slow down"."""
     private_interval: float = Field(default=1.0, ge=0)
     """Seconds between two edits of one private hand message (≈1 message/s per chat)."""
     lobby_minutes: float = Field(default=60, gt=0)
@@ -64,6 +68,11 @@ class Settings(BaseSettings):
     def token(self) -> str | None:
         """The token as text, if set."""
         return self.bot_token.get_secret_value() if self.bot_token else None
+
+    @property
+    def reply_budget(self) -> tuple[int, float]:
+        """Replies per ``group_period`` a group with a live game may get."""
+        return max(1, int(self.group_max_rate * self.reply_share)), self.group_period
 
     @property
     def group_interval(self) -> float:

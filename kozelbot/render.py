@@ -13,6 +13,7 @@ from kozelbot.games import TABLE_PRESETS, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.records import LeaderRow, RatingChange
+from kozelbot.seals import match_seal_line, players_seed_line
 from kozelbot.table import Table, TableStatus
 from kozelbot.texts import (
     NOT_NOW,
@@ -77,6 +78,8 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
         lines.append(t("The game was stopped."))
     else:
         lines.append(t("The game has started."))
+    # Fair play: the secret is sealed before anyone joins; the players' seed once started.
+    lines += [line for line in (match_seal_line(table, t), players_seed_line(table, t)) if line]
     return "\n".join(lines)
 
 
@@ -116,6 +119,8 @@ def table_error_text(code: str, t: Translator) -> str:
         "stale": t("This button is out of date."),
         "finished": t("That game is over."),
         "not_allowed": t("Only the game's creator or a chat admin can do that."),
+        "stop_running": t("A running match is stopped by a chat admin, or by a vote of the "
+                          "players at the table (/stop)."),
         "elsewhere": t("You already sit at another table. One table at a time."),
         "no_free_seat": t("Every seat is taken by a person."),
         "not_away": t("You are at the table already."),
@@ -161,8 +166,8 @@ def leaderboard_text(rows: list[LeaderRow], title: str | None, t: Translator) ->
 
 
 GROUP_COMMANDS = (
-    "newgame", "join", "leave", "hand", "table", "stop", "top", "stats", "history", "settings",
-    "rules", "language", "help",
+    "newgame", "join", "leave", "seed", "hand", "table", "stop", "top", "stats", "history",
+    "settings", "rules", "language", "help",
 )  # fmt: skip
 """The commands that work in a group (its command menu and /help there)."""
 PRIVATE_COMMANDS = ("play", "hand", "stop", "stats", "top", "rules", "language", "help")
@@ -175,6 +180,7 @@ def command_descriptions(t: Translator) -> dict[str, str]:
         "newgame": t("open a table"),
         "join": t("take a seat"),
         "leave": t("leave the table"),
+        "seed": t("add a word to the shuffle"),
         "hand": t("send your cards again"),
         "table": t("show the table again"),
         "stop": t("end the game"),
@@ -208,11 +214,14 @@ def help_text(t: Translator, private: bool = False) -> str:
             "open a table: /newgame VARIANT KEY=VALUE… (the lobby's buttons change them too)"
         ),
         "leave": t("leave the table (a bot takes over during a match)"),
+        "seed": t("/seed WORD in the lobby: your word goes into the players' seed that every "
+                  "shuffle mixes with the sealed secret (fair play)"),
         "table": t("show the table again, at the bottom of the chat"),
         "stop": (
             t("end your match against the computer")
             if private
-            else t("end the game (creator or admin; others start a vote)")
+            else t("end the game: an admin at once, the players at the table by vote (the "
+                   "creator closes a lobby)")
         ),
         "top": (
             t("the global leaderboard: /top [VARIANT]")

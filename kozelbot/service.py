@@ -10,8 +10,10 @@ the repository is a protocol that ``storage.Storage`` implements.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import random
+import secrets
 import time
 import weakref
 from collections import OrderedDict
@@ -19,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from kozelbot.fairplay import match_seal, players_seed, seating_seed, seed_word
 from kozelbot.game import DealScored, GameError, GameState, MatchOver, advance
 from kozelbot.games import (
     DEFAULT_PRESET,
@@ -51,6 +54,8 @@ LOBBY_TTL = 3600.0
 lobby never blocks a chat whose creator and admins are away."""
 STATES_CACHE = 512
 """Parsed engine states kept for renders (a few per live game suffice)."""
+CONTRIBUTIONS = 32
+"""Lines of a lobby's players' seed at most (joins and /seed words)."""
 ENDED_CACHE = 256
 """Ended games kept in memory for their last renders; older ones are read from storage."""
 
@@ -63,6 +68,7 @@ class Repository(Protocol):
     async def live_seat(self, user_id: int) -> Table | None: ...
     async def game(self, game_id: int) -> Table | None: ...
     async def live_games(self) -> list[Table]: ...
+    async def live_games_in(self, chat_id: int) -> list[Table]: ...
     async def migrate_chat(self, old_chat_id: int, new_chat_id: int) -> None: ...
     async def save_game(
         self,
@@ -71,7 +77,7 @@ class Repository(Protocol):
         moves: Sequence[MoveRecord] = (),
         deals: Sequence[DealRecord] = (),
         result: MatchResult | None = None,
-        abandoned_by: int | None = None,
+        abandoned: Sequence[int] = (),
         outbox: Sequence[OutboxItem] = (),
     ) -> None: ...
 
@@ -111,9 +117,13 @@ class Change:
     """Seats whose owners came back from being away."""
     vote: tuple[int, int] | None = None
     """A stop vote's count: (votes so far, votes needed)."""
-    abandoned_by: int | None = None
-    """A person who left the running match (they get a warning, RULES.md §3)."""
-    abandoned_seat: int | None = None
+    abandoned: list[tuple[int, int]] = field(default_factory=list)
+    """(person, seat) of whoever left the running match, or lost their seat while away to
+    a take-over (they get a warning, RULES.md §3)."""
+    waiting: bool = False
+    """A newcomer was put on the list for the next deal's free seat (``Table.waiting``)."""
+    taken_over: list[int] = field(default_factory=list)
+    """Seats people who were waiting took over as this change dealt a new deal."""
 
 
 def computer(seat: int) -> Player:
@@ -131,9 +141,14 @@ class GameService:
         rng: random.Random,
         clock: Callable[[], float] = time.time,
         lobby_ttl: float = LOBBY_TTL,
+        entropy: Callable[[int], bytes] = secrets.token_bytes,
     ) -> None:
+        """``rng`` makes the reproducible choices (table seeds, computer play); ``entropy``
+        (``secrets`` by default: a CSPRNG) makes what must not be guessed or reproduced by
+        anyone — a match's secret and its invite links. Tests may pass ``Random.randbytes``."""
         self.repo = repo
         self.rng = rng
+        self.entropy = entropy
         self.clock = clock
         self.lobby_ttl = lobby_ttl
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -166,8 +181,8 @@ class GameService:
         return table
 
     async def live_games_of(self, chat_id: int) -> list[Table]:
-        """Every live game of a chat, whatever its topic."""
-        return [t for t in await self.repo.live_games() if t.chat_id == chat_id]
+        """Every live game of a chat, whatever its topic (one indexed query)."""
+        return await self.repo.live_games_in(chat_id)
 
     async def game(self, game_id: int) -> Table | None:
         """A game by id, any status."""
@@ -244,7 +259,8 @@ class GameService:
             seats=[None] * seats_of(variant, options),
             creator_id=creator_id,
             seed=self.rng.getrandbits(48),
-            secret=f"{self.rng.getrandbits(256):064x}",
+            secret=self.entropy(32).hex(),
+            invite=base64.urlsafe_b64encode(self.entropy(9)).decode(),
             created_at=self.clock(),
             deadline=self.clock() + self.lobby_ttl,
             chat_title=chat_title,
@@ -253,15 +269,22 @@ class GameService:
         self._remember(table)
         return table
 
-    async def join(self, game_id: int, player: Player) -> Change:
+    async def join(self, game_id: int, player: Player, token: str | None = None) -> Change:
         """Seat a person: in a lobby the first free seat (the match starts when the last one
         is taken); in a running match a seat a computer holds — a person's who is away
         first, else a computer player's — so someone who drops in can play on (issue #8).
 
-        A person sits at one live game at a time (``elsewhere``). Someone away who joins
-        their own match is simply back. **Decision**: whoever loses their seat to a
-        take-over while away gets the leaver's warning (they left the table to a computer);
-        a leaver's warning stands when someone takes their seat."""
+        **Decision** (issue #14): a take-over happens between deals. The newcomer waits
+        (``Table.waiting``, ``change.waiting``) and sits down when the next deal is dealt,
+        so nobody reads a hand in play by joining (a second account could otherwise leave,
+        join and peek). A person sits at one live game at a time (``elsewhere``; someone
+        waiting counts). Someone away who joins their own match is simply back.
+        **Decision**: whoever loses their seat to a take-over while away gets the leaver's
+        warning (they left the table to a computer); a leaver's warning stands when someone
+        takes their seat.
+
+        ``token`` is the id Telegram gave the join (the message's or the press's): in a
+        lobby it goes into the players' seed (``kozelbot.fairplay``)."""
         assert player.user_id is not None
         await self._check_elsewhere(game_id, player.user_id)
         async with self.lock(game_id):
@@ -270,16 +293,17 @@ class GameService:
             held = None if seat is None else table.seats[seat]
             if held is not None and held.away and table.status is TableStatus.PLAYING:
                 return await self._commit(self._come_back(table, seat))  # type: ignore[arg-type]
-            if seat is not None:
+            if seat is not None or table.is_waiting(player.user_id):
                 raise TableError("seated", table)
             if table.private:
                 raise TableError("full", table)
             if table.status is TableStatus.PLAYING:
-                return await self._commit(self._take_over(table, player))
+                return await self._commit(self._wait_for_seat(table, player))
             free = [s for s, p in enumerate(table.seats) if p is None]
             if not free:
                 raise TableError("full", table)
             table.seats[free[0]] = player
+            self._contribute(table, f"join:{player.user_id}:{token or ''}")
             if len(free) == 1:
                 return await self._commit(self._start(table))
             return await self._commit(self._lobby_changed(table))
@@ -290,20 +314,39 @@ class GameService:
         if other is not None and other.game_id != game_id:
             raise TableError("elsewhere", other)
 
-    def _take_over(self, table: Table, player: Player) -> Change:
+    @staticmethod
+    def _free_seats(table: Table) -> list[int]:
+        """Seats a newcomer may take over, best first: a person's who is away, then a
+        computer player's."""
         seats = [s for s, p in enumerate(table.seats) if p is not None and p.away]
-        seats += [s for s, p in enumerate(table.seats) if p is None or p.is_computer]
-        if not seats:
+        return seats + [s for s, p in enumerate(table.seats) if p is None or p.is_computer]
+
+    def _wait_for_seat(self, table: Table, player: Player) -> Change:
+        """A newcomer asks for a computer-held seat: they sit down at the next deal."""
+        if len(self._free_seats(table)) <= len(table.waiting):
             raise TableError("no_free_seat", table)
-        seat = seats[0]
-        gone = table.seats[seat]
-        table.seats[seat] = player
-        table.missed[seat] = 0
-        change = Change(table, self._state(table), back=[seat])
-        if gone is not None and gone.user_id is not None:
-            change.abandoned_by, change.abandoned_seat = gone.user_id, seat
-        self._advance(change)
-        return change
+        table.waiting.append(player)
+        return Change(table, waiting=True)
+
+    def _seat_waiting(self, change: Change) -> None:
+        """Between deals: the people waiting take the seats computers hold, in the order
+        they asked; whoever finds none free any more (someone away came back) waits on."""
+        table = change.table
+        still: list[Player] = []
+        for player in table.waiting:
+            free = self._free_seats(table)
+            if not free:
+                still.append(player)
+                continue
+            seat = free[0]
+            gone = table.seats[seat]
+            table.seats[seat] = player
+            table.missed[seat] = 0
+            change.taken_over.append(seat)
+            change.back.append(seat)
+            if gone is not None and gone.user_id is not None:
+                change.abandoned.append((gone.user_id, seat))
+        table.waiting = still
 
     async def come_back(self, game_id: int, user_id: int) -> Change:
         """A person away ("I'm here", /hand) takes their seat back from the computer."""
@@ -357,6 +400,7 @@ class GameService:
         variant: str = DEFAULT_PRESET,
         *,
         defaults: Mapping[str, Any] | None = None,
+        token: str | None = None,
     ) -> Change:
         """A match against the computer in the person's private chat (/play): they sit with
         a computer partner against computer opponents, and it starts at once (seed 004's
@@ -368,6 +412,7 @@ class GameService:
         async with self.lock(table.game_id):
             table = await self._load(table.game_id, TableStatus.LOBBY)
             table.seats[0] = player
+            self._contribute(table, f"join:{player.user_id}:{token or ''}")
             return await self._commit(self._start(table))
 
     async def leave(self, game_id: int, user_id: int) -> Change:
@@ -379,6 +424,9 @@ class GameService:
         async with self.lock(game_id):
             table = await self._load(game_id)
             seat = table.seat_of(user_id)
+            if seat is None and table.is_waiting(user_id):
+                table.waiting = [p for p in table.waiting if p.user_id != user_id]
+                return await self._commit(Change(table))  # no longer waiting for a seat
             if seat is None:
                 raise TableError("not_seated", table)
             if table.status is TableStatus.LOBBY:
@@ -390,7 +438,7 @@ class GameService:
             else:
                 change = Change(table, self._state(table))
                 self._advance(change)
-            change.abandoned_by, change.abandoned_seat = user_id, seat
+            change.abandoned.append((user_id, seat))
             return await self._commit(change)
 
     async def cycle_option(self, game_id: int, user_id: int, key: str) -> Change:
@@ -429,10 +477,33 @@ class GameService:
                 raise TableError("not_seated", table)
             return await self._commit(self._start(table))
 
+    async def add_seed(self, game_id: int, user_id: int, word: str) -> Change:
+        """A seated person adds a word to the players' seed while the lobby is open (the
+        first card is dealt as the match starts). ``not_seated``, ``not_lobby``; ``full``
+        when the lobby holds ``CONTRIBUTIONS`` lines already."""
+        async with self.lock(game_id):
+            table = await self._load(game_id, TableStatus.LOBBY)
+            if table.seat_of(user_id) is None:
+                raise TableError("not_seated", table)
+            if not self._contribute(table, f"seed:{user_id}:{seed_word(word)}"):
+                raise TableError("full", table)
+            return await self._commit(Change(table))
+
+    @staticmethod
+    def _contribute(table: Table, line: str) -> bool:
+        """Add a line to the players' seed (bounded: a lobby is small)."""
+        if len(table.contributions) >= CONTRIBUTIONS:
+            return False
+        table.contributions.append(line)
+        return True
+
     def _start(self, table: Table) -> Change:
         seats = [p if p is not None else computer(s) for s, p in enumerate(table.seats)]
+        if table.secret:  # fixed now, before the first shuffle, after the seal was shown
+            table.client_seed = players_seed(table.contributions)
         if table.options.get("seating", "random") == "random":
-            random.Random(table.seed).shuffle(seats)
+            draw = seating_seed(table.secret, table.client_seed) if table.secret else table.seed
+            random.Random(draw).shuffle(seats)
         table.seats = [
             p if not p.is_computer else computer(s) for s, p in enumerate(seats)
         ]  # computers are named after their final seat
@@ -476,7 +547,8 @@ class GameService:
         or close a lobby nobody started. ``None`` if nothing was due.
 
         After ``MISSED_TO_AWAY`` time-outs in a row the seat passes to the computer until its
-        owner is back. **Decision**: only while someone else at the table is present — were
+        owner is back. A time-out in a secret step (``GameState.hidden_turn``) makes the move
+        but counts nothing. **Decision**: only while someone else at the table is present — were
         everyone away, the computers would play the whole match out in an instant; the timer
         then keeps moving for them one turn at a time instead."""
         async with self.lock(game_id):
@@ -492,17 +564,21 @@ class GameService:
             change = Change(table, state)
             family = family_of(table.variant)
             rng = random.Random(f"{table.seed}:{table.move_seq}")
+            # A time-out in a secret step (a redeal offer, a hidden hand-off) is not marked:
+            # the mark, and a seat handed to the computer, would tell everyone who was asked.
+            secret = state.hidden_turn
             for seat in state.to_act():
                 player = table.seats[seat]
                 if player is None or player.computer_plays or seat not in state.to_act():
                     continue
-                table.timeouts[seat] += 1
-                table.missed[seat] += 1
-                _count(table, seat, "timeouts")
+                if not secret:
+                    table.timeouts[seat] += 1
+                    table.missed[seat] += 1
+                    _count(table, seat, "timeouts")
                 action = family.on_timeout(state, seat, rng)
                 self._apply(change, seat, action, MoveSource.TIMEOUT)
                 present = [s for s, p in table.humans if s != seat and not p.away]
-                if table.missed[seat] >= MISSED_TO_AWAY and present:
+                if not secret and table.missed[seat] >= MISSED_TO_AWAY and present:
                     table.seats[seat] = player.model_copy(update={"away": True})
                     change.away.append(seat)
             self._advance(change)
@@ -667,6 +743,7 @@ class GameService:
             choose,
             on_move=moved,
             on_events=lambda events: self._owed(change, events),
+            before_chance=lambda: self._seat_waiting(change),
         )
         if state.over:
             table.status = TableStatus.FINISHED
@@ -697,7 +774,7 @@ class GameService:
             moves=change.moves,
             deals=change.deals,
             result=change.result,
-            abandoned_by=change.abandoned_by,
+            abandoned=[user for user, _seat in change.abandoned],
             outbox=change.outbox,
         )
 
@@ -719,6 +796,15 @@ class GameService:
 
     def _deal_record(self, table: Table, state: GameState, result: DealScored) -> DealRecord:
         names = [p.name if p is not None else "" for p in table.seats]
+        trace = state.deal_trace(result, match=table.game_id, players=names)
+        if table.secret and table.client_seed:
+            # What checks the deal's key: the lobby's seal and the players' seed (public
+            # already), and on the match's last deal the secret itself.
+            trace["match_seal"] = match_seal(table.secret)
+            trace["players_seed"] = table.client_seed
+            trace["contributions"] = list(table.contributions)
+            if state.over:
+                trace["match_secret"] = table.secret
         return DealRecord(
             game_id=table.game_id,
             deal_no=result.deal_no,
@@ -727,7 +813,7 @@ class GameService:
             award=result.award,
             multiplier=result.multiplier,
             score=result.score,
-            trace=state.deal_trace(result, match=table.game_id, players=names),
+            trace=trace,
         )
 
     def _result(self, table: Table, state: GameState, over: MatchOver) -> MatchResult:

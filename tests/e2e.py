@@ -64,7 +64,9 @@ class BotRunner:
         self.app: KozelApplication | None = None
 
     async def start(self) -> KozelApplication:
-        app = build_application(self.settings, rng=random.Random(self.seed))
+        # A seeded run replays its matches: the secrets come from the seed too.
+        app = build_application(self.settings, rng=random.Random(self.seed),
+                                entropy=random.Random(f"{self.seed}:entropy").randbytes)
         await app.initialize()
         assert app.post_init is not None
         await app.post_init(app)
@@ -143,7 +145,9 @@ class Players:
         self, *, redeal: bool = False, handoff: bool = True, call: str = "plain"
     ) -> tuple[User, ChatMessage, str]:
         """Who is to act, on which message, and the button they press: a legal card, their
-        answer to a redeal offer or a hand-off offer, the card they return, or their call."""
+        answer to a redeal offer, their hand-off (kryuk's trump, sixes' offer, its answer and
+        the trumps passed), the card they return, or their call. ``handoff`` False keeps the
+        hand and declines offers wherever the hand may."""
         found = self.whose_turn()
         assert found is not None, "nobody's hand shows a turn"
         user, message = found
@@ -151,6 +155,8 @@ class Players:
         redeal_buttons = [(t, d) for t, d in buttons if d.startswith("r:")]
         acts = [(t, d) for t, d in buttons if d.startswith("a:")]
         calls = [d for _, d in acts if ":call:" in d]
+        offers = [d for _, d in acts if d.endswith(":offer")]
+        answers = [d for _, d in acts if d.endswith((":agree", ":decline"))]
         gives = [d for _, d in acts if ":give:" in d]
         keeps = [d for _, d in acts if d.endswith(":keep")]
         returns = [d for t, d in acts if ":return:" in d and not t.endswith(NOT_NOW)]
@@ -158,8 +164,11 @@ class Players:
             data = next(d for t, d in redeal_buttons if d.endswith(":y" if redeal else ":n"))
         elif calls:
             data = next(d for d in calls if d.endswith(f":call:{call}"))
-        elif gives or keeps:
-            data = gives[0] if gives and handoff else keeps[0]
+        elif answers:
+            data = next(d for d in answers if d.endswith(":agree" if handoff else ":decline"))
+        elif offers or gives or keeps:
+            moves = offers or gives
+            data = moves[0] if moves and (handoff or not keeps) else keeps[0]
         elif returns:
             data = returns[0]
         else:
@@ -312,3 +321,24 @@ class BotProcess:
                 self.process.kill()
                 await self.process.wait()
             self.process = None
+
+
+def last_id(emu: BotApiEmulator, chat_id: int) -> int:
+    """The id of the latest message in a chat (0 if none): a mark to read replies after."""
+    last = emu.last_message(chat_id)
+    return 0 if last is None else last.message_id
+
+
+async def reply_after(emu: BotApiEmulator, chat_id: int, after: int, contains: str) -> ChatMessage:
+    """The bot's first message in ``chat_id`` after message ``after`` that contains a text."""
+
+    def found() -> ChatMessage | None:
+        for message in emu.messages(chat_id):
+            if message.message_id > after and contains in message.text:
+                return message
+        return None
+
+    await emu.wait_for(lambda: found() is not None, what=contains)
+    message = found()
+    assert message is not None
+    return message

@@ -219,13 +219,15 @@ def _forge(emu: BotApiEmulator, user: object, message_id: int, data: str) -> str
     return query_id
 
 
-async def test_stop_needs_the_creator_or_an_admin(emu: BotApiEmulator, bot: BotRunner) -> None:
+async def test_a_running_match_is_stopped_by_an_admin_or_a_vote(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
     players = await seat_four(emu)
     group, (ann, boris, *_) = players.group, players.users
     outsider = emu.add_user(first_name="Дима")
     emu.add_member(group, outsider)
     emu.send_text(outsider, group.id, "/stop")
-    await emu.wait_for(lambda: emu.find_message(group.id, "создатель игры или админ") is not None)
+    await emu.wait_for(lambda: emu.find_message(group.id, "голосование игроков") is not None)
     assert _table(bot, group.id).status is TableStatus.PLAYING
     emu.send_text(boris, group.id, "/stop")  # a seated person starts a vote instead
     await emu.wait_for(lambda: emu.find_message(group.id, "🗳") is not None)

@@ -12,9 +12,9 @@ from types import SimpleNamespace
 from typing import Any
 
 from botapi_emulator import BotApiEmulator, ChatMessage
-from kozelbot.fairplay import verify
 from kozelbot.table import Table, TableStatus
-from tests.e2e import BotRunner, Players, seat_four, start_with_bots
+from kozelbot.verify import verify
+from tests.e2e import BotRunner, Players, last_id, reply_after, seat_four, start_with_bots
 
 
 def _app(bot: BotRunner) -> Any:
@@ -33,26 +33,6 @@ def _buttons(message: ChatMessage | None) -> list[str]:
     return [] if message is None else [d for row in message.buttons for _, d in row]
 
 
-async def _reply(emu: BotApiEmulator, chat_id: int, after: int, contains: str) -> ChatMessage:
-    """The bot's first message in ``chat_id`` after message ``after`` that contains a text."""
-
-    def found() -> ChatMessage | None:
-        for message in emu.messages(chat_id):
-            if message.message_id > after and contains in message.text:
-                return message
-        return None
-
-    await emu.wait_for(lambda: found() is not None)
-    message = found()
-    assert message is not None
-    return message
-
-
-def _last_id(emu: BotApiEmulator, chat_id: int) -> int:
-    last = emu.last_message(chat_id)
-    return 0 if last is None else last.message_id
-
-
 # -- chat settings ----------------------------------------------------------------------
 
 
@@ -64,9 +44,9 @@ async def test_settings_are_refused_to_a_non_admin_and_apply_to_the_next_lobby(
     group = emu.add_group(title="Козлятня", members=[member], admins=[admin], creator=admin)
     for user in (admin, member):
         await emu.start_private(user)
-    before = _last_id(emu, group.id)
+    before = last_id(emu, group.id)
     emu.send_text(member, group.id, "/settings")
-    menu = await _reply(emu, group.id, before, "⚙️")
+    menu = await reply_after(emu, group.id, before, "⚙️")
     assert "s:variant" in _buttons(menu) and "s:public" in _buttons(menu)
     # A member may read the menu but not change it.
     answer = await emu.press(member, group.id, menu.message_id, "s:variant")
@@ -104,9 +84,9 @@ async def test_settings_are_refused_to_a_non_admin_and_apply_to_the_next_lobby(
     await bot.drain()
     assert _table(bot, group.id).options["computer"] == "normal"
     # Settings in a private chat point to the group.
-    before = _last_id(emu, member.id)
+    before = last_id(emu, member.id)
     emu.send_text(member, member.id, "/settings")
-    await _reply(emu, member.id, before, "/settings")
+    await reply_after(emu, member.id, before, "/settings")
 
 
 # -- playing against the computer -------------------------------------------------------
@@ -121,15 +101,16 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     players = Players(emu, SimpleNamespace(id=ann.id), [ann])  # type: ignore[arg-type]
     await emu.wait_for(lambda: players.hand_message(ann) is not None)
     table = _table(bot, ann.id)
-    assert table.private and table.seats[0] is not None and table.seats[0].user_id == ann.id
-    assert all(p is not None and p.is_computer for p in table.seats[1:])
+    seat = table.seat_of(ann.id)
+    assert table.private and seat is not None
+    assert all(p is not None and p.is_computer for s, p in enumerate(table.seats) if s != seat)
     # The table message is in the private chat too (a message without card buttons).
     tables = [m for m in emu.messages(ann.id) if "🐐" in m.text and not _buttons(m)]
     assert tables
     # /join in a private chat takes nobody's seat; a second /play is refused.
-    before = _last_id(emu, ann.id)
+    before = last_id(emu, ann.id)
     emu.send_text(ann, ann.id, "/play")
-    await emu.wait_for(lambda: _last_id(emu, ann.id) > before)
+    await emu.wait_for(lambda: last_id(emu, ann.id) > before)
     assert _table(bot, ann.id).game_id == table.game_id
     for _ in range(3000):
         if players.match_over:
@@ -157,6 +138,16 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     assert checked.matches
     deals = await _app(bot).bot_data.storage.deals(table.game_id)
     assert any(d.trace.get("seed") == html.unescape(seed) for d in deals)
+    # The match is over: its secret is revealed, and with the seal and the players' seed
+    # it proves the deal's key too.
+    over = next(m for m in emu.messages(ann.id) if "🔑" in m.text)
+    secret = re.findall(r"<code>([0-9a-f]{64})</code>", over.html)[-1]
+    last = deals[-1].trace
+    assert last["match_secret"] == secret
+    assert all("match_secret" not in d.trace for d in deals[:-1])
+    checked = verify(html.unescape(seed), digest, secret=secret, seal=last["match_seal"],
+                     client=last["players_seed"])  # fmt: skip
+    assert checked.secret_sealed and checked.key_derived and checked.matches
     private = await storage.player_stats(ann.id, scope="private")
     assert [s.matches for s in private] == [1]
     assert await storage.player_stats(ann.id, scope="group") == []
@@ -168,7 +159,7 @@ async def test_play_in_a_group_points_to_the_private_chat(
     ann = emu.add_user(first_name="Аня")
     group = emu.add_group(title="Г", members=[ann])
     emu.send_text(ann, group.id, "/play")
-    reply = await _reply(emu, group.id, 0, "/play")
+    reply = await reply_after(emu, group.id, 0, "/play")
     assert "t.me/kozel_test_bot?start=play" in reply.html
     assert _app(bot).bot_data.service._tables == {}
 
@@ -200,7 +191,8 @@ async def _expire(bot: BotRunner, table: Table, clock: _Clock) -> None:
 async def test_half_time_warning_two_time_outs_hand_the_seat_over_and_im_here_takes_it_back(
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
-    players = await seat_four(emu, options="seating=ordered move_time=20")
+    # No catch rule: deals last long enough for two time-outs in a row, twice.
+    players = await seat_four(emu, options="seating=ordered move_time=20 six_clubs=ordinary")
     group, ann = players.group, players.users[0]
     await bot.drain()
     app = _app(bot)
@@ -212,7 +204,7 @@ async def test_half_time_warning_two_time_outs_hand_the_seat_over_and_im_here_ta
     assert len(warn) == 1
     found = players.whose_turn()
     assert found is not None
-    before = _last_id(emu, found[0].id)
+    before = last_id(emu, found[0].id)
     await warn[0].run(app)
     await bot.drain()
     assert any("⏰" in m.text for m in emu.messages(found[0].id) if m.message_id > before)
@@ -276,17 +268,37 @@ async def test_someone_not_seated_takes_over_a_computer_seat_with_join(
     await emu.start_private(boris)
     table = _table(bot, group.id)
     computers = [s for s, p in enumerate(table.seats) if p is not None and p.is_computer]
+    service = _app(bot).bot_data.service
+    deal = service.state_of(table).deal_shown
+    before = last_id(emu, group.id)
     emu.send_text(boris, group.id, "/join")
-    await emu.wait_for(lambda: _table(bot, group.id).seat_of(boris.id) is not None)
+    # He sits down when the next deal starts: nothing of the deal in play reaches him.
+    await reply_after(emu, group.id, before, "со следующей сдачи")
+    assert [p.user_id for p in _table(bot, group.id).waiting] == [boris.id]
+    await bot.drain()
+    assert "Со следующей сдачи: Борис" in players.group_text()
+    assert players.hand_message(boris) is None
+    for _ in range(80):
+        if _table(bot, group.id).seat_of(boris.id) is not None:
+            break
+        assert players.hand_message(boris) is None
+        await bot.drain()
+        await players.next_turn()
+        before_turn = players.turn_key()
+        answer = await players.play_one()
+        assert not answer.show_alert, answer.text
+        await players.moved_on(before_turn)
     table = _table(bot, group.id)
     seat = table.seat_of(boris.id)
     assert seat in computers and table.status is TableStatus.PLAYING
+    assert service.state_of(table).deal_shown == deal + 1
     players.users.append(boris)
     await emu.wait_for(lambda: players.hand_message(boris) is not None)
+    await reply_after(emu, group.id, before, "садится за стол с этой сдачи")
     # A second /join: he is seated already; the match plays on with him.
-    before = _last_id(emu, group.id)
+    before = last_id(emu, group.id)
     emu.send_text(boris, group.id, "/join")
-    await emu.wait_for(lambda: _last_id(emu, group.id) > before)
+    await emu.wait_for(lambda: last_id(emu, group.id) > before)
     for _ in range(6):
         await bot.drain()  # every hand shows the committed turn
         await players.next_turn()
@@ -308,13 +320,13 @@ async def test_a_majority_of_seated_people_stops_the_match_by_vote(
     group, (_ann, boris, vera, gleb) = players.group, players.users
     outsider = emu.add_user(first_name="Дима")
     emu.add_member(group, outsider)
-    before = _last_id(emu, group.id)
+    before = last_id(emu, group.id)
     emu.send_text(outsider, group.id, "/stop")  # neither admin nor seated
-    await emu.wait_for(lambda: _last_id(emu, group.id) > before)
+    await emu.wait_for(lambda: last_id(emu, group.id) > before)
     assert _table(bot, group.id).stop_votes == []
-    before = _last_id(emu, group.id)
+    before = last_id(emu, group.id)
     emu.send_text(boris, group.id, "/stop")
-    vote = await _reply(emu, group.id, before, "🗳")
+    vote = await reply_after(emu, group.id, before, "🗳")
     game_id = _table(bot, group.id).game_id
     assert f"v:{game_id}" in _buttons(vote) and "1" in vote.text and "3" in vote.text
     answer = await emu.press(boris, group.id, vote.message_id, f"v:{game_id}")
@@ -360,15 +372,23 @@ async def test_a_second_seat_is_refused_with_a_link_to_the_first(
     await emu.start_private(boris)
     emu.send_text(boris, second.id, "/newgame")
     await emu.wait_for(lambda: emu.find_message(second.id, "1. Борис") is not None)
-    before = _last_id(emu, second.id)
+    before, mine = last_id(emu, second.id), last_id(emu, ann.id)
     emu.send_text(ann, second.id, "/join")
-    refusal = await _reply(emu, second.id, before, "Первая")
+    # The group hears only that she sits elsewhere; the other chat is named to her alone.
+    said = await reply_after(emu, second.id, before, "другим столом")
+    assert "Первая" not in said.text and "t.me/c/" not in said.html
+    refusal = await reply_after(emu, ann.id, mine, "Первая")
     assert "t.me/c/" in refusal.html
     assert _table(bot, second.id).seat_of(ann.id) is None
+    # The lobby's button answers her alone (an alert), which may name the chat.
+    lobby = emu.find_message(second.id, "набор за стол")
+    assert lobby is not None
+    answer = await emu.press(ann, second.id, lobby.message_id, text="Сесть за стол")
+    assert answer.show_alert and "Первая" in (answer.text or "")
     # /play is refused too while she sits at a group's table.
-    before = _last_id(emu, ann.id)
+    before = last_id(emu, ann.id)
     emu.send_text(ann, ann.id, "/play")
-    await _reply(emu, ann.id, before, "Первая")
+    await reply_after(emu, ann.id, before, "Первая")
     # Once she leaves the first table she may sit at the second.
     emu.send_text(ann, first.id, "/leave")
     await emu.wait_for(lambda: not _table_live(bot, first.id))
@@ -411,12 +431,12 @@ async def test_menus_per_scope_and_language_start_and_help_where_asked(
     assert start is not None
     assert any("?startgroup=" in data for row in start.buttons for _, data in row)
     assert "/play" in start.text and "/newgame" in start.text
-    before = _last_id(emu, ann.id)
+    before = last_id(emu, ann.id)
     emu.send_text(ann, ann.id, "/help")
-    private_help = await _reply(emu, ann.id, before, "/play")
+    private_help = await reply_after(emu, ann.id, before, "/play")
     assert "/newgame —" not in private_help.text and "/settings" not in private_help.text
     emu.send_text(ann, group_chat.id, "/help")
-    group_help = await _reply(emu, group_chat.id, 0, "/newgame")
+    group_help = await reply_after(emu, group_chat.id, 0, "/newgame")
     assert "/settings" in group_help.text and "/play" not in group_help.text
 
 
@@ -443,9 +463,9 @@ async def test_two_games_in_two_topics_of_one_forum(emu: BotApiEmulator, bot: Bo
     assert (one.variant, two.variant) == ("hvalenyi", "kryuk")
     assert emu.find_message(group.id, "1. Борис", thread=first) is None
     # The General topic has no game; a command there says so.
-    before = _last_id(emu, group.id)
+    before = last_id(emu, group.id)
     emu.send_text(ann, group.id, "/table")
-    await emu.wait_for(lambda: _last_id(emu, group.id) > before)
+    await emu.wait_for(lambda: last_id(emu, group.id) > before)
     general = emu.last_message(group.id)
     assert general is not None and general.thread_id is None
     # Each starts their own table with computers; each table goes to its own topic.

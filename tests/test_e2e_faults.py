@@ -50,8 +50,8 @@ async def test_a_match_finishes_and_every_message_converges_with_a_fifth_of_call
     db_path = tmp_path / "kozel.db"
     async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
         # A seed whose match is long enough for the storm to hit it hard (deals shuffle from
-        # each match's secret, drawn from the bot's seeded RNG).
-        bot = BotRunner(bot_settings(emu, db_path), seed=10)
+        # each match's secret and players' seed; a seeded runner draws the secret from it).
+        bot = BotRunner(bot_settings(emu, db_path), seed=2)
         await bot.start()
         try:
             emu.faults = Faults(share=SHARE, seed=5, retry_after=1, slow_delay=0.5)

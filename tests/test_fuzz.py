@@ -233,9 +233,9 @@ async def _build_world(emu: BotApiEmulator, bot: BotRunner, db_path: Path) -> Wo
     await emu.wait_for(lambda: lobby_shows("1. Дана"))
     emu.send_text(efim, lobby.id, "/join")
     await emu.wait_for(lambda: lobby_shows("2. Ефим"))
-    emu.send_text(boris, lobby.id, "/join")  # sits at the match already: refused, with a link
-    await emu.wait_for(lambda: emu.find_message(lobby.id, "t.me/c/") is not None
-                       or emu.find_message(lobby.id, "одним столом") is not None)  # fmt: skip
+    emu.send_text(boris, lobby.id, "/join")  # sits at the match already: refused (the link
+    await emu.wait_for(lambda: emu.find_message(lobby.id, "другим столом") is not None)
+    await emu.wait_for(lambda: emu.find_message(boris.id, "Козлятня") is not None)  # privately)
     assert not lobby_shows("3. Борис")
     emu.send_text(zhora, lobby.id, "/join")  # never opened the private chat: asked to
     await emu.wait_for(lambda: emu.find_message(lobby.id, "Жора") is not None)
