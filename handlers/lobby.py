@@ -253,7 +253,9 @@ async def start(update: Update, context: Context) -> None:
         return
     data.presenter.private_opened(game_id, user.id)
     if prefix == JOIN_PREFIX:
-        if table.private or not table.invite or not hmac.compare_digest(invite, table.invite):
+        if table.private or not table.invite or not hmac.compare_digest(
+            invite.encode(), table.invite.encode()  # bytes: any text may be typed here
+        ):
             cmd.reply(t("This link does not seat anyone: press the lobby's button in the "
                         "group."))  # fmt: skip
             return

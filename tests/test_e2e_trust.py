@@ -183,7 +183,7 @@ async def test_forged_vote_history_and_settings_buttons_edit_no_other_message(
 
 
 async def test_a_deep_link_seats_only_members_of_the_group_and_a_guessed_link_nobody(
-    emu: BotApiEmulator, bot: BotRunner
+    emu: BotApiEmulator, bot: BotRunner, caplog: pytest.LogCaptureFixture
 ) -> None:
     ann, gleb = emu.add_user(first_name="Аня"), emu.add_user(first_name="Глеб")
     outsider = emu.add_user(first_name="Чужой")
@@ -198,9 +198,13 @@ async def test_a_deep_link_seats_only_members_of_the_group_and_a_guessed_link_no
     assert prompt is not None
     url = prompt.buttons[0][0][1]
     assert f"start=join-{game_id}-" in url and len(url.split(f"join-{game_id}-")[1]) >= 12
-    # A guessed link (the game's number alone) seats nobody, even a member.
+    # A guessed link (the game's number alone, or a made-up invite) seats nobody, even a member.
     await emu.start_private(gleb, payload=f"join-{game_id}")
     await emu.wait_for(lambda: emu.find_message(gleb.id, "никого не сажает") is not None)
+    before = last_id(emu, gleb.id)
+    emu.send_text(gleb, gleb.id, f"/start join-{game_id}-жук")  # typed by hand
+    await reply_after(emu, gleb.id, before, "никого не сажает")
+    assert _errors(caplog) == []
     # The real link, followed by someone who is not in the group, seats nobody either.
     await emu.open_deep_link(outsider, url)
     await emu.wait_for(lambda: emu.find_message(outsider.id, "участники") is not None)

@@ -340,3 +340,27 @@ async def test_hand_offs_are_counted_for_the_seat_that_handed_its_trump_over(
             return
         handed.clear()
     pytest.fail("no match with a hand-off")
+
+
+async def test_a_time_out_in_a_secret_step_marks_nobody(storage: Storage, clock: Clock) -> None:
+    """A redeal offer's time-out keeps the hand without the ⌛ mark, the count towards a
+    hand-over, or a time-out in /stats: each would tell the table who was asked."""
+    for attempt in range(200):
+        service = GameService(storage, rng=random.Random(attempt), clock=clock,
+                              entropy=random.Random(attempt).randbytes)  # fmt: skip
+        table = await service.new_game(-100 - attempt, 1, ["seating=ordered", "move_time=30"])
+        await service.join(table.game_id, person(1))
+        change = await service.start(table.game_id, 1)
+        state = change.state
+        assert state is not None
+        if state.hidden_turn and 0 in state.to_act():
+            break
+        await service.stop(table.game_id)
+    else:
+        raise AssertionError("no first deal offered seat 0 a redeal")
+    assert change.table.deadline is not None
+    clock.now = change.table.deadline + 1
+    timed_out = await service.time_out(table.game_id)
+    assert timed_out is not None and timed_out.moves[0].source == "timeout"
+    assert timed_out.table.timeouts[0] == 0 and timed_out.table.missed[0] == 0
+    assert "timeouts" not in timed_out.table.tally[0]
