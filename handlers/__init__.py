@@ -17,7 +17,7 @@ from telegram.ext import (
     filters,
 )
 
-from handlers import admin, info, lobby, play, settings, stats
+from handlers import admin, info, lobby, play, seals, settings, stats
 from handlers.errors import on_error
 from kozelbot.i18n import translator
 from kozelbot.render import GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions
@@ -50,6 +50,7 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(CommandHandler("stats", stats.stats))
     application.add_handler(CommandHandler("history", stats.history))
     application.add_handler(CallbackQueryHandler(stats.history_button, pattern=r"^h:"))
+    application.add_handler(CallbackQueryHandler(seals.seal_button, pattern=r"^f:"))
     application.add_handler(CommandHandler("help", info.help_command))
     application.add_handler(CommandHandler("rules", info.rules))
     application.add_handler(MessageHandler(filters.COMMAND & private, info.unknown_command))

@@ -15,6 +15,7 @@ converges on the committed state whatever failed in between.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import deque
@@ -50,6 +51,8 @@ class Outgoing:
     on_sent: Callable[[int], Awaitable[None]] | None = None
     """Told the new message's id once it is sent (a menu or vote whose buttons may later
     edit only that message)."""
+    delete: bool = False
+    """Delete message ``edit_message_id`` instead (a reminder that is no longer true)."""
 
 
 Render = Callable[[Translator], Outgoing | None]
@@ -116,6 +119,8 @@ class Lane:
         self.task: asyncio.Task[None] | None = None
         self.last = -1e9
         self.closed = False
+        self._notes_out = asyncio.Event()
+        self._notes_out.set()
 
     def touch(self) -> None:
         """The live message is out of date: re-render it soon."""
@@ -139,8 +144,16 @@ class Lane:
             log.info("lane %s: note dropped (%d waiting)", self.name, len(self.notes))
             return False
         self.notes.append(note)
+        self._notes_out.clear()
         self._kick()
         return True
+
+    async def notes_sent(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until the notes queued now have gone out: a
+        person's "you have a seat" comes before their first hand."""
+        if not self._notes_out.is_set() and self.busy:  # queued, or in flight
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._notes_out.wait(), timeout)
 
     def _reply_fits(self) -> bool:
         """Whether one more reply fits the budget (replies waiting count as sent); past it,
@@ -189,10 +202,13 @@ class Lane:
                 if note.reply and self.budget is not None:
                     self.budget.sent.append(time.monotonic())
                 await self._guard(self._send_note(note), default=None)
+                if not self.notes:
+                    self._notes_out.set()
                 continue
             if not self.dirty:
                 break
             await asyncio.sleep(delay)  # only the live message is due, later
+        self._notes_out.set()
         if self._on_idle is not None and not self.closed:
             self._on_idle()
 

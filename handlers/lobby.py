@@ -161,7 +161,8 @@ async def leave(update: Update, context: Context) -> None:
         if change.table.status is TableStatus.STOPPED:
             cmd.reply(t("The last player left; the game is stopped."))
         else:
-            cmd.reply(t("{name} left; a bot plays the seat.", name=user.first_name))
+            cmd.reply(t("{name} has left the table: a computer plays the seat.",
+                        name=user.first_name))  # fmt: skip
 
 
 async def seed(update: Update, context: Context) -> None:
@@ -295,7 +296,7 @@ def welcome_text(t: Translator) -> str:
         "",
         t("No group at hand? /play starts a match against the computer right here."),
         "",
-        help_text(t, private=True),
+        help_text(t, private=True, heading=False),
     ])  # fmt: skip
 
 

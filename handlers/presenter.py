@@ -58,7 +58,13 @@ from kozelbot.render import (
     mention,
     rating_changes_text,
 )
-from kozelbot.seals import revealed_table, sealed_table, secret_line
+from kozelbot.seals import (
+    revealed_result,
+    revealed_table,
+    seal_keyboard,
+    sealed_table,
+    secret_line,
+)
 from kozelbot.service import Change, GameService, TableError
 from kozelbot.table import Table, TableStatus
 from kozelbot.texts import Button
@@ -117,6 +123,8 @@ class Presenter:
         """(game, seat) → the cards a person selected in a hand whose moves take several
         cards (the cover game). Only what the keyboard shows; never a move, so it may be
         lost with the process."""
+        self._reminders: dict[int, list[tuple[int, int]]] = {}
+        """Game → (person, message id) of the "⏰ your move" reminders still standing."""
         self._shown: dict[tuple[int, int], tuple[str, object]] = {}
         """(chat, message) → the text and keyboard last shown, to skip edits that change
         nothing (Telegram would refuse them as "not modified" anyway)."""
@@ -156,6 +164,14 @@ class Presenter:
             self._announce_take_over(table, seat)
         for user_id, seat in change.abandoned:
             self._close_hand_of_leaver(table, user_id, seat)
+        if change.moves:
+            self._drop_reminders(table.game_id)
+
+    def _drop_reminders(self, game_id: int) -> None:
+        """The move was made: the "⏰ your move" reminders of the game are deleted (a stale
+        reminder in the private chat would say the opposite of the table)."""
+        for user_id, message_id in self._reminders.pop(game_id, []):
+            self.note(user_id, _deletion(message_id))
 
     def _announce_away(self, table: Table, seat: int) -> None:
         """Tell the place that a computer now plays for someone who missed two moves (their
@@ -166,9 +182,9 @@ class Presenter:
         name = player.name
 
         def render(t: Translator) -> Outgoing:
-            return Outgoing(t("⏸ {name} missed two moves: a computer plays for them until they "
-                              "are back. Anyone not at the table may /join to take the seat.",
-                              name=html.escape(name)))  # fmt: skip
+            return Outgoing(t("⏸ {name}: two moves missed. A computer plays the seat until "
+                              "the player is back; anyone not at the table may /join to take "
+                              "it from the next deal.", name=html.escape(name)))  # fmt: skip
 
         self.note(table.chat_id, render, key=f"away:{table.game_id}:{seat}",
                   thread_id=table.thread_id)  # fmt: skip
@@ -196,11 +212,14 @@ class Presenter:
                 continue
             user_id = player.user_id
 
+            async def sent(message_id: int, user_id: int = user_id) -> None:
+                self._reminders.setdefault(table.game_id, []).append((user_id, message_id))
+
             def render(t: Translator) -> Outgoing:
                 text = t("⏰ Your move: {s} s left.", s=seconds)
                 if where and not table.private:
                     text += " (" + html.escape(where) + ")"
-                return Outgoing(text)
+                return Outgoing(text, on_sent=sent)
 
             self.note(user_id, render, key=f"warn:{table.game_id}:{table.move_seq}")
 
@@ -468,6 +487,14 @@ class Presenter:
         self._remember_shown(key, text, markup)
         return True
 
+    async def _delete(self, chat_id: int, message_id: int) -> None:
+        """Delete a message of the bot's; one already gone (or too old to delete) is left."""
+        try:
+            await self.bot.delete_message(chat_id, message_id)
+        except BadRequest as error:
+            log.info("message %s/%s not deleted: %s", chat_id, message_id, error)
+        self._shown.pop((chat_id, message_id), None)
+
     def _remember_shown(self, key: tuple[int, int], text: str, markup: object) -> None:
         if len(self._shown) >= SHOWN_LIMIT:
             self._shown.clear()  # a cache: forgetting costs one redundant edit at most
@@ -476,6 +503,10 @@ class Presenter:
     async def _put(self, place: Place, out: Outgoing) -> None:
         """Send or edit ``out`` in a place, retrying transient failures."""
         chat_id, thread_id = place
+        if out.delete and out.edit_message_id is not None:
+            gone = out.edit_message_id
+            await self._deliver(lambda: self._delete(chat_id, gone), f"delete:{chat_id}")
+            return
         if out.edit_message_id is not None:
             markup = out.markup if not isinstance(out.markup, InlineKeyboardMarkup) else None
             edit_id = out.edit_message_id
@@ -557,9 +588,11 @@ class Presenter:
                 return
             final = family.final_table_text(post.table, event, t)
             text = revealed_table(final, post.table, event, t)
-            await self._put(place, Outgoing(text, edit_message_id=ref.message_id))
+            seals = seal_keyboard(post.table, event.deal_no, t)
+            await self._put(place, Outgoing(text, seals, edit_message_id=ref.message_id))
         elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
-            await self._put(place, Outgoing(family.result_text(post.table, event, t)))
+            text = revealed_result(family.result_text(post.table, event, t), post.table, event, t)
+            await self._put(place, Outgoing(text))
         elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
             text = family.match_over_text(post.table, event, t)
             changes = await self.storage.rating_changes(item.game_id)
@@ -631,7 +664,8 @@ class Presenter:
             return
         lobby = await self.message(table.game_id, "lobby")
         if lobby is not None and table.game_id not in self._lobby_closed:
-            await self.edit(chat_id, lobby.message_id, lobby_text(table, t))
+            await self.edit(chat_id, lobby.message_id, lobby_text(table, t),
+                            seal_keyboard(table, None, t))  # fmt: skip
             self._lobby_closed.add(table.game_id)
         family = texts_of(table.variant)
         result = state.last_result
@@ -642,16 +676,18 @@ class Presenter:
             if table.waiting:
                 names = ", ".join(html.escape(p.name) for p in table.waiting)
                 text += "\n🪑 " + t("Next deal: {names}", names=names)
+        seals = seal_keyboard(table, deal_no, t)
         ref = await self.message(table.game_id, "table")
         if ref is not None and ref.chat_id == chat_id:
-            if ref.deal_no == deal_no and await self.edit(chat_id, ref.message_id, text):
+            if ref.deal_no == deal_no and await self.edit(chat_id, ref.message_id, text, seals):
                 return
             if result is not None and ref.deal_no == result.deal_no:
                 # The deal's outcome replaces its stale turn before the next table appears.
                 final = family.final_table_text(table, result, t)
                 final = revealed_table(final, table, result, t)
-                await self.edit(chat_id, ref.message_id, final)
-        message = await self.send(chat_id, text, thread_id=thread_id)
+                await self.edit(chat_id, ref.message_id, final,
+                                seal_keyboard(table, result.deal_no, t))  # fmt: skip
+        message = await self.send(chat_id, text, seals, thread_id=thread_id)
         await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
                                                 chat_id=chat_id, deal_no=deal_no,
                                                 message_id=message.message_id))  # fmt: skip
@@ -711,11 +747,14 @@ class Presenter:
                 if await self.edit(user_id, known.message_id, text, keyboard):
                     return
             else:
-                over = t("Deal {n} is over.", n=(known.deal_no or 0) + 1)
+                over = family.deal_over_text(known.deal_no or 0, t)
                 with contextlib.suppress(BadRequest):
                     await self.edit(user_id, known.message_id, over)
         if table.status is not TableStatus.PLAYING:
             return
+        private = self._chats.get((user_id, None))
+        if private is not None:  # "you have a seat" first, then the cards
+            await private.notes_sent(timeout=5.0)
         message = await self.send(user_id, text, keyboard)
         self.private_opened(game_id, user_id)
         await self._remember_message(MessageRef(game_id=game_id, kind="hand", seat=seat,
@@ -779,6 +818,12 @@ class Translators:
         self.group = group
         self.user = user
         self.forget = forget
+
+
+def _deletion(message_id: int) -> Render:
+    """A note that deletes one of the bot's messages."""
+    gone = Outgoing("", edit_message_id=message_id, delete=True)
+    return lambda _t: gone
 
 
 def _slow_down(t: Translator) -> Outgoing:

@@ -36,11 +36,22 @@ HISTORY = "history"
 
 
 async def chat_variant(data: BotData, chat_id: int) -> str:
-    """The variant a group plays by default (its settings), else the bot's default."""
+    """The variant a group's board shows without one named: the one last played there, else
+    its default (its settings), else the bot's default."""
+    last = await data.storage.history(chat_id, limit=1)
+    if last and last[0].variant in TABLE_PRESETS:
+        return last[0].variant
     chosen = await data.storage.chat_settings(chat_id)
     if chosen is not None and chosen.variant in TABLE_PRESETS:
         return chosen.variant
     return DEFAULT_PRESET
+
+
+async def person_variant(data: BotData, user_id: int) -> str:
+    """The variant the global board shows a person without one named: the one they play
+    most in groups, else the bot's default."""
+    played = await data.storage.player_stats(user_id, scope="group")
+    return next((s.variant for s in played if s.variant in TABLE_PRESETS), DEFAULT_PRESET)
 
 
 async def top(update: Update, context: Context) -> None:
@@ -62,7 +73,7 @@ async def top(update: Update, context: Context) -> None:
     if named:
         variant = named[0]
     elif cmd.private:
-        variant = DEFAULT_PRESET
+        variant = await person_variant(data, cmd.user.id)
     else:
         variant = await chat_variant(data, cmd.chat.id)
     rows = await data.storage.board(

@@ -39,6 +39,25 @@ NUMBERS_PER_ROW = 5
 # -- small pieces ------------------------------------------------------------------------
 
 
+MINUS = "−"
+"""One minus sign everywhere a figure can be negative (U+2212, as wide as the plus)."""
+
+
+def rating_label(rating: int) -> str:
+    """A shown rating: ``1480`` (four digits stay together, as Russian typesetting has it;
+    from five, thousands apart by a narrow no-break space: ``12 480``), one minus sign."""
+    size = abs(rating)
+    text = f"{size:,}".replace(",", "\u202f") if size >= 10_000 else str(size)
+    return MINUS + text if rating < 0 else text
+
+
+def signed(change: int) -> str:
+    """A rating change: ``+40``, ``−20``, ``±0``."""
+    if change == 0:
+        return "±0"
+    return ("+" if change > 0 else MINUS) + rating_label(abs(change))
+
+
 def escape(text: str) -> str:
     """Text made safe for Telegram's HTML (quotes stay as they are: no attribute holds it)."""
     return html.escape(text, quote=False)
@@ -140,7 +159,7 @@ def board_text(
     for place, row in enumerate(rows, start=1):
         mark = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
         matches = t.n("{count} match", "{count} matches", row.matches)
-        lines.append(f"{mark} {short_name(row.name, 20)} — <b>{row.rating}</b> · "
+        lines.append(f"{mark} {short_name(row.name, 20)} — <b>{rating_label(row.rating)}</b> · "
                      f"{escape(matches)} · {win_rate(row.wins, row.matches)} %")  # fmt: skip
     lines.append("<i>" + escape(rule) + "</i>")
     return fit("\n".join(lines))
@@ -162,7 +181,7 @@ def variant_stats_lines(stats: VariantStats, t: Translator) -> list[str]:
     """One variant's record (HTML lines)."""
     lines = [
         f"🐐 <b>{escape(variant_title(stats.variant, t))}</b> · "
-        + escape(t("rating {rating}", rating=stats.rating)),
+        + escape(t("rating {rating}", rating=rating_label(stats.rating))),
         escape(t.n("{count} match", "{count} matches", stats.matches)) + " · "
         + escape(t.n("{count} win", "{count} wins", stats.wins))
         + f" ({win_rate(stats.wins, stats.matches)} %)",

@@ -155,9 +155,21 @@ class VoteButton:
         return _checked(f"v:{self.game_id}")
 
 
+@dataclass(frozen=True, slots=True)
+class SealButton:
+    """Show a seal in full (the table shows its first digits): deal ``deal_no``'s, or with
+    ``deal_no`` -1 the match's (and its players' seed, once started)."""
+
+    game_id: int
+    deal_no: int
+
+    def pack(self) -> str:
+        return _checked(f"f:{self.game_id}:{self.deal_no}")
+
+
 CallbackData = (
     PlayButton | RedealButton | ActButton | SelectButton | ChosenButton | LobbyButton
-    | OptionButton | BackButton | SettingsButton | HistoryButton | VoteButton
+    | OptionButton | BackButton | SettingsButton | HistoryButton | VoteButton | SealButton
 )  # fmt: skip
 CHOSEN_VERBS = ("lead", "beat", "discard", "level")
 LOBBY_VERBS = ("join", "leave", "start")
@@ -197,6 +209,8 @@ def parse(data: str | None) -> CallbackData | None:
             return SettingsButton(parts[1])
         if parts[0] == "h" and len(parts) == 3 and int(parts[2]) >= -1:
             return HistoryButton(int(parts[1]), int(parts[2]))
+        if parts[0] == "f" and len(parts) == 3 and int(parts[2]) >= -1:
+            return SealButton(int(parts[1]), int(parts[2]))
     except ValueError:
         return None
     return None

@@ -18,12 +18,16 @@ newcomer (μ 25, the prior's mean) and ``easy`` (a random legal move) clearly we
 both with σ 2, a strength the model is fairly sure of, so one match says more about the
 person than about the computer.
 
-**Shown rating.** The conservative ``round(mu - 3 * sigma)``: a newcomer shows 0 and climbs
-as the model grows sure of them.
+**Shown rating.** The conservative ``mu - 3 * sigma`` on a friendly scale:
+``DISPLAY_BASE + DISPLAY_SCALE × (mu - 3σ)``, rounded. A newcomer shows 1000 (the prior's
+mu − 3σ is 0) and climbs as the model grows sure of a strong player (an established average
+player: about 1,350–1,450); a first loss shows a little under 1000, never a negative number in
+practice (issue #15: "−1" for a newcomer read as an insult).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -42,17 +46,25 @@ class Skill(NamedTuple):
 
     @property
     def shown(self) -> int:
-        """The conservative rating people see: ``round(mu - 3 * sigma)``."""
+        """The rating people see (``shown``)."""
         return shown(self.mu, self.sigma)
 
 
+DISPLAY_BASE = 1000
+"""The shown rating of a newcomer (the prior's mu − 3σ is 0)."""
+DISPLAY_SCALE = 20
+"""Shown points per point of the model's mu − 3σ."""
+
+
 def shown(mu: float, sigma: float) -> int:
-    """The conservative rating people see: ``round(mu - 3 * sigma)``."""
-    return round(mu - 3 * sigma)
+    """The rating people see: the conservative ``mu - 3 * sigma`` on the display scale
+    (storage's migration 008 computes the same)."""
+    value = DISPLAY_BASE + DISPLAY_SCALE * (mu - 3 * sigma)
+    return int(math.copysign(math.floor(abs(value) + 0.5), value))  # halves away from 0, as SQL
 
 
 PRIOR = Skill(MODEL.mu, MODEL.sigma)
-"""A person's rating before their first rated match of a variant (shows as 0)."""
+"""A person's rating before their first rated match of a variant (shows as 1000)."""
 
 COMPUTER_SKILL: dict[str, Skill] = {"normal": Skill(25.0, 2.0), "easy": Skill(18.0, 2.0)}
 """The fixed strength of each computer level (see the module docstring)."""

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from html import escape
 
+from kozelbot.boards import rating_label, signed
 from kozelbot.callbacks import LobbyButton, OptionButton
 from kozelbot.games import TABLE_PRESETS, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
+from kozelbot.ratings import DISPLAY_BASE
 from kozelbot.records import LeaderRow, RatingChange
-from kozelbot.seals import match_seal_line, players_seed_line
+from kozelbot.seals import match_seal_line, players_seed_line, seal_keyboard
 from kozelbot.table import Table, TableStatus
 from kozelbot.texts import (
     NOT_NOW,
@@ -40,10 +42,27 @@ def option_labels(table: Table, t: Translator) -> dict[str, str]:
     return texts_of(table.variant).option_labels(table.variant, table.options, t)
 
 
+PHONE_ROW = 40
+"""Characters that fit one row of a phone's chat (UX.md: about 32–40)."""
+
+
 def options_line(table: Table, t: Translator) -> str:
-    """The lobby's one-line summary of the table options."""
-    labels = option_labels(table, t)
-    return " · ".join(v for k, v in labels.items() if k != "seating")
+    """The lobby's summary of the table options, as many rows of at most ``PHONE_ROW``
+    characters as it takes (options packed in their order, never split)."""
+    labels = [v for k, v in option_labels(table, t).items() if k != "seating"]
+    return "\n".join(packed(labels, PHONE_ROW))
+
+
+def packed(parts: list[str], width: int, separator: str = " · ") -> list[str]:
+    """``parts`` joined by ``separator`` into rows of at most ``width`` characters (a part
+    longer than that has a row of its own)."""
+    rows: list[str] = []
+    for part in parts:
+        if rows and len(rows[-1]) + len(separator) + len(part) <= width:
+            rows[-1] += separator + part
+        else:
+            rows.append(part)
+    return rows
 
 
 def rules_text(variant: str, t: Translator) -> str:
@@ -100,7 +119,7 @@ def lobby_keyboard(table: Table, t: Translator) -> Keyboard:
         (Button(t("Start with bots"), LobbyButton(gid, "start").pack()),),
     ]
     rows += [tuple(settings[i : i + 2]) for i in range(0, len(settings), 2)]
-    return tuple(rows)
+    return (*rows, *seal_keyboard(table, None, t))
 
 
 # -- table (group) -----------------------------------------------------------------------
@@ -196,18 +215,19 @@ def command_descriptions(t: Translator) -> dict[str, str]:
 
 
 def rating_changes_text(changes: list[RatingChange], table: Table, t: Translator) -> str:
-    """The line under a match result: each person's rating and how the match moved it."""
+    """The lines under a match result: what the rating is (a newcomer's is 1000), then each
+    person's new rating and how the match moved it, one person a line (a phone's width)."""
     names = {p.user_id: p.name for _s, p in table.humans}
-    parts = []
+    lines = ["📈 " + t("Rating (a newcomer has {base}):", base=rating_label(DISPLAY_BASE))]
     for change in changes:
         name = escape(names.get(change.user_id, "?"))
-        sign = "+" if change.delta >= 0 else "−"
-        parts.append(f"{name} {change.after} ({sign}{abs(change.delta)})")
-    return "📈 " + t("Rating: {changes}", changes=" · ".join(parts))
+        lines.append(f"{name} {rating_label(change.after)} ({signed(change.delta)})")
+    return "\n".join(lines)
 
 
-def help_text(t: Translator, private: bool = False) -> str:
-    """/help: the commands that work where it is asked."""
+def help_text(t: Translator, private: bool = False, *, heading: bool = True) -> str:
+    """/help: the commands that work where it is asked (``heading``: under the bot's name,
+    which the private welcome already says)."""
     variants = "|".join(TABLE_PRESETS)
     details = {
         "newgame": t(
@@ -224,9 +244,10 @@ def help_text(t: Translator, private: bool = False) -> str:
                    "creator closes a lobby)")
         ),
         "top": (
-            t("the global leaderboard: /top [VARIANT]")
+            t("the leaderboard of all public groups: /top [VARIANT]; ratings start at 1000")
             if private
-            else t("the chat's leaderboard: /top [VARIANT|global]")
+            else t("this group's leaderboard, of the variant last played here: /top [VARIANT]; "
+                   "/top global: all public groups; ratings start at 1000")
         ),
         "stats": (
             t("your stats")
@@ -240,7 +261,7 @@ def help_text(t: Translator, private: bool = False) -> str:
     }
     names = PRIVATE_COMMANDS if private else GROUP_COMMANDS
     short = command_descriptions(t)
-    lines = ["🐐 <b>KozelBot</b> — " + t("Kozel for group chats.")]
+    lines = ["🐐 <b>KozelBot</b> — " + t("Kozel for group chats.")] if heading else []
     lines += [f"/{name} — " + escape(details.get(name, short[name])) for name in names
               if name != "help"]  # fmt: skip
     if private:

@@ -12,10 +12,12 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
+from kozelbot.callbacks import SealButton
 from kozelbot.fairplay import commitment, current_commitment, match_seal
 from kozelbot.game import DealScored, GameState
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
+from kozelbot.texts import Button, Keyboard
 
 
 def commit_line(table: Table, state: GameState, t: Translator) -> str | None:
@@ -24,10 +26,20 @@ def commit_line(table: Table, state: GameState, t: Translator) -> str | None:
     return None if digest is None else seal_line(digest, t)
 
 
+SHORT = 8
+"""Hex digits of a seal a table shows: enough to compare by eye, one phone row with its
+label; the whole value is behind the table's 🔒 button, in /history and ``kozelbot verify``."""
+
+
+def short(digest: str) -> str:
+    """The first digits of a hash, in ``<code>``, marked as cut."""
+    return f"<code>{digest[:SHORT]}</code>…"
+
+
 def seal_line(digest: str, t: Translator) -> str:
-    """``🔒 Shuffle seal: <code>HASH</code>``: a deal's commitment, full and copyable."""
+    """``🔒 Shuffle seal: <code>1a2b3c4d</code>…``: a deal's commitment, short."""
     label = escape(t("Shuffle seal"))
-    return f"🔒 {label}: <code>{digest}</code>"
+    return f"🔒 {label}: {short(digest)}"
 
 
 def match_seal_line(table: Table, t: Translator) -> str | None:
@@ -35,7 +47,7 @@ def match_seal_line(table: Table, t: Translator) -> str | None:
     if not table.secret:
         return None
     label = escape(t("Match seal"))
-    return f"🔒 {label}: <code>{match_seal(table.secret)}</code>"
+    return f"🔒 {label}: {short(match_seal(table.secret))}"
 
 
 def players_seed_line(table: Table, t: Translator) -> str | None:
@@ -43,7 +55,27 @@ def players_seed_line(table: Table, t: Translator) -> str | None:
     if not table.secret or not table.client_seed:
         return None
     label = escape(t("Players’ seed"))
-    return f"🎲 {label}: <code>{table.client_seed}</code>"
+    return f"🎲 {label}: {short(table.client_seed)}"
+
+
+def seals_in_full(table: Table, deal_seal: str | None, t: Translator) -> str:
+    """What the 🔒 button answers (plain text, under Telegram's 200 characters): the deal's
+    seal, or the match's seal and players' seed, whole."""
+    if deal_seal is not None:
+        return t("Shuffle seal") + ": " + deal_seal
+    lines = [t("Match seal") + ": " + match_seal(table.secret)]
+    if table.client_seed:
+        lines.append(t("Players’ seed") + ": " + table.client_seed)
+    return "\n".join(lines)
+
+
+def seal_keyboard(table: Table, deal_no: int | None, t: Translator) -> Keyboard:
+    """The button under a table (``deal_no``) or a lobby (``None``) that shows its seals
+    whole; nothing without fair play."""
+    if not table.secret:
+        return ()
+    button = SealButton(table.game_id, -1 if deal_no is None else deal_no)
+    return ((Button("🔒 " + t("Seal in full"), button.pack()),),)
 
 
 def secret_line(table: Table, t: Translator) -> str | None:
@@ -82,11 +114,19 @@ def reveal(
 
 
 def revealed_table(text: str, table: Table, result: DealScored, t: Translator) -> str:
-    """A scored deal's table message: the seal it showed and the seed it now reveals."""
+    """A scored deal's table message: the seal it showed (the seed itself is revealed in
+    the deal's result post, once)."""
     seeds = revealed_seeds(result) if table.secret else []
     if not seeds:
         return text
-    return f"{text}\n{seal_line(commitment(seeds[-1]), t)}\n{reveal(table, result, t)}"
+    return f"{text}\n{seal_line(commitment(seeds[-1]), t)}"
+
+
+def revealed_result(text: str, table: Table, result: DealScored, t: Translator) -> str:
+    """A deal's result post, with the seed texts it reveals (whole: to copy into
+    ``kozelbot verify``)."""
+    revealed = reveal(table, result, t)
+    return text if revealed is None else f"{text}\n{revealed}"
 
 
 def sealed_table(text: str, table: Table, state: GameState, t: Translator) -> str:

@@ -29,6 +29,9 @@ SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 ROW_WIDTH = 5
 NOT_NOW = "·"
 """Marks a card that may not be played now (UX.md)."""
+LINE = 40
+"""Characters a phone shows in one row of a message (UX.md: "nothing wider than a phone");
+table lines are packed or wrapped to stay within it where they can."""
 
 
 # -- small pieces ------------------------------------------------------------------------
@@ -96,3 +99,22 @@ def common_option_label(key: str, value: object, t: Translator) -> str | None:
 def eyes(count: int, t: Translator) -> str:
     """``4 глаза`` / ``4 eyes``."""
     return t.n("{count} eye", "{count} eyes", count)
+
+
+def fit_line(label: str, value: str) -> list[str]:
+    """``label value`` on one line if it fits a phone's row (``LINE``), else the label on
+    a line of its own and the value under it."""
+    line = f"{label} {value}"
+    return [line] if len(line) <= LINE else [label, value]
+
+
+def pack_lines(parts: list[str], sep: str = " · ") -> list[str]:
+    """Short pieces joined by ``sep`` into as few phone-wide lines (``LINE``) as they fit,
+    in order; a piece longer than a row keeps a line of its own."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1] + sep + part) <= LINE:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    return lines

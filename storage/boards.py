@@ -566,7 +566,7 @@ class BoardsMixin:
         return list(changes.values())
 
     async def rating(self, user_id: int, variant: str, *, scope: str = "group") -> int:
-        """A person's shown rating in a variant (the prior's, 0, before any rated match)."""
+        """A person's shown rating in a variant (the prior's, 1000, before any rated match)."""
         _check_scope(scope)
         if not _fits(user_id):
             return PRIOR.shown

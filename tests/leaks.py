@@ -28,6 +28,8 @@ from botapi_emulator import BotApiEmulator
 from kozelbot.cards import Card, Rank, Suit
 from kozelbot.i18n import LANGUAGES, translator
 from kozelbot.render import card_label
+from kozelbot.table import Table
+from kozelbot.texts import pair_name, seat_name
 from storage import Storage
 from tests import secret_steps
 
@@ -184,8 +186,9 @@ async def _secret_steps(
             if found is not None:
                 shown.append(secret_steps.Shown(call.time + offset, int(found.group(1)) - 1, text))
     if table.variant == "cover":
+        sides = cover_sides(table)
         why = [w for d in await storage.deals(game_id)
-               for w in secret_steps.open_points_leaks(d.trace, shown)]  # fmt: skip
+               for w in secret_steps.open_points_leaks(d.trace, shown, sides)]  # fmt: skip
     else:
         rows = await storage._fetchall(  # a test-only look at the raw log, with its times
             "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? ORDER BY seq",
@@ -210,6 +213,16 @@ def _handoff_cards(handoff: dict[str, object]) -> list[str]:
         returned = [returned]
     assert isinstance(given, list) and isinstance(returned, list)
     return [str(code) for code in [*given, *returned]]
+
+
+def cover_sides(table: Table) -> list[list[str]]:
+    """Each side's name in every language, as the cover game's table writes it: a pair's
+    two names, or one player's."""
+    pairs = table.options.get("mode", "pairs") == "pairs"
+    count = 2 if pairs else len(table.seats)
+    return [[pair_name(table, side, translator(lang)) if pairs
+             else seat_name(table, side, translator(lang)) for lang in LANGUAGES]
+            for side in range(count)]  # fmt: skip
 
 
 async def _plays(storage: Storage, game_id: int) -> list[tuple[float, int, str]]:

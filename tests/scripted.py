@@ -287,3 +287,16 @@ def refusal_text(state: MatchState, seat: int, action: object) -> str:
     except GameError as error:
         return render.game_error_text(error, playing_table(state), translator("en"))
     raise AssertionError(f"{action} was accepted")
+
+
+def end_texts(state: MatchState, events: list[Any], language: str = "ru") -> list[str]:
+    """What the group is shown when ``events`` end a deal (and the match): the deal's final
+    table, its result, and the match result, in that order."""
+    table, t = playing_table(state), translator(language)
+    texts: list[str] = []
+    for event in events:
+        if isinstance(event, DealScored):
+            texts += [render.final_table_text(table, event, t), render.result_text(table, event, t)]
+        elif isinstance(event, MatchOver):
+            texts.append(render.match_over_text(table, event, t))
+    return texts

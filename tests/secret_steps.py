@@ -30,11 +30,10 @@ WAITING = frozenset(
     for language in LANGUAGES
     for text in ("Waiting for the deal to start…", "Waiting for play to go on…")
 )
-OPEN_POINTS = re.compile(
-    "(?:" + "|".join(re.escape(translator(language)("Open card points: {points}")
-                               .split("{points}")[0]) for language in LANGUAGES)
-    + r")(\d+(?: : \d+)*)"
-)  # fmt: skip
+OPEN_LABELS = tuple(
+    translator(language)("Open card points: {points}").split("{points}")[0].rstrip()
+    for language in LANGUAGES
+)
 
 
 @dataclass(frozen=True)
@@ -104,25 +103,47 @@ def _run_leaks(run: list[Logged], before: Logged | None, shown: Sequence[Shown])
     return found
 
 
-def open_points_leaks(trace: dict[str, Any], shown: Sequence[Shown]) -> list[str]:
+def open_points_shown(text: str, sides: Sequence[Sequence[str]]) -> list[int | None] | None:
+    """The "open card points" figures a table text shows, per side, read by the sides' names
+    (``sides[i]``: side i's name in each language, as the text writes it); ``None`` for a side
+    not listed (a player out), and ``None`` for a text without the line."""
+    label = next((label for label in OPEN_LABELS if label in text), None)
+    if label is None:
+        return None
+    after = text.split(label, 1)[1]
+    figures: list[int | None] = []
+    for names in sides:
+        found = None
+        for name in names:
+            match = re.search(rf"(?<![\w+]){re.escape(name)} (\d+)", after)
+            if match is not None:
+                found = int(match.group(1))
+                break
+        figures.append(found)
+    return figures
+
+
+def open_points_leaks(
+    trace: dict[str, Any], shown: Sequence[Shown], sides: Sequence[Sequence[str]]
+) -> list[str]:
     """The cover game's "open card points" figures that its face-up cards cannot make."""
     pairs = trace["options"].get("mode", "pairs") == "pairs"
-    sides = 2 if pairs else len(trace["hands"])
-    totals = [0] * sides
-    possible = {tuple(totals)}
+    count = 2 if pairs else len(trace["hands"])
+    totals = [0] * count
+    possible = [tuple(totals)]
     for rnd in trace["rounds"]:
         face_up = [*rnd["lead"], *(code for move in rnd["actions"] if move.get("type") == "beat"
                                    for code in move["cards"])]  # fmt: skip
         taker = rnd["taker"] if rnd["taker"] is not None else rnd["leader"]
         totals[taker % 2 if pairs else taker] += sum(Card.parse(c).points for c in face_up)
-        possible.add(tuple(totals))
+        possible.append(tuple(totals))
     found = []
     for text in shown:
-        if text.deal != trace["deal"]:
+        figures = open_points_shown(text.text, sides) if text.deal == trace["deal"] else None
+        if figures is None:
             continue
-        for figure in OPEN_POINTS.findall(text.text):
-            points = tuple(int(n) for n in figure.split(" : "))
-            if points not in possible:
-                found.append(f"game {trace['deal'] + 1}: open points {figure} are not the "
-                             "face-up cards'")  # fmt: skip
+        if not any(all(f is None or f == p for f, p in zip(figures, vector, strict=True))
+                   for vector in possible):  # fmt: skip
+            found.append(f"game {trace['deal'] + 1}: open points {figures} are not the "
+                         "face-up cards'")  # fmt: skip
     return found

@@ -115,8 +115,8 @@ def test_board_gives_the_first_three_medals_and_the_rest_places() -> None:
 
 
 def test_board_rounds_the_win_rate_to_a_whole_percentage() -> None:
-    text = plain(board_text([row(1, "Anna", -3, 7, 2)], "kryuk", EN, chat_title="G"))
-    assert "🥇 Anna — -3 · 7 matches · 29 %" in text  # 2/7 = 28.6 %
+    text = plain(board_text([row(1, "Anna", 1003, 7, 2)], "kryuk", EN, chat_title="G"))
+    assert "🥇 Anna — 1003 · 7 matches · 29 %" in text  # 2/7 = 28.6 %
 
 
 def test_empty_board_says_when_people_appear() -> None:

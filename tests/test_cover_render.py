@@ -88,7 +88,7 @@ def test_an_impossible_selection_is_refused_with_its_reason() -> None:
     assert "every stack" in render.error_text(error, table, EN)
     assert render.error_text(IllegalMove("discard exactly", 2), table, EN) == (
         "Discard exactly 2 cards.")  # fmt: skip
-    assert render.done_text(Beat((Card.parse("10H"),)), EN) == "You beat with 10♥."
+    assert render.done_text(Beat((Card.parse("10H"),)), EN) == "You beat it with 10♥."
 
 
 def test_the_table_shows_stacks_discards_talon_trump_and_who_acts() -> None:
@@ -100,7 +100,7 @@ def test_the_table_shows_stacks_discards_talon_trump_and_who_acts() -> None:
     text = render.table_text(table, state, EN)
     assert "trump ♦" in text and "Talon: 18 cards" in text
     assert "On the table:" in text and "answers" in text
-    assert "loser points" in text
+    assert "Loser points: P0 0 · P1 0 · P2 0" in text
 
 
 # -- the points line shows only face-up cards until the game is scored ----------------------
@@ -121,8 +121,16 @@ def _position(options: dict[str, Any], hands: list[str], talon: str = "") -> Cov
 
 
 def _points_line(text: str) -> str:
-    (line,) = [line for line in text.splitlines() if "points" in line.lower() and " : " in line]
-    return line
+    """The points line, joined back into one if it wrapped (its label then the figures)."""
+    lines = text.splitlines()
+    (at,) = [i for i, line in enumerate(lines) if line.startswith(("Open card", "Points this"))]
+    return " ".join(lines[at : at + 2]) if lines[at].endswith(":") else lines[at]
+
+
+def _open_points(names: list[str], points: list[int]) -> str:
+    """The table's open points, each side named with its figure."""
+    parts = [f"{name} {p}" for name, p in zip(names, points, strict=True)]
+    return " — ".join(parts) if len(parts) == 2 else " · ".join(parts)
 
 
 def test_during_play_the_table_counts_only_face_up_cards_in_the_tricks_taken() -> None:
@@ -137,7 +145,7 @@ def test_during_play_the_table_counts_only_face_up_cards_in_the_tricks_taken() -
     assert state.phase is Phase.LEAD and state.to_act() == (2,)  # seat 2 took the trick
     assert state.current is not None and state.current.points == [4 + 10 + 22, 0]
     text = render.table_text(table, state, EN)
-    assert _points_line(text) == "Open card points: 14 : 0"
+    assert _points_line(text) == "Open card points: P0+P2 14 — P1+P3 0"
     assert "36" not in text and "Points this game" not in text
     for seat in (None, 0, 1, 2, 3):  # no view carries the true totals
         view = state.view_for(seat)
@@ -149,9 +157,9 @@ def test_during_play_the_table_counts_only_face_up_cards_in_the_tricks_taken() -
     result = state.last_result
     assert result is not None and result.points == (36, 0)
     text = render.table_text(table, state, EN)
-    assert _points_line(text) == "Points this game: 36 : 0"
+    assert _points_line(text) == "Points this game: P0+P2 36 — P1+P3 0"
     assert _points_line(render.final_table_text(table, result, EN)) == _points_line(text)
-    assert "points 36 : 0" in render.result_text(table, result, EN)
+    assert "Game 1: P0+P2 36 — P1+P3 0" in render.result_text(table, result, EN)
 
 
 COVER_SETTINGS: list[dict[str, Any]] = [
@@ -259,8 +267,10 @@ def test_the_public_table_is_the_same_whichever_cards_lie_face_down(
         text = render.table_text(table, state, EN)
         if state.phase is not Phase.DEALING:
             assert public.open_points == tuple(open_points)
-            points = " : ".join(map(str, open_points))
-            assert f"Open card points: {points}" in text
+            sides = [s for s in range(state.rules.sides) if state.rules.pairs or s not in state.out]
+            names = [f"P{s}+P{s + 2}" if state.rules.pairs else f"P{s}" for s in sides]
+            points = _open_points(names, [open_points[s] for s in sides])
+            assert f"Open card points: {points}" in " ".join(text.splitlines())
             face_down, unseen = _face_down(state), _unseen(state)
             if face_down and unseen:
                 card, side = rng.choice(face_down)

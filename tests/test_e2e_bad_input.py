@@ -294,7 +294,7 @@ async def test_leaving_mid_match_hands_the_seat_to_a_bot(
     players = await seat_four(emu)
     group, gleb = players.group, players.users[3]
     emu.send_text(gleb, group.id, "/leave")
-    await emu.wait_for(lambda: emu.find_message(group.id, "играет бот") is not None)
+    await emu.wait_for(lambda: emu.find_message(group.id, "играет компьютер") is not None)
     await bot.drain()
     table = _table(bot, group.id)
     assert table.seats[3] is not None and table.seats[3].is_computer

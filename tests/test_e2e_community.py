@@ -8,6 +8,7 @@ import html
 import json
 import re
 import time
+from hashlib import sha256
 from types import SimpleNamespace
 from typing import Any
 
@@ -105,7 +106,8 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     assert table.private and seat is not None
     assert all(p is not None and p.is_computer for s, p in enumerate(table.seats) if s != seat)
     # The table message is in the private chat too (a message without card buttons).
-    tables = [m for m in emu.messages(ann.id) if "🐐" in m.text and not _buttons(m)]
+    tables = [m for m in emu.messages(ann.id) if "🐐" in m.text
+              and not any(d.startswith("c:") for d in _buttons(m))]
     assert tables
     # /join in a private chat takes nobody's seat; a second /play is refused.
     before = last_id(emu, ann.id)
@@ -129,15 +131,19 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     await emu.wait_for(lambda: emu.find_message(ann.id, "📈") is not None)  # her rating moved
     # Fair play: each deal's table showed a seal before the first card and now reveals the
     # seed, which verifies and deals exactly the hands stored for that deal.
-    sealed = [m for m in emu.messages(ann.id) if "🔒" in m.text]
-    assert sealed and all("🔓" in m.text for m in sealed)
-    first = sealed[0]
-    assert any("🔒" in v and "🔓" not in v for v in first.versions)  # sealed during play
-    digest, seed = re.findall(r"<code>([^<]+)</code>", first.html)[-2:]
-    checked = verify(html.unescape(seed), digest)
+    sealed = [m for m in emu.messages(ann.id) if "Печать раздачи" in m.text]
+    first = sealed[0]  # the first deal's table: its seal shown short during play
+    short = re.search(r"Печать раздачи: ([0-9a-f]{8})…", first.versions[0] if first.versions
+                      else first.text)  # fmt: skip
+    assert short is not None
+    revealed = [html.unescape(s) for m in emu.messages(ann.id) if "🔓" in m.text
+                for s in re.findall(r"<code>(kozel2:[^<]+)</code>", m.html)]  # fmt: skip
+    seed = next(s for s in revealed if sha256(s.encode()).hexdigest().startswith(short[1]))
+    digest = sha256(seed.encode()).hexdigest()
+    checked = verify(seed, digest)
     assert checked.matches
     deals = await _app(bot).bot_data.storage.deals(table.game_id)
-    assert any(d.trace.get("seed") == html.unescape(seed) for d in deals)
+    assert any(d.trace.get("seed") == seed for d in deals)
     # The match is over: its secret is revealed, and with the seal and the players' seed
     # it proves the deal's key too.
     over = next(m for m in emu.messages(ann.id) if "🔑" in m.text)
@@ -145,7 +151,7 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     last = deals[-1].trace
     assert last["match_secret"] == secret
     assert all("match_secret" not in d.trace for d in deals[:-1])
-    checked = verify(html.unescape(seed), digest, secret=secret, seal=last["match_seal"],
+    checked = verify(seed, digest, secret=secret, seal=last["match_seal"],
                      client=last["players_seed"])  # fmt: skip
     assert checked.secret_sealed and checked.key_derived and checked.matches
     private = await storage.player_stats(ann.id, scope="private")

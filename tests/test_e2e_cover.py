@@ -16,7 +16,7 @@ import pytest
 from botapi_emulator import BotApiEmulator, ChatMessage
 from kozelbot.games import family_of
 from kozelbot.records import MoveSource
-from tests import leaks
+from tests import leaks, secret_steps
 from tests.e2e import NAMES, BotRunner, Players, bot_settings, seat_four
 
 VERBS = {"lead": "lead", "beat": "beat", "discard": "discard", "level": "level"}
@@ -128,6 +128,14 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         shown = "\n".join(v for m in emu.messages(players.group.id) for v in [*m.versions, m.text])
         assert ("🏆" in shown and "Прикуп" in shown) or "прикуп" in shown.lower()
         assert "Очки открытых карт" in shown  # during play: face-up cards only (issue #14)
+        # The leak scan reads every "open card points" figure and checks it against the
+        # face-up cards of the tricks taken (issue #14); make sure it had figures to read.
+        table = await storage.game(1)
+        assert table is not None
+        sides = leaks.cover_sides(table)
+        read = [secret_steps.open_points_shown(v, sides) for m in emu.messages(players.group.id)
+                for v in [*m.versions, m.text]]  # fmt: skip
+        assert any(figures and any(f is not None for f in figures) for figures in read)
         assert await leaks.scan(emu, storage, [1]) == []
         assert not emu.flood_errors
     finally:

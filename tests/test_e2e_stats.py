@@ -23,12 +23,13 @@ def storage_of(bot: BotRunner) -> Storage:
 
 
 async def store_match(
-    storage: Storage, chat_id: int, users: list[User], winner_side: int, *, deals: int = 0
+    storage: Storage, chat_id: int, users: list[User], winner_side: int, *, deals: int = 0,
+    variant: str = "hvalenyi",
 ) -> int:
     """A finished rated match of the four (pairs 0+2 against 1+3), with ``deals`` deals that
     reveal their seeds; returns its game id."""
     seats = [Player(user_id=u.id, name=u.first_name) for u in users]
-    table = Table(chat_id=chat_id, variant="hvalenyi", options={}, creator_id=users[0].id,
+    table = Table(chat_id=chat_id, variant=variant, options={}, creator_id=users[0].id,
                   seed=1, seats=list(seats))  # fmt: skip
     created = await storage.create_game(table)
     game_id = created.game_id
@@ -40,7 +41,7 @@ async def store_match(
     ]  # fmt: skip
     tally = {"deals": 4, "points": 250, "catches": 1, "eggs": 1}
     result = MatchResult(
-        game_id=game_id, chat_id=chat_id, variant="hvalenyi", options={},
+        game_id=game_id, chat_id=chat_id, variant=variant, options={},
         winner_side=winner_side, score=(12, 4) if winner_side == 0 else (4, 12),
         deals=max(deals, 4),
         players=tuple(MatchPlayer(seat=s, user_id=u.id, name=u.first_name, side=s % 2,
@@ -229,3 +230,17 @@ async def test_history_opens_a_match_deal_by_deal_and_refuses_other_chats_matche
     # In the other chat, /history lists only its own match.
     elsewhere = await ask(emu, anna, other, "/history")
     assert "№ 1" in elsewhere.text and "№ 2" not in elsewhere.text
+
+
+async def test_top_without_a_variant_shows_the_variant_last_played_in_the_chat(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """After a kryuk match /top shows kryuk's board, not the default variant's."""
+    group, users = await english_group(emu)
+    storage = storage_of(bot)
+    await store_match(storage, group.id, users, 0, variant="hvalenyi")
+    await store_match(storage, group.id, users, 1, variant="kryuk")
+    board = await ask(emu, users[0], group, "/top")
+    assert "Kozel with the Hook" in board.text and "Khvalyony" not in board.text
+    await store_match(storage, group.id, users, 1, variant="belka")
+    assert "Belka" in (await ask(emu, users[1], group, "/top")).text

@@ -238,7 +238,9 @@ async def test_the_lobby_seals_the_secret_before_anyone_joins_and_players_add_to
     assert lobby is not None
     table = _table(bot, group.id)
     seal = hashlib.sha256(table.secret.encode()).hexdigest()
-    assert f"Печать партии: {seal}" in [*lobby.versions, lobby.text][0]  # the first version
+    assert f"Печать партии: {seal[:8]}…" in [*lobby.versions, lobby.text][0]  # from the start
+    shown = await emu.press(boris, group.id, lobby.message_id, text="🔒 Печать целиком")
+    assert shown.show_alert and shown.text == f"Печать партии: {seal}"  # whole, a press away
     assert table.secret not in "".join(m.text for m in emu.messages(group.id))
     emu.send_text(boris, group.id, "/join")
     await emu.wait_for(lambda: _table(bot, group.id).seat_of(boris.id) is not None)
@@ -253,7 +255,9 @@ async def test_the_lobby_seals_the_secret_before_anyone_joins_and_players_add_to
     await emu.wait_for(lambda: "Зерно игроков" in emu.message(group.id, lobby.message_id).text)
     started = _table(bot, group.id)
     assert started.client_seed == players_seed(contributions)
-    assert started.client_seed in emu.message(group.id, lobby.message_id).text
+    assert f"{started.client_seed[:8]}…" in emu.message(group.id, lobby.message_id).text
+    shown = await emu.press(boris, group.id, lobby.message_id, text="🔒 Печать целиком")
+    assert shown.text is not None and shown.text.endswith(started.client_seed)
     before = last_id(emu, group.id)
     emu.send_text(boris, group.id, "/seed поздно")
     await reply_after(emu, group.id, before, "уже розданы")

@@ -111,6 +111,6 @@ async def _match(emu: BotApiEmulator, bot: BotRunner, options: str, seats: int) 
     if variant == "belka":
         assert "Масти мест" in shown
     if seats == 2:
-        assert "прикупе" in shown
+        assert "В колоде:" in shown
     if variant in ("sixes", "belka") or "deck=32" in options:
         assert "redeal" in moves, "the first deal's redeal offer was not taken"

@@ -29,6 +29,7 @@ from kozelbot.follow.ai import choose_action
 from kozelbot.follow.state import DealScored, MatchOver, MatchState, Phase, shuffle_rng
 from kozelbot.follow.trace import deal_trace
 from kozelbot.games import DEFAULT_PRESET, preset
+from kozelbot.ratings import shown
 from kozelbot.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, MoveSource
 from kozelbot.table import Player, Table, TableStatus
 from storage import Storage
@@ -608,4 +609,22 @@ async def test_007_adds_the_board_messages_the_bot_remembers_per_chat(
     assert query(path, "SELECT chat_id, message_id, kind, created_at FROM board_messages") == [
         (CHAT, 900, "history", NOW)
     ]
+    await check_storage_reads_everything(path, seed)
+
+
+async def test_008_moves_shown_ratings_onto_the_display_scale(base: tuple[Path, Seed]) -> None:
+    """A rating stored as ``round(mu - 3σ)`` becomes ``1000 + 20 × (mu - 3σ)`` everywhere it
+    is copied (issue #15), the model's mu and sigma untouched."""
+    path, seed = base
+    await migrate(path, MIGRATIONS[:7])
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO ratings (user_id, variant, scope, mu, sigma, rating, matches,"
+                   " wins, updated_at) VALUES (77, 'kryuk', 'group', 30.0, 2.0, 24, 6, 4, 1.0)")
+        db.execute("INSERT INTO global_players (variant, user_id, matches, wins, rating)"
+                   " VALUES ('kryuk', 77, 6, 4, 24)")  # fmt: skip
+    assert await migrate(path, MIGRATIONS[:8]) == [8]
+    assert query(path, "SELECT mu, sigma, rating FROM ratings WHERE user_id = 77") == [
+        (30.0, 2.0, shown(30.0, 2.0))
+    ]
+    assert query(path, "SELECT rating FROM global_players WHERE user_id = 77") == [(1480,)]
     await check_storage_reads_everything(path, seed)

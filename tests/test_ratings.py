@@ -27,10 +27,12 @@ def pairs(*, winner: int = 0, skills: dict[int, Skill] | None = None) -> dict[in
     )
 
 
-def test_the_shown_rating_is_mu_minus_three_sigma_rounded() -> None:
-    assert shown(30.0, 2.0) == 24
-    assert Skill(25.0, 25 / 3).shown == 0 == PRIOR.shown
-    assert Skill(20.4, 1.0).shown == 17
+def test_the_shown_rating_is_mu_minus_three_sigma_on_the_display_scale() -> None:
+    """1000 + 20 × (mu − 3σ), halves rounded away from zero (as SQLite's ROUND)."""
+    assert shown(30.0, 2.0) == 1480
+    assert Skill(25.0, 25 / 3).shown == 1000 == PRIOR.shown  # a newcomer: a friendly 1000
+    assert Skill(20.4, 1.0).shown == 1348
+    assert shown(0.125, 0.0) == 1003  # 1002.5: away from zero, as SQL (not to the even 1002)
 
 
 def test_the_winners_rise_and_the_losers_fall() -> None:

@@ -610,7 +610,7 @@ def test_s1_3_handoff_offer_and_answer_are_public() -> None:
         view = state.view_for(seat)
         assert view.to_act == (2,) and view.handoff_notes == (HandoffNote(0, 2, None, 0, 0),)
     offered = table_text(state)
-    assert "Отход: Аня объявляет «отдаю последнего козыря!» — отвечает <b>Вера</b>" in offered
+    assert "Аня: «отдаю последнего козыря!»\nОтвечает <b>Вера</b>." in offered
     assert state.legal_actions(2) == [AnswerOffer(True), AnswerOffer(False)]
     assert "«давай» или «не надо»" in hand_text(state, 2)
     with pytest.raises(NotYourTurn) as error:
@@ -618,7 +618,7 @@ def test_s1_3_handoff_offer_and_answer_are_public() -> None:
     assert error.value.to_act == (2,)
     assert state.apply(2, AnswerOffer(True)) == [OfferAnswered(2, 0, True)]
     assert state.to_act() == (0,) and not state.hidden_turn
-    assert "«давай!» — <b>Аня</b> передаёт козырей втёмную" in table_text(state)
+    assert "Отход: Аня → Вера: «давай!»\n<b>Аня</b> передаёт козырей втёмную." in table_text(state)
 
 
 def test_s1_3_handoff_agreed_one_or_both_trumps_pass_face_down_and_as_many_cards_return() -> None:
@@ -640,7 +640,8 @@ def test_s1_3_handoff_agreed_one_or_both_trumps_pass_face_down_and_as_many_cards
     assert set(state.return_cards(2)) == cards("KS KH KD 9S")  # plain cards only
     with pytest.raises(NotAllowed):
         state.apply(2, ReturnCard(card("QS")))
-    assert "2 карты втёмную — <b>Вера</b> возвращает столько же" in table_text(state)
+    assert "Отход: Аня → Вера, 2 карты втёмную\n<b>Вера</b> возвращает столько же." in table_text(
+        state)
     state.apply(2, ReturnCard(card("9S")))
     assert state.phase is Phase.HANDOFF and state.to_act() == (2,)
     events = state.apply(2, ReturnCard(card("KD")))

@@ -3,7 +3,13 @@ the leaks of issue #14 items 1–3 and pass what is fine."""
 
 from __future__ import annotations
 
-from tests.secret_steps import Logged, Shown, open_points_leaks, secret_step_leaks
+from tests.secret_steps import (
+    Logged,
+    Shown,
+    open_points_leaks,
+    open_points_shown,
+    secret_step_leaks,
+)
 
 WAIT = "🐐 Сдача 2 · козырь ♦\nЖдём начала сдачи…"
 
@@ -44,9 +50,20 @@ def _cover_trace() -> dict[str, object]:
     }  # fmt: skip
 
 
+SIDES = [["Аня+Вера"], ["Борис+Глеб"]]
+
+
 def test_the_cover_tables_open_points_count_face_up_cards_only() -> None:
     trace = _cover_trace()
-    fine = [Shown(1.0, 0, "Очки открытых карт: 0 : 0"), Shown(2.0, 0, "Очки открытых карт: 0 : 11")]
-    assert open_points_leaks(trace, fine) == []
-    hidden = [Shown(2.0, 0, "Очки открытых карт: 0 : 21")]  # the face-down 10♥ counted
-    assert open_points_leaks(trace, hidden)
+    fine = [Shown(1.0, 0, "Очки открытых карт: Аня+Вера 0 — Борис+Глеб 0"),
+            Shown(2.0, 0, "Очки открытых карт:\nАня+Вера 0 — Борис+Глеб 11")]  # fmt: skip
+    assert open_points_leaks(trace, fine, SIDES) == []
+    hidden = [Shown(2.0, 0, "Очки открытых карт: Аня+Вера 0 — Борис+Глеб 21")]  # 10♥ counted
+    assert open_points_leaks(trace, hidden, SIDES)
+
+
+def test_open_points_are_read_by_the_sides_names() -> None:
+    text = "🐐 Игра 1\nОчки открытых карт: Аня+Вера 14 — Борис+Глеб 0"
+    assert open_points_shown(text, SIDES) == [14, 0]
+    assert open_points_shown("Очки открытых карт: Аня 3", [["Аня"], ["Борис"]]) == [3, None]
+    assert open_points_shown("🐐 Игра 1", SIDES) is None

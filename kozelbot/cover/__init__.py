@@ -83,6 +83,11 @@ class CoverFamily:
     def hand_text(self, table: Table, state: GameState, seat: int, t: Translator) -> str:
         return render.hand_text(table, _state(state), seat, t)
 
+    def deal_over_text(self, deal_no: int, t: Translator) -> str:
+        """What a finished game's hand message says once the next is dealt («Игра 1
+        закончена.»: the cover game's unit is a game, not a deal)."""
+        return render.deal_over_text(deal_no, t)
+
     def hand_keyboard(
         self,
         table: Table,

@@ -1,9 +1,13 @@
 """What players of the cover game see: table, hand, results and rules, from views.
 
 The private keyboard selects several cards (toggle buttons show the selection) and then acts
-with clear verbs — Lead, Beat, Discard, Add (levelling) — plus Pass, Відбій and Claim N; the
-engine finds which selected card covers which stack and refuses an impossible selection
-with its reason. The selection lives in the presenter (``selected``), not in the game.
+with clear verbs — Lead, Beat, Discard, Add (levelling) — plus Pass, Done (Відбій: the last
+beater ends the round; ru «Отбой», the word of seed 000) and Claim N; the engine finds which
+selected card covers which stack and refuses an impossible selection with its reason. The
+selection lives in the presenter (``selected``), not in the game.
+
+Results name every side with its own figures; lists that would not fit a phone's line wrap
+between their items (``fit``).
 
 While a game is played the table's points line counts only the face-up cards (leads and
 beats) of the tricks taken: the true totals would tell, by subtraction, what lies face down.
@@ -12,8 +16,9 @@ They show once the game is scored.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from html import escape
+import re
+from collections.abc import Callable, Mapping, Sequence
+from html import escape, unescape
 from typing import Any
 
 from kozelbot.callbacks import ActButton, ChosenButton, SelectButton
@@ -43,6 +48,7 @@ from kozelbot.texts import (
     Button,
     Keyboard,
     card_label,
+    cards_label,
     common_option_label,
     pair_name,
     seat_name,
@@ -50,6 +56,11 @@ from kozelbot.texts import (
 
 SELECTED = "✅"
 FACE_DOWN = "🂠"
+WIDTH = 40
+"""About as many characters as a phone shows on a line (UX.md): longer lists wrap."""
+_TAG = re.compile(r"<[^>]*>")
+PLAYING = (Phase.LEAD, Phase.ANSWER, Phase.REBEAT)
+"""The phases a round is played in: only then are its stacks on the table."""
 
 
 def title(t: Translator) -> str:
@@ -80,121 +91,218 @@ def _common(key: str, options: Mapping[str, Any], t: Translator) -> str:
     return label
 
 
-def _side_name(table: Table, view: View, side: int, t: Translator) -> str:
-    return pair_name(table, side, t) if view.rules.pairs else seat_name(table, side, t)
+def _names(table: Table, sides: int, pairs: bool, t: Translator) -> list[str]:
+    """Every side's name: a pair's two names (``Аня+Вера``), or a player's."""
+    if pairs:
+        return [pair_name(table, s, t) for s in range(sides)]
+    return [seat_name(table, s, t) for s in range(sides)]
 
 
 def _sides(view: View) -> list[int]:
     return [0, 1] if view.rules.pairs else list(range(view.players))
 
 
+def _visible(text: str) -> int:
+    """How many characters a line shows (HTML tags and entities count as what they show)."""
+    return len(unescape(_TAG.sub("", text)))
+
+
+def fit(text: Callable[[str], str], parts: Sequence[str], sep: str = " · ") -> str:
+    """``text`` of the ``parts`` joined by ``sep``: on one line when it fits a phone
+    (``WIDTH``), else the parts start a line of their own and wrap between parts, as many
+    to a line as fit (so a name never parts from its figure)."""
+    one = text(sep.join(parts))
+    if all(_visible(line) <= WIDTH for line in one.splitlines()):
+        return one
+    lines: list[str] = []
+    for part in parts:
+        if lines and _visible(lines[-1] + sep + part) <= WIDTH:
+            lines[-1] += sep + part
+        else:
+            lines.append(part)
+    wrapped = text("\n" + "\n".join(lines))
+    return "\n".join(line.rstrip() for line in wrapped.splitlines() if line.strip())
+
+
+def _chain(parts: Sequence[str]) -> str:
+    """A header: parts joined by `` · ``, wrapped to the phone's width."""
+    return fit(lambda joined: joined, parts)
+
+
+def _versus(parts: Sequence[str]) -> str:
+    """Two sides face each other (`` — ``); more players are listed (`` · ``)."""
+    return " — " if len(parts) == 2 else " · "
+
+
+def _figures(label: Callable[[str], str], names: Sequence[str], figures: Sequence[str],
+             sides: Sequence[int]) -> str:  # fmt: skip
+    """A line of every listed side's name with its own figure (``Аня+Вера 81 — Борис+Глеб
+    39``), under ``label``."""
+    parts = [f"{names[s]} {figures[s]}" for s in sides]
+    return fit(label, parts, _versus(parts))
+
+
+def and_list(names: Sequence[str], t: Translator) -> str:
+    """``Аня``, ``Аня и Борис``, ``Аня, Борис и Вера``."""
+    if len(names) < 2:
+        return "".join(names)
+    return t("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
+
+
+def _played(result: DealScored) -> list[int]:
+    """The sides that played this game: not out, or put out by it (each for self, a player
+    out before scores nothing; one put out by this game took loser points)."""
+    out = set(result.details.get("out", ()))
+    return [s for s in range(len(result.points)) if s not in out or result.award[s]]
+
+
+def _trump_line(view: View, t: Translator) -> str | None:
+    """Once the last draw took the talon's bottom card: it is shown to all and its suit is
+    trump from then on, this game and the next (RULES.md §2). The seed 000 cut card was shown
+    from the start, so nothing changes."""
+    if view.bottom is None or view.rules.cut_opening:
+        return None
+    card = card_label(view.bottom, t)
+    if view.trump is view.trump_start:
+        return t("Trump stays {suit} (bottom card {card})", suit=view.trump.symbol, card=card)
+    return t("Trump changed: {suit} (bottom card {card})", suit=view.trump.symbol, card=card)
+
+
+def _talon_line(view: View, t: Translator) -> str:
+    if not view.talon:
+        return t("The talon is empty.")
+    line = t.n("Talon: {count} card", "Talon: {count} cards", view.talon)
+    if view.bottom is not None:  # the seed 000 cut card, still at the bottom
+        line += " · " + t("bottom card {card}", card=card_label(view.bottom, t))
+    return line
+
+
+def _face_down(count: int, t: Translator) -> str:
+    return t.n("{count} card face down", "{count} cards face down", count)
+
+
 def table_text(table: Table, state: CoverState, t: Translator) -> str:
-    """The group's table: trump, talon, stacks, face-down discards, loser points, claims and
+    """The group's table: trump, loser points, talon, stacks, face-down discards, claims and
     who must act now — from the public view. While the game is played its points line counts
     only face-up cards (the face-down ones stay secret); once scored, the true totals."""
     view = state.view_for(None)
-    head = (
-        "🐐 " + t("Game {n}", n=view.game_no + 1)
-        + " · " + t("trump {suit}", suit=view.trump.symbol)
-        + f" · {escape(title(t))}"
-    )  # fmt: skip
+    pairs = view.rules.pairs
+    names = _names(table, view.rules.sides, pairs, t)
+    head = ["🐐 " + t("Game {n}", n=view.game_no + 1), t("trump {suit}", suit=view.trump.symbol),
+            escape(title(t))]  # fmt: skip
     if view.multiplier > 1:
-        head += " · " + t("×{m} after eggs", m=view.multiplier)
-    lines = [head]
-    for side in _sides(view):
-        mark = " 🚪" if not view.rules.pairs and side in view.out else ""
-        lines.append(t("{name}: {n} loser points", name=_side_name(table, view, side, t),
-                       n=view.score[side]) + mark)  # fmt: skip
-    talon = t("Talon: {n} cards", n=view.talon)
-    if view.bottom is not None:
-        talon += " · " + t("bottom card {card}", card=card_label(view.bottom, t))
-    lines.append(talon)
-    if view.stacks:
-        stacks = "  ".join("→".join(card_label(c, t) for c in stack) for stack in view.stacks)
-        lines.append(t("On the table: {cards}", cards=stacks))
+        head.append(t("×{m} after eggs", m=view.multiplier))
+    lines = [_chain(head)]
+    score = [f"{view.score[s]}" + (" 🚪" if not pairs and s in view.out else "")
+             for s in range(len(view.score))]  # fmt: skip
+    lines.append(_figures(lambda s: t("Loser points: {score}", score=s), names, score,
+                          _sides(view)))  # fmt: skip
+    lines.append(_talon_line(view, t))
+    trump = _trump_line(view, t)
+    if trump:
+        lines.append(trump)
+    if view.stacks and view.phase in PLAYING:
+        stacks = ["→".join(card_label(c, t) for c in stack) for stack in view.stacks]
+        lines.append(fit(lambda s: t("On the table: {cards}", cards=s), stacks))
     if view.discards:
-        lines.append(t("Face down: {n}", n=view.discards) + " " + FACE_DOWN)
+        lines.append(_face_down(view.discards, t) + " " + FACE_DOWN)
     for seat, count in view.claims:
         lines.append(t("{name}: «I have {n}»", name=seat_name(table, seat, t), n=count))
     if view.phase is Phase.LEVEL:
-        names = ", ".join(seat_name(table, s, t) for s in view.to_act)
-        lines.append(t("Levelling: {names}", names=names))
+        leveling = [seat_name(table, s, t) for s in view.to_act]
+        lines.append(fit(lambda s: t("Levelling: {names}", names=s), leveling, ", "))
     elif view.to_act:
         name = f"<b>{seat_name(table, view.to_act[0], t)}</b>"
         what = {
             Phase.LEAD: t("{name} leads", name=name),
             Phase.ANSWER: t("{name} answers", name=name),
-            Phase.REBEAT: t("{name}: beat again or Відбій", name=name),
+            Phase.REBEAT: t("{name}: beat again or Done", name=name),
         }.get(view.phase)
         if what:
             lines.append(what)
-    sizes = " · ".join(
-        f"{seat_name(table, s, t)} {view.hand_sizes[s]}" for s in view.in_play
-    )  # fmt: skip
+    sizes = [f"{seat_name(table, s, t)} {view.hand_sizes[s]}" for s in view.in_play
+             if view.hand_sizes]  # fmt: skip
     if sizes:
-        lines.append(t("Cards in hand: {sizes}", sizes=sizes))
+        lines.append(fit(lambda s: t("Cards in hand: {sizes}", sizes=s), sizes))
     scored = view.last_result
     if view.phase in (Phase.DEALING, Phase.OVER) and scored and scored.deal_no == view.game_no:
-        lines.append(t("Points this game: {points}", points=_points(scored.points)))
+        lines.append(_figures(lambda s: t("Points this game: {points}", points=s), names,
+                              [str(p) for p in scored.points], _played(scored)))  # fmt: skip
     elif view.open_points:
-        lines.append(t("Open card points: {points}", points=_points(view.open_points)))
+        in_play = [s for s in _sides(view) if pairs or s in view.in_play]
+        lines.append(_figures(lambda s: t("Open card points: {points}", points=s), names,
+                              [str(p) for p in view.open_points], in_play))  # fmt: skip
     if table.status is TableStatus.STOPPED:
         lines.append(t("The game was stopped."))
     return "\n".join(lines)
 
 
-def _points(points: tuple[int, ...]) -> str:
-    """Every side's card points, ``a : b (: c …)``."""
-    return " : ".join(str(p) for p in points)
+def _head(result: DealScored, t: Translator) -> str:
+    trump = Suit(result.details["trump"]).symbol if result.details.get("trump") else "—"
+    return _chain(["🐐 " + t("Game {n}", n=result.deal_no + 1), t("trump {suit}", suit=trump),
+                   escape(title(t))])  # fmt: skip
 
 
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
-    trump = Suit(result.details["trump"]).symbol if result.details.get("trump") else "—"
-    lines = [
-        "🐐 " + t("Game {n}", n=result.deal_no + 1) + " · " + t("trump {suit}", suit=trump)
-        + f" · {escape(title(t))}",
-        t("Points this game: {points}", points=_points(result.points)),
-        t("This game is over."),
-    ]  # fmt: skip
-    return "\n".join(lines)
-
-
-def _names(table: Table, sides: int, pairs: bool, t: Translator) -> list[str]:
-    if pairs:
-        return [pair_name(table, s, t) for s in range(sides)]
-    return [seat_name(table, s, t) for s in range(sides)]
+    """The table message of a scored game: its true points, side by side."""
+    pairs = table.options.get("mode", "pairs") == "pairs"
+    names = _names(table, len(result.score), pairs, t)
+    points = _figures(lambda s: t("Points this game: {points}", points=s), names,
+                      [str(p) for p in result.points], _played(result))  # fmt: skip
+    return "\n".join([_head(result, t), points, t("This game is over.")])
 
 
 def result_text(table: Table, result: DealScored, t: Translator) -> str:
+    """A game's result, posted as a new message: each side's card points, then everybody's
+    loser points with what this game added."""
     pairs = table.options.get("mode", "pairs") == "pairs"
     names = _names(table, len(result.score), pairs, t)
     n = result.deal_no + 1
+    played = _played(result)
     if result.outcome == Outcome.EGGS:
-        body = t("Game {n}: eggs, 60 : 60. The next game's loser points count ×{m}.", n=n,
-                 m=result.multiplier * 2)  # fmt: skip
+        lines = [
+            t("Game {n}: eggs, 60 : 60.", n=n),
+            t("The next game's loser points count ×{m}.", m=result.multiplier * 2),
+        ]
     elif result.outcome in (Outcome.ACES, Outcome.SIXES):
-        winners = [names[s] for s, award in enumerate(result.award) if award == 0]
-        four = t("four aces") if result.outcome == Outcome.ACES else t("four sixes")
-        body = t("Game {n}: {what} in one hand — {names} win the match!", n=n, what=four,
-                 names=", ".join(winners))  # fmt: skip
+        winners = [names[s] for s in played if result.award[s] == 0]
+        people = len(winners) * (2 if pairs else 1)
+        four = (t("Game {n}: four aces in one hand!", n=n) if result.outcome == Outcome.ACES
+                else t("Game {n}: four sixes in one hand!", n=n))  # fmt: skip
+        named = and_list(winners, t)
+        lines = [four, t.n("{names} wins the match.", "{names} win the match.", people,
+                           names=named)]  # fmt: skip
     else:
-        gained = ", ".join(
-            f"{name} +{award}" for name, award in zip(names, result.award, strict=True) if award
-        ) or t("nobody")  # fmt: skip
-        body = t("Game {n}: points {points}; loser points: {gained}.", n=n,
-                 points=_points(result.points), gained=gained)  # fmt: skip
+        lines = [_figures(lambda s: t("Game {n}: {points}", n=n, points=s), names,
+                          [str(p) for p in result.points], played)]  # fmt: skip
         if result.multiplier > 1:
-            body += " " + t("(×{m})", m=result.multiplier)
-    score = " · ".join(f"{name} {s}" for name, s in zip(names, result.score, strict=True))
-    return body + " " + t("Loser points: {score}.", score=score)
+            lines.append(t("Loser points ×{m} after eggs.", m=result.multiplier))
+    out = set(result.details.get("out", ()))
+    score = [
+        f"{total}" + (f" (+{award})" if award else "") + (" 🚪" if not pairs and s in out else "")
+        for s, (total, award) in enumerate(zip(result.score, result.award, strict=True))
+    ]  # fmt: skip
+    lines.append(_figures(lambda s: t("Loser points: {score}", score=s), names, score,
+                          range(len(score))))  # fmt: skip
+    return "\n".join(lines)
 
 
 def match_over_text(table: Table, over: MatchOver, t: Translator) -> str:
+    """The match's winner, then its kozly: «Аня+Вера — козлы», one player «Борис — козёл»."""
     pairs = table.options.get("mode", "pairs") == "pairs"
     names = _names(table, len(over.score), pairs, t)
-    losers = ", ".join(n for s, n in enumerate(names) if s != over.winner)
-    return "🏆 " + t("{winner} won the match. {losers} are the kozly 🐐", winner=names[over.winner],
-                     losers=losers)  # fmt: skip
+    losers = [name for s, name in enumerate(names) if s != over.winner]
+    people = len(losers) * (2 if pairs else 1)
+    named = and_list(losers, t)
+    return "\n".join([
+        "🏆 " + t("{winner} won the match.", winner=names[over.winner]),
+        t.n("{losers} is the kozel 🐐", "{losers} are the kozly 🐐", people, losers=named),
+    ])  # fmt: skip
+
+
+def deal_over_text(deal_no: int, t: Translator) -> str:
+    """What a hand message of a finished game says once the next game is dealt."""
+    return t("Game {n} is over.", n=deal_no + 1)
 
 
 def _sorted(hand: tuple[Card, ...], view: View) -> list[Card]:
@@ -207,32 +315,60 @@ def _sorted(hand: tuple[Card, ...], view: View) -> list[Card]:
 
 
 def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
+    """A player's private hand message: the game, the stacks to beat, and what to do now."""
     view = state.view_for(seat)
-    where = f" · {escape(table.chat_title)}" if table.chat_title else ""
-    lines = [
-        f"{escape(title(t))}{where} · " + t("game {n}", n=view.game_no + 1) + " · "
-        + t("trump {suit}", suit=view.trump.symbol)
-    ]  # fmt: skip
+    head = [escape(title(t)), t("game {n}", n=view.game_no + 1),
+            t("trump {suit}", suit=view.trump.symbol)]  # fmt: skip
+    if table.chat_title:  # last: a long group name goes to a line of its own
+        head.append(escape(table.chat_title))
+    lines = [_chain(head)]
     if table.status is not TableStatus.PLAYING or view.phase in (Phase.DEALING, Phase.OVER):
         lines.append(t("This game is over."))
         return "\n".join(lines)
     if view.rules.pairs:
         lines.append(t("Your partner: {name}", name=seat_name(table, (seat + 2) % 4, t)))
+    trump = _trump_line(view, t)
+    if trump:
+        lines.append(trump)
     if view.stacks:
         tops = " ".join(card_label(stack[-1], t) for stack in view.stacks)
         lines.append(t("To beat: {cards}", cards=tops))
     mine = seat in view.to_act
-    claims = [a for a in state.legal_actions(seat) if isinstance(a, Claim)]
+    legal = state.legal_actions(seat)
+    beats = any(isinstance(a, Beat) for a in legal)
+    claims = [a for a in legal if isinstance(a, Claim)]
+    one = len(view.stacks) == 1
+    what = None
     if mine and view.phase is Phase.LEAD:
-        lines.append("👉 " + t("Your lead: select 1–6 cards of one suit, then Lead."))
+        what = t("Your lead: select 1–6 cards of one suit, then Lead.")
+    elif mine and view.phase is Phase.ANSWER and view.surplus and not beats:
+        what = t.n("Discard {count} card face down.", "Discard {count} cards face down.",
+                   view.surplus)  # fmt: skip
+    elif mine and view.phase is Phase.ANSWER and view.surplus and one:
+        what = t.n(
+            "Beat the stack, or discard {count} card face down.",
+            "Beat the stack, or discard {count} cards face down.",
+            view.surplus,
+        )
     elif mine and view.phase is Phase.ANSWER and view.surplus:
-        lines.append("👉 " + t("Beat every stack, or discard {n} face down.", n=view.surplus))
+        what = t.n(
+            "Beat every stack, or discard {count} card face down.",
+            "Beat every stack, or discard {count} cards face down.",
+            view.surplus,
+        )
     elif mine and view.phase is Phase.ANSWER:
-        lines.append("👉 " + t("Beat every stack, or pass."))
+        what = t("Beat the stack, or pass.") if one else t("Beat every stack, or pass.")
     elif mine and view.phase is Phase.REBEAT:
-        lines.append("👉 " + t("Beat your own stacks again, or call Відбій."))
+        what = (t("Beat your stack again, or press Done.") if one
+                else t("Beat your stacks again, or press Done."))  # fmt: skip
     elif view.level_count:
-        lines.append("👉 " + t("Levelling: add {n} cards face down.", n=view.level_count))
+        what = t.n(
+            "Levelling: add {count} card face down.",
+            "Levelling: add {count} cards face down.",
+            view.level_count,
+        )
+    if what:
+        lines.append("👉 " + what)
     if claims:
         lines.append(t("You may claim the lead: «I have {n}».", n=claims[0].count))
     return "\n".join(lines)
@@ -273,7 +409,7 @@ def hand_keyboard(
     if Pass in kinds:
         verbs.append(Button(t("Pass"), ActButton(gid, game_no, "pass").pack()))
     if Otboy in kinds:
-        verbs.append(Button("Відбій", ActButton(gid, game_no, "otboy").pack()))
+        verbs.append(Button(t.p("otboy", "Done"), ActButton(gid, game_no, "otboy").pack()))
     for action in legal:
         if isinstance(action, Claim):
             verbs.append(Button(t("I have {n}", n=action.count),
@@ -295,16 +431,24 @@ def from_selection(verb: str, selected: frozenset[Card]) -> Any:
 def error_text(error: GameError, table: Table, t: Translator) -> str:
     """A short alert for a refused move, with its reason."""
     if isinstance(error, NotYourTurn):
-        names = ", ".join(seat_name(table, s, t) for s in error.to_act)
-        return t("It is {name}'s turn now.", name=names) if names else t("Not your turn.")
+        names = [seat_name(table, s, t) for s in error.to_act]
+        if not names:
+            return t("Not your turn.")
+        named = and_list(names, t)
+        return t.n("It is {names}'s turn now.", "It is the turn of {names} now.", len(names),
+                   names=named)  # fmt: skip
     if isinstance(error, IllegalMove):
         reason, count = error.reason, error.count
         if reason == "discard exactly":
-            return t("Discard exactly {n} cards.", n=count)
+            return t.n("Discard exactly {count} card.", "Discard exactly {count} cards.", count)
         if reason == "beat or discard exactly":
-            return t("Beat every stack, or discard {n} face down.", n=count)
+            return t.n(
+                "Beat every stack, or discard {count} card face down.",
+                "Beat every stack, or discard {count} cards face down.",
+                count,
+            )
         if reason == "add exactly":
-            return t("Add exactly {n} cards.", n=count)
+            return t.n("Add exactly {count} card.", "Add exactly {count} cards.", count)
         texts = {
             "cards not in hand": t("Select cards from your hand."),
             "one suit": t("A lead is of one suit."),
@@ -315,23 +459,33 @@ def error_text(error: GameError, table: Table, t: Translator) -> str:
             "no pass now": t("You may not pass now."),
             "no claim": t("You may not claim the lead now."),
             "not a lead now": t("It is not time to lead."),
-            "no Відбій now": t("No Відбій now."),
+            "no Відбій now": t("You may not press Done now."),
         }
         return texts.get(reason, t("That move is not allowed."))
     return t("That move is not allowed.")
 
 
 def done_text(action: Any, t: Translator) -> str:
-    if isinstance(action, Lead | Beat | Discard | Level):
-        what = {Lead: t("You led {cards}."), Beat: t("You beat with {cards}."),
-                Discard: t("You discarded {n} face down."), Level: t("You added {n} face down.")}[
-            type(action)]  # fmt: skip
-        return what.format(cards=" ".join(card_label(c, t) for c in action.cards),
-                           n=len(action.cards))  # fmt: skip
+    """The short answer to a move that was made."""
+    if isinstance(action, Lead):
+        return t("You led {cards}.", cards=cards_label(action.cards, t))
+    if isinstance(action, Beat):
+        cards = cards_label(action.cards, t)
+        return t.n("You beat it with {cards}.", "You beat them with {cards}.", len(action.cards),
+                   cards=cards)  # fmt: skip
+    if isinstance(action, Discard):
+        return t.n(
+            "You discarded {count} card face down.",
+            "You discarded {count} cards face down.",
+            len(action.cards),
+        )
+    if isinstance(action, Level):
+        return t.n("You added {count} card face down.", "You added {count} cards face down.",
+                   len(action.cards))  # fmt: skip
     if isinstance(action, Pass):
         return t("You pass.")
     if isinstance(action, Otboy):
-        return "Відбій!"
+        return t("Done: the round is over.")
     if isinstance(action, Claim):
         return t("You claimed the lead: «I have {n}».", n=action.count)
     return t("Done.")
@@ -346,7 +500,8 @@ def rules_text(t: Translator) -> str:
             t("Lead 1–6 cards of one suit. To beat, put a higher card on every stack (a higher "
               "one of the suit, or a trump). Whoever holds more cards than the last beater "
               "beats or discards the difference face down."),
-            t("Classic: the last beater may beat again or call Відбій. Quick: one answer each."),
+            t("Classic: the last beater may beat again or end the round (Done). Quick: one "
+              "answer each."),
             t("The last beater takes the trick; players above the smallest hand add cards to "
               "it; then everyone draws. The last card of the talon shows the next trump."),
             t("With 4+ cards of a suit, claim the lead («I have N») before you act."),

@@ -327,9 +327,14 @@ class View:
     hand_sizes: tuple[int, ...]
     talon: int
     trump: Suit
+    trump_start: Suit
+    """The trump this game was dealt with (``trump`` differs once the drawn bottom card
+    changed it)."""
     bottom: Card | None
     """The talon's bottom card once shown (seed 000 cut card, or drawn at the last draw)."""
     stacks: tuple[tuple[Card, ...], ...]
+    """The round's stacks while it is played (empty during the levelling and after the last
+    trick: the trick then holds face-down cards too)."""
     discards: int
     to_act: tuple[int, ...]
     leader: int | None
@@ -1230,9 +1235,10 @@ class CoverState:
             hand_sizes=tuple(len(h) for h in game.hands) if game is not None else (),
             talon=len(game.talon) if game is not None else 0,
             trump=game.trump if game is not None else self.trump,
+            trump_start=game.trump_start if game is not None else self.trump,
             bottom=bottom,
             stacks=tuple(tuple(s) for s in rnd.stacks)
-            if rnd is not None and self.phase is not Phase.LEVEL
+            if rnd is not None and self.phase in (Phase.LEAD, Phase.ANSWER, Phase.REBEAT)
             else (),
             discards=len(rnd.discards) if rnd is not None else 0,
             to_act=self.to_act(),

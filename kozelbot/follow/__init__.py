@@ -125,6 +125,9 @@ class FollowFamily:
     def done_text(self, action: Any, t: Translator) -> str:
         return render.done_text(action, t)
 
+    def deal_over_text(self, deal_no: int, t: Translator) -> str:
+        return t("Deal {n} is over.", n=deal_no + 1)
+
     def rules_text(self, variant: str, t: Translator) -> str:
         return render.rules_text(variant, t)
 

@@ -36,6 +36,7 @@ from kozelbot.follow.state import (
     View,
     Waiting,
     WrongPhase,
+    trick_winner,
 )
 from kozelbot.game import DealScored, GameError, MatchOver
 from kozelbot.i18n import Translator
@@ -50,6 +51,8 @@ from kozelbot.texts import (
     cards_label,
     common_option_label,
     eyes,
+    fit_line,
+    pack_lines,
     pair_name,
     seat_name,
 )
@@ -113,17 +116,20 @@ def option_labels(variant: str, options: Mapping[str, Any], t: Translator) -> di
     return labels
 
 
-def _head(view: View, variant: str, t: Translator) -> str:
-    trump = view.trump_suit.symbol if view.trump_suit else "—"
-    return _deal_head(variant, view.deal_no, trump, t)
+def _deal_head(variant: str, deal_no: int, t: Translator) -> str:
+    """The first line of a table message: the deal and the variant."""
+    return "🐐 " + t("Deal {n}", n=deal_no + 1) + f" · {escape(variant_title(variant, t))}"
 
 
-def _deal_head(variant: str, deal_no: int, trump: str, t: Translator) -> str:
-    """The first line of a table message: the deal, the trump suit, the variant."""
-    return (
-        "🐐 " + t("Deal {n}", n=deal_no + 1) + " · " + t("trump {suit}", suit=trump)
-        + f" · {escape(variant_title(variant, t))}"
-    )  # fmt: skip
+def _trump_line(rules: Rules, deal_no: int, trump: Suit | None, t: Translator) -> str:
+    """The deal's trump suit, and for two players why it is that suit (RULES.md §1.1: clubs
+    in the first deal, then the suit of the previous deal's last card)."""
+    suit = trump.symbol if trump is not None else "—"
+    if rules.trump_rule == "last_card" and deal_no == 0:
+        return t("Trump {suit}: always clubs in the first deal", suit=suit)
+    if rules.trump_rule == "last_card":
+        return t("Trump {suit}: the previous deal's last card", suit=suit)
+    return t("Trump {suit}", suit=suit)
 
 
 def units(scoring: str, count: int, t: Translator) -> str:
@@ -150,42 +156,72 @@ def _score_line(table: Table, side: int, score: int, rules: Rules, t: Translator
     return f"{pair_name(table, side, t)}: {units(rules.scoring, score, t)}"
 
 
+def _seat_lines(table: Table, view: View, t: Translator) -> list[str]:
+    """The order of play; in belka each seat with the suit it owns (RULES.md §1.4)."""
+    if view.seat_suits is not None:
+        owners = " → ".join(
+            f"{seat_name(table, s, t)} {suit.symbol}" for s, suit in enumerate(view.seat_suits)
+        )
+        return fit_line(t("Seat suits and order of play:"), owners)
+    if len(table.seats) == 2:
+        return []  # two players take turns: the table says whose
+    order = " → ".join(seat_name(table, seat, t) for seat in range(len(table.seats)))
+    return fit_line(t("Order of play:"), order)
+
+
+def _lead_right_line(table: Table, view: View, t: Translator) -> str | None:
+    """Who is on obligation (на обязе: the J♣ pair of hvalenyi and belka), or kryuk's
+    козырять right: who may lead a trump while holding a plain card (RULES.md §1.2)."""
+    if view.trump_lead is not None:
+        if not view.trump_lead:
+            return t("May lead trumps: nobody (first deal)")
+        if len(view.trump_lead) > 1:
+            return t("Both pairs may lead trumps (kozel fight)")
+        return t("May lead trumps: {pair}", pair=pair_name(table, view.trump_lead[0], t))
+    if view.obligation is not None and view.rules.first_lead == "holder":
+        return t("On obligation: {pair}", pair=pair_name(table, view.obligation, t))
+    return None
+
+
+def deck_line(view: View, t: Translator) -> str | None:
+    """Two players: what is left of the deck, dealt again when both hands are empty, and
+    when it has run out (RULES.md §1.1)."""
+    if view.players != 2 or view.phase not in IN_DEAL:
+        return None
+    if view.talon:
+        return t.n("Deck: {count} card left", "Deck: {count} cards left", view.talon)
+    return t("Deck empty: these are the last cards.")
+
+
 def table_text(table: Table, state: MatchState, t: Translator) -> str:
     """The group's table message for the current deal, from the public view."""
     view = state.view_for(None)
     rules = view.rules
-    head = _head(view, table.variant, t)
+    lines = [_deal_head(table.variant, view.deal_no, t)]
+    head = [_trump_line(rules, view.deal_no, view.trump_suit, t)]
     if view.multiplier > 1:
-        head += " · " + t("×{m} after eggs", m=view.multiplier)
+        head.append(t("×{m} after eggs", m=view.multiplier))
     if view.carry:
-        head += " · " + t("+{amount} from eggs", amount=units(rules.scoring, view.carry, t))
+        head.append(t("+{amount} from eggs", amount=units(rules.scoring, view.carry, t)))
     if view.redeals:
-        head += " · " + t("redeal {n}", n=view.redeals)
-    lines = [head]
+        head.append(t("redeal {n}", n=view.redeals))
+    lines += pack_lines(head)
     lines += [_score_line(table, side, view.score[side], rules, t) for side in (0, 1)]
-    order = " → ".join(seat_name(table, seat, t) for seat in range(len(table.seats)))
-    lines.append(t("Order of play: {seats}", seats=order))
-    if view.seat_suits is not None:
-        owners = " · ".join(
-            f"{seat_name(table, s, t)} {suit.symbol}" for s, suit in enumerate(view.seat_suits)
-        )
-        lines.append(t("Seat suits: {owners}", owners=owners))
-    if view.obligation is not None and view.phase in IN_DEAL and view.phase is not Phase.CALL:
-        lines.append(t("On obligation: {pair}", pair=pair_name(table, view.obligation, t)))
-    if view.talon:
-        lines.append(t("Talon: {n} cards", n=view.talon))
+    lines += _seat_lines(table, view, t)
+    if view.phase in IN_DEAL and view.phase is not Phase.CALL:
+        right = _lead_right_line(table, view, t)
+        if right is not None:
+            lines.append(right)
+    deck = deck_line(view, t)
+    if deck is not None:
+        lines.append(deck)
     move_time = state.move_time(int(table.options.get("move_time", 0)))
     lines += _phase_lines(table, view, move_time, t)
     if view.last_trick is not None:
         last = view.last_trick
-        lines.append(
-            t(
-                "Last trick: {name} ({cards}) +{points}",
-                name=seat_name(table, last.winner, t),
-                cards=cards_label([c for _, c in last.cards], t),
-                points=last.points,
-            )
-        )
+        taken = (f"{seat_name(table, last.winner, t)} "
+                 f"({cards_label([c for _, c in last.cards], t)}) +{last.points}")  # fmt: skip
+        lines += fit_line(t("Last trick:"), taken)
     lines.append(t("Points this deal: {a} : {b}", a=view.points[0], b=view.points[1]))
     late = [f"{seat_name(table, s, t)} ×{n}" for s, n in enumerate(table.timeouts) if n]
     if late:
@@ -222,131 +258,226 @@ def _phase_lines(table: Table, view: View, move_time: int, t: Translator) -> lis
     phase = view.phase
     if view.opening != "plain" and phase in IN_DEAL:
         assert view.first_leader is not None
-        lines.append(t("Opening: {kind}, led by {name}", kind=_opening_name(view.opening, t),
-                       name=seat_name(table, view.first_leader, t)))  # fmt: skip
+        leader = seat_name(table, view.first_leader, t)
+        if view.opening == "hvalyonka":  # kryuk: the first leader is praised
+            lines.append(t("Hvalyonka: {name} leads", name=leader))
+        else:  # sixes: the hvalyonka the first leader called
+            lines.append(t("Hvalyonka “{kind}”: {name} leads",
+                           kind=_opening_name(view.opening, t), name=leader))  # fmt: skip
     timer = f" ⏳ {move_time} " + t("s") if move_time else ""
-    lines += [_note_line(table, note, timer, t) for note in view.handoff_notes]
+    for note in view.handoff_notes:
+        lines += _note_lines(table, note, timer, t)
     if phase is Phase.CALL:
         name = seat_name(table, view.to_act[0], t)
-        lines.append(t("{name} calls the deal: plain or an opening.", name=f"<b>{name}</b>"))
+        lines.append(t("{name}: a plain deal or a hvalyonka?", name=f"<b>{name}</b>"))
     elif phase is Phase.WAITING:
         lines.append(waiting_line(view, t))
     elif phase in (Phase.PLAY, Phase.BLIND):
-        on_table = " · ".join(
-            f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
-            for s, c in view.trick
-        )
-        lines.append(t("On the table: {cards}", cards=on_table or "—"))
+        lines += fit_line(t("On the table:"), _on_table(table, view, t) or "—")
         turn = seat_name(table, view.to_act[0], t)
         if phase is Phase.BLIND:
-            lines.append(t("Face down: {name}", name=f"<b>{turn}</b>") + timer)
+            lines.append(t("Plays face down: {name}", name=f"<b>{turn}</b>") + timer)
         else:
             lines.append(t("To play: {name}", name=f"<b>{turn}</b>") + timer)
     return lines
 
 
-def _note_line(table: Table, note: HandoffNote, timer: str, t: Translator) -> str:
+def _on_table(table: Table, view: View, t: Translator) -> str:
+    """The trick on the table, each card with who played it; a card face down is 🂠."""
+    return " · ".join(
+        f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
+        for s, c in view.trick
+    )
+
+
+def _note_lines(table: Table, note: HandoffNote, timer: str, t: Translator) -> list[str]:
     """Sixes' hand-off as the group may know it (RULES.md §1.3 **Decision**): the offer, the
-    answer, how many cards passed — never which. The step still awaited names its seat in
-    bold, with the timer."""
+    answer, how many cards passed — never which. The step still awaited follows on its own
+    line, naming its seat in bold, with the timer."""
     giver, to = seat_name(table, note.giver, t), seat_name(table, note.to, t)
     if note.answer == "decline":
-        return t("Hand-off: {giver} → {to}: “no need!”", giver=giver, to=to)
+        return [t("Hand-off: {giver} → {to}: “no need!”", giver=giver, to=to)]
     if note.answer is None:
-        return t("Hand-off: {giver} announces “I give my last trump!” — {name} answers.",
-                 giver=giver, name=f"<b>{to}</b>") + timer  # fmt: skip
+        return [t("{giver}: “I give my last trump!”", giver=giver),
+                t("{name} answers.", name=f"<b>{to}</b>") + timer]  # fmt: skip
     if not note.given:
-        return t("Hand-off: {giver} → {to}: “go ahead!” — {name} passes the trumps face down.",
-                 giver=giver, to=to, name=f"<b>{giver}</b>") + timer  # fmt: skip
+        passing = t("{name} passes the trumps face down.", name=f"<b>{giver}</b>")
+        return [t("Hand-off: {giver} → {to}: “go ahead!”", giver=giver, to=to), passing + timer]
     count = t.n("{count} card", "{count} cards", note.given)
     if note.returned < note.given:
-        return t("Hand-off: {giver} → {to}, {cards} face down — {name} returns as many.",
-                 giver=giver, to=to, cards=count, name=f"<b>{to}</b>") + timer  # fmt: skip
-    return t("Hand-off: {giver} → {to}, {cards}", giver=giver, to=to, cards=count)
+        return [t("Hand-off: {giver} → {to}, {cards} face down", giver=giver, to=to,
+                  cards=count),
+                t("{name} returns as many.", name=f"<b>{to}</b>") + timer]  # fmt: skip
+    return [t("Hand-off: {giver} → {to}, {cards}", giver=giver, to=to, cards=count)]
 
 
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
-    """A deal's table message once the deal is over (the result follows as a new message)."""
+    """A deal's table message once the deal is over (the result follows as a new message):
+    the score after it, the last trick — who played what, who took it — and the deal's
+    points; with two players, the next deal's trump suit. Old results without the last
+    trick in their ``details`` show the rest."""
     rules = _rules_of(table)
-    trump = Suit(result.details["trump"]).symbol if result.details.get("trump") else "—"
-    lines = [_deal_head(table.variant, result.deal_no, trump, t)]
+    details = result.details
+    trump = Suit(details["trump"]) if details.get("trump") else None
+    lines = [_deal_head(table.variant, result.deal_no, t),
+             _trump_line(rules, result.deal_no, trump, t)]  # fmt: skip
     lines += [_score_line(table, side, result.score[side], rules, t) for side in (0, 1)]
+    last = details.get("last_trick")
+    if isinstance(last, Mapping):
+        lines.append(t("Last trick — {name}, +{points}:",
+                       name=seat_name(table, int(last["winner"]), t),
+                       points=last["points"]))  # fmt: skip
+        lines.append(" · ".join(f"{seat_name(table, int(seat), t)} "
+                                f"{card_label(Card.parse(code), t)}"
+                                for seat, code in last["cards"]))  # fmt: skip
     lines.append(t("Points this deal: {a} : {b}", a=result.points[0], b=result.points[1]))
+    if details.get("next_trump"):
+        lines.append(t("Next deal's trump: {suit}", suit=Suit(details["next_trump"]).symbol))
     lines.append(t("This deal is over."))
     return "\n".join(lines)
 
 
+def _side_size(table: Table) -> int:
+    """Players on a side: two in pairs, one in a duel (plural forms follow it)."""
+    return 1 if len(table.seats) == 2 else 2
+
+
+def _score_summary(table: Table, score: tuple[int, ...], first: int, t: Translator) -> str:
+    """The running score with both sides named, ``first`` first."""
+    second = 1 - first
+    return t("Score: {first} {a} — {second} {b}", first=pair_name(table, first, t),
+             a=score[first], second=pair_name(table, second, t), b=score[second])  # fmt: skip
+
+
+def _award_lines(result: DealScored, rules: Rules, t: Translator) -> list[str]:
+    """How the award was made up: the eggs multiplier (``2 глаза ×2 за яйца = 4``) or the
+    carried eggs (``2 очка + 2 за яйца = 4``)."""
+    assert result.side is not None
+    total = result.award[result.side]
+    if result.multiplier > 1 and total:
+        base = units(rules.scoring, total // result.multiplier, t)
+        return [t("{base} ×{m} for eggs = {total}", base=base, m=result.multiplier,
+                  total=total)]  # fmt: skip
+    if result.carry and total > result.carry:
+        base = units(rules.scoring, total - result.carry, t)
+        return [t("{base} + {carry} for eggs = {total}", base=base, carry=result.carry,
+                  total=total)]  # fmt: skip
+    return []
+
+
+def _belka_line(result: DealScored, rules: Rules, t: Translator) -> list[str]:
+    """Belka: why the award is what it is — the pair on obligation scores less than the
+    defending pair (RULES.md §1.4)."""
+    defence, obligation = rules.defence_awards, result.details.get("obligation")
+    if defence is None or obligation is None or result.side is None:
+        return []
+    awards = rules.awards if result.side == obligation else defence
+    high, low = awards[0][1], units(rules.scoring, awards[1][1], t)
+    if result.side == obligation:
+        return [t("On obligation: 61–89 → {low}, 90+ → {high}.", low=low, high=high)]
+    return [t("Defending: 61–89 → {low}, 90+ → {high}.", low=low, high=high)]
+
+
 def result_text(table: Table, result: DealScored, t: Translator) -> str:
-    """A deal's result, posted as a new message."""
+    """A deal's result, posted as a new message: what happened, the winners' figures first,
+    how the award was made up, and the running score with both sides named."""
     rules = _rules_of(table)
     n = result.deal_no + 1
-    a, b = result.points
-    outcome = result.outcome
+    outcome, size = result.outcome, _side_size(table)
     if outcome == Outcome.EGGS:
+        a, b = result.points
+        lines = [t("Deal {n}: eggs, {a} : {b}.", n=n, a=a, b=b)]
         if rules.scoring == "eyes":
-            body = t("Deal {n}: eggs, {a} : {b}. The next deal counts ×{m}.", n=n, a=a, b=b,
-                     m=result.multiplier + 1)  # fmt: skip
+            lines.append(t("The next deal counts ×{m}.", m=result.multiplier + 1))
         else:
-            body = t("Deal {n}: eggs, {a} : {b}. {amount} wait for the next deal's winner.",
-                     n=n, a=a, b=b, amount=units(rules.scoring, rules.eggs_carry, t))  # fmt: skip
-        return body + " " + t("Score {a} : {b}.", a=result.score[0], b=result.score[1])
-    assert result.side is not None
-    winners = pair_name(table, result.side, t)
-    gained = units(rules.scoring, result.award[result.side], t)
+            waiting = int(result.details.get("waiting") or rules.eggs_carry)
+            lines.append(t("+{amount} to the next deal's winner.",
+                           amount=units(rules.scoring, waiting, t)))  # fmt: skip
+        lines.append(_score_summary(table, result.score, 0, t))
+        return "\n".join(lines)
+    side = result.side
+    assert side is not None
+    other = 1 - side
+    winners, losers = pair_name(table, side, t), pair_name(table, other, t)
+    total = result.award[side]
+    gained = units(rules.scoring, total, t)
     if outcome == Outcome.CATCH and rules.catch is not None:
-        hook, caught = rules.catch
-        if hook == Card.parse("6C"):
-            body = t("Deal {n}: the 6♣ caught the Q♣! {pair} +{eyes}.", n=n, pair=winners,
-                     eyes=gained)  # fmt: skip
+        if rules.catch[0] == Card.parse("6C"):
+            lines = [t("Deal {n}: the 6♣ caught the Q♣!", n=n)]
         else:
-            body = t("Deal {n}: the hook {hook} caught the {caught}! {pair} +{amount}.", n=n,
-                     hook=card_label(hook, t), caught=card_label(caught, t), pair=winners,
-                     amount=gained)  # fmt: skip
-    elif outcome == Outcome.LYUSYA and rules.scoring == "pairs":  # nothing else is scored
-        body = t("Deal {n}: Lyusya — {pair} took every trick.", n=n, pair=winners)
-    elif outcome == Outcome.LYUSYA:
-        body = t("Deal {n}: Lyusya — {pair} took every trick, +{eyes}.", n=n, pair=winners,
-                 eyes=gained)  # fmt: skip
-    elif outcome == Outcome.ALL_TRICKS:
-        body = t("Deal {n}: {pair} took all eight tricks.", n=n, pair=winners)
-        if result.award[result.side]:
-            body += " " + t("+{amount}.", amount=gained)
+            lines = [t("Deal {n}: the Hook caught Pelotka!", n=n)]
+        lines.append(t("{pair} +{amount}.", pair=winners, amount=gained))
+        first_award = rules.catch_first_deal_award
+        if result.deal_no == 0 and first_award is not None and first_award != rules.catch_award:
+            lines.append(t("In the first deal a catch is worth {amount}.",
+                           amount=units(rules.scoring, first_award, t)))  # fmt: skip
+        lines += _award_lines(result, rules, t)
+    elif outcome in (Outcome.LYUSYA, Outcome.ALL_TRICKS):
+        if outcome == Outcome.LYUSYA:
+            lines = [t.n("Deal {n}: Lyusya! {pair} took every trick.",
+                         "Deal {n}: Lyusya! {pair} took every trick.", size, n=n,
+                         pair=winners)]  # fmt: skip
+        else:
+            lines = [t.n("Deal {n}: {pair} took all 8 tricks.",
+                         "Deal {n}: {pair} took all 8 tricks.", size, n=n,
+                         pair=winners)]  # fmt: skip
+        if total and total > result.carry:
+            lines.append("→ " + t("+{amount}.", amount=gained))
+            lines += _award_lines(result, rules, t)
+            if result.zeroed is not None:  # Lyusya ``zero``: the winners' 90+ award
+                lines += _belka_line(result, rules, t)
+        elif total:  # the carried eggs alone (kryuk's reset, sixes' Lyusya)
+            lines.append("→ " + t("+{amount} from eggs", amount=gained))
+        if result.zeroed is not None and rules.scoring == "eyes":
+            lines.append(t.n("{pair} loses all the eyes.", "{pair} lose all the eyes.", size,
+                             pair=losers))  # fmt: skip
+        elif result.zeroed is not None:
+            lines.append(t.n("{pair} goes back to 0.", "{pair} go back to 0.", size,
+                             pair=losers))  # fmt: skip
+        elif outcome == Outcome.ALL_TRICKS and not total:
+            lines.append(t("{pair} had no points: the match is lost.", pair=losers))
+        if outcome == Outcome.LYUSYA and rules.scoring == "pairs" and result.deal_no == 0:
+            lines.append(t("A dry kozel: the match is won at once!"))
     elif outcome == Outcome.REFUSED_REDEAL:
-        body = t("Deal {n}: a third redeal in a row is refused — {pair} +{amount}.", n=n,
-                 pair=winners, amount=gained)  # fmt: skip
+        lines = [t("Deal {n}: a third redeal in a row is refused.", n=n),
+                 t("The dealing pair loses a pair: {pair} +{amount}.", pair=winners,
+                   amount=gained)]  # fmt: skip
     elif outcome == Outcome.ROYAL:
-        body = t("Deal {n}: four aces in one hand — a royal kozel for {pair}!", n=n,
-                 pair=winners)  # fmt: skip
+        lines = [t("Deal {n}: four aces in one hand — a royal kozel!", n=n),
+                 t.n("{pair} wins the match.", "{pair} win the match.", size,
+                     pair=winners)]  # fmt: skip
     else:
-        body = t("Deal {n}: {pair} {a} : {b} → +{eyes}.", n=n, pair=winners, a=a, b=b,
-                 eyes=gained)  # fmt: skip
-    if result.zeroed is not None:
-        if rules.scoring == "eyes":
-            body += " " + t("{pair} lose all their eyes.", pair=pair_name(table, result.zeroed, t))
-        else:
-            body += " " + t("{pair} go back to 0.", pair=pair_name(table, result.zeroed, t))
-    if result.carry:
-        body += " " + t("(+{amount} from eggs)", amount=units(rules.scoring, result.carry, t))
-    if result.multiplier > 1:
-        body += " " + t("(×{m})", m=result.multiplier)
-    return body + " " + t("Score {a} : {b}.", a=result.score[0], b=result.score[1])
+        lines = [t("Deal {n}: {pair} {a} : {b} → +{eyes}.", n=n, pair=winners,
+                   a=result.points[side], b=result.points[other], eyes=gained)]  # fmt: skip
+        lines += _award_lines(result, rules, t)
+        lines += _belka_line(result, rules, t)
+    lines.append(_score_summary(table, result.score, side, t))
+    return "\n".join(lines)
 
 
 def match_over_text(table: Table, over: MatchOver, t: Translator) -> str:
-    """The match result; sixes adds the losers' title (с яйцами, с хвостами)."""
-    winner, score, title = over.winner, over.score, over.title
-    text = "🏆 " + t(
-        "{winners} won {a} : {b}. {losers} are the kozly 🐐",
-        winners=pair_name(table, winner, t),
-        losers=pair_name(table, 1 - winner, t),
-        a=score[winner],
-        b=score[1 - winner],
-    )
-    if title is not None and "eggs" in title:
-        text += " " + t("With eggs!")
-    if title is not None and "tails" in title:
-        text += " " + t("With tails!")
-    return text
+    """The match result: the winners and the score, then the losers' title (sixes adds с
+    яйцами, с хвостами), in the plural forms of the players on a side (one in a duel)."""
+    winner, score, size = over.winner, over.score, _side_size(table)
+    names = {"winners": pair_name(table, winner, t), "losers": pair_name(table, 1 - winner, t)}
+    won = t.n("{winners} won {a} : {b}.", "{winners} won {a} : {b}.", size,
+              a=score[winner], b=score[1 - winner], **names)  # fmt: skip
+    return "🏆 " + won + "\n" + _title(over.title or "kozly", size, names["losers"], t)
+
+
+def _title(key: str, size: int, losers: str, t: Translator) -> str:
+    """The losers' title in words (each message written out, for the catalogs)."""
+    if key == "kozly_eggs":
+        return t.n("{losers} is the kozel with eggs 🐐", "{losers} are the kozly with eggs 🐐",
+                   size, losers=losers)  # fmt: skip
+    if key == "kozly_tails":
+        return t.n("{losers} is the kozel with tails 🐐",
+                   "{losers} are the kozly with tails 🐐", size, losers=losers)  # fmt: skip
+    if key == "kozly_eggs_tails":
+        return t.n("{losers} is the kozel with eggs and tails 🐐",
+                   "{losers} are the kozly with eggs and tails 🐐", size,
+                   losers=losers)  # fmt: skip
+    return t.n("{losers} is the kozel 🐐", "{losers} are the kozly 🐐", size, losers=losers)
 
 
 # -- hand (private) ----------------------------------------------------------------------
@@ -372,6 +503,9 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
         return "\n".join(lines)
     if view.partner is not None:
         lines.append(t("Your partner: {name}", name=seat_name(table, view.partner, t)))
+    deck = deck_line(view, t)  # changes only with the cards (a refill)
+    if deck is not None:
+        lines.append(deck)
     for handoff in view.handoffs:
         if handoff.to == seat and handoff.cards:
             lines.append(t("Your partner handed you {card}.", card=cards_label(handoff.cards, t)))
@@ -384,11 +518,11 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
     if view.hidden_turn:
         lines.append(waiting_line(view, t))  # the same line for everyone (hidden steps)
     mine = seat in view.to_act
-    lines += _prompt(view, seat, mine, t)
+    lines += _prompt(table, view, seat, mine, t)
     return "\n".join(lines)
 
 
-def _prompt(view: View, seat: int, mine: bool, t: Translator) -> list[str]:
+def _prompt(table: Table, view: View, seat: int, mine: bool, t: Translator) -> list[str]:
     """What the seat is asked to do now (nothing when it is someone else's move)."""
     phase = view.phase
     if not mine:
@@ -399,17 +533,58 @@ def _prompt(view: View, seat: int, mine: bool, t: Translator) -> list[str]:
         return [t("Your hand has under {n} points: ask for a redeal or play on?",
                   n=view.rules.redeal_below)]  # fmt: skip
     if phase is Phase.CALL:
-        return ["👉 " + t("You lead this deal: call a plain deal or an opening.")]
+        return _call_prompt(t)
     if phase is Phase.HANDOFF:
         return ["👉 " + _handoff_prompt(view, seat, t)]
     if phase is Phase.BLIND:
         if seat == view.first_leader:
-            return ["👉 " + t("Hvalyonka: you are praised — lead a plain card face down.")]
-        return ["👉 " + t("Hvalyonka: play any card face down (the lead is hidden).")]
+            return ["👉 " + t("Hvalyonka: you are the praised player — lead a plain card face "
+                             "down.")]  # fmt: skip
+        return ["👉 " + t("Hvalyonka: play any card face down — the lead is hidden.")]
     if view.trick:
-        on_table = " ".join(card_label(c, t) if c else FACE_DOWN for _, c in view.trick)
-        return ["👉 " + t("Your turn — on the table: {cards}.", cards=on_table)]
-    return ["👉 " + t("Your lead.")]
+        on_table = fit_line("👉 " + t("Your turn. On the table:"), _on_table(table, view, t))
+        return on_table + _taking_line(table, view, t)
+    return ["👉 " + _lead_prompt(view, seat, t)]
+
+
+def _taking_line(table: Table, view: View, t: Translator) -> list[str]:
+    """Who takes the trick so far, and whether it is the partner (``trick_winner`` with the
+    view's strengths); nothing while a card lies face down, or with the lead alone."""
+    if len(view.trick) < 2 or any(card is None for _, card in view.trick):
+        return []
+    cards = [(s, card) for s, card in view.trick if card is not None]
+    winner = trick_winner(cards, view.strength)
+    name = seat_name(table, winner, t)
+    if winner == view.partner:
+        return [t("Taking it so far: {name}, your partner.", name=name)]
+    return [t("Taking it so far: {name}.", name=name)]
+
+
+def _lead_prompt(view: View, seat: int, t: Translator) -> str:
+    """Your lead, and what kryuk's lead rules leave you (RULES.md §1.2: the match's first
+    deal starts with A♦; only the pair with the козырять right leads a trump)."""
+    rules, legal = view.rules, view.legal
+    forced = rules.first_lead_card
+    if rules.lead_card_forced and forced is not None and legal == (forced,) and not view.played:
+        return t("Your lead: the first deal starts with {card}.", card=card_label(forced, t))
+    banned = view.trump_lead is not None and view.side_of(seat) not in view.trump_lead
+    if banned and len(legal) < len(view.hand):
+        return t("Your lead — your pair may not lead a trump now.")
+    return t("Your lead.")
+
+
+def _call_prompt(t: Translator) -> list[str]:
+    """Sixes: the first leader's call, with what each hvalyonka is (RULES.md §1.3)."""
+    return [
+        "👉 " + t("You lead this deal: a plain deal, or call a hvalyonka?"),
+        t("A hvalyonka draws the first trick from the deck; then everyone is dealt up to 8 "
+          "cards:"),
+        "• " + t("shtany: a card from the top and one from the bottom of the deck — aces and "
+                 "trumps stay in the hand, the first other card is played;"),
+        "• " + t("double shtany: the same, two from the top and two from the bottom;"),
+        "• " + t("mirror: one card at a time from the bottom — trumps stay in the hand, the "
+                 "first plain card is played face up."),
+    ]  # fmt: skip
 
 
 def _handoff_prompt(view: View, seat: int, t: Translator) -> str:
@@ -422,14 +597,20 @@ def _handoff_prompt(view: View, seat: int, t: Translator) -> str:
                      "have them).")  # fmt: skip
         return t("Return a card to your partner (a plain card if you have one).")
     if OfferHandoff() in view.actions:
-        return t("You may announce a hand-off: “I give my last trump!” The whole table hears "
-                 "it, and your partner answers.")  # fmt: skip
+        trumps = sum(1 for card in view.hand if view.strength.is_trump(card))
+        if trumps > 1:
+            return t("You hold two trumps: you may announce a hand-off, “I give my last "
+                     "trump!”, and pass one or both. The whole table hears it, and your "
+                     "partner answers.")  # fmt: skip
+        return t("You hold one trump: you may announce a hand-off, “I give my last trump!” "
+                 "The whole table hears it, and your partner answers.")  # fmt: skip
     if AnswerOffer(True) in view.actions:
         return t("Your partner announces “I give my last trump!” — answer “go ahead” or “no "
                  "need”.")  # fmt: skip
     gives = [a for a in view.actions if isinstance(a, GiveTrump)]
     if KeepHand() in view.actions:  # kryuk: the decision nobody else learns of
-        return t("You may hand your last trump to your partner, who returns a card.")
+        return t("You may go off your last trump: hand it to your partner and get a card "
+                 "back. The opponents are not told.")  # fmt: skip
     if len(gives) > 1:
         return t("Your partner said “go ahead”: pass one or both trumps face down.")
     return t("Your partner said “go ahead”: pass your trump face down.")
@@ -525,14 +706,21 @@ def game_error_text(error: GameError, table: Table, t: Translator) -> str:
         return t("The deal has not started yet — wait a moment.")
     if isinstance(error, NotYourTurn):
         names = ", ".join(seat_name(table, s, t) for s in error.to_act)
-        return t("It is {name}'s turn now.", name=names) if names else t("Not your turn.")
+        if not names:
+            return t("Not your turn.")
+        if error.step is Phase.CALL:
+            return t("{name} is calling the deal now.", name=names)
+        if error.step is Phase.HANDOFF:
+            return t("{name} decides in the hand-off now.", name=names)
+        return t("It is {name}'s turn now.", name=names)
     if isinstance(error, MustFollow):
         legal = cards_label(error.legal, t)
         if error.led is None:
             return t("A trump was led — play a trump: {cards}", cards=legal)
         return t("Follow suit {suit}: {cards}", suit=error.led.symbol, cards=legal)
     if isinstance(error, TrumpLeadBanned):
-        return t("Your pair may not lead a trump now: {cards}", cards=cards_label(error.legal, t))
+        return t("Your pair may not lead a trump now; you may lead: {cards}",
+                 cards=cards_label(error.legal, t))  # fmt: skip
     if isinstance(error, NotAllowed):
         if error.legal:
             return t("Not that card now: {cards}", cards=cards_label(error.legal, t))
@@ -542,8 +730,26 @@ def game_error_text(error: GameError, table: Table, t: Translator) -> str:
     if isinstance(error, RedealNotAllowed):
         return t("No redeal is possible now.")
     if isinstance(error, WrongPhase):
-        return t("Not possible right now.")
+        return _wrong_phase_text(error.phase, t)
     return t("That move is not allowed.")
+
+
+def _wrong_phase_text(phase: Phase, t: Translator) -> str:
+    """What the table is waiting for when a press does not fit the step — never who, and
+    nothing that depends on hidden cards: a redeal offer is answered like any hidden step."""
+    if phase is Phase.CALL:
+        return t("The deal is being called first: a plain deal or a hvalyonka.")
+    if phase is Phase.HANDOFF:
+        return t("A hand-off is under way — wait a moment.")
+    if phase is Phase.DEALING:
+        return t("The cards are being dealt — wait a moment.")
+    if phase is Phase.REDEAL or phase is Phase.WAITING:
+        return t("The deal has not started yet — wait a moment.")
+    if phase is Phase.PLAY or phase is Phase.BLIND:
+        return t("Play is under way — play a card.")
+    if phase is Phase.OVER:
+        return t("The match is over.")
+    return t("Not possible right now.")
 
 
 def rules_text(variant: str, t: Translator) -> str:
@@ -572,9 +778,9 @@ def _rules_hvalenyi(t: Translator) -> str:
             t("All tricks (Lyusya): the match is won, or the losers' eyes go to zero."),
             t("A hand under 14 points may ask for a redeal before the first card."),
             t("The first pair to 12 eyes wins."),
-            t("players=2: each for self, 8 or 9 cards each and a talon dealt when both hands "
-              "are empty; clubs are trump in the first deal, then the suit of the previous "
-              "deal's last card; no redeal."),
+            t("players=2: each for self, 8 or 9 cards each; the rest of the deck is dealt "
+              "when both hands are empty; clubs are trump in the first deal, then the suit of "
+              "the previous deal's last card; no redeal."),
         ]
     )  # fmt: skip
 
@@ -591,8 +797,9 @@ def _rules_kryuk(t: Translator) -> str:
               "card — nobody in the first deal, both pairs at 10:10."),
             t("One trump with points in your hand: hand it to your partner before the first "
               "lead; they return a card. The opponents are not told."),
-            t("Hvalyonka (from the second deal): the praised player gets pairs of cards until a "
-              "plain one arrives and leads it face down; the others do the same and play blind."),
+            t("Hvalyonka (from the second deal): the first leader is praised — dealt cards two "
+              "at a time until a plain one arrives, and leads it face down; the others are "
+              "dealt the same way and play blind."),
             t("7♣ and the opponents' Q♣ in one trick: 4 points (12 in the first deal)."),
             t("61–89 → 2, 90–119 → 4, 120 → 6; all 8 tricks send the opponents back to 0 "
               "(at 0 they lose; at 0:0 it is 6). Eggs: 2 points for the next deal's winner."),
@@ -618,8 +825,9 @@ def _rules_sixes(t: Translator) -> str:
               "your partner says “go ahead”, pass one or both face down and get as many plain "
               "cards back. The table hears the offer and the answer and learns how many cards "
               "passed, never which."),
-            t("From the second deal the first leader may call shtany, double shtany or mirror "
-              "instead of a plain deal: the first trick is drawn and played from the deck."),
+            t("From the second deal the first leader may call a hvalyonka instead of a plain "
+              "deal — shtany, double shtany or mirror: the first trick is drawn from the deck "
+              "and played."),
             t("Options: ace_discard_ban (no ace of an unled suit as a discard), royal (four "
               "aces win the match)."),
         ]

@@ -358,13 +358,15 @@ class Waiting(WrongPhase):
 
 
 class NotYourTurn(GameError):
-    """Another seat is to act."""
+    """Another seat is to act; ``step`` is the phase it acts in (a card in ``play``, an
+    answer or a card passed in a public hand-off, the call)."""
 
     code = "not_your_turn"
 
-    def __init__(self, to_act: tuple[int, ...]) -> None:
+    def __init__(self, to_act: tuple[int, ...], step: Phase = Phase.PLAY) -> None:
         super().__init__(f"not your turn; to act: {to_act}")
         self.to_act = to_act
+        self.step = step
 
 
 class CardNotInHand(GameError):
@@ -608,6 +610,9 @@ class View:
     rules: Rules
     strength: Strength
     """Strengths and effective suits under this deal's trump suit."""
+    trump_lead: tuple[int, ...] | None = None
+    """Kryuk: the sides that may lead a trump while holding a plain card
+    (``MatchState.trump_lead_sides``); ``None`` where any pair may."""
 
     def side_of(self, seat: int) -> int:
         return self.rules.side_of(seat)
@@ -922,15 +927,22 @@ class MatchState:
         return plain
 
     def _may_lead_trump(self, seat: int) -> bool:
-        """Kryuk: a trump lead by the pair that made the first lead, never in the match's
-        first deal, and by both pairs at 10:10 (козлячий бой)."""
+        """Kryuk: whether ``seat``'s pair may lead a trump while holding a plain card."""
+        return self.side_of(seat) in (self.trump_lead_sides() or ())
+
+    def trump_lead_sides(self) -> tuple[int, ...] | None:
+        """Kryuk's козырять right in the current deal (RULES.md §1.2): the sides that may lead
+        a trump while holding a plain card — the pair that made the first lead, nobody in
+        the match's first deal, both pairs at 10:10 (козлячий бой); ``None`` where the preset
+        restricts no trump lead."""
         deal = self.current
-        assert deal is not None
-        if self.deal_no == 0:
-            return False
+        if not self.rules.lead_ban or deal is None:
+            return None
+        if deal.deal_no == 0:
+            return ()
         if self.score == [10, 10]:
-            return True
-        return self.side_of(seat) == self.side_of(deal.first_leader)
+            return (0, 1)
+        return (self.side_of(deal.first_leader),)
 
     def _without_banned_aces(
         self, hand: list[Card], suit_of: Mapping[Card, Suit | None]
@@ -1047,7 +1059,7 @@ class MatchState:
             raise WrongPhase(phase)
         to_act = self.to_act()
         if to_act != (seat,):
-            raise NotYourTurn(to_act)
+            raise NotYourTurn(to_act, phase)
         if isinstance(action, CallOpening):
             if action.kind not in OPENINGS:
                 raise NotAllowed("no such opening")
@@ -1679,10 +1691,7 @@ class MatchState:
             zeroed=zeroed,
             carry=carry,
             title=title,
-            details={
-                "trump": None if deal.trump is None else deal.trump.value,
-                "opening": deal.opening,
-            },
+            details=self._details(over),
             seeds=tuple(self.seeds),
         )
         self.last_result = result
@@ -1701,6 +1710,32 @@ class MatchState:
         else:
             self.phase = DEALING
         return events
+
+    def _details(self, over: bool) -> dict[str, Any]:
+        """The facts a scored deal's texts need beyond the score (``DealScored.details``, JSON
+        as it is stored in the outbox): the trump suit and opening; the side on obligation;
+        kryuk's and sixes' eggs points or pairs ``waiting`` for the next deal's winner; the
+        last trick (``cards`` as [seat, card] pairs in play order, ``winner``,
+        ``points``), which the table shows once the deal is over; and, with two players,
+        the next deal's trump suit (the last card's) unless the match is over."""
+        deal = self.current
+        assert deal is not None
+        details: dict[str, Any] = {
+            "trump": None if deal.trump is None else deal.trump.value,
+            "opening": deal.opening,
+            "obligation": deal.obligation,
+        }
+        if self.rules.eggs_carry:
+            details["waiting"] = self.carry  # after eggs: what the next deal's winner gets
+        if deal.tricks:
+            last = deal.tricks[-1]
+            details["last_trick"] = {
+                "cards": [[seat, str(card)] for seat, card in last.cards],
+                "winner": last.winner, "points": last.points,
+            }  # fmt: skip
+            if self.rules.trump_rule == "last_card" and not over:
+                details["next_trump"] = last.cards[-1][1].suit.value
+        return details
 
     def _pass_lead(self, outcome: Outcome, side: int | None) -> None:
         """Who leads the next deal: kryuk passes the right clockwise (it stays after eggs);
@@ -1781,7 +1816,7 @@ class MatchState:
         return View(
             seat=seat,
             phase=view_phase,
-            deal_no=deal.deal_no if deal is not None and in_deal else self.deal_no,
+            deal_no=deal.deal_no if deal is not None else self.deal_no,
             players=self.players,
             hand=hand,
             hand_sizes=tuple(sizes),
@@ -1812,6 +1847,7 @@ class MatchState:
             winner=self.winner,
             rules=self.rules,
             strength=self.strength,
+            trump_lead=self.trump_lead_sides() if in_deal else None,
         )
 
     # -- persistence -------------------------------------------------------------------

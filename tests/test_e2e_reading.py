@@ -1,0 +1,108 @@
+"""Issue #15 end to end, the texts outside the families: short seals with the whole value
+a press away and the key in the result post only, a welcome that says things once, the
+seat confirmation before the cards, reminders that go once the move is made, and notices
+without a guessed gender."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from botapi_emulator import BotApiEmulator
+from tests.e2e import BotRunner, last_id, reply_after, seat_four
+
+HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
+
+
+def _app(bot: BotRunner) -> Any:
+    assert bot.app is not None
+    return bot.app
+
+
+async def test_the_table_shows_the_seal_short_and_the_result_post_reveals_the_key(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    players = await seat_four(emu, options="seating=ordered move_time=0")
+    group = players.group
+    await bot.drain()
+    table = emu.find_message(group.id, "Сдача 1")
+    assert table is not None
+    short = re.search(r"Печать раздачи: ([0-9a-f]{8})…", table.text)
+    assert short is not None and not HEX64.search(table.text), table.text
+    answer = await emu.press(players.users[1], group.id, table.message_id, text="🔒 Печать целиком")
+    assert answer.show_alert and answer.text is not None
+    whole = HEX64.search(answer.text)
+    assert whole is not None and whole.group().startswith(short.group(1))
+    for _ in range(200):  # the first deal to its end
+        if emu.find_message(group.id, "Сдача 1:") is not None:
+            break
+        await bot.drain()
+        await players.next_turn()
+        before = players.turn_key()
+        assert not (await players.play_one(redeal=False)).show_alert
+        await players.moved_on(before)
+    await bot.drain()
+    result = emu.find_message(group.id, "Сдача 1:")
+    assert result is not None
+    key = re.search(r"(kozel2:\S+)", result.text)
+    assert key is not None and hashlib.sha256(key.group(1).encode()).hexdigest() == whole.group()
+    final = emu.message(group.id, table.message_id)
+    assert "kozel2:" not in final.text and short.group(1) in final.text
+
+
+async def test_the_private_welcome_names_the_bot_once(emu: BotApiEmulator, bot: BotRunner) -> None:
+    ann = emu.add_user(first_name="Аня", language_code="ru")
+    await emu.start_private(ann)
+    await emu.wait_for(lambda: emu.find_message(ann.id, "KozelBot") is not None)
+    welcome = emu.find_message(ann.id, "KozelBot")
+    assert welcome is not None and welcome.text.count("KozelBot —") == 1
+
+
+async def test_the_seat_confirmation_comes_before_the_first_hand(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """The fourth person follows the deep link: "Вы за столом" arrives, then the cards."""
+    users = [emu.add_user(first_name=n, language_code="ru") for n in ("Аня", "Борис", "Вера")]
+    late = emu.add_user(first_name="Глеб", language_code="ru")
+    group = emu.add_group(title="Козлятня", members=[*users, late])
+    for user in users:
+        await emu.start_private(user)
+    emu.send_text(users[0], group.id, "/newgame seating=ordered")
+    await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None)
+    for user in users[1:]:
+        emu.send_text(user, group.id, "/join")
+    await emu.wait_for(lambda: all(name in emu.find_message(group.id, "набор за стол").text  # type: ignore[union-attr]
+                                   for name in ("Борис", "Вера")))  # fmt: skip
+    emu.send_text(late, group.id, "/join")
+    await emu.wait_for(lambda: emu.find_message(group.id, "откройте личный чат") is not None)
+    prompt = emu.find_message(group.id, "откройте личный чат")
+    assert prompt is not None
+    await emu.open_deep_link(late, prompt.buttons[0][0][1])
+    await emu.wait_for(lambda: emu.find_message(late.id, "сдача 1") is not None)
+    await bot.drain()
+    seated = emu.find_message(late.id, "Вы за столом")
+    hand = emu.find_message(late.id, "сдача 1")
+    assert seated is not None and hand is not None
+    assert seated.message_id < hand.message_id
+
+
+async def test_a_reminder_is_deleted_once_the_move_is_made(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    players = await seat_four(emu, options="seating=ordered move_time=20")
+    app = _app(bot)
+    await bot.drain()
+    table = next(iter(app.bot_data.service._tables.values()))
+    warn = app.job_queue.get_jobs_by_name(f"turn:{table.chat_id}:{table.game_id}:warn")
+    found = players.whose_turn()
+    assert warn and found is not None
+    user = found[0]
+    before = last_id(emu, user.id)
+    await warn[0].run(app)
+    reminder = await reply_after(emu, user.id, before, "⏰")
+    assert reminder.message_id in {m.message_id for m in emu.messages(user.id)}
+    answer = await players.play_one()
+    assert not answer.show_alert, answer.text
+    await bot.drain()
+    assert reminder.message_id not in {m.message_id for m in emu.messages(user.id)}

@@ -1,0 +1,108 @@
+"""Issue #15, the texts outside the families: ratings people understand, a lobby that fits a
+phone, short seals with the whole value a press away, a welcome that says things once."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from kozelbot.boards import rating_label, signed
+from kozelbot.callbacks import SealButton, parse
+from kozelbot.fairplay import match_seal
+from kozelbot.games import TABLE_PRESETS, preset, seats_of
+from kozelbot.i18n import LANGUAGES, translator
+from kozelbot.records import RatingChange
+from kozelbot.render import PHONE_ROW, help_text, lobby_keyboard, lobby_text, rating_changes_text
+from kozelbot.seals import seal_keyboard, seal_line, seals_in_full
+from kozelbot.table import Player, Table, TableStatus
+
+RU = translator("ru")
+SECRET = "5e" * 32
+
+
+def _table(variant: str = "hvalenyi", **options: object) -> Table:
+    chosen = preset(variant)
+    values = chosen.options_from({**chosen.default_options().model_dump(), **options})
+    dumped = values.model_dump()
+    seats: list[Player | None] = [None] * seats_of(variant, dumped)
+    seats[0] = Player(user_id=1, name="Аня")
+    if len(seats) > 1:
+        seats[1] = Player(user_id=2, name="Глеб")
+    return Table(game_id=7, chat_id=-1, variant=variant, options=dumped, creator_id=1,
+                 seed=1, secret=SECRET, seats=seats)  # fmt: skip
+
+
+# -- item 3: ratings ---------------------------------------------------------------------------
+
+
+def test_a_match_result_shows_ratings_on_a_friendly_scale_with_one_minus_sign() -> None:
+    changes = [RatingChange(user_id=2, before=1000, after=980),
+               RatingChange(user_id=1, before=1000, after=1040)]  # fmt: skip
+    assert rating_changes_text(changes, _table(), RU) == (
+        "📈 Рейтинг (у новичка 1000):\nГлеб 980 (−20)\nАня 1040 (+40)"
+    )
+    assert rating_changes_text(changes, _table(), translator("en")).startswith(
+        "📈 Rating (a newcomer has 1000):"
+    )
+
+
+def test_ratings_and_changes_read_with_one_minus_sign() -> None:
+    assert [rating_label(n) for n in (1480, 980, -3, 12480)] == ["1480", "980", "−3",
+                                                                  "12\u202f480"]  # fmt: skip
+    assert [signed(n) for n in (40, -20, 0)] == ["+40", "−20", "±0"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_help_says_where_ratings_start(language: str) -> None:
+    for private in (False, True):
+        assert "1000" in help_text(translator(language), private)
+
+
+# -- item 10: the lobby on a phone ------------------------------------------------------------
+
+
+def _option_sets(variant: str) -> list[dict[str, object]]:
+    model = preset(variant).options_model
+    choices = {}
+    for key, field in model.model_fields.items():
+        annotation = str(field.annotation)
+        if annotation == "<class 'bool'>":
+            choices[key] = [False, True]
+    keys = list(choices)[:4]
+    return [dict(zip(keys, values, strict=True))
+            for values in itertools.product(*(choices[k] for k in keys))]  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", list(TABLE_PRESETS))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_lobby_line_of_options_fits_one_phone_row(variant: str, language: str) -> None:
+    t = translator(language)
+    for options in _option_sets(variant):
+        text = lobby_text(_table(variant, **options), t)
+        options_rows = text.split("\n")[1 : text.split("\n").index("1. Аня")]
+        assert options_rows, text
+        for row in options_rows:
+            assert len(row) <= PHONE_ROW, (variant, row)
+
+
+# -- item 6: seals short on the table, whole behind the button ----------------------------------
+
+
+def test_a_seal_is_shown_short_and_in_full_behind_its_button() -> None:
+    digest = "ab" * 32
+    assert seal_line(digest, RU) == "🔒 Печать раздачи: <code>abababab</code>…"
+    table = _table()
+    lobby = lobby_text(table, RU)
+    assert f"<code>{match_seal(SECRET)[:8]}</code>…" in lobby and match_seal(SECRET) not in lobby
+    (button,) = lobby_keyboard(table, RU)[-1]
+    assert button.text == "🔒 Печать целиком"
+    assert parse(button.data) == SealButton(7, -1)
+    assert seals_in_full(table, None, RU) == f"Печать партии: {match_seal(SECRET)}"
+    started = table.model_copy(update={"status": TableStatus.PLAYING, "client_seed": "cd" * 32})
+    assert seals_in_full(started, None, RU).endswith("Зерно игроков: " + "cd" * 32)
+    assert seals_in_full(started, digest, RU) == "Печать раздачи: " + digest
+    assert len(seals_in_full(started, None, RU)) <= 200
+    ((deal,),) = seal_keyboard(started, 3, RU)
+    assert parse(deal.data) == SealButton(7, 3)
+    assert seal_keyboard(started.model_copy(update={"secret": ""}), 3, RU) == ()
