@@ -520,6 +520,7 @@ class BotApiMethods:
             raise ApiError(400, errors.NOT_MODIFIED)
         self._throttle("editMessageText", message.chat_id)
         message.versions.append(message.text)
+        message.shown.append((message.text, message.reply_markup))
         message.text = formatted.text
         message.html = source
         message.parse_mode = parse_mode
@@ -535,6 +536,7 @@ class BotApiMethods:
         if markup == message.reply_markup:
             raise ApiError(400, errors.NOT_MODIFIED)
         self._throttle("editMessageReplyMarkup", message.chat_id)
+        message.shown.append((message.text, message.reply_markup))
         message.reply_markup = markup
         self._edited(message)
         return message.to_json()

@@ -138,7 +138,8 @@ class ChatMessage:
 
     ``text`` is the plain text Telegram shows (tags stripped, entities unescaped); ``html`` the
     text as the bot sent it (same as ``text`` without a parse mode). ``edits`` counts successful
-    edits; ``versions`` holds the earlier plain texts, oldest first.
+    edits; ``versions`` holds the earlier plain texts, oldest first, and ``shown`` every earlier
+    state a person saw — plain text and inline keyboard — keyboard-only edits included.
 
     Threads, as Telegram has them: ``thread_id`` is the forum topic the message is in (None in
     the General topic and outside forums); it goes out as ``message_thread_id`` with
@@ -164,6 +165,7 @@ class ChatMessage:
     edit_date: int | None = None
     deleted: bool = False
     versions: list[str] = field(default_factory=list)
+    shown: list[tuple[str, JsonDict | None]] = field(default_factory=list)
     thread_id: int | None = None
     reply_thread_id: int | None = None
     topic_root: ChatMessage | None = None

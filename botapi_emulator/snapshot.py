@@ -5,8 +5,8 @@
 after a bot restarts: people, groups (with their topics), every chat's messages with their ids,
 edits, keyboards and replies, the id counters and the command menus. What only lives for one
 connection is left out: queued updates, open callback queries, the call log, flood meters,
-webhooks and injected faults. The earlier texts of an edited message (``versions``) are not
-kept; its ``edits`` count is.
+webhooks and injected faults. The earlier states of an edited message (``versions``,
+``shown``) are not kept; its ``edits`` count is.
 
 These functions turn single objects to and from JSON; the state assembles them.
 """

@@ -24,6 +24,7 @@ from kozelbot.texts import (
     card_label,
     cards_label,
     mention,
+    pack_lines,
     seat_name,
 )
 
@@ -42,27 +43,11 @@ def option_labels(table: Table, t: Translator) -> dict[str, str]:
     return texts_of(table.variant).option_labels(table.variant, table.options, t)
 
 
-PHONE_ROW = 40
-"""Characters that fit one row of a phone's chat (UX.md: about 32–40)."""
-
-
 def options_line(table: Table, t: Translator) -> str:
-    """The lobby's summary of the table options, as many rows of at most ``PHONE_ROW``
-    characters as it takes (options packed in their order, never split)."""
+    """The lobby's summary of the table options, in as many phone-wide rows as it takes
+    (options packed in their order, never split)."""
     labels = [v for k, v in option_labels(table, t).items() if k != "seating"]
-    return "\n".join(packed(labels, PHONE_ROW))
-
-
-def packed(parts: list[str], width: int, separator: str = " · ") -> list[str]:
-    """``parts`` joined by ``separator`` into rows of at most ``width`` characters (a part
-    longer than that has a row of its own)."""
-    rows: list[str] = []
-    for part in parts:
-        if rows and len(rows[-1]) + len(separator) + len(part) <= width:
-            rows[-1] += separator + part
-        else:
-            rows.append(part)
-    return rows
+    return "\n".join(pack_lines(labels))
 
 
 def rules_text(variant: str, t: Translator) -> str:
@@ -87,8 +72,8 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
     else:
         lines.append(t("Pairs: drawn at random when the game starts"))
     if table.status is TableStatus.LOBBY:
-        lines.append(t("Join with the button or /join; the creator may start with bots "
-                       "and change the settings (⚙)."))  # fmt: skip
+        lines.append(t("Join with the button or /join."))
+        lines.append(t("The creator may start with bots and change the settings (⚙)."))
     elif table.closed_reason == "expired":
         lines.append(
             t("The table closed: nobody started the game in time. /newgame opens another.")

@@ -6,8 +6,10 @@ into inline keyboards.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 
 from kozelbot.cards import Card, Rank, Suit
 from kozelbot.i18n import Translator
@@ -101,19 +103,31 @@ def eyes(count: int, t: Translator) -> str:
     return t.n("{count} eye", "{count} eyes", count)
 
 
+# -- phone-wide lines ----------------------------------------------------------------------
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def visible(text: str) -> int:
+    """How many characters a line shows (HTML tags count as nothing, entities as what they
+    show)."""
+    return len(unescape(_TAG.sub("", text)))
+
+
 def fit_line(label: str, value: str) -> list[str]:
     """``label value`` on one line if it fits a phone's row (``LINE``), else the label on
     a line of its own and the value under it."""
     line = f"{label} {value}"
-    return [line] if len(line) <= LINE else [label, value]
+    return [line] if visible(line) <= LINE else [label, value]
 
 
-def pack_lines(parts: list[str], sep: str = " · ") -> list[str]:
+def pack_lines(parts: Sequence[str], sep: str = " · ") -> list[str]:
     """Short pieces joined by ``sep`` into as few phone-wide lines (``LINE``) as they fit,
-    in order; a piece longer than a row keeps a line of its own."""
+    in order, never splitting a piece; a piece longer than a row keeps a line of its own."""
     lines: list[str] = []
     for part in parts:
-        if lines and len(lines[-1] + sep + part) <= LINE:
+        if lines and visible(lines[-1] + sep + part) <= LINE:
             lines[-1] += sep + part
         else:
             lines.append(part)

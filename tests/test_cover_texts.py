@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-from html import unescape
 from typing import Any
 
 import pytest
@@ -29,6 +28,7 @@ from kozelbot.cover.state import (
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.i18n import translator
 from kozelbot.table import Player, Table, TableStatus
+from kozelbot.texts import LINE, visible
 
 RU, UK, EN = translator("ru"), translator("uk"), translator("en")
 NAMES = ("Аня", "Борис", "Вера", "Глеб")
@@ -341,10 +341,6 @@ def test_a_long_list_wraps_between_items_never_inside_one() -> None:
     assert render.fit(lambda s: s, ["a", "b"]) == "a · b"
 
 
-def _visible(line: str) -> int:
-    return len(unescape(re.sub(r"<[^>]*>", "", line)))
-
-
 PROSE = ("👉", "Можно заявить")
 """Sentences: the phone wraps them between words, as it should."""
 
@@ -356,7 +352,7 @@ PROSE = ("👉", "Можно заявить")
 def test_every_list_line_of_a_whole_match_fits_a_phone(options: dict[str, Any]) -> None:
     """Over a seeded computer match (names as long as «Борис+Глеб», the group «Козлятня»),
     no line of the table, the hands, the results or the match's end is wider than
-    ``render.WIDTH``, sentences of the hands' hints apart."""
+    ``LINE``, sentences of the hands' hints apart."""
     state = CoverState("cover", dict(options))
     table = _table(state, chat_title="Козлятня")
     rng = random.Random(3)
@@ -375,7 +371,7 @@ def test_every_list_line_of_a_whole_match_fits_a_phone(options: dict[str, Any]) 
             elif isinstance(event, MatchOver):
                 texts.append(render.match_over_text(table, event, RU))
     long = {line for text in texts for line in text.splitlines()
-            if _visible(line) > render.WIDTH and not line.startswith(PROSE)}  # fmt: skip
+            if visible(line) > LINE and not line.startswith(PROSE)}  # fmt: skip
     assert not long
 
 

@@ -16,7 +16,7 @@ import pytest
 from botapi_emulator import BotApiEmulator, ChatMessage
 from kozelbot.games import family_of
 from kozelbot.records import MoveSource
-from tests import leaks, secret_steps
+from tests import leaks, secret_steps, transcripts
 from tests.e2e import NAMES, BotRunner, Players, bot_settings, seat_four
 
 VERBS = {"lead": "lead", "beat": "beat", "discard": "discard", "level": "level"}
@@ -108,8 +108,9 @@ def players_count(table: Any) -> int:
     ids=["pairs-4", "self-3"],
 )
 async def test_people_play_a_whole_cover_match_from_their_keyboards(
-    emu: BotApiEmulator, db_path: Path, options: str, seats: int
-) -> None:
+    emu: BotApiEmulator, db_path: Path, options: str, seats: int,
+    request: pytest.FixtureRequest
+) -> None:  # fmt: skip
     # Seed 7: both matches offer someone a claim out of turn (a seed decides the shuffles).
     bot = BotRunner(bot_settings(emu, db_path), seed=7)
     await bot.start()
@@ -138,6 +139,8 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         assert any(figures and any(f is not None for f in figures) for figures in read)
         assert await leaks.scan(emu, storage, [1]) == []
         assert not emu.flood_errors
+        games = len(await storage.deals(1))
+        transcripts.read_through(players, f"cover-{request.node.callspec.id}", "cover", games)
     finally:
         await bot.stop()
 

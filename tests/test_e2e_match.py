@@ -49,7 +49,7 @@ async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
     ]  # none is left saying whose turn
     assert sum(m.edits for m in tables) > deals
     for user in players.users:
-        header = "Хвалёный козёл · Козлятня · сдача"
+        header = "Хвалёный козёл · сдача"
         hands = [
             m for m in emu.messages(user.id)
             if (m.versions[:1] and "сдача" in m.versions[0]) or header in m.text

@@ -13,9 +13,10 @@ from kozelbot.fairplay import match_seal
 from kozelbot.games import TABLE_PRESETS, preset, seats_of
 from kozelbot.i18n import LANGUAGES, translator
 from kozelbot.records import RatingChange
-from kozelbot.render import PHONE_ROW, help_text, lobby_keyboard, lobby_text, rating_changes_text
+from kozelbot.render import help_text, lobby_keyboard, lobby_text, rating_changes_text
 from kozelbot.seals import seal_keyboard, seal_line, seals_in_full
 from kozelbot.table import Player, Table, TableStatus
+from kozelbot.texts import LINE
 
 RU = translator("ru")
 SECRET = "5e" * 32
@@ -83,7 +84,7 @@ def test_every_lobby_line_of_options_fits_one_phone_row(variant: str, language: 
         options_rows = text.split("\n")[1 : text.split("\n").index("1. Аня")]
         assert options_rows, text
         for row in options_rows:
-            assert len(row) <= PHONE_ROW, (variant, row)
+            assert len(row) <= LINE, (variant, row)
 
 
 # -- item 6: seals short on the table, whole behind the button ----------------------------------

@@ -16,9 +16,8 @@ They show once the game is scored.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
-from html import escape, unescape
+from html import escape
 from typing import Any
 
 from kozelbot.callbacks import ActButton, ChosenButton, SelectButton
@@ -43,6 +42,7 @@ from kozelbot.game import DealScored, GameError, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table, TableStatus
 from kozelbot.texts import (
+    LINE,
     ROW_WIDTH,
     SUIT_ORDER,
     Button,
@@ -50,15 +50,14 @@ from kozelbot.texts import (
     card_label,
     cards_label,
     common_option_label,
+    pack_lines,
     pair_name,
     seat_name,
+    visible,
 )
 
 SELECTED = "✅"
 FACE_DOWN = "🂠"
-WIDTH = 40
-"""About as many characters as a phone shows on a line (UX.md): longer lists wrap."""
-_TAG = re.compile(r"<[^>]*>")
 PLAYING = (Phase.LEAD, Phase.ANSWER, Phase.REBEAT)
 """The phases a round is played in: only then are its stacks on the table."""
 
@@ -102,25 +101,14 @@ def _sides(view: View) -> list[int]:
     return [0, 1] if view.rules.pairs else list(range(view.players))
 
 
-def _visible(text: str) -> int:
-    """How many characters a line shows (HTML tags and entities count as what they show)."""
-    return len(unescape(_TAG.sub("", text)))
-
-
 def fit(text: Callable[[str], str], parts: Sequence[str], sep: str = " · ") -> str:
     """``text`` of the ``parts`` joined by ``sep``: on one line when it fits a phone
-    (``WIDTH``), else the parts start a line of their own and wrap between parts, as many
+    (``LINE``), else the parts start a line of their own and wrap between parts, as many
     to a line as fit (so a name never parts from its figure)."""
     one = text(sep.join(parts))
-    if all(_visible(line) <= WIDTH for line in one.splitlines()):
+    if all(visible(line) <= LINE for line in one.splitlines()):
         return one
-    lines: list[str] = []
-    for part in parts:
-        if lines and _visible(lines[-1] + sep + part) <= WIDTH:
-            lines[-1] += sep + part
-        else:
-            lines.append(part)
-    wrapped = text("\n" + "\n".join(lines))
+    wrapped = text("\n" + "\n".join(pack_lines(parts, sep)))
     return "\n".join(line.rstrip() for line in wrapped.splitlines() if line.strip())
 
 

@@ -491,13 +491,11 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
     bot's flood limits). It changes when your cards change or your move starts or ends."""
     view = state.view_for(seat)
     trump = view.trump_suit.symbol if view.trump_suit else "—"
-    where = f" · {escape(table.chat_title)}" if table.chat_title else ""
-    lines = [
-        f"{escape(variant_title(table.variant, t))}{where} · "
-        + t("deal {n}", n=view.deal_no + 1)
-        + " · "
-        + t("trump {suit}", suit=trump)
-    ]
+    head = [escape(variant_title(table.variant, t)), t("deal {n}", n=view.deal_no + 1),
+            t("trump {suit}", suit=trump)]  # fmt: skip
+    if table.chat_title:  # last: a long group name goes to a row of its own
+        head.append(escape(table.chat_title))
+    lines = pack_lines(head)
     if table.status is not TableStatus.PLAYING or view.phase not in IN_DEAL:
         lines.append(t("This deal is over."))
         return "\n".join(lines)

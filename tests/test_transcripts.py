@@ -1,0 +1,81 @@
+"""The reading checks of ``tests/transcripts.py`` find each fault issue #15 named, and pass
+what reads right (so the whole-match tests that run them can fail)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.transcripts import Shown, problems
+
+GROUP = "Козлятня"
+TABLE = "\n".join([
+    "🐐 Сдача 2 · Хвалёный козёл",
+    "Козырь ♦",
+    "Аня+Вера: 2 глаза",
+    "Борис+Глеб: 0 глаз",
+    "На столе: Аня 8♥ · Борис 7♥",
+    "Ходит: Вера",
+    "🔒 Печать раздачи: 1a2b3c4d…",
+])  # fmt: skip
+HASH = "ab" * 32
+IDS = ["gender", "ukrainian", "unhelpful", "english", "hash", "wide", "score", "deal", "hand-head"]
+
+
+def _state(text: str, chat: str = GROUP, buttons: tuple[str, ...] = ()) -> Shown:
+    return Shown(chat, 7, 0, True, text, buttons, False)
+
+
+def _found(
+    *states: Shown, variant: str = "hvalenyi", players: int = 4, deals: int = 3
+) -> list[str]:
+    return problems(list(states), group=GROUP, variant=variant, players=players, deals=deals)
+
+
+def test_a_table_a_result_and_a_hand_that_read_right_pass() -> None:
+    result = "\n".join([
+        "Сдача 1: Аня+Вера 85 : 35 → +2 глаза.",
+        "Счёт: Аня+Вера 2 — Борис+Глеб 0",
+        f"🔓 Ключ раздачи: kozel2:hvalenyi:deck=36,players=4,n=0:{HASH}",
+    ])  # fmt: skip
+    hand = "Хвалёный козёл · сдача 3 · козырь ♦\nКозлятня\n👉 Ваш ход. На столе: Аня 8♥"
+    welcome = "🐐 KozelBot — карточная игра.\n/rules — правила: /rules [hvalenyi|kryuk]"
+    over = f"🏆 Аня+Вера выиграли 12 : 4.\nБорис+Глеб — козлы 🐐\n🔑 Секрет партии: {HASH}"
+    assert _found(_state(TABLE), _state(result), _state(hand, chat="Аня"), _state(over),
+                  _state(welcome, chat="Аня")) == []  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "chat", "why"),
+    [
+        (TABLE + "\n⏸ Борис пропустил(а) два хода", GROUP, "a guessed gender"),
+        ("Игра 1: Аня+Вера 81 — Борис+Глеб 39\nскажите Відбій", GROUP, "Ukrainian in Russian"),
+        ("Сейчас это невозможно.", "Аня", "says nothing useful"),
+        (TABLE + "\nJoin with the button or /join.", GROUP, "English in Russian"),
+        (TABLE + f"\n🔒 Печать раздачи: {HASH}", GROUP, "a whole hash outside the result post"),
+        (TABLE + "\nКарт на руках: Аня 6 · Борис 6 · Вера 6 · Глеб 6", GROUP, "wider than"),
+        ("Сдача 1: Аня+Вера 35 : 85 → +2 очка.\nСчёт 0 : 2.", GROUP, "names no side"),
+        ("Хвалёный козёл · сдача 6 · козырь ♦\nСдача закончена.", "Аня", "past the last"),
+        ("Хвалёный козёл · Козлятня · сдача 1 · козырь ♣", "Аня", "wider than"),
+    ],
+    ids=IDS,
+)
+def test_each_fault_is_found(text: str, chat: str, why: str) -> None:
+    found = _found(_state(text, chat=chat))
+    assert found and all(why in f for f in found), found
+
+
+def test_a_sentence_may_wrap_once_in_the_group_but_a_list_may_not() -> None:
+    once = "Сдача 3: Люся! Аня+Вера взяли все взятки."  # 41: a sentence, two rows at most
+    assert _found(_state(once)) == []
+    assert _found(_state("Сдача 3: " + "очень " * 14 + "длинно.")) != []
+
+
+def test_button_labels_are_read_too() -> None:
+    assert _found(_state(TABLE, buttons=("Відбій",))) != []
+
+
+def test_each_variant_keeps_its_words() -> None:
+    assert _found(_state("В прикупе: 18"), players=2) != []
+    assert _found(_state("В прикупе: 18"), players=4, variant="cover") == []
+    assert _found(_state(TABLE + "\nНа обязе: Аня+Вера"), variant="kryuk") != []
+    assert _found(_state(TABLE + "\nНа обязе: Аня+Вера"), variant="hvalenyi") == []

@@ -1,0 +1,197 @@
+"""What people read, as they read it: a match's chats written out, and the reading checks.
+
+``transcript`` writes the group and every private chat of a match the way the people saw
+them: each message in order, every state it was shown in (its edits, keyboard-only edits
+included), its keyboard, each press on it and the bot's answer (toast or alert), and whether
+it was deleted. ``write`` puts one under ``tests/artifacts/transcripts/`` (a file to read
+after a run), and ``problems`` reads it for the faults issue #15 found in whole matches:
+
+- a name's gender guessed both ways («вышел(а)», «вийшов(-ла)»);
+- a whole 64-digit hash anywhere but the deal's key and the match's secret in result posts;
+- a Ukrainian word in a Russian chat (the cover game's «Відбій»), or an English one (a text
+  missing from the catalog);
+- an unhelpful refusal («Сейчас это невозможно.»);
+- a line of the group's lobby, table or results, or of a hand, wider than a phone's row
+  (``LINE``), where it can be kept to one (a sentence may wrap);
+- the running score with one side unnamed (``Счёт 0 : 2``);
+- a hand that after the match names a deal that was never dealt;
+- a variant speaking another's words (two players' «прикуп», kryuk's «На обязе»).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from botapi_emulator import BotApiEmulator, ChatMessage
+from botapi_emulator.keyboards import inline_buttons
+from kozelbot.texts import LINE
+from tests.e2e import Players
+
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "transcripts"
+HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
+GUESSED_GENDER = re.compile(r"\w\((?:а|ла|-ла)\)")
+UKRAINIAN = re.compile(r"[іїєґІЇЄҐ]|Відбій")
+ENGLISH = re.compile(r"(?<![/\w:.@-])[A-Za-z]{3,}\b")
+"""A word in Latin letters: a text left untranslated (commands, the bot's name, variant keys
+and revealed keys excepted, see ``_wrong_words``)."""
+HEXISH = re.compile(r"\b[0-9a-f]{8,}\b")
+UNHELPFUL = ("Сейчас это невозможно", "Not possible right now", "Зараз це неможливо")
+RESULT_POST = re.compile(r"^(Сдача|Игра) \d+:")
+"""The first line of a deal's (the cover game's: a game's) result post."""
+SENTENCE = re.compile(r"[.!?…:;]$")
+"""The end of a sentence or clause (a label ending in a colon is one too)."""
+HAND_DEAL = re.compile(r"· (?:сдача|игра) (\d+)")
+"""The deal (game) a hand message's header names."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One state of one message as a chat showed it."""
+
+    chat: str
+    message_id: int
+    edit: int
+    """0 for the message as sent, then 1, 2, … for each edit."""
+    from_bot: bool
+    text: str
+    buttons: tuple[str, ...]
+    deleted: bool
+
+
+def states(emu: BotApiEmulator, chat_id: int, title: str) -> list[Shown]:
+    """Every state of every message of a chat, in order."""
+    found: list[Shown] = []
+    for message in emu.all_messages(chat_id, include_deleted=True):
+        if message.is_service:
+            continue
+        shown = [*message.shown, (message.text, message.reply_markup)]
+        for edit, (text, markup) in enumerate(shown):
+            found.append(Shown(title, message.message_id, edit, message.from_bot, text,
+                               tuple(t for row in inline_buttons(markup) for t, _ in row),
+                               message.deleted and edit == len(shown) - 1))  # fmt: skip
+    return found
+
+
+def _message_lines(emu: BotApiEmulator, message: ChatMessage) -> list[str]:
+    who = "🤖" if message.from_bot else str(message.sender.get("first_name", "?"))
+    lines: list[str] = []
+    shown = [*message.shown, (message.text, message.reply_markup)]
+    labels: dict[str, str] = {}
+    for edit, (text, markup) in enumerate(shown):
+        head = f"── #{message.message_id} {who}" + (f" · правка {edit}" if edit else "")
+        lines += [head, text]
+        rows = inline_buttons(markup)
+        labels.update((data, label) for row in rows for label, data in row)
+        lines += ["  " + " ".join(f"[{label}]" for label, _ in row) for row in rows]
+    for query in sorted(emu.queries.values(), key=lambda q: q.created):
+        if query.message is not message:
+            continue
+        answer = query.answer
+        said = "" if answer is None or not answer.text else answer.text
+        kind = "⚠️" if answer is not None and answer.show_alert else "💬"
+        press = f"  👆 {query.user.first_name}: [{labels.get(query.data, query.data)}]"
+        lines.append(press + (f" → {kind} {said}" if said else ""))
+    if message.deleted:
+        lines.append("  ✖ удалено")
+    return lines
+
+
+def transcript(emu: BotApiEmulator, chats: Iterable[tuple[int, str]]) -> str:
+    """The chats (id, title) written out, one after the other."""
+    lines: list[str] = []
+    for chat_id, title in chats:
+        lines += ["", f"══════ {title} ══════"]
+        for message in emu.all_messages(chat_id, include_deleted=True):
+            if not message.is_service:
+                lines += _message_lines(emu, message)
+    return "\n".join(lines).lstrip("\n") + "\n"
+
+
+def write(name: str, text: str) -> Path:
+    """Save a transcript as ``tests/artifacts/transcripts/<name>.txt``."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def problems(shown: list[Shown], *, group: str, variant: str, players: int,
+             deals: int) -> list[str]:  # fmt: skip
+    """What reads wrong in a Russian match (see the module docstring); ``deals``: how many
+    deals (cover: games) the match had."""
+    found: list[str] = []
+
+    def bad(state: Shown, why: str, line: str) -> None:
+        found.append(f"{state.chat} #{state.message_id}/{state.edit}: {why}: {line!r}")
+
+    for state in (s for s in shown if s.from_bot):
+        result = bool(RESULT_POST.match(state.text))
+        for line in [*state.text.splitlines(), *state.buttons]:
+            for why in _wrong_words(line, variant, players):
+                bad(state, why, line)
+            if HEX64.search(line) and not (result or "🔑" in line):
+                bad(state, "a whole hash outside the result post", line)
+        in_group = state.chat == group
+        numbered = None if in_group else HAND_DEAL.search(state.text)
+        if numbered is not None and int(numbered.group(1)) > deals:
+            bad(state, f"a deal past the last ({deals})", state.text.splitlines()[0])
+        if not (_table_or_result(state.text) if in_group else numbered):
+            continue  # the width is checked on tables, lobbies, results and hands
+        for line in state.text.splitlines():
+            if _too_wide(line, sentences=in_group):
+                bad(state, f"wider than a phone's row ({LINE})", line)
+            if in_group and re.match(r"^Счёт:? \d+ : \d+", line):
+                bad(state, "a score that names no side", line)
+    return found
+
+
+def _wrong_words(line: str, variant: str, players: int) -> list[str]:
+    """Why the words of a line are wrong for a Russian reader of ``variant``."""
+    why = []
+    if GUESSED_GENDER.search(line):
+        why.append("a guessed gender")
+    if UKRAINIAN.search(line):
+        why.append("Ukrainian in Russian")
+    words = HEXISH.sub("", line.replace("KozelBot", ""))  # seals, seeds and secrets: hex
+    if ENGLISH.search(words) and "kozel2:" not in line and "|" not in line:  # /rules [a|b]
+        why.append("English in Russian")
+    if any(words in line for words in UNHELPFUL):
+        why.append("says nothing useful")
+    if players == 2 and "рикуп" in line:
+        why.append("a preferans word for the deck")
+    if variant == "kryuk" and "На обязе" in line:
+        why.append("hvalenyi's word in kryuk")
+    return why
+
+
+def _too_wide(line: str, *, sentences: bool) -> bool:
+    """A list or figures line wider than a phone's row. A sentence may wrap once in the
+    group (a result's «Сдача 3: Люся! Аня+Вера взяли все взятки.»), and in a hand, where
+    the prompts are instructions, freely; the revealed key and secret are meant to be
+    copied whole."""
+    if HEX64.search(line) or "kozel2:" in line:
+        return False
+    if SENTENCE.search(line):
+        return sentences and len(line) > 2 * LINE
+    return len(line) > LINE
+
+
+def _table_or_result(text: str) -> bool:
+    """The group's lobby or table message (``🐐 Сдача 3 · …``), or a result post."""
+    return text.startswith("🐐 ") or bool(RESULT_POST.match(text)) or text.startswith("🏆")
+
+
+def read_through(players: Players, name: str, variant: str, deals: int) -> None:
+    """A finished match's chats as its people read them: written to ``<name>.txt``, and
+    nothing in them reads wrong (``problems``)."""
+    emu = players.emu
+    chats = [(players.group.id, players.group.title),
+             *((u.id, u.first_name) for u in players.users)]  # fmt: skip
+    write(name, transcript(emu, chats))
+    shown = [s for chat_id, title in chats for s in states(emu, chat_id, title)]
+    found = problems(shown, group=players.group.title, variant=variant,
+                     players=len(players.users), deals=deals)  # fmt: skip
+    assert found == [], "\n".join(found)
