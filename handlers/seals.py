@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from telegram import Update
 
-from handlers.deps import Context
+from handlers.deps import BotData, Context
 from handlers.flow import press
 from kozelbot.callbacks import SealButton
 from kozelbot.fairplay import commitment
 from kozelbot.seals import seals_in_full
+from kozelbot.table import Table
 
 
 async def seal_button(update: Update, context: Context) -> None:
@@ -32,22 +33,20 @@ async def seal_button(update: Update, context: Context) -> None:
         return
     deal_seal = None
     if button.deal_no >= 0:
-        deal_seal = await _deal_seal(context, button.game_id, button.deal_no)
+        deal_seal = await _deal_seal(data, table, button.deal_no)
         if deal_seal is None:
             await pressed.refuse(t("This button is not valid."))
             return
     await pressed.answer(seals_in_full(table, deal_seal, t), alert=True)
 
 
-async def _deal_seal(context: Context, game_id: int, deal_no: int) -> str | None:
+async def _deal_seal(data: BotData, table: Table, deal_no: int) -> str | None:
     """The seal of a deal's cards in play: the live state's while it is shown, else the
     scored deal's trace."""
-    data = context.bot_data
-    table = data.service.snapshot(game_id) or await data.service.game(game_id)
-    state = None if table is None else data.service.state_of(table)
+    state = data.service.state_of(table)
     if state is not None and state.deal_shown == deal_no and state.seeds:
         return commitment(state.seeds[-1])
-    for deal in await data.storage.deals(game_id):
+    for deal in await data.storage.deals(table.game_id):
         if deal.deal_no == deal_no and isinstance(deal.trace.get("commit"), str):
             return str(deal.trace["commit"])
     return None

@@ -20,11 +20,11 @@ from kozelbot.cover.state import (
     IllegalMove,
     Lead,
     Phase,
-    Round,
     RoundTaken,
 )
 from kozelbot.i18n import translator
 from kozelbot.table import Player, Table, TableStatus
+from tests.cover_positions import position
 
 EN = translator("en")
 PAIRS: dict[str, Any] = {"mode": "pairs", "players": 4}
@@ -106,20 +106,6 @@ def test_the_table_shows_stacks_discards_talon_trump_and_who_acts() -> None:
 # -- the points line shows only face-up cards until the game is scored ----------------------
 
 
-def _position(options: dict[str, Any], hands: list[str], talon: str = "") -> CoverState:
-    """A game whose hands (one string per seat) and talon (top first) are exactly these,
-    seat 0 to lead."""
-    state = CoverState("cover", dict(options))
-    state.deal_deck(list(DECK_36))
-    game = state.current
-    assert game is not None
-    game.hands = [list(parse_cards(h)) for h in hands]
-    game.talon = list(parse_cards(talon))
-    game.round = Round(leader=0, first_leader=0, last_beater=0)
-    state.phase = Phase.LEAD
-    return state
-
-
 def _points_line(text: str) -> str:
     """The points line, joined back into one if it wrapped (its label then the figures)."""
     lines = text.splitlines()
@@ -136,7 +122,7 @@ def _open_points(names: list[str], points: list[int]) -> str:
 def test_during_play_the_table_counts_only_face_up_cards_in_the_tricks_taken() -> None:
     """Issue #14: the face-down discards (A♠, A♣ here) stay out of the table's points line,
     and out of the public view, until the game is scored; then the true totals show."""
-    state = _position(PAIRS, ["KC 6H", "AS 7H", "10C 8H", "AC 9H"])
+    state = position(PAIRS, ["KC 6H", "AS 7H", "10C 8H", "AC 9H"])
     table = _table(state)
     state.apply(0, Lead(parse_cards("KC")))
     state.apply(1, Discard(parse_cards("AS")))  # 11 points, face down

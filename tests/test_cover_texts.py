@@ -29,6 +29,7 @@ from kozelbot.game import DealScored, MatchOver
 from kozelbot.i18n import translator
 from kozelbot.table import Player, Table, TableStatus
 from kozelbot.texts import LINE, visible
+from tests.cover_positions import position
 
 RU, UK, EN = translator("ru"), translator("uk"), translator("en")
 NAMES = ("Аня", "Борис", "Вера", "Глеб")
@@ -44,20 +45,6 @@ def _table(state: CoverState, chat_title: str | None = None) -> Table:
     return Table(game_id=7, chat_id=-1, chat_title=chat_title, variant="cover",
                  options=state.options, creator_id=100, seed=1, seats=seats,
                  status=TableStatus.PLAYING)  # fmt: skip
-
-
-def _position(options: dict[str, Any], hands: list[str], talon: str = "") -> CoverState:
-    """A first game whose hands (one string per seat) and talon (top first) are exactly
-    these, seat 0 to lead, trump ♦."""
-    state = CoverState("cover", dict(options))
-    state.deal_deck(list(DECK_36))
-    game = state.current
-    assert game is not None
-    game.hands = [list(parse_cards(h)) for h in hands]
-    game.talon = list(parse_cards(talon))
-    game.round = Round(leader=0, first_leader=0, last_beater=0)
-    state.phase = Phase.LEAD
-    return state
 
 
 def _finish(state: CoverState, points: list[int]) -> list[Any]:
@@ -199,7 +186,7 @@ def test_eggs_and_the_doubled_game_after_them() -> None:
 
 
 def test_the_table_names_the_sides_in_its_loser_points_and_open_card_points() -> None:
-    state = _position(PAIRS, ["KC 6H", "AS 7H", "10C 8H", "AC 9H"], "6S 7S 8S 9S")
+    state = position(PAIRS, ["KC 6H", "AS 7H", "10C 8H", "AC 9H"], "6S 7S 8S 9S")
     table = _table(state)
     state.apply(0, Lead(parse_cards("KC")))
     state.apply(1, Discard(parse_cards("AS")))  # face down: not in the open points
@@ -265,7 +252,7 @@ def test_four_aces_win_in_the_winners_number() -> None:
 def _bottom_drawn(bottom: str) -> tuple[CoverState, Table, list[Any]]:
     """Two players; Аня leads К♣, Борис discards, Аня takes and draws the talon's only
     card, its bottom one."""
-    state = _position(_self(2), ["KC 6H", "AS 7H"], bottom)
+    state = position(_self(2), ["KC 6H", "AS 7H"], bottom)
     table = _table(state)
     state.apply(0, Lead(parse_cards("KC")))
     return state, table, state.apply(1, Discard(parse_cards("7H")))
@@ -381,7 +368,7 @@ def test_every_list_line_of_a_whole_match_fits_a_phone(options: dict[str, Any]) 
 def _rebeat() -> tuple[CoverState, Table]:
     """Аня leads 6♣, Борис beats with 7♣, Аня cannot answer: Борис may beat his own stack
     again (8♣) or end the round."""
-    state = _position(_self(2), ["6C 9H", "7C 8C"], "6S 7S 8S 9S")
+    state = position(_self(2), ["6C 9H", "7C 8C"], "6S 7S 8S 9S")
     state.apply(0, Lead(parse_cards("6C")))
     state.apply(1, Beat(parse_cards("7C")))
     assert state.phase is Phase.REBEAT and state.to_act() == (1,)
@@ -487,7 +474,7 @@ def test_english_counts_agree_too() -> None:
 def test_the_answering_hand_is_told_what_it_may_do_with_how_many_cards() -> None:
     """Three players: Аня leads 6♠ 9♠, Борис beats both (10♠ Д♠); Вера, two cards over him,
     may beat both stacks or discard two; without the cards to beat, only discard."""
-    state = _position(_self(3), ["6S 9S 7C", "10S QS 8C", "KS AS 7H"], "6D 7D 8D 9D")
+    state = position(_self(3), ["6S 9S 7C", "10S QS 8C", "KS AS 7H"], "6D 7D 8D 9D")
     table = _table(state)
     state.apply(0, Lead(parse_cards("6S 9S")))
     state.apply(1, Beat(parse_cards("10S QS")))
@@ -503,13 +490,13 @@ def test_the_answering_hand_is_told_what_it_may_do_with_how_many_cards() -> None
 
 
 def test_one_stack_is_the_stack_and_the_talon_counts_its_cards() -> None:
-    state = _position(_self(2), ["KC 6H", "AS 7H"], "6S")
+    state = position(_self(2), ["KC 6H", "AS 7H"], "6S")
     table = _table(state)
     assert "В прикупе: 1 карта" in render.table_text(table, state, RU).splitlines()
     state.apply(0, Lead(parse_cards("KC")))
     assert render.hand_text(table, state, 1, RU).splitlines()[-1] == (
         "👉 Скиньте 1 карту рубашкой вверх.")  # fmt: skip
-    state = _position(_self(2), ["KC 6H", "AC 7H"], "6S 7S")
+    state = position(_self(2), ["KC 6H", "AC 7H"], "6S 7S")
     table = _table(state)
     assert "В прикупе: 2 карты" in render.table_text(table, state, RU).splitlines()
     state.apply(0, Lead(parse_cards("KC")))
@@ -531,7 +518,7 @@ def test_several_players_to_act_are_named_together() -> None:
 def test_after_the_last_trick_the_table_shows_no_stacks_of_it() -> None:
     """The last trick holds the face-down discards too: once it is taken the view and the
     table show none of its cards, only the scored points."""
-    state = _position(PAIRS, ["AC", "10H", "KH", "QH"])
+    state = position(PAIRS, ["AC", "10H", "KH", "QH"])
     table = _table(state)
     state.apply(0, Lead(parse_cards("AC")))
     while state.phase is Phase.ANSWER:

@@ -51,6 +51,33 @@ async def test_the_table_shows_the_seal_short_and_the_result_post_reveals_the_ke
     assert "kozel2:" not in final.text and short.group(1) in final.text
 
 
+async def test_a_forged_seal_button_is_refused_and_changes_nothing(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """Another game's seal, a deal not dealt yet, a seal button pressed in a private chat:
+    each is answered as not valid, and no message changes."""
+    players = await seat_four(emu, options="seating=ordered move_time=0")
+    group = players.group
+    await bot.drain()
+    table = emu.find_message(group.id, "Сдача 1")
+    assert table is not None
+    game_id = next(iter(_app(bot).bot_data.service._tables.values())).game_id
+    hand = players.hand_message(players.users[0])
+    assert hand is not None
+    forged = [(group.id, table.message_id, f"f:{game_id + 1}:0"),
+              (group.id, table.message_id, f"f:{game_id}:5"),
+              (players.users[0].id, hand.message_id, f"f:{game_id}:0")]  # fmt: skip
+    shown = {m.message_id: m.text for chat in (group.id, players.users[0].id)
+             for m in emu.messages(chat)}  # fmt: skip
+    for chat_id, message_id, data in forged:
+        query = emu.forged_press_nowait(players.users[0], chat_id, message_id, data)
+        answer = await emu.wait_answer(query)
+        assert answer.text == "Эта кнопка недействительна.", data
+    await bot.drain()
+    assert shown == {m.message_id: m.text for chat in (group.id, players.users[0].id)
+                     for m in emu.messages(chat)}  # fmt: skip
+
+
 async def test_the_private_welcome_names_the_bot_once(emu: BotApiEmulator, bot: BotRunner) -> None:
     ann = emu.add_user(first_name="Аня", language_code="ru")
     await emu.start_private(ann)
