@@ -262,7 +262,9 @@ def test_the_public_table_is_the_same_whichever_cards_lie_face_down(
                 card, side = rng.choice(face_down)
                 other = next((c for c in unseen if c.points != card.points), rng.choice(unseen))
                 swap = {str(card): str(other), str(other): str(card)}
-                twin = CoverState.load(_relabelled(state.dump(), swap))
+                dumped = state.dump()  # the game before is over: its cards are other cards
+                twin = CoverState.load({**_relabelled(dumped, swap),
+                                        "last_result": dumped["last_result"]})  # fmt: skip
                 assert twin.current is not None and state.current is not None
                 if side is not None:
                     twin.current.points[side] += other.points - card.points

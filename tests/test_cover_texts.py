@@ -111,13 +111,33 @@ def test_a_pairs_game_result_names_both_sides_with_their_points_and_loser_points
     assert render.final_table_text(table, result, RU) == "\n".join(
         [
             "🐐 Игра 1 · козырь ♦ · Козёл с прикупом",
+            "Последняя взятка — Аня: 6♥ · 🂠×3",
             "Очки в игре: Аня+Вера 81 — Борис+Глеб 39",
             "Игра закончена.",
         ]
     )
-    assert render.final_table_text(table, result, UK).splitlines()[1] == (
-        "Очки в грі: Аня+Вера 81 — Борис+Глеб 39"
-    )
+    assert render.final_table_text(table, result, UK).splitlines()[1:3] == [
+        "Остання взятка — Аня: 6♥ · 🂠×3", "Очки в грі: Аня+Вера 81 — Борис+Глеб 39"
+    ]  # fmt: skip
+
+
+def test_the_final_table_shows_the_last_trick_as_it_lay_face_down_cards_counted() -> None:
+    """Issue #15 item 7 in the cover game: who took the last trick, its stacks (lead → beat)
+    and how many cards lay face down, never which; a result stored before the stacks were
+    kept shows none."""
+    state = position(PAIRS, ["6H 6C", "7H 7C", "8D 8C", "9S 9C"])
+    table = _table(state)
+    events = state.apply(0, Lead(parse_cards("6H")))
+    for seat, action in [(1, Beat(parse_cards("7H"))), (2, Beat(parse_cards("8D"))),
+                         (3, Discard(parse_cards("9S"))), (2, Lead(parse_cards("8C"))),
+                         (3, Beat(parse_cards("9C"))), (0, Discard(parse_cards("6C"))),
+                         (1, Discard(parse_cards("7C")))]:  # fmt: skip
+        assert state.to_act() == (seat,)
+        events += state.apply(seat, action)
+    final = render.final_table_text(table, _scored(events), RU).splitlines()
+    assert final[1] == "Последняя взятка — Глеб: 8♣→9♣ · 🂠×2"
+    old = render.final_table_text(table, _result((50, 70), (2, 0), (2, 0)), RU)
+    assert "взятка" not in old
 
 
 def test_the_running_loser_points_name_everybody_even_a_side_with_none() -> None:
@@ -145,7 +165,8 @@ def test_each_for_self_every_player_is_named_with_their_own_figures() -> None:
         ]
     )
     assert render.final_table_text(table, result, RU).splitlines()[1:] == [
-        "Очки в игре: Аня 7 · Борис 51 · Вера 62", "Игра закончена."
+        "Последняя взятка — Аня: 6♥ · 🂠×2", "Очки в игре: Аня 7 · Борис 51 · Вера 62",
+        "Игра закончена."
     ]  # fmt: skip
 
 

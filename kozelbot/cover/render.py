@@ -232,12 +232,25 @@ def _head(result: DealScored, t: Translator) -> str:
 
 
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
-    """The table message of a scored game: its true points, side by side."""
+    """The table message of a scored game: the last trick — who took it and its stacks as
+    they lay (face-down cards counted, never named: ``🂠×2``) — and the true points, side
+    by side. Games scored before the stacks were kept show no last trick."""
     pairs = table.options.get("mode", "pairs") == "pairs"
     names = _names(table, len(result.score), pairs, t)
-    points = _figures(lambda s: t("Points this game: {points}", points=s), names,
-                      [str(p) for p in result.points], _played(result))  # fmt: skip
-    return "\n".join([_head(result, t), points, t("This game is over.")])
+    lines = [_head(result, t)]
+    details = result.details
+    stacks = details.get("last_stacks")
+    if stacks and int(details.get("last_taker", -1)) >= 0:
+        taker = seat_name(table, int(details["last_taker"]), t)
+        shown = ["→".join(card_label(Card.parse(c), t) for c in stack) for stack in stacks]
+        if details.get("last_face_down"):
+            shown.append(f"{FACE_DOWN}×{int(details['last_face_down'])}")
+        lines.append(fit(lambda s: t("Last trick — {name}: {stacks}", name=taker, stacks=s),
+                         shown))  # fmt: skip
+    lines.append(_figures(lambda s: t("Points this game: {points}", points=s), names,
+                          [str(p) for p in result.points], _played(result)))  # fmt: skip
+    lines.append(t("This game is over."))
+    return "\n".join(lines)
 
 
 def result_text(table: Table, result: DealScored, t: Translator) -> str:

@@ -310,6 +310,10 @@ class CoverGame:
     bottom: Card | None = None
     """The talon's bottom card once shown to all (the cut card, or drawn at the last draw)."""
     last_taker: int = -1
+    last_stacks: list[list[Card]] = field(default_factory=list)
+    """The last trick's stacks as they lay when it was taken (the final table shows them)."""
+    last_face_down: int = 0
+    """How many cards of the last trick lay face down (discards)."""
     dealer: int | None = None
     """The seat that dealt (``None`` in games stored before it was kept)."""
 
@@ -892,6 +896,8 @@ class CoverState:
         side = self.side_of(taker)
         game.tricks_won[side] += 1
         game.last_taker = taker
+        game.last_stacks = [list(stack) for stack in rnd.stacks]
+        game.last_face_down = len(rnd.discards)
         game.rounds.append(self._round_trace(rnd))
         seats = self.in_play()
         smallest = min(len(game.hands[s]) for s in seats)
@@ -1046,6 +1052,8 @@ class CoverState:
                 "trump": game.trump.value,
                 "out": sorted(self.out),
                 "last_taker": game.last_taker,
+                "last_stacks": [[str(c) for c in stack] for stack in game.last_stacks],
+                "last_face_down": game.last_face_down,
             },
             seeds=tuple(self.seeds),
         )
