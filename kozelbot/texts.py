@@ -103,6 +103,15 @@ def eyes(count: int, t: Translator) -> str:
     return t.n("{count} eye", "{count} eyes", count)
 
 
+def taking_line(table: Table, winner: int, partner: int | None, t: Translator) -> str:
+    """Who takes the trick so far, said to a seat on its turn: ``Пока берёт Вера — ваш
+    партнёр.`` when it is the partner."""
+    name = seat_name(table, winner, t)
+    if winner == partner:
+        return t("Taking it so far: {name}, your partner.", name=name)
+    return t("Taking it so far: {name}.", name=name)
+
+
 # -- phone-wide lines ----------------------------------------------------------------------
 
 

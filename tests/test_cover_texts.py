@@ -140,6 +140,21 @@ def test_the_final_table_shows_the_last_trick_as_it_lay_face_down_cards_counted(
     assert "взятка" not in old
 
 
+def test_on_your_answer_the_hand_says_who_takes_the_trick_so_far() -> None:
+    """Issue #15 item 8 in the cover game: once someone beat, the seat to answer is told who
+    takes the trick now (the last beater), and whether that is the partner."""
+    state = position(PAIRS, ["6H 6C", "7H 7C", "8D 8C", "9S 9C"])
+    table = _table(state)
+    state.apply(0, Lead(parse_cards("6H")))
+    assert "берёт" not in render.hand_text(table, state, 1, RU)  # the lead alone
+    state.apply(1, Beat(parse_cards("7H")))
+    assert render.hand_text(table, state, 2, RU).splitlines()[-1] == "Пока берёт Борис."
+    state.apply(2, Discard(parse_cards("8C")))
+    assert render.hand_text(table, state, 3, RU).splitlines()[-1] == (
+        "Пока берёт Борис — ваш партнёр.")  # fmt: skip
+    assert "берёт" not in render.hand_text(table, state, 0, RU)  # not Аня's turn
+
+
 def test_the_running_loser_points_name_everybody_even_a_side_with_none() -> None:
     state = CoverState("cover", PAIRS)
     table = _table(state)

@@ -53,6 +53,7 @@ from kozelbot.texts import (
     pack_lines,
     pair_name,
     seat_name,
+    taking_line,
     visible,
 )
 
@@ -326,8 +327,9 @@ def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
     if table.status is not TableStatus.PLAYING or view.phase in (Phase.DEALING, Phase.OVER):
         lines.append(t("This game is over."))
         return "\n".join(lines)
-    if view.rules.pairs:
-        lines.append(t("Your partner: {name}", name=seat_name(table, (seat + 2) % 4, t)))
+    partner = (seat + 2) % 4 if view.rules.pairs else None
+    if partner is not None:
+        lines.append(t("Your partner: {name}", name=seat_name(table, partner, t)))
     trump = _trump_line(view, t)
     if trump:
         lines.append(trump)
@@ -370,6 +372,9 @@ def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
         )
     if what:
         lines.append("👉 " + what)
+    taker = view.last_beater
+    if mine and view.phase is Phase.ANSWER and taker is not None and taker != view.leader:
+        lines.append(taking_line(table, taker, partner, t))  # someone beat: who takes it now
     if claims:
         lines.append(t("You may claim the lead: «I have {n}».", n=claims[0].count))
     return "\n".join(lines)

@@ -55,6 +55,7 @@ from kozelbot.texts import (
     pack_lines,
     pair_name,
     seat_name,
+    taking_line,
 )
 
 FACE_DOWN = "🂠"
@@ -551,11 +552,7 @@ def _taking_line(table: Table, view: View, t: Translator) -> list[str]:
     if len(view.trick) < 2 or any(card is None for _, card in view.trick):
         return []
     cards = [(s, card) for s, card in view.trick if card is not None]
-    winner = trick_winner(cards, view.strength)
-    name = seat_name(table, winner, t)
-    if winner == view.partner:
-        return [t("Taking it so far: {name}, your partner.", name=name)]
-    return [t("Taking it so far: {name}.", name=name)]
+    return [taking_line(table, trick_winner(cards, view.strength), view.partner, t)]
 
 
 def _lead_prompt(view: View, seat: int, t: Translator) -> str:
