@@ -148,9 +148,9 @@ def test_on_your_answer_the_hand_says_who_takes_the_trick_so_far() -> None:
     state.apply(0, Lead(parse_cards("6H")))
     assert "берёт" not in render.hand_text(table, state, 1, RU)  # the lead alone
     state.apply(1, Beat(parse_cards("7H")))
-    assert render.hand_text(table, state, 2, RU).splitlines()[-1] == "Пока берёт Борис."
+    assert render.hand_text(table, state, 2, RU).splitlines()[-2] == "Пока берёт Борис."
     state.apply(2, Discard(parse_cards("8C")))
-    assert render.hand_text(table, state, 3, RU).splitlines()[-1] == (
+    assert render.hand_text(table, state, 3, RU).splitlines()[-2] == (
         "Пока берёт Борис — ваш партнёр.")  # fmt: skip
     assert "берёт" not in render.hand_text(table, state, 0, RU)  # not Аня's turn
 
@@ -517,7 +517,7 @@ def test_the_answering_hand_is_told_what_it_may_do_with_how_many_cards() -> None
     text = render.table_text(table, state, RU)
     assert "На столе: 6♠→10♠ · 9♠→Д♠" in text.splitlines()
     hand = render.hand_text(table, state, 2, RU).splitlines()
-    assert hand[-2:] == ["Побить: 10♠ Д♠",
+    assert hand[-3:] == ["Побить: 10♠ Д♠", "Пока берёт Борис.",
                          "👉 Побейте все стопки или скиньте 2 карты рубашкой вверх."]  # fmt: skip
     assert state.current is not None
     state.current.hands[2] = list(parse_cards("7H 8H 9H"))

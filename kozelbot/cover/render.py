@@ -337,6 +337,9 @@ def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
         tops = " ".join(card_label(stack[-1], t) for stack in view.stacks)
         lines.append(t("To beat: {cards}", cards=tops))
     mine = seat in view.to_act
+    taker = view.last_beater
+    if mine and view.phase is Phase.ANSWER and taker is not None and taker != view.leader:
+        lines.append(taking_line(table, taker, partner, t))  # someone beat: who takes it now
     legal = state.legal_actions(seat)
     beats = any(isinstance(a, Beat) for a in legal)
     claims = [a for a in legal if isinstance(a, Claim)]
@@ -372,9 +375,6 @@ def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
         )
     if what:
         lines.append("👉 " + what)
-    taker = view.last_beater
-    if mine and view.phase is Phase.ANSWER and taker is not None and taker != view.leader:
-        lines.append(taking_line(table, taker, partner, t))  # someone beat: who takes it now
     if claims:
         lines.append(t("You may claim the lead: «I have {n}».", n=claims[0].count))
     return "\n".join(lines)
