@@ -21,8 +21,10 @@ from tests.e2e import TOKEN, BotRunner, Players, bot_settings, fast_limits, hand
 SHARE = 0.2
 DEAL_OVER = "Сдача закончена."
 STALE_VIEW = ("Сейчас ходит", "Этой карты у вас уже нет", "Нужно ходить", "Зашли козырем",
-              "Это сообщение с картами устарело", "Эта кнопка устарела")
-"""The refusals a press on a hand whose edit a fault held up may rightly get."""
+              "Это сообщение с картами устарело", "Эта кнопка устарела",
+              "Эта игра уже закончилась")  # fmt: skip
+"""The refusals a press on a hand whose edit a fault held up may rightly get (the last: the
+match ended while a fault held up both its result post and the hand's last edit)."""
 
 
 async def _play_to_the_end(players: Players, emu: BotApiEmulator) -> int:

@@ -19,7 +19,9 @@ from storage import Storage
 async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     storage = await Storage.open(tmp_path / "s.db")
     try:
-        yield GameService(storage, rng=random.Random(3), clock=lambda: 1000.0)
+        # A seeded entropy: the matches' secrets, and so their deals, are the same every run.
+        yield GameService(storage, rng=random.Random(3), clock=lambda: 1000.0,
+                          entropy=random.Random("service").randbytes)  # fmt: skip
     finally:
         await storage.close()
 
@@ -153,4 +155,5 @@ async def test_kryuk_time_out_plays_a_random_legal_card(service: GameService) ->
     service.clock = lambda: table.deadline + 1  # type: ignore[operator]
     change = await service.time_out(game_id)
     assert change is not None and change.moves[0].source.value == "timeout"
+    assert change.moves[0].action.startswith("play:")  # a card, not a secret step's decision
     assert change.table.timeouts[0] == 1
