@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from telegram import Update
 from telegram.constants import ChatType
 
 from handlers.deps import BotData, Context
 from handlers.flow import (
+    Press,
     command,
     group_command,
     player_of,
@@ -23,7 +26,7 @@ from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.render import option_error_text, table_error_text
 from kozelbot.service import TableError
-from kozelbot.table import GameAlreadyRunning
+from kozelbot.table import GameAlreadyRunning, Table
 
 HAND_BUTTONS = (
     callbacks.PlayButton, callbacks.RedealButton, callbacks.ActButton, callbacks.SelectButton,
@@ -61,17 +64,34 @@ async def hand_button(update: Update, context: Context) -> None:
         # act() checks its deal.)
         await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
         return
-    family, texts = family_of(table.variant), texts_of(table.variant)
+    family = family_of(table.variant)
+    if isinstance(button, callbacks.SelectButton | callbacks.ChosenButton):
+        await _selection_button(pressed, data, table, seat, button)
+        return
+    try:
+        action = family.parse_action(button.action)
+    except ValueError:
+        await pressed.refuse(t("This button is not valid."))
+        return
+    await _act(pressed, data, table, seat, button.deal_no, action)
+
+
+async def _selection_button(
+    pressed: Press, data: BotData, table: Table, seat: int,
+    button: callbacks.SelectButton | callbacks.ChosenButton,
+) -> None:  # fmt: skip
+    """A card toggled in the selection of a hand whose moves take several cards, or a verb
+    acting on the selected cards (a button of the deal shown, from the latest committed
+    state)."""
+    t, texts = pressed.t, texts_of(table.variant)
     state = data.service.state_of(table)
+    if not texts.multi_select:
+        await pressed.refuse(t("This button is not valid."))
+        return
     if state is None or not state.accepts(button.deal_no):
         await pressed.refuse(table_error_text("stale", t))
         return
     hand = frozenset(state.view_for(seat).hand)
-    if isinstance(button, callbacks.SelectButton | callbacks.ChosenButton) and (
-        not texts.multi_select
-    ):
-        await pressed.refuse(t("This button is not valid."))
-        return
     if isinstance(button, callbacks.SelectButton):
         if button.card not in hand:
             await pressed.refuse(t("That card is no longer in your hand."))
@@ -79,20 +99,25 @@ async def hand_button(update: Update, context: Context) -> None:
         chosen = data.presenter.toggle(table.game_id, seat, button.card)
         await pressed.answer(t("Selected: {n}", n=len(chosen & hand)))
         return
+    chosen = data.presenter.selection(table.game_id, seat) & hand
+    if not chosen:
+        await pressed.refuse(t("Select cards first, then press the action."))
+        return
     try:
-        if isinstance(button, callbacks.ChosenButton):
-            chosen = data.presenter.selection(table.game_id, seat) & hand
-            if not chosen:
-                await pressed.refuse(t("Select cards first, then press the action."))
-                return
-            action = texts.from_selection(button.verb, chosen)
-        else:
-            action = family.parse_action(button.action)
+        action = texts.from_selection(button.verb, chosen)
     except ValueError:
         await pressed.refuse(t("This button is not valid."))
         return
+    await _act(pressed, data, table, seat, button.deal_no, action)
+
+
+async def _act(
+    pressed: Press, data: BotData, table: Table, seat: int, deal_no: int, action: Any
+) -> None:
+    """Make the move: the service checks the deal, verifies and commits it in one pass."""
+    t, texts = pressed.t, texts_of(table.variant)
     try:
-        change = await data.service.act(button.game_id, user.id, button.deal_no, action)
+        change = await data.service.act(table.game_id, pressed.user.id, deal_no, action)
     except GameError as error:
         await pressed.refuse(texts.error_text(error, table, t))
         return
@@ -101,8 +126,7 @@ async def hand_button(update: Update, context: Context) -> None:
         return
     data.presenter.clear_selection(table.game_id, seat)
     publish(data, change)
-    applied = change.moves[0].action if change.moves else str(action)
-    await pressed.answer(texts.done_text(family.parse_action(applied), t))
+    await pressed.answer(texts.done_text(change.acted, t))
 
 
 async def hand(update: Update, context: Context) -> None:

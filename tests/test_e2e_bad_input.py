@@ -15,7 +15,7 @@ from tests.e2e import BotRunner, Players, open_lobby, seat_four
 def _table(bot: BotRunner, chat_id: int):  # type: ignore[no-untyped-def]
     assert bot.app is not None
     service = bot.app.bot_data.service
-    cached = {**service._ended, **service._tables}
+    cached = {**service.tables.ended, **service.tables.live}
     game_ids = [gid for gid, t in cached.items() if t.chat_id == chat_id]
     return service.snapshot(max(game_ids))
 

@@ -25,7 +25,7 @@ def _app(bot: BotRunner) -> Any:
 
 def _table(bot: BotRunner, chat_id: int, thread_id: int | None = None) -> Table:
     service = _app(bot).bot_data.service
-    live = [t for t in service._tables.values() if t.place == (chat_id, thread_id)]
+    live = [t for t in service.tables.live.values() if t.place == (chat_id, thread_id)]
     assert live, f"no live game in {chat_id}"
     return live[0]
 
@@ -167,7 +167,7 @@ async def test_play_in_a_group_points_to_the_private_chat(
     emu.send_text(ann, group.id, "/play")
     reply = await reply_after(emu, group.id, 0, "/play")
     assert "t.me/kozel_test_bot?start=play" in reply.html
-    assert _app(bot).bot_data.service._tables == {}
+    assert _app(bot).bot_data.service.tables.live == {}
 
 
 # -- absent players ---------------------------------------------------------------------
@@ -344,7 +344,7 @@ async def test_a_majority_of_seated_people_stops_the_match_by_vote(
     await bot.drain()
     assert _table(bot, group.id).status is TableStatus.PLAYING
     emu.send_text(gleb, group.id, "/stop")
-    await emu.wait_for(lambda: not _app(bot).bot_data.service._tables)
+    await emu.wait_for(lambda: not _app(bot).bot_data.service.tables.live)
     ended = await _app(bot).bot_data.service.game(game_id)
     assert ended is not None and ended.status is TableStatus.STOPPED
     assert ended.closed_reason == "vote"
@@ -404,7 +404,7 @@ async def test_a_second_seat_is_refused_with_a_link_to_the_first(
 
 def _table_live(bot: BotRunner, chat_id: int) -> bool:
     service = _app(bot).bot_data.service
-    return any(t.chat_id == chat_id for t in service._tables.values())
+    return any(t.chat_id == chat_id for t in service.tables.live.values())
 
 
 # -- discoverability --------------------------------------------------------------------
@@ -492,12 +492,12 @@ async def test_two_games_in_two_topics_of_one_forum(emu: BotApiEmulator, bot: Bo
         lambda: (
             not _table_live(bot, group.id)
             or len(
-                [t for t in _app(bot).bot_data.service._tables.values() if t.chat_id == group.id]
+                [t for t in _app(bot).bot_data.service.tables.live.values() if t.chat_id == group.id]
             )
             == 1
         )
     )
-    live = [t for t in _app(bot).bot_data.service._tables.values() if t.chat_id == group.id]
+    live = [t for t in _app(bot).bot_data.service.tables.live.values() if t.chat_id == group.id]
     assert [t.thread_id for t in live] == [second.id]
     reply = emu.last_message(group.id, thread=first)
     assert reply is not None and reply.thread_id == first.id

@@ -61,7 +61,7 @@ async def test_a_forged_seal_button_is_refused_and_changes_nothing(
     await bot.drain()
     table = emu.find_message(group.id, "Сдача 1")
     assert table is not None
-    game_id = next(iter(_app(bot).bot_data.service._tables.values())).game_id
+    game_id = next(iter(_app(bot).bot_data.service.tables.live.values())).game_id
     hand = players.hand_message(players.users[0])
     assert hand is not None
     forged = [(group.id, table.message_id, f"f:{game_id + 1}:0"),
@@ -120,7 +120,7 @@ async def test_a_reminder_is_deleted_once_the_move_is_made(
     players = await seat_four(emu, options="seating=ordered move_time=20")
     app = _app(bot)
     await bot.drain()
-    table = next(iter(app.bot_data.service._tables.values()))
+    table = next(iter(app.bot_data.service.tables.live.values()))
     warn = app.job_queue.get_jobs_by_name(f"turn:{table.chat_id}:{table.game_id}:warn")
     found = players.whose_turn()
     assert warn and found is not None

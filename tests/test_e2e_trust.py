@@ -23,7 +23,7 @@ def _app(bot: BotRunner) -> Any:
 
 def _table(bot: BotRunner, chat_id: int) -> Table:
     service = _app(bot).bot_data.service
-    live = [t for t in service._tables.values() if t.chat_id == chat_id]
+    live = [t for t in service.tables.live.values() if t.chat_id == chat_id]
     assert live, f"no live game in {chat_id}"
     return live[0]
 
@@ -76,7 +76,7 @@ async def test_a_creator_who_left_the_running_match_cannot_stop_it(
     admin = emu.add_user(first_name="Админ", language_code="ru")
     emu.add_member(group, admin, admin=True)
     emu.send_text(admin, group.id, "/stop")
-    await emu.wait_for(lambda: not _app(bot).bot_data.service._tables)
+    await emu.wait_for(lambda: not _app(bot).bot_data.service.tables.live)
     assert boris and vera and gleb
 
 
@@ -89,7 +89,7 @@ async def test_a_creator_closes_the_lobby_at_once(emu: BotApiEmulator, bot: BotR
     emu.send_text(creator, group.id, "/stop")
     await emu.wait_for(lambda: emu.find_message(group.id, "Игра остановлена") is not None)
     await bot.drain()
-    assert not _app(bot).bot_data.service._tables
+    assert not _app(bot).bot_data.service.tables.live
 
 
 # -- item 20: the bot removed from a group, in any state, any number of times ---------------
@@ -106,7 +106,7 @@ async def test_removing_the_bot_twice_or_after_the_game_ended_is_quiet(
     emu.remove_bot(group, by=ann)
     emu.remove_bot(group, by=ann)  # both updates arrive together
     service = _app(bot).bot_data.service
-    await emu.wait_for(lambda: not service._tables)
+    await emu.wait_for(lambda: not service.tables.live)
     await bot.drain()
     await asyncio.sleep(0.2)
     emu.remove_bot(group, by=ann)  # and again, with nothing live left

@@ -72,8 +72,8 @@ async def test_memory_stays_bounded_over_many_games(service: GameService) -> Non
         game_id = await _started(service, chat_id=-(chat + 10))
         await service.stop(game_id)
     gc.collect()
-    assert len(service._tables) == 0
-    assert len(service._ended) == ENDED_CACHE
+    assert len(service.tables.live) == 0
+    assert len(service.tables.ended) == ENDED_CACHE
     assert len(service._locks) == 0
 
 
