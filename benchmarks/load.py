@@ -46,9 +46,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bot_cpu import cpu_seconds, rss_mb
 from botapi_emulator import ApiCall, BotApiEmulator, ChatMessage, Group, Limits, User
+from kozelbot.callbacks import parse
 from kozelbot.config import Settings
 from kozelbot.render import NOT_NOW
-from sandbox.watch import YOUR_TURN
+from sandbox.watch import YOUR_TURN, hand_moves
 from storage import Storage
 from tests import leaks
 from tests.e2e import TOKEN, BotProcess
@@ -57,8 +58,6 @@ MESSAGE_METHODS = frozenset(
     {"sendmessage", "editmessagetext", "editmessagereplymarkup", "deletemessage"}
 )
 KINDS = ("people", "solo", "duo")
-CARD_BUTTONS = ("c:", "r:")
-"""Callback data of a hand's card and redeal buttons (the rest are lobby buttons)."""
 PEOPLE_OF_KIND = {"people": 4, "solo": 1, "duo": 2}
 NEW_GAME = "/newgame seating=ordered move_time=0"
 JOIN_BUTTON = "Сесть за стол"
@@ -187,19 +186,24 @@ class LoadEmulator(BotApiEmulator):
 
 def is_hand(message: ChatMessage) -> bool:
     """A hand message: it carries card or redeal buttons."""
-    return any(data.startswith(("c:", "r:")) for row in message.buttons for _, data in row)
+    return any(_card_press(data) for row in message.buttons for _, data in row)
+
+
+def _card_press(data: str) -> bool:
+    """The data of a hand's card or redeal button (the rest are lobby buttons)."""
+    action = getattr(parse(data), "action", None)
+    return isinstance(action, str) and (action.startswith("play:") or action == "redeal"
+                                        or action == "keep")  # fmt: skip
 
 
 def choose(message: ChatMessage, rng: random.Random) -> str | None:
     """The button a person presses on their hand now: "play on" when offered a redeal,
     a random legal card on their turn, else nothing."""
-    cards: list[str] = []
-    for row in message.buttons:
-        for text, data in row:
-            if data.startswith("r:") and data.endswith(":n"):
-                return data
-            if data.startswith("c:") and not text.endswith(NOT_NOW):
-                cards.append(data)
+    moves = hand_moves(message)
+    if any(action == "redeal" for _, _, action in moves):
+        return next(data for _, data, action in moves if action == "keep")
+    cards = [data for text, data, action in moves
+             if action.startswith("play:") and not text.endswith(NOT_NOW)]  # fmt: skip
     if YOUR_TURN in message.text and cards:
         return rng.choice(cards)
     return None
@@ -564,10 +568,10 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
     lobby_waits = [w for g in tables for w in g.lobby_waits]
     latency = [1000 * (p.answered - p.created) for p in presses if p.answered is not None]
     card_latency = [1000 * (p.answered - p.created) for p in presses
-                    if p.answered is not None and emu.queries[p.query_id].data[:2] in CARD_BUTTONS]
+                    if p.answered is not None and _card_press(emu.queries[p.query_id].data)]
     lobby_latency = [1000 * (p.answered - p.created) for p in presses
                      if p.answered is not None
-                     and emu.queries[p.query_id].data[:2] not in CARD_BUTTONS]  # fmt: skip
+                     and not _card_press(emu.queries[p.query_id].data)]  # fmt: skip
     tenth = seconds / 10
 
     def p99_between(start: float, end: float) -> float | None:

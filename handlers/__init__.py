@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from typing import Any
 
-from telegram import BotCommand
+from telegram import BotCommand, Update
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -19,8 +20,27 @@ from telegram.ext import (
 
 from handlers import admin, info, lobby, play, seals, settings, stats
 from handlers.errors import on_error
+from kozelbot.callbacks import (
+    HAND_BUTTONS,
+    BackButton,
+    Callback,
+    HistoryButton,
+    LobbyButton,
+    OptionButton,
+    SealButton,
+    SettingsButton,
+    VoteButton,
+    pattern,
+)
 from kozelbot.i18n import translator
 from kozelbot.render import GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions
+
+
+def on_press(
+    callback: Callable[[Update, Any], Coroutine[Any, Any, None]], *kinds: type[Callback]
+) -> CallbackQueryHandler[Any, None]:
+    """The handler of these buttons' presses (matched by their declared prefixes)."""
+    return CallbackQueryHandler(callback, pattern=pattern(*kinds))
 
 
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
@@ -32,25 +52,25 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(CommandHandler("join", lobby.join))
     application.add_handler(CommandHandler("leave", lobby.leave))
     application.add_handler(CommandHandler("seed", lobby.seed))
-    application.add_handler(CallbackQueryHandler(lobby.lobby_button, pattern=r"^l:"))
-    application.add_handler(CallbackQueryHandler(lobby.option_button, pattern=r"^o:"))
+    application.add_handler(on_press(lobby.lobby_button, LobbyButton))
+    application.add_handler(on_press(lobby.option_button, OptionButton))
     # Play
-    application.add_handler(CallbackQueryHandler(play.hand_button, pattern=r"^[cr]:"))
-    application.add_handler(CallbackQueryHandler(play.back_button, pattern=r"^b:"))
+    application.add_handler(on_press(play.hand_button, *HAND_BUTTONS))
+    application.add_handler(on_press(play.back_button, BackButton))
     application.add_handler(CommandHandler("hand", play.hand))
     application.add_handler(CommandHandler("table", play.table))
     application.add_handler(CommandHandler("play", play.play))
     # Administration, stats, help
     application.add_handler(CommandHandler("stop", admin.stop))
-    application.add_handler(CallbackQueryHandler(admin.vote_button, pattern=r"^v:"))
+    application.add_handler(on_press(admin.vote_button, VoteButton))
     application.add_handler(CommandHandler("settings", settings.settings))
-    application.add_handler(CallbackQueryHandler(settings.settings_button, pattern=r"^s:"))
+    application.add_handler(on_press(settings.settings_button, SettingsButton))
     application.add_handler(CommandHandler("language", admin.language))
     application.add_handler(CommandHandler("top", stats.top))
     application.add_handler(CommandHandler("stats", stats.stats))
     application.add_handler(CommandHandler("history", stats.history))
-    application.add_handler(CallbackQueryHandler(stats.history_button, pattern=r"^h:"))
-    application.add_handler(CallbackQueryHandler(seals.seal_button, pattern=r"^f:"))
+    application.add_handler(on_press(stats.history_button, HistoryButton))
+    application.add_handler(on_press(seals.seal_button, SealButton))
     application.add_handler(CommandHandler("help", info.help_command))
     application.add_handler(CommandHandler("rules", info.rules))
     application.add_handler(MessageHandler(filters.COMMAND & private, info.unknown_command))

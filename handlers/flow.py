@@ -274,7 +274,7 @@ class Press:
     query: CallbackQuery
     user: User
     t: Translator
-    button: callbacks.CallbackData | None
+    button: callbacks.Callback | None
     data: BotData
 
     async def answer(

@@ -28,11 +28,6 @@ from kozelbot.render import option_error_text, table_error_text
 from kozelbot.service import TableError
 from kozelbot.table import GameAlreadyRunning, Table
 
-HAND_BUTTONS = (
-    callbacks.PlayButton, callbacks.RedealButton, callbacks.ActButton, callbacks.SelectButton,
-    callbacks.ChosenButton,
-)  # fmt: skip
-
 
 async def hand_button(update: Update, context: Context) -> None:
     """A button of a private hand message: a card, an answer, a move, or — in games whose
@@ -42,7 +37,7 @@ async def hand_button(update: Update, context: Context) -> None:
     if pressed is None:
         return
     query, user, t, button = pressed.query, pressed.user, pressed.t, pressed.button
-    if not isinstance(button, HAND_BUTTONS):
+    if not isinstance(button, callbacks.HAND_BUTTONS):
         await pressed.refuse(t("This button is not valid."))
         return
     # The latest commit this process made (act() checks again under the game's lock).

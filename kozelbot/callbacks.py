@@ -1,33 +1,122 @@
-"""Callback data of inline buttons: compact, typed, and valid across restarts.
+"""Callback data of inline buttons: compact, typed, valid across restarts, declared once.
 
 Telegram allows 1–64 bytes. Every button names its game (and, for the hand, the deal), so a
 button of a finished game or an old deal is recognised as stale instead of acting on the
-wrong state. The format is ``<prefix>:<field>:...``; ``parse`` returns ``None`` for anything
-that is not ours (forged or mangled data), and the handlers answer such presses politely.
+wrong state. A button is a frozen dataclass deriving from ``Callback`` with a one-letter
+``prefix``; its data is ``<prefix>:<field>:...`` in field order (ints, cards, ``y``/``n``
+for booleans, text), packed and parsed generically — the prefix is written nowhere else:
+the handler registry matches ``pattern(...)`` of the classes, the sandbox and the tests
+``parse`` the data. A field's own rules (a verb among a few, an identifier) are checked in
+``__post_init__``, so a button that breaks them can neither be made nor read. ``parse``
+returns ``None`` for anything that is not ours (forged or mangled data), and the handlers
+answer such presses politely.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
+from typing import Any, ClassVar, Self
 
 from kozelbot.cards import Card
 
 MAX_BYTES = 64
 _ACTION = re.compile(r"[a-z_]{1,16}(:[0-9A-Za-z_]{1,16})?")
 """A move's notation as buttons carry it: a verb and at most one short argument."""
+CHOSEN_VERBS = ("lead", "beat", "discard", "level")
+LOBBY_VERBS = ("join", "leave", "start")
+
+BUTTONS: dict[str, type[Callback]] = {}
+"""Every button class by its prefix (filled as the classes are declared)."""
+
+
+class Callback:
+    """A button's data. Subclasses are frozen dataclasses with a ``prefix``; ``rest`` lets
+    the last (text) field hold colons (a move's notation)."""
+
+    prefix: ClassVar[str]
+    rest: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        taken = BUTTONS.get(cls.prefix)
+        if taken is not None and taken.__qualname__ != cls.__qualname__:  # (slots remake it)
+            raise TypeError(f"button prefix {cls.prefix!r} is taken by {taken.__qualname__}")
+        BUTTONS[cls.prefix] = cls
+
+    def pack(self) -> str:
+        """The data Telegram carries back when the button is pressed."""
+        values = [_encode(getattr(self, f.name)) for f in dataclasses.fields(self)]  # type: ignore[arg-type]
+        data = ":".join([self.prefix, *values])
+        if not 1 <= len(data.encode()) <= MAX_BYTES:
+            raise ValueError(f"callback data over {MAX_BYTES} bytes: {data!r}")
+        return data
+
+    @classmethod
+    def unpack(cls, parts: list[str]) -> Self:
+        """The button from its data's fields (``ValueError`` if they do not fit)."""
+        fields = dataclasses.fields(cls)  # type: ignore[arg-type]
+        if cls.rest and len(parts) > len(fields):
+            parts = [*parts[: len(fields) - 1], ":".join(parts[len(fields) - 1 :])]
+        if len(parts) != len(fields):
+            raise ValueError("wrong number of fields")
+        return cls(*(_decode(f.type, part) for f, part in zip(fields, parts, strict=True)))
+
+
+def _encode(value: object) -> str:
+    if isinstance(value, bool):
+        return "y" if value else "n"
+    return str(value)
+
+
+def _decode(kind: object, text: str) -> object:
+    """A field's value from its text, by its declared type (annotations are strings)."""
+    if kind == "int":
+        if not re.fullmatch(r"-?[0-9]{1,19}", text):
+            raise ValueError(text)
+        return int(text)
+    if kind == "bool":
+        if text not in ("y", "n"):
+            raise ValueError(text)
+        return text == "y"
+    if kind == "Card":
+        return Card.parse(text)
+    if kind == "str":
+        return text
+    raise TypeError(f"no button field of type {kind}")
+
+
+def parse(data: str | None) -> Callback | None:
+    """Read packed callback data; ``None`` when it is not a button of this bot."""
+    if not data:
+        return None
+    prefix, *parts = data.split(":")
+    kind = BUTTONS.get(prefix)
+    if kind is None:
+        return None
+    try:
+        return kind.unpack(parts)
+    except ValueError:
+        return None
+
+
+def pattern(*kinds: type[Callback]) -> str:
+    """The ``CallbackQueryHandler`` pattern that matches the data of these buttons."""
+    return "^(?:" + "|".join(re.escape(kind.prefix) for kind in kinds) + "):"
+
+
+# -- the buttons -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class PlayButton:
+class PlayButton(Callback):
     """A card of a private hand."""
 
+    prefix = "c"
     game_id: int
     deal_no: int
     card: Card
-
-    def pack(self) -> str:
-        return _checked(f"c:{self.game_id}:{self.deal_no}:{self.card}")
 
     @property
     def action(self) -> str:
@@ -36,15 +125,13 @@ class PlayButton:
 
 
 @dataclass(frozen=True, slots=True)
-class RedealButton:
+class RedealButton(Callback):
     """Answer to the redeal offer: ``redeal`` True asks for it, False keeps the hand."""
 
+    prefix = "r"
     game_id: int
     deal_no: int
     redeal: bool
-
-    def pack(self) -> str:
-        return _checked(f"r:{self.game_id}:{self.deal_no}:{'y' if self.redeal else 'n'}")
 
     @property
     def action(self) -> str:
@@ -52,165 +139,129 @@ class RedealButton:
 
 
 @dataclass(frozen=True, slots=True)
-class ActButton:
+class ActButton(Callback):
     """Any other move of a hand (a hand-off, a call, a demand …): ``action`` is the move in
     the family's move-log notation, which the family parses and verifies like any press."""
 
+    prefix = "a"
+    rest = True
     game_id: int
     deal_no: int
     action: str
 
-    def pack(self) -> str:
-        return _checked(f"a:{self.game_id}:{self.deal_no}:{self.action}")
+    def __post_init__(self) -> None:
+        if not _ACTION.fullmatch(self.action):
+            raise ValueError(self.action)
 
 
 @dataclass(frozen=True, slots=True)
-class LobbyButton:
-    """A lobby button: ``join``, ``leave`` or ``start`` (with computer players)."""
-
-    game_id: int
-    verb: str
-
-    def pack(self) -> str:
-        return _checked(f"l:{self.game_id}:{self.verb}")
-
-
-@dataclass(frozen=True, slots=True)
-class OptionButton:
-    """A lobby settings button: the creator moves ``key`` to its next value."""
-
-    game_id: int
-    key: str
-
-    def pack(self) -> str:
-        return _checked(f"o:{self.game_id}:{self.key}")
-
-
-@dataclass(frozen=True, slots=True)
-class SelectButton:
+class SelectButton(Callback):
     """A card of a hand that selects several cards (the cover game): pressing it toggles
     the card in the selection; nothing is played yet."""
 
+    prefix = "x"
     game_id: int
     deal_no: int
     card: Card
 
-    def pack(self) -> str:
-        return _checked(f"x:{self.game_id}:{self.deal_no}:{self.card}")
-
 
 @dataclass(frozen=True, slots=True)
-class ChosenButton:
+class ChosenButton(Callback):
     """A verb that acts with the selected cards: ``lead``, ``beat``, ``discard``, ``level``."""
 
+    prefix = "y"
     game_id: int
     deal_no: int
     verb: str
 
-    def pack(self) -> str:
-        return _checked(f"y:{self.game_id}:{self.deal_no}:{self.verb}")
+    def __post_init__(self) -> None:
+        if self.verb not in CHOSEN_VERBS:
+            raise ValueError(self.verb)
 
 
 @dataclass(frozen=True, slots=True)
-class BackButton:
+class LobbyButton(Callback):
+    """A lobby button: ``join``, ``leave`` or ``start`` (with computer players)."""
+
+    prefix = "l"
+    game_id: int
+    verb: str
+
+    def __post_init__(self) -> None:
+        if self.verb not in LOBBY_VERBS:
+            raise ValueError(self.verb)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionButton(Callback):
+    """A lobby settings button: the creator moves ``key`` to its next value."""
+
+    prefix = "o"
+    game_id: int
+    key: str
+
+    def __post_init__(self) -> None:
+        if not self.key.isidentifier():
+            raise ValueError(self.key)
+
+
+@dataclass(frozen=True, slots=True)
+class BackButton(Callback):
     """ "I'm here": a person away takes their seat back from the computer."""
 
+    prefix = "b"
     game_id: int
-
-    def pack(self) -> str:
-        return _checked(f"b:{self.game_id}")
 
 
 @dataclass(frozen=True, slots=True)
-class SettingsButton:
+class SettingsButton(Callback):
     """A button of a chat's /settings menu: ``key`` is ``variant``, ``language``,
     ``public``, ``close`` or one of the default variant's table options. The chat is the
     message's own, so a button copied elsewhere acts on nothing it does not belong to."""
 
+    prefix = "s"
     key: str
 
-    def pack(self) -> str:
-        return _checked(f"s:{self.key}")
+    def __post_init__(self) -> None:
+        if not (self.key.isidentifier() and self.key.isascii()):
+            raise ValueError(self.key)
 
 
 @dataclass(frozen=True, slots=True)
-class HistoryButton:
+class HistoryButton(Callback):
     """A /history button: the match ``game_id`` deal by deal, from ``page`` (0 = first);
     ``page`` -1 goes back to the list of matches."""
 
+    prefix = "h"
     game_id: int
     page: int
 
-    def pack(self) -> str:
-        return _checked(f"h:{self.game_id}:{self.page}")
+    def __post_init__(self) -> None:
+        if self.page < -1:
+            raise ValueError(self.page)
 
 
 @dataclass(frozen=True, slots=True)
-class VoteButton:
+class VoteButton(Callback):
     """Agree to stop the running match (the stop vote's button)."""
 
+    prefix = "v"
     game_id: int
-
-    def pack(self) -> str:
-        return _checked(f"v:{self.game_id}")
 
 
 @dataclass(frozen=True, slots=True)
-class SealButton:
+class SealButton(Callback):
     """Show a seal in full (the table shows its first digits): deal ``deal_no``'s, or with
     ``deal_no`` -1 the match's (and its players' seed, once started)."""
 
+    prefix = "f"
     game_id: int
     deal_no: int
 
-    def pack(self) -> str:
-        return _checked(f"f:{self.game_id}:{self.deal_no}")
+    def __post_init__(self) -> None:
+        if self.deal_no < -1:
+            raise ValueError(self.deal_no)
 
 
-CallbackData = (
-    PlayButton | RedealButton | ActButton | SelectButton | ChosenButton | LobbyButton
-    | OptionButton | BackButton | SettingsButton | HistoryButton | VoteButton | SealButton
-)  # fmt: skip
-CHOSEN_VERBS = ("lead", "beat", "discard", "level")
-LOBBY_VERBS = ("join", "leave", "start")
-
-
-def _checked(data: str) -> str:
-    if not 1 <= len(data.encode()) <= MAX_BYTES:
-        raise ValueError(f"callback data over {MAX_BYTES} bytes: {data!r}")
-    return data
-
-
-def parse(data: str | None) -> CallbackData | None:
-    """Read packed callback data; ``None`` when it is not a button of this bot."""
-    if not data:
-        return None
-    parts = data.split(":")
-    try:
-        if parts[0] == "c" and len(parts) == 4:
-            return PlayButton(int(parts[1]), int(parts[2]), Card.parse(parts[3]))
-        if parts[0] == "r" and len(parts) == 4 and parts[3] in ("y", "n"):
-            return RedealButton(int(parts[1]), int(parts[2]), parts[3] == "y")
-        if parts[0] == "a" and len(parts) >= 4 and _ACTION.fullmatch(":".join(parts[3:])):
-            return ActButton(int(parts[1]), int(parts[2]), ":".join(parts[3:]))
-        if parts[0] == "x" and len(parts) == 4:
-            return SelectButton(int(parts[1]), int(parts[2]), Card.parse(parts[3]))
-        if parts[0] == "y" and len(parts) == 4 and parts[3] in CHOSEN_VERBS:
-            return ChosenButton(int(parts[1]), int(parts[2]), parts[3])
-        if parts[0] == "l" and len(parts) == 3 and parts[2] in LOBBY_VERBS:
-            return LobbyButton(int(parts[1]), parts[2])
-        if parts[0] == "o" and len(parts) == 3 and parts[2].isidentifier():
-            return OptionButton(int(parts[1]), parts[2])
-        if parts[0] == "b" and len(parts) == 2:
-            return BackButton(int(parts[1]))
-        if parts[0] == "v" and len(parts) == 2:
-            return VoteButton(int(parts[1]))
-        if parts[0] == "s" and len(parts) == 2 and parts[1].isidentifier() and parts[1].isascii():
-            return SettingsButton(parts[1])
-        if parts[0] == "h" and len(parts) == 3 and int(parts[2]) >= -1:
-            return HistoryButton(int(parts[1]), int(parts[2]))
-        if parts[0] == "f" and len(parts) == 3 and int(parts[2]) >= -1:
-            return SealButton(int(parts[1]), int(parts[2]))
-    except ValueError:
-        return None
-    return None
+HAND_BUTTONS = (PlayButton, RedealButton, ActButton, SelectButton, ChosenButton)
+"""The buttons of a private hand message."""

@@ -23,14 +23,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from botapi_emulator import BotApiEmulator, ChatMessage, Group, User
+from kozelbot.callbacks import HAND_BUTTONS, Callback, parse
 from kozelbot.texts import NOT_NOW
 
 log = logging.getLogger(__name__)
 
 YOUR_TURN = "👉"
 """Starts the line of a hand message that asks its holder to act."""
-HAND_BUTTONS = ("c:", "r:", "a:", "x:", "y:")
-"""Callback data prefixes of a hand message's buttons (card, redeal, special act, cover)."""
 TROPHY = "🏆"
 """Marks the match result the group is sent."""
 
@@ -75,19 +74,32 @@ def _button_list(message: ChatMessage) -> list[tuple[str, str]]:
     return [(text, data) for row in message.buttons for text, data in row]
 
 
+def hand_moves(message: ChatMessage) -> list[tuple[str, str, str]]:
+    """The hand's buttons that make a move: (label, data, the move's notation)."""
+    found = []
+    for text, data in _button_list(message):
+        action = getattr(parse(data), "action", None)
+        if isinstance(action, str):
+            found.append((text, data, action))
+    return found
+
+
+def _is_hand_button(data: str) -> bool:
+    button: Callback | None = parse(data)
+    return isinstance(button, HAND_BUTTONS)
+
+
 def hand_message(emu: BotApiEmulator, person: User) -> ChatMessage | None:
     """The person's latest private message that carries hand buttons."""
     for message in reversed(emu.messages(person.id)):
-        if any(data.startswith(HAND_BUTTONS) for _, data in _button_list(message)):
+        if any(_is_hand_button(data) for _, data in _button_list(message)):
             return message
     return None
 
 
 def shows_turn(message: ChatMessage) -> bool:
     """Whether a hand message asks its holder to act (their turn, or a redeal offer)."""
-    return YOUR_TURN in message.text or any(
-        data.startswith("r:") for _, data in _button_list(message)
-    )
+    return YOUR_TURN in message.text or any(a == "redeal" for _, _, a in hand_moves(message))
 
 
 def choose_button(message: ChatMessage, rng: random.Random) -> str | None:
@@ -95,26 +107,24 @@ def choose_button(message: ChatMessage, rng: random.Random) -> str | None:
     offer, the plain call, the hand-off (kryuk's trump, sixes' offer, "go ahead" to a
     partner's offer, the first trumps offered), a card to return, else a random legal card
     (one without the ``·`` mark); None when none of these is there (the cover game)."""
-    buttons = _button_list(message)
-    redeal = [data for _, data in buttons if data.startswith("r:")]
-    acts = [(text, data) for text, data in buttons if data.startswith("a:")]
-    calls = [data for _, data in acts if ":call:" in data]
-    offers = [data for _, data in acts if data.endswith(":offer")]
-    agrees = [data for _, data in acts if data.endswith(":agree")]
-    gives = [data for _, data in acts if ":give:" in data]
-    keeps = [data for _, data in acts if data.endswith(":keep")]
-    returns = [data for text, data in acts if ":return:" in data and not text.endswith(NOT_NOW)]
-    if redeal:
-        return next((data for data in redeal if data.endswith(":n")), redeal[0])
+    moves = hand_moves(message)
+    by = {action: data for _, data, action in moves}
+    calls = [data for _, data, a in moves if a.startswith("call:")]
+    gives = [data for _, data, a in moves if a.startswith("give:")]
+    returns = [data for text, data, a in moves
+               if a.startswith("return:") and not text.endswith(NOT_NOW)]  # fmt: skip
+    if "redeal" in by:
+        return by.get("keep", by["redeal"])
     if calls:
-        return next((data for data in calls if data.endswith(":call:plain")), calls[0])
-    if agrees:
-        return agrees[0]
-    if offers or gives or keeps:
-        return (offers or gives or keeps)[0]
+        return by.get("call:plain", calls[0])
+    if "agree" in by:
+        return by["agree"]
+    if "offer" in by or gives or "keep" in by:
+        return by.get("offer") or (gives[0] if gives else by["keep"])
     if returns:
         return returns[0]
-    cards = [data for text, data in buttons if data.startswith("c:") and not text.endswith(NOT_NOW)]
+    cards = [data for text, data, a in moves
+             if a.startswith("play:") and not text.endswith(NOT_NOW)]  # fmt: skip
     return rng.choice(cards) if cards else None
 
 

@@ -20,7 +20,7 @@ from botapi_emulator import BotApiEmulator, CallbackAnswer, ChatMessage, Group, 
 from kozelbot.app import KozelApplication, build_application
 from kozelbot.config import Settings
 from kozelbot.render import NOT_NOW
-from sandbox.watch import hand_message, shows_turn
+from sandbox.watch import hand_message, hand_moves, shows_turn
 
 TOKEN = "123456:TEST"
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,30 +151,24 @@ class Players:
         found = self.whose_turn()
         assert found is not None, "nobody's hand shows a turn"
         user, message = found
-        buttons = [(t, d) for row in message.buttons for t, d in row]
-        redeal_buttons = [(t, d) for t, d in buttons if d.startswith("r:")]
-        acts = [(t, d) for t, d in buttons if d.startswith("a:")]
-        calls = [d for _, d in acts if ":call:" in d]
-        offers = [d for _, d in acts if d.endswith(":offer")]
-        answers = [d for _, d in acts if d.endswith((":agree", ":decline"))]
-        gives = [d for _, d in acts if ":give:" in d]
-        keeps = [d for _, d in acts if d.endswith(":keep")]
-        returns = [d for t, d in acts if ":return:" in d and not t.endswith(NOT_NOW)]
-        if redeal_buttons:
-            data = next(d for t, d in redeal_buttons if d.endswith(":y" if redeal else ":n"))
+        moves = hand_moves(message)
+        by = {action: data for _, data, action in moves}
+        calls = [a for _, _, a in moves if a.startswith("call:")]
+        gives = [d for _, d, a in moves if a.startswith("give:")]
+        returns = [d for t, d, a in moves if a.startswith("return:") and not t.endswith(NOT_NOW)]
+        if "redeal" in by:
+            data = by["redeal" if redeal else "keep"]
         elif calls:
-            data = next(d for d in calls if d.endswith(f":call:{call}"))
-        elif answers:
-            data = next(d for d in answers if d.endswith(":agree" if handoff else ":decline"))
-        elif offers or gives or keeps:
-            moves = offers or gives
-            data = moves[0] if moves and (handoff or not keeps) else keeps[0]
+            data = by[f"call:{call}"]
+        elif "agree" in by:
+            data = by["agree" if handoff else "decline"]
+        elif "offer" in by or gives or "keep" in by:
+            offered = by.get("offer") or (gives[0] if gives else None)
+            data = offered if offered and (handoff or "keep" not in by) else by["keep"]
         elif returns:
             data = returns[0]
         else:
-            data = next(
-                d for t, d in buttons if d.startswith("c:") and not t.endswith(NOT_NOW)
-            )  # fmt: skip
+            data = next(d for t, d, a in moves if a.startswith("play:") and not t.endswith(NOT_NOW))
         return user, message, data
 
     async def play_one(self, *, redeal: bool = False) -> CallbackAnswer:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from typing import Any
+
 import pytest
 
 from kozelbot import callbacks
@@ -43,3 +47,39 @@ def test_a_well_formed_button_with_an_unknown_move_is_refused_by_the_family(acti
     hand handler answers "This button is not valid")."""
     with pytest.raises(ValueError):
         family_of("kryuk").parse_action(action)
+
+
+def test_every_button_is_declared_once_and_round_trips_through_its_prefix() -> None:
+    """Issue #16 item 4: a button's prefix is declared on its class and nowhere else."""
+    samples = [callbacks.PlayButton(7, 2, Card.parse("10H")), callbacks.RedealButton(7, 0, False),
+               ActButton(7, 1, "call:mirror"), callbacks.SelectButton(7, 3, Card.parse("QS")),
+               callbacks.ChosenButton(7, 3, "beat"), callbacks.LobbyButton(7, "join"),
+               callbacks.OptionButton(7, "move_time"), callbacks.BackButton(7),
+               callbacks.SettingsButton("language"), callbacks.HistoryButton(7, -1),
+               callbacks.VoteButton(7), callbacks.SealButton(7, -1)]  # fmt: skip
+    assert {type(b) for b in samples} == set(callbacks.BUTTONS.values())
+    for button in samples:
+        packed = button.pack()
+        assert packed.startswith(type(button).prefix + ":")
+        assert callbacks.parse(packed) == button
+        assert re.match(callbacks.pattern(type(button)), packed)
+        assert not re.match(callbacks.pattern(callbacks.VoteButton), packed) or (
+            isinstance(button, callbacks.VoteButton))  # fmt: skip
+
+
+def test_a_prefix_cannot_be_declared_twice() -> None:
+    with pytest.raises(TypeError, match="taken"):
+
+        @dataclass(frozen=True)
+        class Another(callbacks.Callback):  # the vote button's prefix
+            prefix = "v"
+            game_id: int
+
+
+@pytest.mark.parametrize("make", [lambda: callbacks.ChosenButton(1, 0, "jump"),
+                                  lambda: callbacks.LobbyButton(1, "sit"),
+                                  lambda: callbacks.HistoryButton(1, -2),
+                                  lambda: ActButton(1, 0, "Give:QC")])  # fmt: skip
+def test_a_button_that_breaks_its_fields_rules_cannot_be_made(make: Any) -> None:
+    with pytest.raises(ValueError):
+        make()
