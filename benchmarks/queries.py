@@ -40,8 +40,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from kozelbot.games import family_of
 from kozelbot.records import ChatSettings, DealRecord, MatchPlayer, MatchResult
-from kozelbot.table import TALLY_KEYS, Player, Table, TableStatus
+from kozelbot.table import CORE_TALLIES, Player, Table, TableStatus
 from storage import Storage
 from storage.db import DEAL_INSERT, deal_row
 
@@ -155,7 +156,8 @@ class Population:
                     name=names[seat],
                     side=sides[seat],
                     won=sides[seat] == winner,
-                    tally={key: _int(rng, 0, 3) for key in TALLY_KEYS}
+                    tally={key: _int(rng, 0, 3)
+                           for key in (*CORE_TALLIES, *family_of(variant).tally_keys)}
                     | {"deals": deals, "points": _int(rng, 0, 60 * deals)},
                     level=level if uid is None else None,
                 )

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 
 from kozelbot.callbacks import HistoryButton
 from kozelbot.fairplay import commitment
-from kozelbot.games import texts_of
+from kozelbot.games import TABLE_PRESETS, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.records import BoardRow, DealRecord, HistoryPlayer, HistoryRow, VariantStats
-from kozelbot.texts import Button, Keyboard
+from kozelbot.texts import Button, Keyboard, pack_lines
 
 MESSAGE_LIMIT = 4096
 """Telegram's limit on a message's text."""
@@ -187,11 +187,10 @@ def variant_stats_lines(stats: VariantStats, t: Translator) -> list[str]:
         + f" ({win_rate(stats.wins, stats.matches)} %)",
         escape(t.n("{count} deal", "{count} deals", stats.deals)) + " · "
         + escape(t("{points} points a deal", points=f"{stats.points_per_deal:.1f}")),
-        escape(t("catches {catches} · eggs {eggs} · Lyusyas {lyusyas}", catches=stats.catches,
-                 eggs=stats.eggs, lyusyas=stats.lyusyas)),
-        escape(t("hand-offs {handoffs} · time-outs {timeouts} · left {abandons}",
-                 handoffs=stats.handoffs, timeouts=stats.timeouts, abandons=stats.abandons)),
     ]  # fmt: skip
+    counts = [*_family_parts(stats, t), t("time-outs {n}", n=stats.timeouts),
+              t("left {n}", n=stats.abandons)]  # fmt: skip
+    lines += [escape(line) for line in pack_lines(counts)]
     if stats.best_partner is not None:
         partner = stats.best_partner
         lines.append("🤝 " + t.n("Best partner: {name} ({count} win together)",
@@ -281,27 +280,18 @@ def page_count(deals: Sequence[DealRecord]) -> int:
     return max(1, math.ceil(len(deals) / DEALS_PER_PAGE))
 
 
-def outcome_label(outcome: str, t: Translator) -> str | None:
-    """How a deal ended, in words; ``None`` for a plain deal."""
-    if outcome == "normal":
-        return None
-    if outcome == "eggs":
-        return t("eggs")
-    if outcome == "catch":
-        return t("a catch")
-    if outcome == "lyusya":
-        return t("Lyusya")
-    if outcome == "allTricks":
-        return t("all the tricks")
-    if outcome == "refusedRedeal":
-        return t("redeal refused")
-    if outcome == "royal":
-        return t("royal kozel")
-    if outcome == "aces":
-        return t("four aces")
-    if outcome == "sixes":
-        return t("four sixes")
-    return outcome
+def _family_parts(stats: VariantStats, t: Translator) -> list[str]:
+    """The variant's family's own counts (none for a variant no longer offered)."""
+    if stats.variant not in TABLE_PRESETS:
+        return []
+    return texts_of(stats.variant).tally_parts(stats.tallies, t)
+
+
+def outcome_label(variant: str, outcome: str, t: Translator) -> str | None:
+    """How a deal of ``variant`` ended, in words (its family's); ``None`` for a plain deal."""
+    if variant not in TABLE_PRESETS:
+        return None if outcome == "normal" else outcome
+    return texts_of(variant).outcome_label(outcome, t)
 
 
 def seed_lines(trace: dict[str, object], t: Translator) -> list[str]:
@@ -317,11 +307,13 @@ def seed_lines(trace: dict[str, object], t: Translator) -> list[str]:
     ]
 
 
-def deal_lines(deal: DealRecord, names: dict[int, str], t: Translator) -> list[str]:
+def deal_lines(
+    variant: str, deal: DealRecord, names: dict[int, str], t: Translator
+) -> list[str]:
     """One deal: its number and outcome, the card points per side, who gained what, and the
     running score (HTML)."""
     head = "<b>" + escape(t("Deal {n}", n=deal.deal_no + 1)) + "</b>"
-    outcome = outcome_label(deal.outcome, t)
+    outcome = outcome_label(variant, deal.outcome, t)
     if outcome is not None:
         head += " · " + escape(outcome)
     head += " · " + escape(t("points {points}", points=" : ".join(map(str, deal.points))))
@@ -362,7 +354,7 @@ def deals_page_text(
         lines += match_seal_lines(ordered, t)
     names = side_names(summary.players, t)
     for deal in shown:
-        lines += ["", *deal_lines(deal, names, t)]
+        lines += ["", *deal_lines(summary.variant, deal, names, t)]
     return fit("\n".join(lines))
 
 

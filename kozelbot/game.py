@@ -177,10 +177,15 @@ class Family(Protocol):
         """The move to make instead of a refused one (``kryuk``: the only legal card), or
         ``None`` to refuse it."""
 
-    def tallies(self, event: Any) -> tuple[tuple[int, str], ...]:
-        """What an event of the family counts in players' match stats, as (seat, key) pairs
-        with keys from ``kozelbot.table.TALLY_KEYS`` beyond what ``DealScored`` says (the
-        follow-suit hand-off: ``handoffs``)."""
+    @property
+    def tally_keys(self) -> tuple[str, ...]:
+        """The names of what the family counts in players' stats, in the order /stats shows
+        them (beyond ``kozelbot.table.CORE_TALLIES``; a new name needs no migration)."""
+
+    def tallies(self, event: Any, state: GameState) -> tuple[tuple[int, str], ...]:
+        """What an event counts in players' match stats by the family's own names
+        (``tally_keys``), as (seat, name) pairs: a deal won by a catch, an egg deal, a
+        hand-off made … (the core counts deals played, card points and time-outs)."""
 
     @property
     def texts(self) -> FamilyTexts | None:
@@ -211,6 +216,11 @@ class FamilyTexts(Protocol):
         has no such verb)."""
     def error_text(self, error: GameError, table: Table, t: Translator) -> str: ...
     def done_text(self, action: Any, t: Translator) -> str: ...
+    def outcome_label(self, outcome: str, t: Translator) -> str | None:
+        """How a deal ended (``DealScored.outcome``), in words; ``None`` for a plain deal."""
+    def tally_parts(self, tallies: Mapping[str, int], t: Translator) -> list[str]:
+        """The family's counts of a person's /stats (``Family.tally_keys``), each a short
+        ``name N`` part, in order."""
     def deal_over_text(self, deal_no: int, t: Translator) -> str:
         """What an old hand message says once its deal is over (``Сдача 3 закончена.``, the
         cover game: ``Игра 3 …``)."""

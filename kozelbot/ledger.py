@@ -44,7 +44,7 @@ def owe(change: Change, events: list[Any]) -> None:
     change.events.extend(events)
     family = family_of(table.variant)
     for event in events:
-        for seat, key in family.tallies(event):
+        for seat, key in family.tallies(event, state):
             count(table, seat, key)
         if isinstance(event, DealScored):
             _count_deal(table, state, event)
@@ -56,14 +56,15 @@ def owe(change: Change, events: list[Any]) -> None:
 
 
 def count(table: Table, seat: int, key: str, by: int = 1) -> None:
-    """Add to a seat's match tally (``kozelbot.table.TALLY_KEYS``)."""
+    """Add to a seat's match tally (by name: ``kozelbot.table.CORE_TALLIES`` and the
+    family's ``tally_keys``)."""
     tally = table.tally[seat]
     tally[key] = tally.get(key, 0) + by
 
 
 def _count_deal(table: Table, state: GameState, result: DealScored) -> None:
-    """Each seat's deal figures for /stats: the card points its side took, and the deals its
-    side won by a catch or a Lyusya, and egg deals."""
+    """Each seat's deal figures every family has (``CORE_TALLIES``): a deal played, and the
+    card points its side took (the family counts the rest by name)."""
     for seat, player in enumerate(table.seats):
         if player is None:
             continue
@@ -71,10 +72,6 @@ def _count_deal(table: Table, state: GameState, result: DealScored) -> None:
         count(table, seat, "deals")
         if side < len(result.points):
             count(table, seat, "points", result.points[side])
-        if result.outcome == "eggs":
-            count(table, seat, "eggs")
-        elif result.outcome in ("catch", "lyusya") and result.side == side:
-            count(table, seat, "catches" if result.outcome == "catch" else "lyusyas")
 
 
 def deal_record(table: Table, state: GameState, result: DealScored) -> DealRecord:

@@ -63,7 +63,8 @@ class MatchPlayer(_Record):
     side: int
     won: bool
     tally: dict[str, int] = {}
-    """The seat's counts over the match (``kozelbot.table.TALLY_KEYS``)."""
+    """The seat's counts over the match, by name (``kozelbot.table.CORE_TALLIES`` and the
+    family's ``tally_keys``)."""
     level: str | None = None
     """A computer seat's level (its fixed pseudo-player in the ratings); ``None`` for people."""
 
@@ -187,11 +188,9 @@ class VariantStats(_Record):
     points: int
     """Card points their side took, over every deal they played."""
     points_per_deal: float
-    catches: int
-    eggs: int
-    lyusyas: int
-    handoffs: int
     timeouts: int
+    tallies: dict[str, int]
+    """The family's own counts by name (``Family.tally_keys``: catches, egg deals …)."""
     abandons: int
     """Running matches of this variant they left."""
     flagged: bool

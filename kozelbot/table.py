@@ -84,10 +84,10 @@ def _counts() -> dict[str, int]:
     return {}
 
 
-TALLY_KEYS = ("deals", "points", "catches", "eggs", "lyusyas", "handoffs", "timeouts")
-"""What a seat's ``Table.tally`` counts over a match, for /stats: deals played, the card
-points its side took, deals its side won by a catch or a Lyusya, egg deals, hand-offs it
-made, moves the timer made for it."""
+CORE_TALLIES = ("deals", "points", "timeouts")
+"""What a seat's ``Table.tally`` counts over a match in every family, for /stats: deals
+played, the card points its side took, moves the timer made for it. Each family adds its
+own counts by name (``Family.tally_keys``: catches, egg deals, hand-offs …)."""
 
 
 class Table(BaseModel):
@@ -148,7 +148,8 @@ class Table(BaseModel):
     stop_vote_until: float | None = None
     """When the running stop vote lapses (two minutes after it began)."""
     tally: list[dict[str, int]] = Field(default_factory=lambda: [_counts() for _ in range(4)])
-    """Per seat, the counts of ``TALLY_KEYS`` so far (they go with the result to /stats)."""
+    """Per seat, the counts so far (``CORE_TALLIES`` and the family's own), by name; they go
+    with the result to /stats."""
     created_at: float = 0.0
 
     @property

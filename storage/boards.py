@@ -43,7 +43,7 @@ from kozelbot.records import (
     RatingChange,
     VariantStats,
 )
-from kozelbot.table import TALLY_KEYS
+from kozelbot.table import CORE_TALLIES
 from storage.values import fits
 from storage.values import to_json as _json
 
@@ -59,17 +59,26 @@ BOARD_MESSAGES_KEPT = 50
 
 _INT64_MAX = 2**63 - 1
 
-_TALLY_COLUMNS = ", ".join(TALLY_KEYS)
-_TALLY_ADD = ", ".join(f"{key} = {key} + excluded.{key}" for key in TALLY_KEYS)
+_TALLY_COLUMNS = ", ".join(CORE_TALLIES)
+_TALLY_ADD = ", ".join(f"{key} = {key} + excluded.{key}" for key in CORE_TALLIES)
 
 _UPSERT_TOTALS = f"""
 INSERT INTO player_totals (user_id, scope, variant, matches, wins, {_TALLY_COLUMNS},
                            streak, name, updated_at)
-VALUES (?, ?, ?, 1, ?, {", ".join("?" for _ in TALLY_KEYS)}, ?, ?, ?)
+VALUES (?, ?, ?, 1, ?, {", ".join("?" for _ in CORE_TALLIES)}, ?, ?, ?)
 ON CONFLICT (user_id, scope, variant) DO UPDATE SET
     matches = matches + 1, wins = wins + excluded.wins, {_TALLY_ADD},
     streak = CASE WHEN excluded.wins > 0 THEN MAX(streak, 0) + 1 ELSE MIN(streak, 0) - 1 END,
     name = excluded.name, updated_at = excluded.updated_at
+"""
+
+_UPSERT_TALLY = """
+INSERT INTO player_tallies (user_id, scope, variant, name, count) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (user_id, scope, variant, name) DO UPDATE SET count = count + excluded.count
+"""
+
+_PLAYER_TALLIES = """
+SELECT variant, name, count FROM player_tallies WHERE user_id = :user_id AND scope = :scope
 """
 
 _UPSERT_PARTNER = """
@@ -241,9 +250,14 @@ def _people(players: Iterable[MatchPlayer]) -> dict[int, _Person]:
             continue
         person = found.setdefault(p.user_id, _Person(p.user_id, p.seat, p.side, p.name, p.won))
         person.won = person.won or p.won
-        for key in TALLY_KEYS:
-            person.tally[key] = person.tally.get(key, 0) + p.tally.get(key, 0)
+        for key, count in p.tally.items():
+            person.tally[key] = person.tally.get(key, 0) + count
     return found
+
+
+def _named(tally: dict[str, int]) -> dict[str, int]:
+    """A tally's counts by the family's own names (the ones beyond ``CORE_TALLIES``)."""
+    return {key: count for key, count in tally.items() if key not in CORE_TALLIES}
 
 
 def _history_rows(rows: Iterable[sqlite3.Row]) -> list[HistoryRow]:
@@ -303,13 +317,14 @@ class BoardsMixin:
             (scope, result.thread_id or 0, int(result.rated), result.game_id),
         )
         await self._db.executemany(
-            f"UPDATE match_players SET {', '.join(f'{k} = ?' for k in TALLY_KEYS)}"
-            " WHERE game_id = ? AND seat = ?",
+            f"UPDATE match_players SET {', '.join(f'{k} = ?' for k in CORE_TALLIES)},"
+            " tallies = ? WHERE game_id = ? AND seat = ?",
             [
-                (*(p.tally.get(k, 0) for k in TALLY_KEYS), result.game_id, p.seat)
+                (*(p.tally.get(k, 0) for k in CORE_TALLIES), _json(_named(p.tally)),
+                 result.game_id, p.seat)
                 for p in result.players
             ],
-        )
+        )  # fmt: skip
         people = _people(result.players)
         if not people:
             return
@@ -322,12 +337,21 @@ class BoardsMixin:
                     scope,
                     variant,
                     int(p.won),
-                    *(p.tally[k] for k in TALLY_KEYS),
+                    *(p.tally.get(k, 0) for k in CORE_TALLIES),
                     1 if p.won else -1,
                     p.name,
                     now,
                 )
                 for p in people.values()
+            ],
+        )
+        await self._db.executemany(
+            _UPSERT_TALLY,
+            [
+                (p.user_id, scope, variant, name, count)
+                for p in people.values()
+                for name, count in _named(p.tally).items()
+                if count > 0
             ],
         )
         await self._db.executemany(
@@ -504,6 +528,10 @@ class BoardsMixin:
         async with self._lock:
             totals = list(await self._db.execute_fetchall(_PLAYER_STATS, params))
             partners = list(await self._db.execute_fetchall(_BEST_PARTNERS, params))
+            named = list(await self._db.execute_fetchall(_PLAYER_TALLIES, params))
+        tallies: dict[str, dict[str, int]] = {}
+        for r in named:
+            tallies.setdefault(r["variant"], {})[r["name"]] = r["count"]
         best = {
             r["variant"]: Partner(user_id=r["partner_id"], name=r["name"], wins=r["wins"])
             for r in partners
@@ -516,11 +544,8 @@ class BoardsMixin:
                 deals=r["deals"],
                 points=r["points"],
                 points_per_deal=r["points"] / r["deals"] if r["deals"] else 0.0,
-                catches=r["catches"],
-                eggs=r["eggs"],
-                lyusyas=r["lyusyas"],
-                handoffs=r["handoffs"],
                 timeouts=r["timeouts"],
+                tallies=tallies.get(r["variant"], {}),
                 abandons=r["abandons"],
                 flagged=r["warnings"] >= ABANDONS_FLAGGED,
                 best_partner=best.get(r["variant"]),

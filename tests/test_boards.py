@@ -14,7 +14,7 @@ import pytest
 
 from kozelbot.ratings import PRIOR
 from kozelbot.records import ABANDONS_FLAGGED, ChatSettings, MatchPlayer, MatchResult
-from kozelbot.table import TALLY_KEYS, Player, Table, TableStatus
+from kozelbot.table import Player, Table, TableStatus
 from storage import Storage
 from storage.migrate import apply_migrations, load_migrations
 from tests.conftest import FakeClock
@@ -24,6 +24,8 @@ ANNA, BORIS, VERA, GLEB = 1, 2, 3, 4
 NAMES = {ANNA: "Anna", BORIS: "Boris", VERA: "Vera", GLEB: "Gleb"}
 CPU: int | None = None
 HUGE = 2**63
+TALLIES = ("catches", "eggs", "lyusyas", "handoffs")
+"""The follow-suit family's counts, in the order the match seat's columns had them."""
 
 Seats = Sequence[int | None]
 
@@ -244,19 +246,35 @@ async def test_stats_per_variant_add_up_the_tallies(storage: Storage) -> None:
     assert (hvalenyi.variant, cover.variant) == ("hvalenyi", "cover")  # most played first
     assert (hvalenyi.matches, hvalenyi.wins, hvalenyi.deals, hvalenyi.points) == (2, 1, 8, 500)
     assert hvalenyi.points_per_deal == pytest.approx(62.5)
-    assert (hvalenyi.catches, hvalenyi.eggs, hvalenyi.lyusyas, hvalenyi.timeouts) == (2, 2, 1, 4)
-    assert hvalenyi.handoffs == 0 and hvalenyi.abandons == 0 and not hvalenyi.flagged
+    named = hvalenyi.tallies
+    assert (named["catches"], named["eggs"], named["lyusyas"], hvalenyi.timeouts) == (2, 2, 1, 4)
+    assert named.get("handoffs", 0) == 0 and hvalenyi.abandons == 0 and not hvalenyi.flagged
     assert (cover.matches, cover.wins, cover.points_per_deal, cover.best_partner) == (
         1,
         1,
         0.0,
         None,
     )
-    per_seat = await rows(
-        storage,
-        f"SELECT seat, {', '.join(TALLY_KEYS)} FROM match_players WHERE game_id = 1 ORDER BY seat",
-    )
+    stored = await rows(storage, "SELECT seat, deals, points, timeouts, tallies FROM match_players"
+                                 " WHERE game_id = 1 ORDER BY seat")  # fmt: skip
+    seat, deals, points, timeouts, named_json = stored[0]
+    named = json.loads(named_json)
+    per_seat = [(seat, deals, points, *(named.get(k, 0) for k in TALLIES), timeouts)]
     assert per_seat[0] == (0, 4, 250, 1, 1, 0, 0, 2)
+
+
+async def test_a_family_counts_anything_by_name_without_a_migration(storage: Storage) -> None:
+    """Issue #16: a family's counts are stored by name; one no family had before (a cover
+    game's claims, say) is kept and read back as it is, zeros not stored."""
+    tally = {"deals": 3, "points": 150, "claims": 2, "eggs": 0}
+    await finish(storage, [ANNA, BORIS, CPU], 0, variant="cover", each_for_self=True,
+                 tally=tally)  # fmt: skip
+    await finish(storage, [ANNA, BORIS, CPU], 1, variant="cover", each_for_self=True,
+                 tally={**tally, "claims": 1})  # fmt: skip
+    (cover,) = await storage.player_stats(ANNA)
+    assert cover.tallies == {"claims": 3} and (cover.deals, cover.points) == (6, 300)
+    assert await rows(storage, "SELECT name, count FROM player_tallies WHERE user_id = ?",
+                      ANNA) == [("claims", 3)]  # fmt: skip
 
 
 async def test_abandons_are_counted_per_variant_and_flag_the_person(storage: Storage) -> None:

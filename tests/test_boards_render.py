@@ -68,7 +68,8 @@ def row(user_id: int, name: str, rating: int, matches: int, wins: int) -> BoardR
 def record(variant: str = "hvalenyi", **changes: object) -> VariantStats:
     values: dict[str, object] = {
         "variant": variant, "matches": 12, "wins": 8, "deals": 30, "points": 1240,
-        "points_per_deal": 1240 / 30, "catches": 2, "eggs": 3, "lyusyas": 1, "handoffs": 4,
+        "points_per_deal": 1240 / 30,
+        "tallies": {"catches": 2, "eggs": 3, "lyusyas": 1, "handoffs": 4},
         "timeouts": 5, "abandons": 6, "flagged": False, "best_partner": None, "streak": 0,
         "rating": 17,
     }  # fmt: skip
@@ -201,7 +202,8 @@ def test_stats_escape_the_names() -> None:
 
 def test_stats_of_every_variant_in_both_scopes_fit_a_message() -> None:
     partner = Partner(user_id=2, name=LONGEST, wins=10**6)
-    many = [record(v, matches=10**6, wins=10**6, deals=10**7, catches=10**6, eggs=10**6,
+    many = [record(v, matches=10**6, wins=10**6, deals=10**7,
+                   tallies={"catches": 10**6, "eggs": 10**6},
                    best_partner=partner, streak=-10**6, flagged=True)
             for v in TABLE_PRESETS]  # fmt: skip
     html_text = stats_text(LONGEST, many, RU, computer=many)

@@ -492,7 +492,8 @@ async def test_two_games_in_two_topics_of_one_forum(emu: BotApiEmulator, bot: Bo
         lambda: (
             not _table_live(bot, group.id)
             or len(
-                [t for t in _app(bot).bot_data.service.tables.live.values() if t.chat_id == group.id]
+                [t for t in _app(bot).bot_data.service.tables.live.values()
+                 if t.chat_id == group.id]
             )
             == 1
         )

@@ -178,3 +178,21 @@ def test_the_family_check_sees_a_concrete_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("from kozelbot.follow.state import MatchState\n", encoding="utf-8")
     assert "kozelbot.follow.state" in imported_modules(sample)
+
+
+FAMILY_WORDS = ("catch", "catches", "lyusya", "lyusyas", "handoffs", "allTricks", "royal",
+                "refusedRedeal", "aces", "sixes", "otboy", "hvalyonka", "shtany")
+"""Words only a family may use: its outcomes, counts and moves."""
+
+
+def test_the_core_names_no_family() -> None:
+    """Issue #16 item 3: outside the families' packages no code names a family's outcome,
+    count or move (they come through the family's hooks); migrations are history and may."""
+    found = []
+    places = [*ROOT.glob("kozelbot/*.py"), *(ROOT / "handlers").rglob("*.py"),
+              *(ROOT / "storage").glob("*.py"), *(ROOT / "sandbox").rglob("*.py")]  # fmt: skip
+    for path in places:
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.name}: {word}" for word in FAMILY_WORDS
+                  if f'"{word}"' in text or f"'{word}'" in text]  # fmt: skip
+    assert found == []

@@ -628,3 +628,33 @@ async def test_008_moves_shown_ratings_onto_the_display_scale(base: tuple[Path, 
     ]
     assert query(path, "SELECT rating FROM global_players WHERE user_id = 77") == [(1480,)]
     await check_storage_reads_everything(path, seed)
+
+
+async def test_009_keeps_every_family_count_by_name(base: tuple[Path, Seed]) -> None:
+    """The follow-suit counts that 006 made columns move to rows by name (a person's
+    totals) and to a JSON object (a match seat's), zeros left out; the counts every family
+    has stay columns (issue #16)."""
+    path, seed = base
+    await migrate(path, MIGRATIONS[:8])
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO player_totals (user_id, scope, variant, matches, wins, deals,"
+                   " points, catches, eggs, lyusyas, handoffs, timeouts, abandons, streak, name,"
+                   " updated_at) VALUES (77, 'group', 'kryuk', 3, 2, 20, 900, 2, 1, 0, 4, 5, 0,"
+                   " 1, 'Ann', 1.0)")  # fmt: skip
+        db.execute("UPDATE match_players SET deals = 6, points = 300, catches = 1, eggs = 0,"
+                   " lyusyas = 2, handoffs = 0, timeouts = 3 WHERE game_id = ? AND seat = 0",
+                   (FINISHED_ID,))  # fmt: skip
+    assert await migrate(path, MIGRATIONS[:9]) == [9]
+    moved = query(path, "SELECT name, count FROM player_tallies WHERE user_id = 77 ORDER BY name")
+    assert moved == [("catches", 2), ("eggs", 1), ("handoffs", 4)]
+    assert query(path, "SELECT matches, deals, points, timeouts FROM player_totals"
+                       " WHERE user_id = 77") == [(3, 20, 900, 5)]  # fmt: skip
+    (named,) = query(path, "SELECT tallies FROM match_players WHERE game_id = ? AND seat = 0",
+                     (FINISHED_ID,))  # fmt: skip
+    assert json.loads(named[0]) == {"catches": 1, "lyusyas": 2}
+    columns = {row[1] for row in query(path, "PRAGMA table_info(player_totals)")}
+    assert not columns & {"catches", "eggs", "lyusyas", "handoffs"}
+    async with await Storage.open(path, clock=clock) as storage:
+        (kryuk,) = await storage.player_stats(77)
+        assert kryuk.tallies == {"catches": 2, "eggs": 1, "handoffs": 4}
+    await check_storage_reads_everything(path, seed)

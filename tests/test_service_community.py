@@ -12,7 +12,7 @@ import pytest
 from kozelbot.game import GameState
 from kozelbot.games import family_of
 from kozelbot.service import MISSED_TO_AWAY, STOP_VOTE_TIME, GameService, TableError
-from kozelbot.table import TALLY_KEYS, Player, Table, TableStatus
+from kozelbot.table import CORE_TALLIES, Player, Table, TableStatus
 from storage import Storage
 
 
@@ -299,7 +299,7 @@ async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
     assert result.scope == "group" and result.rated
     deals = result.deals
     for player in result.players:
-        assert set(player.tally) <= set(TALLY_KEYS)
+        assert set(player.tally) <= {*CORE_TALLIES, *family_of(table.variant).tally_keys}
         assert player.tally["deals"] == deals
         assert player.level == (None if player.user_id is not None else "easy")
     # Partners took the same card points; the two sides' points add up to 120 per deal

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from kozelbot.cards import Card
-from kozelbot.cover import render
+from kozelbot.cover import render, stats
 from kozelbot.cover.ai import choose
 from kozelbot.cover.presets import PRESETS
 from kozelbot.cover.state import CoverState, deal_from_seed, parse_action
@@ -64,9 +64,16 @@ class CoverFamily:
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         return None
 
-    def tallies(self, event: Any) -> tuple[tuple[int, str], ...]:
-        """The cover game's events add nothing beyond its deal results to /stats."""
-        return ()
+    tally_keys = stats.TALLY_KEYS
+
+    def tallies(self, event: Any, state: GameState) -> tuple[tuple[int, str], ...]:
+        return stats.tallies(event, _state(state))
+
+    def outcome_label(self, outcome: str, t: Translator) -> str | None:
+        return stats.outcome_label(outcome, t)
+
+    def tally_parts(self, tallies: Mapping[str, int], t: Translator) -> list[str]:
+        return stats.tally_parts(tallies, t)
 
     def table_text(self, table: Table, state: GameState, t: Translator) -> str:
         return render.table_text(table, _state(state), t)

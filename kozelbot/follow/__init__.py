@@ -13,11 +13,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from kozelbot.cards import Card
-from kozelbot.follow import render
+from kozelbot.follow import render, stats
 from kozelbot.follow.ai import choose_action
 from kozelbot.follow.presets import PRESETS
 from kozelbot.follow.state import (
-    Exchanged,
     KeepHand,
     MatchState,
     PlayCard,
@@ -74,9 +73,10 @@ class FollowFamily:
     def deal_from_seed(self, seed: str) -> list[tuple[str, list[Card]]]:
         return deal_from_seed(seed)
 
-    def tallies(self, event: Any) -> tuple[tuple[int, str], ...]:
-        """A completed hand-off counts for the seat that handed its trumps over (/stats)."""
-        return ((event.giver, "handoffs"),) if isinstance(event, Exchanged) else ()
+    tally_keys = stats.TALLY_KEYS
+
+    def tallies(self, event: Any, state: GameState) -> tuple[tuple[int, str], ...]:
+        return stats.tallies(event, _state(state))
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         """RULES.md §1.2: with exactly one legal card, ``kryuk`` plays it at once."""
@@ -124,6 +124,12 @@ class FollowFamily:
 
     def done_text(self, action: Any, t: Translator) -> str:
         return render.done_text(action, t)
+
+    def outcome_label(self, outcome: str, t: Translator) -> str | None:
+        return stats.outcome_label(outcome, t)
+
+    def tally_parts(self, tallies: Mapping[str, int], t: Translator) -> list[str]:
+        return stats.tally_parts(tallies, t)
 
     def deal_over_text(self, deal_no: int, t: Translator) -> str:
         return t("Deal {n} is over.", n=deal_no + 1)
