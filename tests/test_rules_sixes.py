@@ -801,8 +801,8 @@ def test_s1_3_timeouts_keep_the_hidden_decision_and_answer_the_public_steps() ->
     state.apply(2, AnswerOffer(True))
     gives = FAMILY.on_timeout(state, 0, rng)
     assert gives in state.legal_actions(0) and isinstance(gives, GiveTrump)
-    assert FAMILY.tallies(Exchanged(0, 2, 2)) == ((0, "handoffs"),)
-    assert FAMILY.tallies(HandedOff(0, 2, (card("QS"),))) == ()
+    assert FAMILY.tallies(Exchanged(0, 2, 2), state) == ((0, "handoffs"),)
+    assert FAMILY.tallies(HandedOff(0, 2, (card("QS"),)), state) == ()
 
 
 def test_s1_3_handoff_with_one_trump() -> None:
