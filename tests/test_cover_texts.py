@@ -12,9 +12,10 @@ import pytest
 
 from kozelbot.cards import DECK_36, parse_cards
 from kozelbot.cover import FAMILY, render
-from kozelbot.cover.state import (
+from kozelbot.cover.board import Round
+from kozelbot.cover.state import CoverState
+from kozelbot.cover.vocabulary import (
     Beat,
-    CoverState,
     Discard,
     IllegalMove,
     Lead,
@@ -22,7 +23,6 @@ from kozelbot.cover.state import (
     NotYourTurn,
     Otboy,
     Phase,
-    Round,
     TrumpChanged,
 )
 from kozelbot.game import DealScored, MatchOver

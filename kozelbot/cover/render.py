@@ -22,11 +22,12 @@ from typing import Any
 
 from kozelbot.callbacks import ActButton, ChosenButton, SelectButton
 from kozelbot.cards import Card, Suit
-from kozelbot.cover.state import (
-    RANK_OF,
+from kozelbot.cover.state import CoverState
+from kozelbot.cover.strength import RANK_OF
+from kozelbot.cover.view import View
+from kozelbot.cover.vocabulary import (
     Beat,
     Claim,
-    CoverState,
     Discard,
     IllegalMove,
     Lead,
@@ -36,7 +37,6 @@ from kozelbot.cover.state import (
     Outcome,
     Pass,
     Phase,
-    View,
 )
 from kozelbot.game import DealScored, GameError, MatchOver
 from kozelbot.i18n import Translator
