@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from kozelbot.cards import Rank, Suit
 from kozelbot.cover.presets import CoverRules
-from kozelbot.cover.vocabulary import Outcome, Phase
+from kozelbot.cover.vocabulary import Outcome, Phase, card_names
 from kozelbot.game import DealScored, MatchOver
 
 if TYPE_CHECKING:
@@ -80,7 +80,7 @@ def score_game(state: CoverState) -> list[Any]:
     game = state.game
     rules = state.rules
     sides = sides_in_play(state)
-    eggs_possible = rules.pairs or len(sides) == 2
+    eggs_possible = rules.pairs or len(sides) == 2  # eggs split the points between two sides
     times = multiplier(state.eggs)
     if eggs_possible and all(game.points[s] == rules.eggs for s in sides):
         state.eggs += 1
@@ -115,7 +115,7 @@ def _scored(
             "trump": game.trump.value,
             "out": sorted(state.out),
             "last_taker": game.last_taker,
-            "last_stacks": [[str(c) for c in stack] for stack in game.last_stacks],
+            "last_stacks": [card_names(stack) for stack in game.last_stacks],
             "last_face_down": game.last_face_down,
         },
         seeds=tuple(state.seeds),

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from kozelbot.cards import Card
 from kozelbot.cover.board import CoverGame, Move, Round
+from kozelbot.cover.vocabulary import card_names
 from kozelbot.fairplay import seed_trace
 from kozelbot.game import DealScored
 
@@ -19,7 +20,7 @@ def move_trace(move: Move) -> dict[str, Any]:
     if move.kind == "claim":
         return {"seat": move.seat, "type": "claim", "count": move.count}
     entry: dict[str, Any] = {"seat": move.seat, "type": move.kind,
-                             "cards": [str(c) for c in move.cards]}  # fmt: skip
+                             "cards": card_names(move.cards)}  # fmt: skip
     if move.kind == "beat":
         entry["onto"] = list(move.onto)
     return entry
@@ -34,7 +35,7 @@ def round_trace(rnd: Round) -> dict[str, Any]:
         "first_leader": rnd.first_leader,
         "claims": _claims_trace(rnd),
         "sequence": _sequence_trace(rnd),
-        "lead": [str(c) for c in lead.cards] if lead else [],
+        "lead": card_names(lead.cards) if lead else [],
         "actions": [move_trace(m) for m in rnd.moves if m.kind != "lead"],
         "taker": rnd.last_beater,
         "levelling": [],
@@ -45,13 +46,13 @@ def round_trace(rnd: Round) -> dict[str, Any]:
 
 def add_levelling(game: CoverGame, seat: int, cards: tuple[Card, ...]) -> None:
     """Record cards a seat added face down to the trick just taken."""
-    game.rounds[-1]["levelling"].append({"seat": seat, "cards": [str(c) for c in cards]})
+    game.rounds[-1]["levelling"].append({"seat": seat, "cards": card_names(cards)})
 
 
 def add_draws(game: CoverGame, drawn: dict[int, list[Card]]) -> None:
     """Record the draw after the trick just taken (in drawing order) and the trump after it."""
     game.rounds[-1]["draws"] = [
-        {"seat": s, "cards": [str(c) for c in cards]} for s, cards in drawn.items() if cards
+        {"seat": s, "cards": card_names(cards)} for s, cards in drawn.items() if cards
     ]  # fmt: skip
     game.rounds[-1]["trump"] = game.trump.value
 
@@ -132,9 +133,9 @@ def deal_trace(
         "variant": state.variant,
         "options": dict(state.options),
         "players": list(players),
-        "deck": [str(c) for c in game.deck],
+        "deck": card_names(game.deck),
         "dealer": game.dealer,
-        "hands": [[str(c) for c in hand] for hand in game.dealt],
+        "hands": [card_names(hand) for hand in game.dealt],
         "trump_start": game.trump_start.value,
         "first_leader": game.first_leader,
         "rounds": game.rounds,

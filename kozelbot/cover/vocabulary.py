@@ -8,14 +8,22 @@ follows is automatic (RULES.md §2).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from kozelbot.cards import Card, Suit
+from kozelbot.cards import DECK_36, Card, Suit
 from kozelbot.game import GameError
 
 MAX_LEAD = 6
 """The most cards one lead may hold (RULES.md §2: 1 to 6 cards of one suit)."""
+CARD_NAMES: dict[Card, str] = {card: str(card) for card in DECK_36}
+"""Every card's notation, worked out once (moves and traces write many)."""
+
+
+def card_names(cards: Iterable[Card]) -> list[str]:
+    """The cards' notations (``["10H", "6S"]``)."""
+    return [CARD_NAMES[card] for card in cards]
 
 
 class Phase(StrEnum):
@@ -42,7 +50,7 @@ class Outcome(StrEnum):
 
 
 def _cards_text(cards: tuple[Card, ...]) -> str:
-    return ",".join(str(c) for c in cards)
+    return ",".join(card_names(cards))
 
 
 @dataclass(frozen=True, slots=True)
