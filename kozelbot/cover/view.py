@@ -1,5 +1,6 @@
-"""What one seat of a cover table may know (``view_for``): its own hand, the public table,
-and nothing hidden — the computer player and every text are made from this alone."""
+"""What one seat of a cover table may know (``view_for``): its own hand and the public table,
+nothing hidden. The computer player sees only this (and the moves it may make); the texts are
+made from it."""
 
 from __future__ import annotations
 
