@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from kozelbot.cards import Card, Suit
 from kozelbot.cover.hands import level_count, may_beat, surplus
 from kozelbot.cover.presets import CoverRules
-from kozelbot.cover.vocabulary import Phase
+from kozelbot.cover.vocabulary import CARD_POINTS, Phase
 from kozelbot.game import DealScored
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def open_points(state: CoverState) -> list[int]:
     for rnd in game.rounds:
         beats = [c for a in rnd["actions"] if a["type"] == "beat" for c in a["cards"]]
         shown = [*rnd["lead"], *beats]
-        sides[state.side_of(rnd["taker"])] += sum(Card.parse(c).points for c in shown)
+        sides[state.side_of(rnd["taker"])] += sum(CARD_POINTS[c] for c in shown)
     return sides
 
 

@@ -19,6 +19,8 @@ MAX_LEAD = 6
 """The most cards one lead may hold (RULES.md §2: 1 to 6 cards of one suit)."""
 CARD_NAMES: dict[Card, str] = {card: str(card) for card in DECK_36}
 """Every card's notation, worked out once (moves and traces write many)."""
+CARD_POINTS: dict[str, int] = {name: card.points for card, name in CARD_NAMES.items()}
+"""Every card's points by its notation (the traces' rounds name their cards)."""
 
 
 def card_names(cards: Iterable[Card]) -> list[str]:
