@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from kozelbot.cards import Card
 from kozelbot.cover import claim
 from kozelbot.cover.board import Move
-from kozelbot.cover.hands import beats_available, discards, may_beat, surplus
+from kozelbot.cover.hands import beats_available, face_down_choices, may_beat, surplus
 from kozelbot.cover.step import refuse
 from kozelbot.cover.strength import assignment, covers
 from kozelbot.cover.turns import next_turn
@@ -40,7 +40,7 @@ def legal(state: CoverState, seat: int) -> list[Action]:
     actions += [Beat(c) for c in beats_available(state, seat)]
     need = surplus(state, seat)
     if need:
-        actions += [Discard(c) for c in discards(state.game, seat, need)]
+        actions += [Discard(c) for c in face_down_choices(state.game, seat, need)]
     else:
         actions.append(Pass())
     return actions

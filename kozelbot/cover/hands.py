@@ -59,7 +59,7 @@ def beats_available(state: CoverState, seat: int) -> list[tuple[Card, ...]]:
     return list(beat_sets(state, seat))
 
 
-def discards(game: CoverGame, seat: int, count: int) -> Iterator[tuple[Card, ...]]:
+def face_down_choices(game: CoverGame, seat: int, count: int) -> Iterator[tuple[Card, ...]]:
     """Every choice of ``count`` cards of ``seat``'s hand to put face down."""
     return itertools.combinations(game.hands[seat], count)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kozelbot.cover.draw import draw_and_continue
-from kozelbot.cover.hands import discards, level_count
+from kozelbot.cover.hands import face_down_choices, level_count
 from kozelbot.cover.step import refuse
 from kozelbot.cover.trace import add_levelling
 from kozelbot.cover.vocabulary import Action, IllegalMove, Level
@@ -23,7 +23,7 @@ def to_act(state: CoverState) -> tuple[int, ...]:
 def legal(state: CoverState, seat: int) -> list[Action]:
     if seat not in state.game.round.level_pending:
         return []
-    return [Level(c) for c in discards(state.game, seat, level_count(state, seat))]
+    return [Level(c) for c in face_down_choices(state.game, seat, level_count(state, seat))]
 
 
 def verify(state: CoverState, seat: int, action: Action) -> None:
