@@ -11,10 +11,10 @@ import pytest
 from kozelbot.callbacks import ChosenButton, SelectButton, parse
 from kozelbot.cards import DECK_36, Card, parse_cards
 from kozelbot.cover import FAMILY, render
-from kozelbot.cover.state import (
+from kozelbot.cover.state import CoverState
+from kozelbot.cover.vocabulary import (
     Acted,
     Beat,
-    CoverState,
     Discard,
     GameDealt,
     IllegalMove,

@@ -12,9 +12,10 @@ import pytest
 
 from kozelbot.cards import DECK_36, parse_cards
 from kozelbot.cover import FAMILY, render
-from kozelbot.cover.state import (
+from kozelbot.cover.board import Round
+from kozelbot.cover.state import CoverState
+from kozelbot.cover.vocabulary import (
     Beat,
-    CoverState,
     Discard,
     IllegalMove,
     Lead,
@@ -22,13 +23,12 @@ from kozelbot.cover.state import (
     NotYourTurn,
     Otboy,
     Phase,
-    Round,
     TrumpChanged,
 )
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.i18n import translator
 from kozelbot.table import Player, Table, TableStatus
-from kozelbot.texts import LINE, visible
+from kozelbot.texts import LINE, card_label, visible
 from tests.cover_positions import position
 
 RU, UK, EN = translator("ru"), translator("uk"), translator("en")
@@ -337,7 +337,7 @@ def test_the_seed_000_cut_card_shows_with_the_talon_and_changes_nothing() -> Non
     table = _table(state)
     assert state.current is not None and state.current.bottom is not None
     bottom = state.current.bottom
-    line = f"В прикупе: 24 карты · нижняя карта {render.card_label(bottom, RU)}"
+    line = f"В прикупе: 24 карты · нижняя карта {card_label(bottom, RU)}"
     text = render.table_text(table, state, RU)
     assert line in text.splitlines() and "Козырь" not in text
 

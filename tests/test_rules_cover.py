@@ -19,13 +19,14 @@ import pytest
 
 from kozelbot.cards import DECK_36, Card, Suit, parse_cards
 from kozelbot.cover.ai import choose
-from kozelbot.cover.state import (
+from kozelbot.cover.board import Round as CoverRound
+from kozelbot.cover.state import CoverState
+from kozelbot.cover.strength import ORDER
+from kozelbot.cover.vocabulary import (
     MAX_LEAD,
-    ORDER,
     Acted,
     Beat,
     Claim,
-    CoverState,
     Discard,
     GameDealt,
     IllegalMove,
@@ -38,7 +39,6 @@ from kozelbot.cover.state import (
     RoundTaken,
     TrumpChanged,
 )
-from kozelbot.cover.state import Round as CoverRound
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.options import OptionError
 from kozelbot.simulate import play_match

@@ -1,8 +1,19 @@
-"""Family C of RULES.md §2: the cover games (seeds 003 and 000), behind the game protocol.
+"""Family C of RULES.md §2: the cover games («Козёл с прикупом», seeds 003 and 000), behind
+the game protocol; the rest of the bot reaches it through ``FAMILY``.
 
-Its engine (``state``), preset (``presets``), computer player (``ai``) and texts and
-multi-select keyboards (``render``) live here; the rest of the bot reaches it through
-``FAMILY``.
+The package, one job a module:
+- ``presets``: table options and the rules value (``CoverRules``) they make;
+- ``vocabulary``: phases, actions and their notation, events, errors;
+- ``strength``: which card covers which; ``board``: the game's data (hands, talon, round);
+- ``dealing``: the shuffle, the deal, the talon, the first leader, seed texts dealt again;
+- the steps, each ``to_act`` / ``legal`` / ``verify`` / ``apply`` for its phase: ``lead``,
+  ``answer``, ``rebeat``, ``level`` (``step``: what they share; ``claim``: the claim they
+  take; ``hands``: the hand rule; ``turns``: who answers next and the end of a round;
+  ``draw``: the automatic draw after a trick);
+- ``scoring``: loser points, eggs, four of a kind, who is out, the match winner;
+- ``view``: what one seat may know; ``trace``: the game's trace;
+- ``state``: the match's fields, the phase table, the chance step, dump and load;
+- ``ai``: the computer player; ``render``: texts and multi-select keyboards, from views.
 """
 
 from __future__ import annotations
@@ -14,8 +25,10 @@ from typing import Any
 from kozelbot.cards import Card
 from kozelbot.cover import render, stats
 from kozelbot.cover.ai import choose
-from kozelbot.cover.presets import PRESETS
-from kozelbot.cover.state import CoverState, deal_from_seed, parse_action
+from kozelbot.cover.dealing import deal_from_seed
+from kozelbot.cover.presets import PRESETS, configure
+from kozelbot.cover.state import CoverState
+from kozelbot.cover.vocabulary import parse_action
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
@@ -40,10 +53,15 @@ class CoverFamily:
         return self
 
     def new_state(self, variant: str, options: Mapping[str, Any]) -> CoverState:
-        return CoverState(variant, dict(options))
+        """A new match of one of the family's presets (``presets``), by the rules it makes
+        of these options."""
+        chosen, rules = configure(self.presets[variant], options)
+        return CoverState(variant, chosen, rules=rules)
 
     def load(self, data: Mapping[str, Any]) -> CoverState:
-        return CoverState.load(data)
+        """A stored match, by the rules its preset makes of its stored options."""
+        chosen, rules = configure(self.presets[str(data["variant"])], data["options"])
+        return CoverState.load({**data, "options": chosen}, rules)
 
     def parse_action(self, text: str) -> Any:
         return parse_action(text)
@@ -59,7 +77,7 @@ class CoverFamily:
         return int(options.get("move_time", 0))
 
     def deal_from_seed(self, seed: str) -> list[tuple[str, list[Card]]]:
-        return deal_from_seed(seed)
+        return deal_from_seed(seed, self.presets)
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         return None

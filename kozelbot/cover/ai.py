@@ -9,18 +9,9 @@ claim a long suit; take the trick with Відбій rather than re-beat; level w
 from __future__ import annotations
 
 from kozelbot.cards import Card
-from kozelbot.cover.state import (
-    RANK_OF,
-    Action,
-    Beat,
-    Claim,
-    Discard,
-    Lead,
-    Otboy,
-    Pass,
-    Phase,
-    View,
-)
+from kozelbot.cover.strength import RANK_OF
+from kozelbot.cover.view import View
+from kozelbot.cover.vocabulary import Action, Beat, Claim, Discard, Lead, Otboy, Pass, Phase
 
 WORTH_BEATING = 10
 """Card points on the table for which the computer spends a trump or a card of value."""

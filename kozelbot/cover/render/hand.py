@@ -1,0 +1,85 @@
+"""A cover player's private hand message, from the seat's view: the game, the partner, the
+stacks to beat, who takes the trick now, and what to do — lead, beat, discard, pass, re-beat,
+add cards, or claim the lead."""
+
+from __future__ import annotations
+
+from html import escape
+
+from kozelbot.cover.render.lines import chain, trump_line
+from kozelbot.cover.render.rules import title
+from kozelbot.cover.state import CoverState
+from kozelbot.cover.view import View
+from kozelbot.cover.vocabulary import Action, Beat, Claim, Phase
+from kozelbot.i18n import Translator
+from kozelbot.table import Table, TableStatus
+from kozelbot.texts import card_label, seat_name, taking_line
+
+
+def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
+    """A player's private hand message: the game, the stacks to beat, and what to do now."""
+    view = state.view_for(seat)
+    head = [escape(title(t)), t("game {n}", n=view.game_no + 1),
+            t("trump {suit}", suit=view.trump.symbol)]  # fmt: skip
+    if table.chat_title:  # last: a long group name goes to a line of its own
+        head.append(escape(table.chat_title))
+    lines = [chain(head)]
+    if table.status is not TableStatus.PLAYING or view.phase in (Phase.DEALING, Phase.OVER):
+        lines.append(t("This game is over."))
+        return "\n".join(lines)
+    partner = view.rules.seats.partner(seat)
+    if partner is not None:
+        lines.append(t("Your partner: {name}", name=seat_name(table, partner, t)))
+    trump = trump_line(view, t)
+    if trump:
+        lines.append(trump)
+    if view.stacks:
+        tops = " ".join(card_label(stack[-1], t) for stack in view.stacks)
+        lines.append(t("To beat: {cards}", cards=tops))
+    mine = seat in view.to_act
+    taker = view.last_beater
+    if mine and view.phase is Phase.ANSWER and taker is not None and taker != view.leader:
+        lines.append(taking_line(table, taker, partner, t))  # someone beat: who takes it now
+    legal = state.legal_actions(seat)
+    what = _prompt(view, legal, mine, t)
+    if what:
+        lines.append("👉 " + what)
+    claims = [a for a in legal if isinstance(a, Claim)]
+    if claims:
+        lines.append(t("You may claim the lead: «I have {n}».", n=claims[0].count))
+    return "\n".join(lines)
+
+
+def _prompt(view: View, legal: list[Action], mine: bool, t: Translator) -> str | None:
+    """What this seat must do now, if anything."""
+    beats = any(isinstance(a, Beat) for a in legal)
+    one = len(view.stacks) == 1
+    if mine and view.phase is Phase.LEAD:
+        return t("Your lead: select 1–6 cards of one suit, then Lead.")
+    if mine and view.phase is Phase.ANSWER and view.surplus and not beats:
+        return t.n("Discard {count} card face down.", "Discard {count} cards face down.",
+                   view.surplus)  # fmt: skip
+    if mine and view.phase is Phase.ANSWER and view.surplus and one:
+        return t.n(
+            "Beat the stack, or discard {count} card face down.",
+            "Beat the stack, or discard {count} cards face down.",
+            view.surplus,
+        )
+    if mine and view.phase is Phase.ANSWER and view.surplus:
+        return t.n(
+            "Beat every stack, or discard {count} card face down.",
+            "Beat every stack, or discard {count} cards face down.",
+            view.surplus,
+        )
+    if mine and view.phase is Phase.ANSWER:
+        return t("Beat the stack, or pass.") if one else t("Beat every stack, or pass.")
+    if mine and view.phase is Phase.REBEAT:
+        return (t("Beat your stack again, or press Done.") if one
+                else t("Beat your stacks again, or press Done."))  # fmt: skip
+    if view.level_count:
+        return t.n(
+            "Levelling: add {count} card face down.",
+            "Levelling: add {count} cards face down.",
+            view.level_count,
+        )
+    return None

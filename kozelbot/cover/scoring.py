@@ -1,0 +1,168 @@
+"""Scoring the cover game (RULES.md §2), from the named figures of ``CoverRules``: each
+side's loser points for its card points, eggs and their multiplier, four aces or four sixes
+ending the match, who is out, and the match winner.
+
+**Decisions** where RULES.md §2 is silent:
+- Both pairs reaching the losing total in one game: fewer loser points wins, then the side
+  that took the last trick (the tie-break RULES.md gives each for self). Each for self, when
+  every remaining player reaches it and the tied ones did not take the last trick: the lowest
+  seat wins.
+- Eggs each for self count the players still in play: two left can make eggs.
+- Four aces or four sixes are checked after the deal and after every draw.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kozelbot.cards import Rank, Suit
+from kozelbot.cover.presets import CoverRules
+from kozelbot.cover.vocabulary import Outcome, Phase, card_names
+from kozelbot.game import DealScored, MatchOver
+
+if TYPE_CHECKING:
+    from kozelbot.cover.state import CoverState
+
+ALL_FOUR = len(Suit)
+"""Cards of one rank in the deck: a hand holding them all has four of a kind."""
+FOUR_OF_A_KIND = ((Rank.ACE, Outcome.ACES), (Rank.SIX, Outcome.SIXES))
+"""The ranks whose four end the match, the stronger first (aces beat sixes)."""
+
+
+def loser_points(rules: CoverRules, points: int) -> int:
+    """61–120 → 0; save–60 → 2; 1–(save−1) → 4; 0 → 6 (RULES.md §2, the figures ``rules``
+    names)."""
+    if points >= rules.safe:
+        return 0
+    if points >= rules.save:
+        return rules.saved_loss
+    return rules.poor_loss if points > 0 else rules.blank_loss
+
+
+def multiplier(eggs: int) -> int:
+    """Eggs double the next game's loser points: ×2, ×4 after two eggs in a row…"""
+    return 1 << eggs
+
+
+def sides_in_play(state: CoverState) -> list[int]:
+    """The sides still playing: both pairs, or each seat not out."""
+    if state.rules.pairs:
+        return list(range(state.rules.sides))
+    return state.in_play()
+
+
+def four_of_a_kind(state: CoverState) -> list[Any]:
+    """Four aces or four sixes in one hand end the match: that side wins, everyone else
+    gets ``four_of_a_kind_loss`` (aces beat sixes)."""
+    game = state.game
+    found: dict[Rank, int] = {}
+    for seat in state.in_play():
+        for rank, _ in FOUR_OF_A_KIND:
+            if sum(1 for c in game.hands[seat] if c.rank is rank) == ALL_FOUR:
+                found.setdefault(rank, seat)
+    if not found:
+        return []
+    rank, outcome = next(kind for kind in FOUR_OF_A_KIND if kind[0] in found)
+    side = state.side_of(found[rank])
+    rules = state.rules
+    others = [s for s in sides_in_play(state) if s != side]
+    award = [rules.four_of_a_kind_loss if s in others else 0 for s in range(rules.sides)]
+    for s in others:
+        state.score[s] += rules.four_of_a_kind_loss
+    if not rules.pairs:
+        state.out = sorted(set(state.out) | set(others))
+    return _scored(state, outcome, award, side)
+
+
+def score_game(state: CoverState) -> list[Any]:
+    """Talon and hands are empty: eggs, or each side's loser points (times the eggs
+    multiplier)."""
+    game = state.game
+    rules = state.rules
+    sides = sides_in_play(state)
+    eggs_possible = rules.pairs or len(sides) == 2  # eggs split the points between two sides
+    times = multiplier(state.eggs)
+    if eggs_possible and all(game.points[s] == rules.eggs for s in sides):
+        state.eggs += 1
+        return _scored(state, Outcome.EGGS, [0] * rules.sides, None, times)
+    award = [0] * rules.sides
+    for s in sides:
+        award[s] = loser_points(rules, game.points[s]) * times
+    state.eggs = 0
+    for s in sides:
+        state.score[s] += award[s]
+    return _scored(state, Outcome.NORMAL, award, None, times)
+
+
+def _scored(
+    state: CoverState, outcome: Outcome, award: list[int], instant: int | None, times: int = 1
+) -> list[Any]:
+    """Record a finished game (``times``: what its loser points were multiplied by) and move
+    on to the next game or the end of the match (at once for ``instant``, the side that
+    won it)."""
+    game = state.game
+    winner = instant if instant is not None else _match_winner(state)
+    result = DealScored(
+        deal_no=game.game_no,
+        outcome=outcome.value,
+        points=tuple(game.points),
+        tricks_won=tuple(game.tricks_won),
+        award=tuple(award),
+        multiplier=times,
+        score=tuple(state.score),
+        side=None,
+        details={
+            "trump": game.trump.value,
+            "out": sorted(state.out),
+            "last_taker": game.last_taker,
+            "last_stacks": [card_names(stack) for stack in game.last_stacks],
+            "last_face_down": game.last_face_down,
+        },
+        seeds=tuple(state.seeds),
+    )
+    state.last_result = result
+    state.game_no += 1
+    in_play = state.in_play()
+    if in_play:
+        seats = state.rules.seats
+        state.dealer = seats.clockwise(seats.after(state.dealer), in_play)[0]
+    state.next_leader = game.last_taker if game.last_taker >= 0 else None
+    events: list[Any] = [result]
+    if winner is not None:
+        state.winner = winner
+        state.phase = Phase.OVER
+        events.append(MatchOver(winner, result.score))
+    else:
+        state.phase = Phase.DEALING
+    return events
+
+
+def _match_winner(state: CoverState) -> int | None:
+    """Pairs: the first side to ``lose_at`` loses. Self: a player at ``lose_at`` is out; the
+    last one left wins; if all remaining reach it together, fewer loser points wins, then
+    whoever took the last trick (RULES.md §2 Match)."""
+    game = state.game
+    rules = state.rules
+    if rules.pairs:
+        sides = range(rules.sides)
+        losers = [s for s in sides if state.score[s] >= rules.lose_at]
+        if not losers:
+            return None
+        if len(losers) == len(sides):
+            best = min(state.score[s] for s in sides)
+            tied = [s for s in sides if state.score[s] == best]
+            if len(tied) == 1:
+                return tied[0]
+            return state.side_of(game.last_taker)  # as in self: the last trick decides
+        return next(s for s in sides if s not in losers)
+    remaining = state.in_play()
+    reached = [s for s in remaining if state.score[s] >= rules.lose_at]
+    if len(reached) == len(remaining):
+        best = min(state.score[s] for s in remaining)
+        tied = [s for s in remaining if state.score[s] == best]
+        winner = game.last_taker if game.last_taker in tied else tied[0]
+        state.out = sorted(set(state.out) | {s for s in remaining if s != winner})
+        return winner
+    state.out = sorted(set(state.out) | set(reached))
+    left = state.in_play()
+    return left[0] if len(left) == 1 else None
