@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kozelbot.cover.state import CoverState, Outcome
+from kozelbot.cover.state import CoverState
+from kozelbot.cover.vocabulary import Outcome
 from kozelbot.game import DealScored
 from kozelbot.i18n import Translator
 
