@@ -839,7 +839,7 @@ class MatchState:
     @property
     def multiplier(self) -> int:
         """The eggs multiplier of the current deal: k eggs in a row → ×(k+1) (RULES.md §1.1)."""
-        return 1 if self.rules.scoring != "eyes" else self.eggs + 1
+        return self.eggs + 1 if self.rules.eggs == "multiply" else 1
 
     @property
     def strength(self) -> Strength:
@@ -940,7 +940,8 @@ class MatchState:
             return None
         if deal.deal_no == 0:
             return ()
-        if self.score == [10, 10]:
+        fight = self.rules.fight_score
+        if fight is not None and self.score == [fight, fight]:
             return (0, 1)
         return (self.side_of(deal.first_leader),)
 
@@ -1465,7 +1466,7 @@ class MatchState:
         if limit is not None and self.redeals >= limit:
             dealing = self.side_of((deal.first_leader - 1) % self.players)
             award = [0, 0]
-            award[1 - dealing] = 1
+            award[1 - dealing] = self.rules.refused_redeal_award
             self.score = [self.score[0] + award[0], self.score[1] + award[1]]
             return [RedealAsked(seat), *self._scored(
                 Outcome.REFUSED_REDEAL, 1 - dealing, award, 1, None, False)]  # fmt: skip
@@ -1534,7 +1535,7 @@ class MatchState:
         Pelotka ends the deal whatever else the trick completes (RULES.md §1.2)."""
         deal = self.current
         assert deal is not None
-        if self.rules.scoring != "eyes":
+        if not self.rules.lyusya_over_catch or self.rules.all_tricks == "none":
             return False  # kryuk: the catch ends the deal, whatever else the trick completes
         side = self.side_of(catcher)
         return not any(deal.hands) and not deal.talon and deal.tricks_won[1 - side] == 0
@@ -1559,9 +1560,10 @@ class MatchState:
     def _score_cards(self) -> list[Event]:
         deal = self.current
         assert deal is not None
+        all_tricks = self.rules.all_tricks
         for side in (0, 1):
-            if deal.tricks_won[1 - side] == 0:
-                outcome = Outcome.ALL_TRICKS if self.rules.scoring == "points" else Outcome.LYUSYA
+            if all_tricks != "none" and deal.tricks_won[1 - side] == 0:
+                outcome = Outcome.ALL_TRICKS if all_tricks == "reset" else Outcome.LYUSYA
                 return self._score(outcome, side)
         if deal.points[0] == deal.points[1]:
             return self._score(Outcome.EGGS, None)
@@ -1581,7 +1583,7 @@ class MatchState:
 
     def _score(self, outcome: Outcome, side: int | None) -> list[Event]:
         """Turn a finished deal into the preset's score."""
-        if self.rules.scoring == "eyes":
+        if self.rules.eggs == "multiply":
             return self._score_eyes(outcome, side)
         return self._score_board(outcome, side)
 
@@ -1605,7 +1607,7 @@ class MatchState:
             self.eggs = 0
             if outcome == Outcome.CATCH:
                 award[side] = self.rules.catch_award * multiplier
-            elif outcome == Outcome.LYUSYA and self.rules.lyusya == "win":
+            elif outcome == Outcome.LYUSYA and self.rules.all_tricks == "win":
                 award[side] = self.rules.lyusya_win_award * multiplier
                 ends_match = True
             elif outcome == Outcome.LYUSYA:
@@ -1642,7 +1644,7 @@ class MatchState:
             award[side] = first if first is not None and self.deal_no == 0 else rules.catch_award
         elif outcome == Outcome.ALL_TRICKS:  # kryuk
             if self.score == [0, 0]:
-                award[side] = 6
+                award[side] = rules.all_tricks_nil_award
             elif self.score[other] == 0:
                 ends_match = True
             else:
@@ -1678,7 +1680,7 @@ class MatchState:
         assert deal is not None
         deal.outcome = outcome.value
         over = side is not None and (ends_match or self.score[side] >= self.rules.target)
-        title = self._title(side, award) if over and self.rules.scoring == "pairs" else None
+        title = self._title(side, award) if over and self.rules.titles else None
         result = DealScored(
             deal_no=deal.deal_no,
             outcome=outcome.value,
@@ -1725,7 +1727,7 @@ class MatchState:
             "opening": deal.opening,
             "obligation": deal.obligation,
         }
-        if self.rules.eggs_carry:
+        if self.rules.eggs == "carry":
             details["waiting"] = self.carry  # after eggs: what the next deal's winner gets
         if deal.tricks:
             last = deal.tricks[-1]
@@ -1764,7 +1766,7 @@ class MatchState:
         if self.had_eggs:
             parts.append("eggs")
         before = self.score[side] - award[side]
-        if before == self.rules.target - 1 and deal.points[side] >= 90:
+        if before == self.rules.target - 1 and deal.points[side] >= self.rules.tails_points:
             parts.append("tails")
         return "_".join(parts)
 
