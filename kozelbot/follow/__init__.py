@@ -15,15 +15,10 @@ from typing import Any
 from kozelbot.cards import Card
 from kozelbot.follow import render
 from kozelbot.follow.ai import choose_action
+from kozelbot.follow.dealing import deal_from_seed
 from kozelbot.follow.presets import PRESETS
-from kozelbot.follow.state import (
-    Exchanged,
-    KeepHand,
-    MatchState,
-    PlayCard,
-    deal_from_seed,
-    parse_action,
-)
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import Exchanged, KeepHand, PlayCard, parse_action
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table

@@ -12,17 +12,19 @@ from typing import Any
 
 from kozelbot.callbacks import ActButton, PlayButton, RedealButton
 from kozelbot.cards import Card, Suit
+from kozelbot.follow.records import HandoffNote
 from kozelbot.follow.rules import Rules
-from kozelbot.follow.state import (
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.tricks import trick_winner
+from kozelbot.follow.view import View
+from kozelbot.follow.vocabulary import (
     IN_DEAL,
     AnswerOffer,
     AskRedeal,
     CallOpening,
     CardNotInHand,
     GiveTrump,
-    HandoffNote,
     KeepHand,
-    MatchState,
     MustFollow,
     NotAllowed,
     NotYourTurn,
@@ -33,10 +35,8 @@ from kozelbot.follow.state import (
     RedealNotAllowed,
     ReturnCard,
     TrumpLeadBanned,
-    View,
     Waiting,
     WrongPhase,
-    trick_winner,
 )
 from kozelbot.game import DealScored, GameError, MatchOver
 from kozelbot.i18n import Translator

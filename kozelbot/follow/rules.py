@@ -169,12 +169,18 @@ class Rules:
     strengths: Mapping[Suit | None, Strength] = field(default_factory=dict, compare=False)
     seats: Seats = field(init=False, compare=False)
     """Who sits where: four in two pairs, or two each for self (``kozelbot.seats``)."""
+    rounds: tuple[tuple[int, ...], ...] = field(init=False, compare=False)
+    """``rounds[leader]``: every seat in turn clockwise from ``leader`` (``Seats.clockwise``),
+    so the seat whose card comes next in a trick is ``rounds[leader][cards on the table]``."""
 
     def __post_init__(self) -> None:
         deck = DECKS[self.deck]
         tables = {suit: compile_strength(deck, self.ladder, suit) for suit in (None, *Suit)}
         object.__setattr__(self, "strengths", tables)
-        object.__setattr__(self, "seats", Seats(self.players, pairs=self.players == 4))
+        seats = Seats(self.players, pairs=self.players == 4)
+        object.__setattr__(self, "seats", seats)
+        rounds = tuple(tuple(seats.clockwise(seat)) for seat in range(self.players))
+        object.__setattr__(self, "rounds", rounds)
 
     @property
     def cards(self) -> tuple[Card, ...]:
