@@ -4,7 +4,7 @@ cards an opening drew, the redeals asked for — plain data that the steps chang
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kozelbot.cards import Card, Suit
 
@@ -128,6 +128,26 @@ class DealState:
     points: list[int] = field(default_factory=lambda: [0, 0])
     tricks_won: list[int] = field(default_factory=lambda: [0, 0])
     outcome: str | None = None
+
+    def copy(self) -> DealState:
+        """An equal, independent deal: every list copied (the hands one level deeper), the
+        frozen records and the completed tricks (never changed) shared."""
+        return replace(
+            self,
+            hands=[list(hand) for hand in self.hands],
+            talon=list(self.talon),
+            refills=list(self.refills),
+            stock=list(self.stock),
+            deck=list(self.deck),
+            draws=list(self.draws),
+            redeal_pending=list(self.redeal_pending),
+            handoff_pending=list(self.handoff_pending),
+            handoffs=list(self.handoffs),
+            trick=list(self.trick),
+            tricks=list(self.tricks),
+            points=list(self.points),
+            tricks_won=list(self.tricks_won),
+        )
 
     @property
     def active_handoff(self) -> Handoff | None:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import InitVar, dataclass, field
+from dataclasses import InitVar, dataclass, field, replace
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -72,6 +72,7 @@ from kozelbot.follow.vocabulary import (
     OVER,
     PLAY,
     REDEAL,
+    WAITING,
     Action,
     Dealt,
     Event,
@@ -89,6 +90,7 @@ STEPS: dict[Phase, Step] = {
     HANDOFF: handoff.STEP,
     PLAY: play.STEP,
     OVER: IDLE,
+    WAITING: IDLE,  # views only: a state is never in it
 }
 """Each phase's step: who acts, what is legal, why a move is refused, what it does."""
 
@@ -152,6 +154,21 @@ class MatchState:
         """A new match played by ``rules``, under the variant name ``rules.name``; the
         registry is not asked (``load`` needs the variant to be a preset of the family)."""
         return cls(rules.name, dict(options or {}), given_rules=rules)
+
+    def copy(self) -> MatchState:
+        """An equal, independent state (a searching player plays on copies): every list is
+        copied, the frozen records and the rules are shared."""
+        deal = self.current
+        return replace(
+            self,
+            options=dict(self.options),
+            score=list(self.score),
+            seeds=list(self.seeds),
+            redeal_requests=list(self.redeal_requests),
+            current=None if deal is None else deal.copy(),
+            seat_suits=None if self.seat_suits is None else list(self.seat_suits),
+            given_rules=self.rules,
+        )
 
     # -- the protocol's small questions --------------------------------------------------
 
