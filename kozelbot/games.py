@@ -45,8 +45,14 @@ def preset(variant: str) -> Preset:
 
 
 def family_of(variant: str) -> Family:
-    """The family that plays ``variant``."""
-    return _FAMILY_OF[variant]
+    """The family that plays ``variant``; a variant a family's presets gained after start-up
+    (a test's) is looked for in the families themselves."""
+    found = _FAMILY_OF.get(variant)
+    if found is None:
+        found = next((family for family in FAMILIES if variant in family.presets), None)
+    if found is None:
+        raise KeyError(variant)
+    return found
 
 
 def new_state(variant: str, options: Mapping[str, Any]) -> GameState:
