@@ -1,6 +1,9 @@
-"""The blind trick of kryuk's hvalyonka (``dealing``; phase ``blind``, RULES.md §1.2): the
-praised player leads a plain card face down; each next player is dealt pairs until a plain
-card arrives and plays any card face down, not knowing the lead."""
+"""The blind-trick step of kryuk's hvalyonka (phase ``blind``, RULES.md §1.2).
+
+The praised player leads a plain card face down; each next player is dealt pairs until a
+plain card arrives and plays any card face down, not knowing the lead (the hvalyonka is
+described in ``dealing``).
+"""
 
 from __future__ import annotations
 

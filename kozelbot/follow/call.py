@@ -1,5 +1,7 @@
-"""The call of a sixes deal (phase ``call``, RULES.md §1.3): its first leader calls a plain deal
-or an opening, whose first trick then draws and plays itself from the stock.
+"""The call step of a sixes deal (phase ``call``, RULES.md §1.3).
+
+The deal's first leader calls a plain deal or an opening, whose first trick then draws and
+plays itself from the stock.
 
 The openings (хвалёнки): ``shtany`` (штаны, "trousers": a card from the top and one from the
 bottom; aces and trumps are kept), ``double_shtany`` (two and two), ``mirror`` (зеркало: one

@@ -1,6 +1,6 @@
-"""Dealing (RULES.md §1): shuffles and their constraints, who leads, deals and which suit is
-trump in a deal, and the opening draws — what the chance step needs, and what a fair-play seed
-text deals again (``deal_from_seed``).
+"""Dealing (RULES.md §1): shuffles, deal constraints, openings, who leads, deals and trumps.
+
+What the chance step needs, and what a fair-play seed text deals again (``deal_from_seed``).
 
 A deal starts *plain* (the deck cut into hands; with two players the rest is a face-down talon)
 or with an opening drawn from the stock (``opening``): kryuk's хвалёнка (hvalyonka, the

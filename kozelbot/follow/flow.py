@@ -1,5 +1,7 @@
-"""The order of a deal's steps: once the hands are complete, the redeal offers, then the
-hand-offs, then trick play — and who leads when play begins.
+"""The order of a deal's steps: redeal offers, then hand-offs, then trick play.
+
+Once the hands are complete: the redeal offers, then the hand-offs, then trick play — and who
+leads when play begins.
 
 ``hands_complete`` runs when every hand is dealt (a plain deal at once, an opening after its
 trick is topped up): a royal kozel ends the match; otherwise it lists the seats to ask about

@@ -1,6 +1,8 @@
-"""Older layouts of a saved follow-suit state, read into today's: games saved by an earlier
-version of the bot resume after an upgrade (``MatchState.load`` passes every saved state
-through ``upgrade``)."""
+"""Older layouts of a saved follow-suit state, read into today's.
+
+Games saved by an earlier version of the bot resume after an upgrade (``MatchState.load``
+passes every saved state through ``upgrade``).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The last-trump hand-off (отход от последнего, "going off the last one"; phase ``handoff``,
-RULES.md §1.2, §1.3): a hand with its last trumps passes them to the partner, who returns as
-many cards.
+"""The last-trump hand-off step (phase ``handoff``, RULES.md §1.2, §1.3).
+
+Отход от последнего ("going off the last one"): a hand with its last trumps passes them to
+the partner, who returns as many cards.
 
 **Decision** (hand-offs): eligible seats are asked one at a time, each once, in play order from
 the first leader; a pair exchanges at most once per deal; in a deal with an opening trick the

@@ -1,5 +1,6 @@
-"""The trick-play step (phase ``play``, RULES.md §1 trick rules 2–3): who plays, which cards
-are legal, why a card is refused.
+"""The trick-play step (phase ``play``, RULES.md §1 trick rules 2–3).
+
+Who plays, which cards are legal, why a card is refused.
 
 Follow the led suit; if a trump was led, play a trump; otherwise anything — unless the preset
 restricts it: kryuk's first lead of the match (A♦) and its козырять rule (the right to lead

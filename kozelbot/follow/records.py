@@ -1,6 +1,8 @@
-"""The records a follow-suit match keeps of its current deal: hands, tricks, hand-offs, the
-cards an opening drew, the redeals asked for — plain data that the steps change and
-``MatchState.dump`` writes out field by field (so renaming a field breaks saved games)."""
+"""The records of a match's current deal: hands, tricks, hand-offs, draws, redeal requests.
+
+Plain data that the steps change and ``MatchState.dump`` writes out field by field (so
+renaming a field breaks saved games).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The redeal offers (пересдача, phase ``redeal``, RULES.md §1.1, §1.3): before the first card,
-each seat whose hand is weak (``Rules.may_redeal``) asks for a redeal or keeps its hand.
+"""The redeal-offer step (пересдача, phase ``redeal``, RULES.md §1.1, §1.3).
+
+Before the first card, each seat whose hand is weak (``Rules.may_redeal``) asks for a redeal
+or keeps its hand.
 
 **Decision** (RULES.md §1.1 "before the first card"): every eligible seat answers at the same
 time; the first "redeal" reshuffles at once, and play starts when every eligible seat has

@@ -1,5 +1,7 @@
-"""Scoring a finished deal (RULES.md §1.1–§1.4), from named ``Rules`` fields: one pure function
-(``settle``) says what a deal's outcome gives, ``score_deal`` writes it into the match.
+"""Scoring a finished deal (RULES.md §1.1–§1.4) from named ``Rules`` fields.
+
+One pure function (``settle``) says what a deal's outcome gives; ``score_deal`` writes it
+into the match and moves on to the next deal or the end.
 
 How a deal ends (``Outcome``): by its card points (``normal``), 60:60 (eggs), a catch, one
 side taking every trick (Lyusya, or kryuk's all eight tricks), a refused redeal demand (sixes)

@@ -1,5 +1,7 @@
-"""One match of a follow-suit game (RULES.md §1) as a state machine: its fields, the table that
-sends each phase to its step, the chance step, and the JSON it is saved as.
+"""One follow-suit match as a state machine: its fields, phase table, chance step and JSON.
+
+The table (``STEPS``) sends each phase to its step; the chance step deals; ``dump`` and
+``load`` are the JSON a match is saved as.
 
 Shape borrowed from OpenSpiel and pokerkit: ``to_act()`` says who may act, ``legal_actions``
 lists what they may do, ``apply`` checks legality in one place (``verify``), changes the state

@@ -1,7 +1,7 @@
-"""Tricks (RULES.md §1 trick rules 4–6): whose card comes next, who takes a trick, and what a
-card put on the table does — the trick it completes, the catch, the talon's refill, the end
-of the deal. Every step that plays cards (trick play, the blind trick, a called opening)
-plays them through ``play_card``. A catch (``Outcome.CATCH``) ends the deal at once.
+"""Tricks (RULES.md §1 trick rules 4–6): whose card is next, who takes a trick, what it ends.
+
+What a card put on the table does: the trick it completes, the catch, the talon's refill, the
+end of the deal.
 """
 
 from __future__ import annotations

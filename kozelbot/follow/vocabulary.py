@@ -1,5 +1,6 @@
-"""The follow-suit family's vocabulary: phases, outcomes, actions (with their parser), events
-and errors — the words every step, view, renderer and test of RULES.md §1 speaks.
+"""The follow-suit family's vocabulary: phases, outcomes, actions, events and errors.
+
+The words every step, view, renderer and test of RULES.md §1 speaks.
 
 Actions are frozen records whose ``str`` is the move log's notation (``parse_action`` reads it
 back); events are frozen records of what a move did; errors are ``GameError`` subclasses whose

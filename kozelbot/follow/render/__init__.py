@@ -1,6 +1,8 @@
-"""What players of the follow-suit family see, one module per text: the table (``table``), the
-hand and its buttons (``hand``, ``keyboards``), results (``results``), answers to presses
-(``answers``), the variant described (``variant``); ``common`` holds what they share.
+"""What players of the follow-suit family see: one module per text, named here.
+
+The table (``table``), the hand and its buttons (``hand``, ``keyboards``), results
+(``results``), answers to presses (``answers``), the variant described (``variant``);
+``common`` holds what they share.
 
 Hands and tables are rendered only from ``view_for(seat)`` (or the public ``view_for(None)``),
 never from the full state, so no text can leak a card its reader may not see. This package

@@ -1,5 +1,7 @@
-"""The answer to a press: what an accepted move did, or why a refused one was refused (a short
-alert that never names who a hidden step waits for)."""
+"""The answer to a press: what an accepted move did, or why a refused one was refused.
+
+A refusal is a short alert that never names who a hidden step waits for.
+"""
 
 from __future__ import annotations
 

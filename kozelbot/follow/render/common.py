@@ -1,6 +1,9 @@
-"""What several of the family's texts share: the names of variants, openings and score units,
-the deal's head and trump lines, a side's score, the trick on the table, the deck left (two
-players) and the one line a hidden step shows."""
+"""What several of the family's texts share.
+
+The names of variants, openings and score units, the deal's head and trump lines, a side's
+score, the trick on the table, the deck left (two players) and the one line a hidden step
+shows.
+"""
 
 from __future__ import annotations
 

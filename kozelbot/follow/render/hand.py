@@ -1,5 +1,7 @@
-"""The header of a player's private hand message, from the seat's own view: the deal, the
-partner, the seat's hand-offs, and what it is asked to do now."""
+"""The header of a player's private hand message, from the seat's own view.
+
+The deal, the partner, the seat's hand-offs, and what it is asked to do now.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The buttons of a private hand message: one per card, then the answers the step asks for
-(redeal, hand-off, call)."""
+"""The buttons of a private hand message: its cards, then the step's answers.
+
+One button per card, then the answers the step asks for (redeal, hand-off, call).
+"""
 
 from __future__ import annotations
 

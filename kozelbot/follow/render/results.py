@@ -1,5 +1,7 @@
-"""A scored deal's result and the match's end: what happened, the award and how it was made
-up, the running score, and the losers' title."""
+"""A scored deal's result and the match's end, as posted to the group.
+
+What happened, the award and how it was made up, the running score, and the losers' title.
+"""
 
 from __future__ import annotations
 

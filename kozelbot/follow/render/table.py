@@ -1,5 +1,4 @@
-"""The group's table message: the deal in progress, from the public view (``view_for(None)``),
-and the same message once the deal is over."""
+"""The group's table message, from the public view, in the deal and once it is over."""
 
 from __future__ import annotations
 

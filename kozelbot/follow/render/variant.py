@@ -1,5 +1,4 @@
-"""A follow-suit variant described: its table options in words (the lobby) and its rules in
-brief (/rules)."""
+"""A follow-suit variant described: its table options in words and its rules in brief."""
 
 from __future__ import annotations
 
