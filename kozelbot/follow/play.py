@@ -3,8 +3,8 @@
 Who plays, which cards are legal, why a card is refused.
 
 Follow the led suit; if a trump was led, play a trump; otherwise anything — unless the preset
-restricts it: kryuk's first lead of the match (A♦) and its козырять rule (the right to lead
-trumps, ``trump_lead_sides``), and the ace-discard ban (RULES.md §1.3/§1.4).
+restricts it: kryuk's first lead of the match (A♦) and its trump-lead rule (``Rules.lead_ban``,
+``trump_lead_sides``), and the ace-discard ban (RULES.md §1.3/§1.4).
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ def to_act(state: MatchState) -> tuple[int, ...]:
 
 def cards(state: MatchState, seat: int) -> tuple[Card, ...]:
     """Cards ``seat`` may play now (RULES.md §1 trick rules 2–3); empty if not its turn."""
+    if turn(state) != seat:
+        return ()
     deal = state.current
     assert deal is not None
-    if state.rules.rounds[deal.leader][len(deal.trick)] != seat:
-        return ()
     hand = deal.hands[seat]
     if not deal.trick:
         return leads(state, seat, hand)
@@ -78,10 +78,10 @@ def leads(state: MatchState, seat: int, hand: list[Card]) -> tuple[Card, ...]:
 
 
 def trump_lead_sides(state: MatchState) -> tuple[int, ...] | None:
-    """Kryuk's козырять right in the current deal (RULES.md §1.2): the sides that may lead
-    a trump while holding a plain card — the side that made the first lead, nobody in the
-    match's first deal, every side at ``Rules.fight_score`` all round (козлячий бой, the
-    kozel fight, 10:10); ``None`` where the preset restricts no trump lead."""
+    """Kryuk's trump-lead right in the current deal (``Rules.lead_ban``, RULES.md §1.2): the
+    sides that may lead a trump while holding a plain card — the side that made the first
+    lead, nobody in the match's first deal, every side at ``Rules.fight_score`` all round
+    (the kozel fight, 10:10); ``None`` where the preset restricts no trump lead."""
     deal = state.current
     rules = state.rules
     if not rules.lead_ban or deal is None:

@@ -33,7 +33,7 @@ class Refill:
 
 @dataclass(frozen=True, slots=True)
 class Handoff:
-    """A last-trump hand-off (отход): ``cards`` (trumps, face down) from ``giver`` to ``to``,
+    """A last-trump hand-off (``handoff``): ``cards`` (trumps, face down) from ``giver`` to ``to``,
     and ``returned``, one by one, in exchange. Sixes first offers it aloud: ``answer`` is the
     partner's (``agree`` «давай», ``decline`` «не надо»), ``None`` while awaited — and always
     in kryuk, where nobody is asked before the trump passes."""

@@ -105,14 +105,14 @@ class Rules:
     """The unit of the match score: eyes (hvalenyi, belka), points (kryuk) or pairs on the
     board of sixes (sixes). Texts name it; the rules below say how it is scored."""
     eggs: EggsRule = "multiply"
-    """What an eggs deal (яйца, 60:60: nobody scores) leaves behind: ``multiply`` — after k
-    eggs in a row every award of the next deal is multiplied by k+1 (hvalenyi, belka);
-    ``carry`` — each eggs deal adds ``eggs_carry`` for the winner of the next scored deal
-    (kryuk, sixes)."""
+    """What an eggs deal (``Outcome.EGGS``, 60:60: nobody scores) leaves behind:
+    ``multiply`` — after k eggs in a row every award of the next deal is multiplied by k+1
+    (hvalenyi, belka); ``carry`` — each eggs deal adds ``eggs_carry`` for the winner of the
+    next scored deal (kryuk, sixes)."""
     eggs_carry: int = 0
     """What one eggs deal carries under ``eggs="carry"`` (kryuk 2 points, sixes 1 pair)."""
     all_tricks: AllTricks = "win"
-    """What taking every trick does. ``win``: Lyusya (Люся), the side gets
+    """What taking every trick does. ``win``: Lyusya (``Outcome.LYUSYA``), the side gets
     ``lyusya_win_award`` (× the eggs multiplier) and the match; ``zero``: Lyusya, the other
     side's score goes to 0 and the side gets its best award (hvalenyi's ``lyusya`` option);
     ``reset``: kryuk's all eight tricks — the other side's score goes to 0, a side already at
@@ -138,7 +138,7 @@ class Rules:
     """With ``titles``: the losers are "with tails" when the winners stood one short of the
     target and won the last deal with at least this many card points (sixes 90)."""
     handoff: Literal["none", "hidden", "offered"] = "none"
-    """The last-trump hand-off (отход): ``hidden`` (kryuk: the player passes the trump, the
+    """The last-trump hand-off (``handoff``): ``hidden`` (kryuk: the player passes the trump, the
     partner returns a card, and nobody else learns of it); ``offered`` (sixes: the player
     announces it aloud, the partner answers aloud, the cards pass face down)."""
     handoff_trumps: tuple[int, ...] = (1,)

@@ -120,7 +120,7 @@ def settle(
             ends_match = True  # the side already at 0 loses the match
         else:  # ``reset``, and ``sweep``: the other side goes back to 0, nothing else scored
             zeroed = other
-            ends_match = policy == "sweep" and first_deal  # сухой козёл
+            ends_match = policy == "sweep" and first_deal  # the dry kozel
     else:
         base = table_award(rules, side, obligation, points[side])
     award = _to(side, base * multiplier + carry)
@@ -215,9 +215,9 @@ def _details(state: MatchState, over: bool) -> dict[str, Any]:
 
 
 def _title(state: MatchState, side: int | None, award: tuple[int, int]) -> str:
-    """The losers' title (``Rules.titles``, sixes, RULES.md §1.3): козлы, с яйцами if an eggs
-    deal happened, с хвостами if the winners stood one short of the target and won the last
-    deal with ``tails_points`` or more."""
+    """The losers' title (``Rules.titles``, RULES.md §1.3): ``kozly``, ``eggs`` if an eggs deal
+    happened, ``tails`` if the winners stood one short of the target and won the last deal
+    with ``tails_points`` or more."""
     deal = state.current
     assert deal is not None and side is not None
     parts = ["kozly"]

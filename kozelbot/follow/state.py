@@ -282,7 +282,7 @@ class MatchState:
         return handoff.return_cards(self, seat)
 
     def trump_lead_sides(self) -> tuple[int, ...] | None:
-        """Kryuk's козырять right in the current deal (``play.trump_lead_sides``)."""
+        """Kryuk's trump-lead right in the current deal (``play.trump_lead_sides``)."""
         return play.trump_lead_sides(self)
 
     def trick_winner(self, cards: tuple[tuple[int, Card], ...] | list[tuple[int, Card]]) -> int:

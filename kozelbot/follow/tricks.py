@@ -54,10 +54,10 @@ def turn(state: MatchState) -> int:
 
 def check_card(state: MatchState, seat: int, card: Card) -> None:
     """What every card step checks first: the seat's turn, then the card in its hand."""
+    if turn(state) != seat:
+        raise NotYourTurn(state.to_act())
     deal = state.current
     assert deal is not None
-    if state.rules.rounds[deal.leader][len(deal.trick)] != seat:
-        raise NotYourTurn(state.to_act())
     if card not in deal.hands[seat]:
         raise CardNotInHand(card)
 
@@ -134,7 +134,7 @@ def catch_in(state: MatchState, cards: tuple[tuple[int, Card], ...]) -> tuple[in
 
 def lyusya_beats_catch(state: MatchState, catcher: int) -> bool:
     """RULES.md §1.1 **Decision** (``Rules.lyusya_over_catch``): a catch in the last trick by
-    a side that took every trick is scored as Lyusya (Люся, every trick to one side) instead.
+    a side that took every trick is scored as Lyusya (``Outcome.LYUSYA``) instead.
     Kryuk's Pelotka ends the deal whatever else the trick completes (RULES.md §1.2)."""
     rules = state.rules
     if not rules.lyusya_over_catch or rules.all_tricks == "none":

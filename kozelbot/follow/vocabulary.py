@@ -123,7 +123,7 @@ class AnswerOffer:
 
 @dataclass(frozen=True, slots=True)
 class GiveTrump:
-    """Pass trumps to the partner face down (отход от последнего): kryuk its one trump,
+    """Pass trumps to the partner face down (the hand-off, ``handoff``): kryuk its one trump,
     sixes one or both of its trumps. Notation ``give:QS`` or ``give:QS_JD``."""
 
     cards: tuple[Card, ...]
@@ -371,7 +371,7 @@ class NotAllowed(GameError):
 
 
 class TrumpLeadBanned(GameError):
-    """Kryuk's козырять rule: this pair may not lead a trump now (RULES.md §1.2)."""
+    """Kryuk's trump-lead rule (``Rules.lead_ban``): this pair may not lead a trump now."""
 
     code = "trump_lead_banned"
 
