@@ -114,7 +114,8 @@ def view_for(state: MatchState, seat: int | None) -> View:
     to_act = state.to_act()
     sizes = [len(h) for h in deal.hands] if deal is not None else []
     view_phase = phase
-    if state.hidden_turn:
+    hidden = state.hidden_turn
+    if hidden:
         assert deal is not None
         active = deal.active_handoff
         pair = () if active is None else (active.giver, active.to)
@@ -144,7 +145,7 @@ def view_for(state: MatchState, seat: int | None) -> View:
         legal=state.legal_cards(seat) if seat is not None else (),
         actions=actions,
         can_redeal=seat is not None and phase is REDEAL and seat in to_act,
-        hidden_turn=state.hidden_turn,
+        hidden_turn=hidden,
         trick=trick,
         last_trick=deal.tricks[-1] if deal is not None and deal.tricks else None,
         played=tuple([c for t in deal.tricks for _, c in t.cards]) if deal is not None else (),
