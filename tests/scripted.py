@@ -17,16 +17,9 @@ from typing import Any, TypeVar
 from kozelbot.cards import Card, parse_cards
 from kozelbot.follow import render
 from kozelbot.follow.ai import choose_action
-from kozelbot.follow.state import (
-    DealScored,
-    Event,
-    KeepHand,
-    MatchState,
-    Phase,
-    PlayCard,
-    shuffle_rng,
-)
-from kozelbot.game import GameError, MatchOver
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import Event, KeepHand, Phase, PlayCard
+from kozelbot.game import DealScored, GameError, MatchOver, shuffle_rng
 from kozelbot.i18n import translator
 from kozelbot.table import Player, Table, TableStatus
 

@@ -6,11 +6,11 @@ import pytest
 
 from kozelbot.cards import Card, parse_cards
 from kozelbot.follow.ai import choose_action, choose_card
-from kozelbot.follow.state import (
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import (
     AnswerOffer,
     GiveTrump,
     KeepHand,
-    MatchState,
     OfferHandoff,
     Phase,
     PlayCard,

@@ -10,25 +10,24 @@ from typing import Any
 import pytest
 
 from kozelbot.cards import Card, parse_cards
-from kozelbot.follow.state import (
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.trace import deal_trace
+from kozelbot.follow.view import View
+from kozelbot.follow.vocabulary import (
     Action,
     AskRedeal,
     CardNotInHand,
-    DealScored,
     Event,
-    GameError,
     KeepHand,
-    MatchState,
     MustFollow,
     NotYourTurn,
     Phase,
     PlayCard,
     RedealNotAllowed,
-    View,
     Waiting,
     WrongPhase,
 )
-from kozelbot.follow.trace import deal_trace
+from kozelbot.game import DealScored, GameError
 from kozelbot.simulate import play_match
 from tests.scripted import (
     ROWS_64_56,
@@ -345,7 +344,7 @@ def test_events_of_a_seeded_match_are_reproducible() -> None:
 def test_actions_round_trip_through_the_move_log_notation() -> None:
     """The move log stores ``str(action)``; ``parse_action`` reads it back."""
     from kozelbot.cards import Card
-    from kozelbot.follow.state import AskRedeal, KeepHand, PlayCard, parse_action
+    from kozelbot.follow.vocabulary import AskRedeal, KeepHand, PlayCard, parse_action
 
     for action in (PlayCard(Card.parse("10H")), AskRedeal(), KeepHand()):
         assert parse_action(str(action)) == action

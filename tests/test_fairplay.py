@@ -23,7 +23,8 @@ import pytest
 from kozelbot import fairplay, seals
 from kozelbot.cards import Card
 from kozelbot.cover.state import CoverState
-from kozelbot.follow.state import DealState, MatchState
+from kozelbot.follow.records import DealState
+from kozelbot.follow.state import MatchState
 from kozelbot.game import DealScored, GameState, advance, shuffle_for, shuffle_rng
 from kozelbot.games import family_of, load_state, new_state, preset
 from kozelbot.i18n import translator

@@ -20,12 +20,12 @@ from pydantic import TypeAdapter
 
 from kozelbot.cards import DECK_32
 from kozelbot.follow import FAMILY, render
-from kozelbot.follow.state import (
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import (
     AnswerOffer,
     AskRedeal,
     CallOpening,
     KeepHand,
-    MatchState,
     OfferHandoff,
     Phase,
     PlayCard,

@@ -46,7 +46,8 @@ from botapi_emulator.entities import command_entities
 from botapi_emulator.state import CallbackQuery
 from kozelbot import callbacks
 from kozelbot.cards import DECK_36
-from kozelbot.follow.state import Action, AskRedeal, KeepHand, MatchState, PlayCard
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import Action, AskRedeal, KeepHand, PlayCard
 from kozelbot.games import DEFAULT_PRESET, preset
 from kozelbot.i18n import supported
 from tests.e2e import BotRunner, Players, seat_four

@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 
 from kozelbot.follow import FAMILY, render
-from kozelbot.follow.state import (
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import (
     HANDOFF,
     REDEAL,
     Action,
@@ -24,7 +25,6 @@ from kozelbot.follow.state import (
     AskRedeal,
     GiveTrump,
     KeepHand,
-    MatchState,
     OfferHandoff,
     PlayCard,
     ReturnCard,

@@ -17,10 +17,9 @@ from babel.messages.pofile import read_po
 import kozelbot.service
 from kozelbot.cards import DECK_36, Card
 from kozelbot.follow.render import game_error_text, hand_keyboard
-from kozelbot.follow.state import (
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import (
     CardNotInHand,
-    GameError,
-    MatchState,
     MustFollow,
     NotYourTurn,
     Phase,
@@ -28,6 +27,7 @@ from kozelbot.follow.state import (
     RedealNotAllowed,
     WrongPhase,
 )
+from kozelbot.game import GameError
 from kozelbot.games import preset
 from kozelbot.i18n import Translator, translator
 from kozelbot.options import OptionError

@@ -26,8 +26,10 @@ import aiosqlite
 import pytest
 
 from kozelbot.follow.ai import choose_action
-from kozelbot.follow.state import DealScored, MatchOver, MatchState, Phase, shuffle_rng
+from kozelbot.follow.state import MatchState
 from kozelbot.follow.trace import deal_trace
+from kozelbot.follow.vocabulary import Phase
+from kozelbot.game import DealScored, MatchOver, shuffle_rng
 from kozelbot.games import DEFAULT_PRESET, preset
 from kozelbot.ratings import shown
 from kozelbot.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, MoveSource

@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 
 from kozelbot.cards import DECK_32, DECK_36, DECKS, Card, Rank, Suit, hand_points, parse_cards
-from kozelbot.follow.state import (
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import (
     AskRedeal,
     Caught,
     Dealt,
     Event,
     KeepHand,
-    MatchState,
     MustFollow,
     Outcome,
     Phase,

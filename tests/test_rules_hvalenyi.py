@@ -13,15 +13,14 @@ import pytest
 
 from kozelbot.cards import DECK_32, DECK_36, DECKS, Rank, hand_points, parse_cards
 from kozelbot.follow import render
-from kozelbot.follow.state import (
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.trace import deal_trace
+from kozelbot.follow.vocabulary import (
     AskRedeal,
     CardPlayed,
     Caught,
-    DealScored,
     Dealt,
     KeepHand,
-    MatchOver,
-    MatchState,
     MustFollow,
     Outcome,
     Phase,
@@ -31,10 +30,8 @@ from kozelbot.follow.state import (
     TrickTaken,
     Waiting,
     WrongPhase,
-    shuffle_rng,
 )
-from kozelbot.follow.trace import deal_trace
-from kozelbot.game import GameError
+from kozelbot.game import DealScored, GameError, MatchOver, shuffle_rng
 from kozelbot.i18n import translator
 from tests.scripted import (
     ROWS_64_56,

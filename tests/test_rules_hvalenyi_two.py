@@ -19,14 +19,14 @@ import pytest
 
 from kozelbot.cards import DECK_32, DECK_36, Card, Suit, hand_points, parse_cards
 from kozelbot.follow.ai import choose_action
-from kozelbot.follow.state import (
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import (
     AskRedeal,
     CardPlayed,
     Caught,
     Dealt,
     Event,
     KeepHand,
-    MatchState,
     Outcome,
     Phase,
     PlayCard,

@@ -18,15 +18,16 @@ import pytest
 from kozelbot.cards import DECK_32, Card, Rank, Suit, hand_points, parse_cards
 from kozelbot.follow import FAMILY
 from kozelbot.follow.ai import choose_action
-from kozelbot.follow.state import (
+from kozelbot.follow.records import Handoff
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.trace import deal_trace
+from kozelbot.follow.vocabulary import (
     BLIND,
     Caught,
     Dealt,
     Event,
     GiveTrump,
-    Handoff,
     KeepHand,
-    MatchState,
     NotAllowed,
     NotYourTurn,
     Outcome,
@@ -36,10 +37,8 @@ from kozelbot.follow.state import (
     TrickTaken,
     TrumpLeadBanned,
     WrongPhase,
-    shuffle_rng,
 )
-from kozelbot.follow.trace import deal_trace
-from kozelbot.game import DealScored, GameError
+from kozelbot.game import DealScored, GameError, shuffle_rng
 from kozelbot.simulate import play_match
 from tests.scripted import (
     Rows,

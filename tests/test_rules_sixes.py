@@ -18,7 +18,10 @@ import pytest
 from kozelbot import callbacks
 from kozelbot.cards import DECK_32, DECK_36, Card, Rank, Suit, hand_points, parse_cards
 from kozelbot.follow import FAMILY, render
-from kozelbot.follow.state import (
+from kozelbot.follow.records import Handoff, HandoffNote
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.trace import deal_trace
+from kozelbot.follow.vocabulary import (
     OPENINGS,
     AnswerOffer,
     AskRedeal,
@@ -28,11 +31,8 @@ from kozelbot.follow.state import (
     Exchanged,
     GiveTrump,
     HandedOff,
-    Handoff,
-    HandoffNote,
     HandoffOffered,
     KeepHand,
-    MatchState,
     MustFollow,
     NotAllowed,
     NotYourTurn,
@@ -50,10 +50,8 @@ from kozelbot.follow.state import (
     Waiting,
     WrongPhase,
     parse_action,
-    shuffle_rng,
 )
-from kozelbot.follow.trace import deal_trace
-from kozelbot.game import DealScored, GameError
+from kozelbot.game import DealScored, GameError, shuffle_rng
 from kozelbot.i18n import translator
 from kozelbot.simulate import play_match
 from kozelbot.texts import NOT_NOW

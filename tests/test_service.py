@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot.follow.state import GameError, PlayCard
+from kozelbot.follow.vocabulary import PlayCard
+from kozelbot.game import GameError
 from kozelbot.service import ENDED_CACHE, GameService, TableError
 from kozelbot.table import Player, TableStatus
 from storage import Storage

@@ -313,7 +313,7 @@ async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
 async def test_hand_offs_are_counted_for_the_seat_that_handed_its_trump_over(
     service: GameService, variant: str
 ) -> None:
-    from kozelbot.follow.state import HandedOff
+    from kozelbot.follow.vocabulary import HandedOff
     from kozelbot.games import family_of
 
     handed: dict[int, int] = {}

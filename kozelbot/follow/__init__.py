@@ -1,9 +1,13 @@
 """Family F of RULES.md §1: the follow-suit Kozel games (hvalenyi, kryuk, sixes, belka).
 
-Everything specific to the family lives in this package — presets (``presets``), engine
-parameters (``rules``), the state machine (``state``), the computer player (``ai``), texts
-and keyboards (``render``) and traces (``trace``). The rest of the bot reaches it only
-through ``FAMILY``, an implementation of ``kozelbot.game.Family``.
+Everything specific to the family lives in this package — engine parameters (``rules``) and
+presets (``presets``); the state machine (``state``) with its vocabulary (``vocabulary``),
+records (``records``), dealing (``dealing``, ``opening``), one module per step (``call``,
+``blind``, ``redeal``, ``handoff``, ``play``; ``step`` says what a step is, ``flow`` orders
+them), tricks (``tricks``), scoring (``scoring``), views (``view``) and saved layouts
+(``formats``); the computer player (``ai``), texts and keyboards (``render``) and traces
+(``trace``). The rest of the bot reaches it only through ``FAMILY``, an implementation of
+``kozelbot.game.Family``.
 """
 
 from __future__ import annotations
@@ -15,14 +19,10 @@ from typing import Any
 from kozelbot.cards import Card
 from kozelbot.follow import render, stats
 from kozelbot.follow.ai import choose_action
+from kozelbot.follow.dealing import deal_from_seed
 from kozelbot.follow.presets import PRESETS
-from kozelbot.follow.state import (
-    KeepHand,
-    MatchState,
-    PlayCard,
-    deal_from_seed,
-    parse_action,
-)
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import KeepHand, PlayCard, parse_action
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table

@@ -9,7 +9,9 @@ a seeded match replays exactly.
 from __future__ import annotations
 
 from kozelbot.cards import Card, hand_points
-from kozelbot.follow.state import (
+from kozelbot.follow.tricks import trick_winner
+from kozelbot.follow.view import View
+from kozelbot.follow.vocabulary import (
     Action,
     AnswerOffer,
     AskRedeal,
@@ -20,8 +22,6 @@ from kozelbot.follow.state import (
     Phase,
     PlayCard,
     ReturnCard,
-    View,
-    trick_winner,
 )
 
 WORTH_WINNING = 10

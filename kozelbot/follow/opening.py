@@ -2,10 +2,10 @@
 
 The stock is the shuffled deck, top first. Each procedure draws batches for one player until
 a card arrives that the player may not keep (a plain card; for ``shtany`` a card that is
-neither an ace nor a trump). Nobody holds more than eight cards: when the batch that would
-reach the limit brings no such card, the dealer makes sure one arrives (RULES.md §1.2 "the
-dealer makes sure a plain card arrives by the 4th pair") by swapping the first suitable card
-further down the stock into the batch.
+neither an ace nor a trump). Nobody holds more than a hand (eight cards in these presets):
+when the batch that would reach the limit brings no such card, the dealer makes sure one
+arrives (RULES.md §1.2 "the dealer makes sure a plain card arrives by the 4th pair") by
+swapping the first suitable card further down the stock into the batch.
 """
 
 from __future__ import annotations
@@ -13,9 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from kozelbot.cards import Card
-
-HAND = 8
-"""Cards each player receives in a deal of these presets (32 cards, four players)."""
 
 STYLES: dict[str, tuple[int, int]] = {
     "pairs": (2, 0),  # kryuk's hvalyonka: two from the top
@@ -26,14 +23,17 @@ STYLES: dict[str, tuple[int, int]] = {
 """Cards taken from the top and from the bottom of the stock per batch."""
 
 
-def draw(stock: list[Card], style: str, kept: Callable[[Card], bool], held: int = 0) -> list[Card]:
+def draw(
+    stock: list[Card], style: str, kept: Callable[[Card], bool], hand: int, held: int = 0
+) -> list[Card]:
     """Take batches from ``stock`` (changed in place) until a card that is not ``kept``
-    arrives; return the cards drawn, in the order they came."""
+    arrives, never more than ``hand`` cards with the ``held`` ones; return the cards drawn,
+    in the order they came."""
     top, bottom = STYLES[style]
     size = top + bottom
     drawn: list[Card] = []
     while True:
-        last = held + len(drawn) + size >= HAND
+        last = held + len(drawn) + size >= hand
         batch_top = [stock.pop(0) for _ in range(min(top, len(stock)))]
         batch_bottom = [stock.pop() for _ in range(min(bottom, len(stock)))]
         batch = batch_top + batch_bottom
@@ -42,5 +42,5 @@ def draw(stock: list[Card], style: str, kept: Callable[[Card], bool], held: int 
             if spare is not None and batch:
                 stock[spare], batch[-1] = batch[-1], stock[spare]
         drawn.extend(batch)
-        if not batch or any(not kept(card) for card in batch) or held + len(drawn) >= HAND:
+        if not batch or any(not kept(card) for card in batch) or held + len(drawn) >= hand:
             return drawn

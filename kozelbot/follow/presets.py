@@ -37,7 +37,7 @@ def build_hvalenyi(options: BaseModel) -> Rules:
         return Rules(
             name="hvalenyi", deck=options.deck, ladder=tuple(ladder), trump_suit=Suit.CLUBS,
             target=12, players=2, trump_rule="last_card", first_lead="non_dealer",
-            catch=catch, lyusya=options.lyusya,
+            catch=catch, all_tricks=options.lyusya,
         )  # fmt: skip
     return Rules(
         name="hvalenyi",
@@ -48,7 +48,7 @@ def build_hvalenyi(options: BaseModel) -> Rules:
         first_lead_card=Card.parse("JC"),
         catch=catch,
         redeal_below=14,
-        lyusya=options.lyusya,
+        all_tricks=options.lyusya,
     )
 
 
@@ -106,11 +106,16 @@ def build_kryuk(options: BaseModel) -> Rules:
         catch_first_deal_award=12,
         awards=((120, 6), (90, 4), (61, 2)),
         scoring="points",
+        eggs="carry",
         eggs_carry=2,
+        all_tricks="reset",
+        all_tricks_nil_award=6,
+        lyusya_over_catch=False,
         handoff="hidden",
         handoff_trumps=(1,),
         handoff_points=True,
         lead_ban=True,
+        fight_score=10,
         deal_constraints=True,
         opening="hvalyonka",
         timeout_random=True,
@@ -147,9 +152,15 @@ def build_sixes(options: BaseModel) -> Rules:
         redeal_below=13,
         redeal_nines=True,
         redeal_limit=2,
+        refused_redeal_award=1,
         awards=((90, 2), (61, 1)),
         scoring="pairs",
+        eggs="carry",
         eggs_carry=1,
+        all_tricks="sweep",
+        lyusya_over_catch=False,
+        titles=True,
+        tails_points=90,
         handoff="offered",
         handoff_trumps=(1, 2),
         ace_discard_ban=options.ace_discard_ban,

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from kozelbot.follow.state import Exchanged, MatchState, Outcome
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import Exchanged, Outcome
 from kozelbot.game import DealScored
 from kozelbot.i18n import Translator
 

@@ -105,9 +105,9 @@ def _dealer(state: MatchState) -> int:
     assert deal is not None
     if deal.dealer is not None:
         return deal.dealer
-    if state.players == 2:  # the non-dealer leads first
-        return (deal.first_leader + 1) % 2
-    return (deal.first_leader - 1) % state.players
+    if state.rules.first_lead == "non_dealer":  # two players: the non-dealer leads first
+        return state.seats.after(deal.first_leader)
+    return state.seats.before(deal.first_leader)
 
 
 def _extras(state: MatchState, result: DealScored) -> dict[str, Any]:

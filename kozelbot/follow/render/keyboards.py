@@ -1,0 +1,81 @@
+"""The buttons of a private hand message: its cards, then the step's answers.
+
+One button per card, then the answers the step asks for (redeal, hand-off, call).
+"""
+
+from __future__ import annotations
+
+from kozelbot.callbacks import ActButton, PlayButton, RedealButton
+from kozelbot.follow.render.common import opening_name, sort_hand
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.vocabulary import (
+    IN_DEAL,
+    AnswerOffer,
+    CallOpening,
+    GiveTrump,
+    KeepHand,
+    OfferHandoff,
+    Phase,
+    ReturnCard,
+)
+from kozelbot.i18n import Translator
+from kozelbot.table import Table, TableStatus
+from kozelbot.texts import NOT_NOW, ROW_WIDTH, SUIT_ORDER, Button, Keyboard, card_label, cards_label
+
+
+def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> Keyboard:
+    """One button per card; cards not playable on your move carry a faint mark; then the
+    answers the phase asks for (redeal, hand-off, call)."""
+    view = state.view_for(seat)
+    if table.status is not TableStatus.PLAYING or view.phase not in IN_DEAL:
+        return ()
+    gid, deal_no = table.game_id, view.deal_no
+    returning = view.phase is Phase.HANDOFF and view.returning == seat
+    returns = {a.card for a in view.actions if isinstance(a, ReturnCard)}
+    my_move = seat in view.to_act and view.phase in (Phase.PLAY, Phase.BLIND)
+    rows: list[tuple[Button, ...]] = []
+    group: list[Button] = []
+    last_key: int | None = None
+    for card in sort_hand(view.hand, view):
+        key = 0 if view.strength.is_trump(card) else 1 + SUIT_ORDER.index(card.suit)
+        if last_key is not None and (key != last_key or len(group) == ROW_WIDTH):
+            rows.append(tuple(group))
+            group = []
+        last_key = key
+        label = card_label(card, t)
+        if (my_move and card not in view.legal) or (returning and card not in returns):
+            label += NOT_NOW
+        data = (ActButton(gid, deal_no, str(ReturnCard(card))) if returning
+                else PlayButton(gid, deal_no, card))  # fmt: skip
+        group.append(Button(label, data.pack()))
+    if group:
+        rows.append(tuple(group))
+    if view.can_redeal:
+        ask = t("Demand a redeal") if view.rules.redeal_limit is not None else t("Redeal")
+        rows.append(
+            (
+                Button("🔄 " + ask, RedealButton(gid, deal_no, True).pack()),
+                Button("✋ " + t("Play on"), RedealButton(gid, deal_no, False).pack()),
+            )
+        )
+    keep = Button("✋ " + t("Keep"), ActButton(gid, deal_no, str(KeepHand())).pack())
+    gives = [a for a in view.actions if isinstance(a, GiveTrump)]
+    if gives:
+        row = [Button("🤝 " + t("Hand off {card}", card=cards_label(a.cards, t)),
+                      ActButton(gid, deal_no, str(a)).pack()) for a in gives]  # fmt: skip
+        if KeepHand() in view.actions:
+            row.append(keep)
+        rows.append(tuple(row))
+    if OfferHandoff() in view.actions:
+        offer = ActButton(gid, deal_no, str(OfferHandoff())).pack()
+        rows.append((Button("📣 " + t("I give my last trump!"), offer), keep))
+    if AnswerOffer(True) in view.actions:
+        agree = ActButton(gid, deal_no, str(AnswerOffer(True))).pack()
+        decline = ActButton(gid, deal_no, str(AnswerOffer(False))).pack()
+        rows.append((Button("🤝 " + t("Go ahead"), agree), Button("✋ " + t("No need"), decline)))
+    calls = [a for a in view.actions if isinstance(a, CallOpening)]
+    if calls:
+        buttons = [Button(opening_name(a.kind, t), ActButton(gid, deal_no, str(a)).pack())
+                   for a in calls]  # fmt: skip
+        rows += [tuple(buttons[:2]), tuple(buttons[2:])]
+    return tuple(rows)
