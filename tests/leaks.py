@@ -190,7 +190,7 @@ async def _secret_steps(
         why = [w for d in await storage.deals(game_id)
                for w in secret_steps.open_points_leaks(d.trace, shown, sides)]  # fmt: skip
     else:
-        rows = await storage._fetchall(  # a test-only look at the raw log, with its times
+        rows = await storage.database.fetchall(  # a test-only look at the raw log, with its times
             "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
@@ -228,7 +228,7 @@ def cover_sides(table: Table) -> list[list[str]]:
 async def _plays(storage: Storage, game_id: int) -> list[tuple[float, int, str]]:
     """(wall time, deal, action) of every card play of a game, and of every sixes call
     (an opening's call plays its first trick)."""
-    rows = await storage._fetchall(  # a test-only look at the raw log, with its times
+    rows = await storage.database.fetchall(  # a test-only look at the raw log, with its times
         "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? AND (action LIKE"
         " 'play:%' OR action LIKE 'call:%' OR action LIKE 'lead:%' OR action LIKE 'beat:%')"
         " ORDER BY seq",

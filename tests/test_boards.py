@@ -1,5 +1,6 @@
-"""Boards, ratings, personal stats, match history and chat settings (``storage.boards``),
-through ``Storage.save_game`` with results built as ``kozelbot.service`` builds them."""
+"""Boards, ratings, personal stats, match history and chat settings (``storage.boards``,
+``storage.ranking``, ``storage.people``), through ``Games.save_game`` with results built as
+``kozelbot.service`` builds them."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from kozelbot.ratings import PRIOR
 from kozelbot.records import ABANDONS_FLAGGED, ChatSettings, MatchPlayer, MatchResult
 from kozelbot.table import Player, Table, TableStatus
-from storage import Storage
+from storage import Storage, ranking
 from storage.migrate import apply_migrations, load_migrations
 from tests.conftest import FakeClock
 
@@ -108,7 +109,7 @@ async def abandon(storage: Storage, user_id: int, *, chat_id: int = CHAT) -> Non
 
 
 async def rows(storage: Storage, sql: str, *params: object) -> list[tuple[object, ...]]:
-    return [tuple(r) for r in await storage._fetchall(sql, params)]
+    return [tuple(r) for r in await storage.database.fetchall(sql, params)]
 
 
 # -- ratings ---------------------------------------------------------------------------------
@@ -388,14 +389,14 @@ async def test_ids_too_large_for_sqlite_find_nothing(storage: Storage) -> None:
 
 
 async def test_a_migrated_chat_takes_its_board_and_settings_along(storage: Storage) -> None:
-    """``_after_migrate_chat``, as ``Storage.migrate_chat`` runs it in its transaction."""
+    """``ranking.move_chat``, as ``Games.migrate_chat`` runs it in its transaction."""
     for _ in range(5):
         await finish(storage, [ANNA, CPU, BORIS, CPU], 0, chat_id=CHAT)
     await finish(storage, [ANNA, CPU, VERA, CPU], 0, chat_id=OTHER_CHAT)
     settings = ChatSettings(variant="hvalenyi", options={}, public=False)
     await storage.set_chat_settings(CHAT, settings)
-    async with storage._write():
-        await storage._after_migrate_chat(CHAT, OTHER_CHAT)
+    async with storage.database.write() as tx:
+        await ranking.move_chat(tx, CHAT, OTHER_CHAT)
     assert await storage.chat_settings(OTHER_CHAT) == settings
     assert await storage.chat_settings(CHAT) is None
     board = await storage.board("hvalenyi", chat_id=OTHER_CHAT, min_matches=1)

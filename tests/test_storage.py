@@ -679,9 +679,9 @@ def umask_now() -> int:
 
 async def test_a_commit_is_synced_to_disk_before_it_returns(storage: Storage) -> None:
     """``synchronous=FULL``: an accepted move survives a power cut, not just a process kill."""
-    rows = await storage._fetchall("PRAGMA synchronous")
+    rows = await storage.database.fetchall("PRAGMA synchronous")
     assert rows[0][0] == 2  # FULL (NORMAL is 1)
-    rows = await storage._fetchall("PRAGMA journal_mode")
+    rows = await storage.database.fetchall("PRAGMA journal_mode")
     assert rows[0][0] == "wal"
 
 
@@ -713,13 +713,13 @@ async def test_live_games_in_a_chat_read_only_its_live_games_index(storage: Stor
     """The query is an index lookup of the chat's live games (the partial index holds only
     those), not a scan of every game the chat ever played."""
     statements: list[str] = []
-    await storage._db.set_trace_callback(statements.append)
+    await storage.database.connection.set_trace_callback(statements.append)
     try:
         await storage.live_games_in(CHAT)
     finally:
-        await storage._db.set_trace_callback(None)
+        await storage.database.connection.set_trace_callback(None)
     (sql,) = [s for s in statements if "FROM games" in s]
-    plan = " ".join(row[3] for row in await storage._fetchall(f"EXPLAIN QUERY PLAN {sql}"))
+    plan = " ".join(row[3] for row in await storage.database.fetchall(f"EXPLAIN QUERY PLAN {sql}"))
     assert "USING INDEX games_one_live_per_place (chat_id=?)" in plan
     assert "TEMP B-TREE" not in plan
 
