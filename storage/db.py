@@ -73,44 +73,6 @@ class Storage:
         self.boards = Boards(self.database)
         self.games = Games(self.database, people=self.people, posts=self.posts)
         self._closed = False
-        # The one-class names, only while the callers move to the parts (removed next).
-        self.create_game = self.games.create_game
-        self.save_game = self.games.save_game
-        self.game = self.games.game
-        self.live_game = self.games.live_game
-        self.live_seat = self.games.live_seat
-        self.live_games_in = self.games.live_games_in
-        self.live_games = self.games.live_games
-        self.moves = self.games.moves
-        self.deals = self.games.deals
-        self.match_result = self.games.match_result
-        self.migrate_chat = self.games.migrate_chat
-        self.upsert_user = self.people.upsert_user
-        self.set_private_open = self.people.set_private_open
-        self.set_user_language = self.people.set_user_language
-        self.user = self.people.user
-        self.upsert_chat = self.people.upsert_chat
-        self.chat_language = self.people.chat_language
-        self.set_chat_language = self.people.set_chat_language
-        self.chat_settings = self.people.chat_settings
-        self.set_chat_settings = self.people.set_chat_settings
-        self.pending_posts = self.posts.pending_posts
-        self.chats_with_posts = self.posts.chats_with_posts
-        self.post_done = self.posts.post_done
-        self.game_messages = self.posts.game_messages
-        self.set_message = self.posts.set_message
-        self.forget_message = self.posts.forget_message
-        self.remember_board_message = self.posts.remember_board_message
-        self.is_board_message = self.posts.is_board_message
-        self.leaderboard = self.boards.leaderboard
-        self.user_stats = self.boards.user_stats
-        self.finished_matches = self.boards.finished_matches
-        self.board = self.boards.board
-        self.player_stats = self.boards.player_stats
-        self.history = self.boards.history
-        self.match_summary = self.boards.match_summary
-        self.rating_changes = self.boards.rating_changes
-        self.rating = self.boards.rating
 
     # -- lifecycle -------------------------------------------------------------------------
 

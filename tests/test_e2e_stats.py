@@ -1,6 +1,6 @@
 """/top, /stats and /history end to end: four people play a whole match through the real bot
 and the emulator, on top of earlier results stored the way the service stores them
-(``Storage.save_game``), so that five rated matches do not have to be played out."""
+(``Games.save_game``), so that five rated matches do not have to be played out."""
 
 from __future__ import annotations
 
