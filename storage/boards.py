@@ -8,17 +8,15 @@ result's own transaction. Ids too large for SQLite find nothing.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
+from typing import Any
 
 from kozelbot.ratings import PRIOR, shown
 from kozelbot.records import (
     ABANDONS_FLAGGED,
     BoardRow,
-    HistoryPlayer,
     HistoryRow,
     LeaderRow,
-    Partner,
     RatingChange,
     VariantStats,
 )
@@ -149,37 +147,30 @@ def _clamp(limit: int) -> int:
     return max(0, min(limit, INT64_MAX))
 
 
-def _history_rows(rows: Iterable[sqlite3.Row]) -> list[HistoryRow]:
-    """Group the rows of one match per seat (in match order) into history rows."""
-    matches: dict[int, sqlite3.Row] = {}
-    seats: dict[int, list[HistoryPlayer]] = {}
+def _history_rows(rows: Iterable[dict[str, Any]]) -> list[HistoryRow]:
+    """Group the rows of a match, one per seat (in match order), into a history row."""
+    matches: dict[int, dict[str, Any]] = {}
     for row in rows:
-        game_id = row["game_id"]
-        matches.setdefault(game_id, row)
-        found = seats.setdefault(game_id, [])
+        match = matches.get(row["game_id"])
+        if match is None:
+            match = {**row, "score": match_score(row), "players": []}
+            matches[row["game_id"]] = match
         if row["seat"] is not None:
-            found.append(HistoryPlayer.model_validate(dict(row)))
-    return [
-        HistoryRow.model_validate(
-            {**dict(row), "score": match_score(row), "players": tuple(seats[game_id])}
-        )
-        for game_id, row in matches.items()
-    ]
+            match["players"].append(row)
+    return [HistoryRow.model_validate(match) for match in matches.values()]
 
 
-def _variant_stats(
-    row: sqlite3.Row, tallies: dict[str, dict[str, int]], best: dict[str, Partner]
-) -> VariantStats:
-    """A row of ``_PLAYER_STATS`` with the variant's own counts and best partner."""
-    return VariantStats.model_validate(
-        {
-            **dict(row),
-            "points_per_deal": row["points"] / row["deals"] if row["deals"] else 0.0,
-            "tallies": tallies.get(row["variant"], {}),
-            "flagged": row["warnings"] >= ABANDONS_FLAGGED,
-            "best_partner": best.get(row["variant"]),
-        }
-    )
+def _stats_fields(
+    row: dict[str, Any], tallies: dict[str, dict[str, int]], best: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
+    """A ``_PLAYER_STATS`` row with the fields of its record: the variant's own counts and
+    best partner, and what is computed."""
+    variant = row["variant"]
+    row["points_per_deal"] = row["points"] / row["deals"] if row["deals"] else 0.0
+    row["tallies"] = tallies.get(variant, {})
+    row["flagged"] = row["warnings"] >= ABANDONS_FLAGGED
+    row["best_partner"] = best.get(variant)
+    return row
 
 
 class Boards:
@@ -194,8 +185,8 @@ class Boards:
         if not fits(chat_id):
             return []
         limit = max(-1, min(limit, INT64_MAX))  # SQLite: a negative LIMIT is no limit
-        rows = await self._db.fetchall(_LEADERBOARD, (chat_id, limit))
-        return [LeaderRow.model_validate(dict(r)) for r in rows]
+        rows = await self._db.fetchdicts(_LEADERBOARD, (chat_id, limit))
+        return [LeaderRow.model_validate(row) for row in rows]
 
     async def user_stats(self, user_id: int) -> tuple[int, int]:
         """Matches a user played and won, across all chats."""
@@ -233,8 +224,8 @@ class Boards:
             "prior": PRIOR.shown,
             "chat_id": chat_id,
         }
-        rows = await self._db.fetchall(_GLOBAL_BOARD if chat_id is None else _CHAT_BOARD, params)
-        return [BoardRow.model_validate(dict(r)) for r in rows]
+        rows = await self._db.fetchdicts(_GLOBAL_BOARD if chat_id is None else _CHAT_BOARD, params)
+        return [BoardRow.model_validate(row) for row in rows]
 
     async def player_stats(self, user_id: int, *, scope: str = "group") -> list[VariantStats]:
         """A person's record per variant of ``scope`` they played, most played first."""
@@ -243,26 +234,26 @@ class Boards:
             return []
         params = {"user_id": user_id, "scope": scope, "prior": PRIOR.shown}
         async with self._db.read() as reader:
-            totals = await reader.fetchall(_PLAYER_STATS, params)
-            partners = await reader.fetchall(_BEST_PARTNERS, params)
+            totals = await reader.fetchdicts(_PLAYER_STATS, params)
+            partners = await reader.fetchdicts(_BEST_PARTNERS, params)
             named = await reader.fetchall(_PLAYER_TALLIES, params)
         tallies: dict[str, dict[str, int]] = {}
         for r in named:
             tallies.setdefault(r["variant"], {})[r["name"]] = r["count"]
-        best = {r["variant"]: Partner.model_validate(dict(r)) for r in partners}
-        return [_variant_stats(r, tallies, best) for r in totals]
+        best = {r["variant"]: r for r in partners}
+        return [VariantStats.model_validate(_stats_fields(r, tallies, best)) for r in totals]
 
     async def history(self, chat_id: int, *, limit: int = 10) -> list[HistoryRow]:
         """The chat's last ``limit`` finished matches, newest first."""
         if not fits(chat_id):
             return []
-        return _history_rows(await self._db.fetchall(_HISTORY, (chat_id, _clamp(limit))))
+        return _history_rows(await self._db.fetchdicts(_HISTORY, (chat_id, _clamp(limit))))
 
     async def match_summary(self, game_id: int) -> HistoryRow | None:
         """A finished match as the history shows it (the heading of its deal-by-deal view)."""
         if not fits(game_id):
             return None
-        found = _history_rows(await self._db.fetchall(_SUMMARY, (game_id,)))
+        found = _history_rows(await self._db.fetchdicts(_SUMMARY, (game_id,)))
         return found[0] if found else None
 
     async def rating_changes(self, game_id: int) -> list[RatingChange]:

@@ -7,13 +7,16 @@ somebody else's write. A write hands its body a ``Transaction``: a step that mus
 another part's write (a result's ratings inside ``Games.save_game``) takes one as its first
 argument, so it cannot be called outside a write. Nothing here awaits anything but the
 database.
+
+Rows that become records are read as dicts of their columns (``fetchdicts``), the column
+names looked up once per query, and become records by ``Model.model_validate(row)``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -22,6 +25,15 @@ import aiosqlite
 from storage.transaction import immediate
 
 Clock = Callable[[], float]
+
+
+def as_dicts(rows: Sequence[sqlite3.Row]) -> list[dict[str, Any]]:
+    """Rows as dicts of their columns, the names read once (``dict(row)`` would look each
+    name up again in every row)."""
+    if not rows:
+        return []
+    names = rows[0].keys()
+    return [dict(zip(names, row, strict=False)) for row in rows]
 
 
 class Reader:
@@ -41,6 +53,10 @@ class Reader:
         """The first row of a query, if any."""
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
+
+    async def fetchdicts(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        """Every row of a query as a dict of its columns."""
+        return as_dicts(await self.fetchall(sql, params))
 
 
 class Transaction(Reader):
@@ -90,3 +106,7 @@ class Database:
         """The first row of one query, if any."""
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
+
+    async def fetchdicts(self, sql: str, params: Iterable[Any] = ()) -> list[dict[str, Any]]:
+        """Every row of one query as a dict of its columns."""
+        return as_dicts(await self.fetchall(sql, params))

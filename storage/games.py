@@ -21,7 +21,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
-from kozelbot.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, OutboxItem
+from kozelbot.records import DealRecord, MatchResult, MoveRecord, OutboxItem
 from kozelbot.table import Table
 from storage import ranking
 from storage.core import Database, Transaction
@@ -64,30 +64,15 @@ def _deal_row(deal: DealRecord, now: float) -> tuple[Any, ...]:
     )
 
 
-def _deal(row: sqlite3.Row) -> DealRecord:
-    """A ``deals`` row as a record: every side's figures from ``sides``, else the columns."""
+def _deal_fields(row: dict[str, Any]) -> dict[str, Any]:
+    """A ``deals`` row with the fields of its record: every side's figures from ``sides``,
+    else the two columns; the trace decoded."""
     sides = json.loads(row["sides"]) if row["sides"] else {}
-    return DealRecord.model_validate(
-        {
-            **dict(row),
-            "points": sides.get("points", (row["points_0"], row["points_1"])),
-            "award": sides.get("award", (row["award_0"], row["award_1"])),
-            "score": sides.get("score", (row["score_0"], row["score_1"])),
-            "trace": json.loads(row["trace"]),
-        }
-    )
-
-
-def _match_result(row: sqlite3.Row, players: Sequence[sqlite3.Row]) -> MatchResult:
-    """A ``matches`` row and its ``match_players`` rows as a result."""
-    return MatchResult.model_validate(
-        {
-            **dict(row),
-            "options": json.loads(row["options"]),
-            "score": match_score(row),
-            "players": tuple(MatchPlayer.model_validate(dict(p)) for p in players),
-        }
-    )
+    row["points"] = sides.get("points", (row["points_0"], row["points_1"]))
+    row["award"] = sides.get("award", (row["award_0"], row["award_1"]))
+    row["score"] = sides.get("score", (row["score_0"], row["score_1"]))
+    row["trace"] = json.loads(row["trace"])
+    return row
 
 
 def _is_live_conflict(exc: sqlite3.IntegrityError) -> bool:
@@ -377,21 +362,21 @@ class Games:
         """A game's move log in order."""
         if not fits(game_id):
             return []
-        rows = await self._db.fetchall(
+        rows = await self._db.fetchdicts(
             "SELECT game_id, seq, deal_no, seat, action, source, user_id FROM moves"
             " WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        return [MoveRecord.model_validate(dict(row)) for row in rows]
+        return [MoveRecord.model_validate(row) for row in rows]
 
     async def deals(self, game_id: int) -> list[DealRecord]:
         """A game's scored deals in order."""
         if not fits(game_id):
             return []
-        rows = await self._db.fetchall(
+        rows = await self._db.fetchdicts(
             "SELECT * FROM deals WHERE game_id = ? ORDER BY deal_no", (game_id,)
         )
-        return [_deal(row) for row in rows]
+        return [DealRecord.model_validate(_deal_fields(row)) for row in rows]
 
     async def match_result(self, game_id: int) -> MatchResult | None:
         """The result of a finished match, or ``None`` if it has none."""
@@ -403,9 +388,15 @@ class Games:
                 " scores, deals FROM matches WHERE game_id = ?",
                 (game_id,),
             )
-            players = await reader.fetchall(
+            players = await reader.fetchdicts(
                 "SELECT seat, user_id, name, side, won FROM match_players"
                 " WHERE game_id = ? ORDER BY seat",
                 (game_id,),
             )
-        return None if row is None else _match_result(row, players)
+        if row is None:
+            return None
+        match = dict(row)
+        match["options"] = json.loads(match["options"])
+        match["score"] = match_score(match)
+        match["players"] = players
+        return MatchResult.model_validate(match)

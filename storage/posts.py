@@ -48,21 +48,15 @@ class Posts:
         """The posts of a chat (of one forum topic of it) not yet sent, oldest first."""
         if not fits(chat_id, limit, thread_id or 0):
             return []
-        rows = await self._db.fetchall(
+        rows = await self._db.fetchdicts(
             "SELECT id, chat_id, thread_id, game_id, kind, payload FROM outbox"
             " WHERE chat_id = ? AND thread_id = ? ORDER BY id LIMIT ?",
             (chat_id, thread_id or 0, limit),
         )
-        return [
-            OutboxItem.model_validate(
-                {
-                    **dict(r),
-                    "thread_id": r["thread_id"] or None,
-                    "payload": json.loads(r["payload"]),
-                }
-            )
-            for r in rows
-        ]
+        for row in rows:
+            row["thread_id"] = row["thread_id"] or None
+            row["payload"] = json.loads(row["payload"])
+        return [OutboxItem.model_validate(row) for row in rows]
 
     async def chats_with_posts(self) -> list[tuple[int, int | None]]:
         """Chats (and forum topics) that have posts waiting (to send them after a restart)."""
@@ -82,12 +76,12 @@ class Posts:
         """The bot's messages of a game."""
         if not fits(game_id):
             return []
-        rows = await self._db.fetchall(
+        rows = await self._db.fetchdicts(
             "SELECT game_id, kind, seat, chat_id, deal_no, message_id FROM messages"
             " WHERE game_id = ?",
             (game_id,),
         )
-        return [MessageRef.model_validate(dict(r)) for r in rows]
+        return [MessageRef.model_validate(row) for row in rows]
 
     async def set_message(self, ref: MessageRef) -> None:
         """Remember one of the bot's messages of a game (replacing the one of that slot)."""

@@ -4,7 +4,7 @@ of every side of a match or deal."""
 from __future__ import annotations
 
 import json
-import sqlite3
+from collections.abc import Mapping
 from typing import Any
 
 # SQLite's INTEGER is 64-bit; binding a larger Python int raises OverflowError.
@@ -29,7 +29,7 @@ def sides_json(**figures: tuple[int, ...]) -> str | None:
     return to_json({key: list(values) for key, values in figures.items()})
 
 
-def match_score(row: sqlite3.Row) -> tuple[int, ...]:
+def match_score(row: Mapping[str, Any]) -> tuple[int, ...]:
     """A match's final score from its row: every side (migration 004), else the two columns."""
     if row["scores"]:
         return tuple(json.loads(row["scores"])["score"])
