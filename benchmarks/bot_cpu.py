@@ -112,7 +112,8 @@ async def play_matches(
     try:
         cards = 0
         for game_id in range(1, matches + 1):
-            cards += sum(1 for m in await storage.moves(game_id) if m.action.startswith("play:"))
+            moves = await storage.games.moves(game_id)
+            cards += sum(1 for m in moves if m.action.startswith("play:"))
     finally:
         await storage.close()
     calls = len(emu.history)

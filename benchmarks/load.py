@@ -439,8 +439,8 @@ async def count_cards(db_path: Path) -> tuple[int, int]:
     storage = await Storage.open(db_path)
     try:
         cards, game_id = 0, 1
-        while await storage.game(game_id) is not None:
-            moves = await storage.moves(game_id)
+        while await storage.games.game(game_id) is not None:
+            moves = await storage.games.moves(game_id)
             cards += sum(1 for move in moves if move.action.startswith("play:"))
             game_id += 1
     finally:

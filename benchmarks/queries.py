@@ -2,8 +2,9 @@
 
 Fills a fresh temporary database with ``--matches`` finished matches (10^5 by default) over
 many group chats, people and variants, then times every read the /top, /stats and /history
-commands make, through ``Storage``'s public methods (aiosqlite's thread hop included), and
-prints the median and p95 in milliseconds per query as a table, then one JSON line.
+commands make, through the public methods of ``storage.boards`` and ``storage.games``
+(aiosqlite's thread hop included), and prints the median and p95 in milliseconds per query
+as a table, then one JSON line.
 
     python benchmarks/queries.py [--matches N] [--real R] [--reps K] [--seed S]
 
@@ -16,11 +17,11 @@ with a small trace. One match in ten is someone's /play in their private chat (s
 How it is filled: the last ``--real`` matches (2,000 by default) go through the real path,
 ``create_game`` then ``save_game`` with deals and result, one transaction each (their write
 time is printed too). The ones before are a bulk load, for speed: per batch of 1,000 one
-transaction that inserts the finished ``games`` rows and the ``deals`` rows with the SQL
-``save_game`` uses, then calls the very code ``save_game`` runs for a result
-(``Storage._insert_result``, ``_after_result`` and the warning clean-up), so matches, players,
-ratings and every aggregate are exactly what ``save_game`` writes. Only the move log is not
-written (no read here touches it; it would add about a hundred rows per match).
+transaction that inserts the finished ``games`` rows, then calls the very code ``save_game``
+runs for deals and a result (``Games.add_deals`` and ``Games.add_result``: the match, its
+players, ratings, counts and warnings), so every row is exactly what ``save_game`` writes.
+Only the move log is not written (no read here touches it; it would add about a hundred rows
+per match).
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ from kozelbot.games import family_of
 from kozelbot.records import ChatSettings, DealRecord, MatchPlayer, MatchResult
 from kozelbot.table import CORE_TALLIES, Player, Table, TableStatus
 from storage import Storage
-from storage.db import DEAL_INSERT, deal_row
 
 VARIANTS = {"hvalenyi": 50, "kryuk": 15, "sixes": 10, "belka": 10, "cover": 15}
 """Variants and how often each is played."""
@@ -170,12 +170,12 @@ class Population:
 
 async def bulk_fill(storage: Storage, population: Population, count: int) -> None:
     """Matches 1..count, written as ``save_game`` writes them (see the module docstring)."""
-    db = storage._db
+    games = storage.games
     for first in range(1, count + 1, BATCH):
         batch = [population.match(gid) for gid in range(first, min(first + BATCH, count + 1))]
-        async with storage._write():
-            now = storage._clock()
-            await db.executemany(
+        async with storage.database.write() as tx:
+            now = storage.database.clock()
+            await tx.executemany(
                 "INSERT INTO games (game_id, chat_id, status, version, deadline, data,"
                 " created_at, updated_at) VALUES (?, ?, ?, ?, NULL, ?, ?, ?)",
                 [
@@ -183,17 +183,9 @@ async def bulk_fill(storage: Storage, population: Population, count: int) -> Non
                     for t, _, _ in batch
                 ],
             )
-            await db.executemany(
-                DEAL_INSERT, [deal_row(d, now) for _, deals, _ in batch for d in deals]
-            )
-            for table, _, result in batch:
-                now = storage._clock()
-                await storage._insert_result(result, now)
-                await storage._after_result(table, result, now)
-                await db.executemany(
-                    "UPDATE users SET abandons = MAX(abandons - 1, 0) WHERE user_id = ?",
-                    [(p.user_id,) for p in result.players if p.user_id is not None],
-                )
+            await games.add_deals(tx, [d for _, deals, _ in batch for d in deals], now)
+            for _, _, result in batch:
+                await games.add_result(tx, result, storage.database.clock())
 
 
 async def real_fill(
@@ -204,12 +196,12 @@ async def real_fill(
     for game_id in range(first, first + count):
         table, deals, result = population.match(game_id)
         lobby = table.model_copy(update={"game_id": 0, "version": 0, "status": TableStatus.LOBBY})
-        created = await storage.create_game(lobby)
+        created = await storage.games.create_game(lobby)
         ended = created.model_copy(update={"version": 1, "status": TableStatus.FINISHED})
         deals = [d.model_copy(update={"game_id": created.game_id}) for d in deals]
         result = result.model_copy(update={"game_id": created.game_id})
         started = time.perf_counter()
-        await storage.save_game(ended, deals=deals, result=result)
+        await storage.games.save_game(ended, deals=deals, result=result)
         times.append(time.perf_counter() - started)
     return times
 
@@ -227,7 +219,7 @@ COUNTED = (
 
 
 async def count_rows(storage: Storage, table: str) -> int:
-    row = await storage._fetchone(f"SELECT COUNT(*) AS n FROM {table}")
+    row = await storage.database.fetchone(f"SELECT COUNT(*) AS n FROM {table}")
     return 0 if row is None else int(row["n"])
 
 
@@ -253,7 +245,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         path = Path(folder) / "queries.db"
         async with await Storage.open(path, clock=Clock()) as storage:
             for chat in population.chats[::10]:  # one group in ten is not on the global board
-                await storage.set_chat_settings(
+                await storage.people.set_chat_settings(
                     chat, ChatSettings(variant="hvalenyi", options={}, public=False)
                 )
             started = time.perf_counter()
@@ -269,15 +261,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             people = list(range(1, min(population.people, 2000) + 1))  # the busiest people
             game_ids = range(1, args.matches + 1)
             reads: dict[str, Callable[[], Awaitable[Any]]] = {
-                "board chat": lambda: storage.board(
+                "board chat": lambda: storage.boards.board(
                     pick.choice(variants), chat_id=pick.choice([busiest, *population.chats])
                 ),
-                "board global": lambda: storage.board(pick.choice(variants), chat_id=None),
-                "player_stats": lambda: storage.player_stats(pick.choice(people)),
-                "history": lambda: storage.history(pick.choice(population.chats)),
-                "match_summary": lambda: storage.match_summary(pick.choice(game_ids)),
-                "deals": lambda: storage.deals(pick.choice(game_ids)),
-                "rating_changes": lambda: storage.rating_changes(pick.choice(game_ids)),
+                "board global": lambda: storage.boards.board(pick.choice(variants), chat_id=None),
+                "player_stats": lambda: storage.boards.player_stats(pick.choice(people)),
+                "history": lambda: storage.boards.history(pick.choice(population.chats)),
+                "match_summary": lambda: storage.boards.match_summary(pick.choice(game_ids)),
+                "deals": lambda: storage.games.deals(pick.choice(game_ids)),
+                "rating_changes": lambda: storage.boards.rating_changes(pick.choice(game_ids)),
             }
             results = {name: figures(await timed(call, args.reps)) for name, call in reads.items()}
             results["save_game (result)"] = figures(writes) if writes else {}

@@ -64,7 +64,7 @@ async def _vote(data: BotData, cmd: Command, game_id: int) -> None:
     chat_id = cmd.chat.id
 
     async def sent(message_id: int) -> None:
-        await data.storage.remember_board_message(chat_id, message_id, vote_kind(game_id))
+        await data.storage.posts.remember_board_message(chat_id, message_id, vote_kind(game_id))
 
     cmd.reply(html=True, text=vote_text(change, cmd.user.first_name, cmd.t),
               markup=vote_markup(change, cmd.t), on_sent=sent)  # fmt: skip
@@ -108,7 +108,7 @@ async def vote_button(update: Update, context: Context) -> None:
     # Only the game's own vote message acts (a forged button on another message must
     # neither count a vote nor turn that message into a vote).
     chat_id, vote_id = message.chat.id, message.message_id
-    if not await data.storage.is_board_message(chat_id, vote_id, vote_kind(button.game_id)):
+    if not await data.storage.posts.is_board_message(chat_id, vote_id, vote_kind(button.game_id)):
         await pressed.refuse(t("This button is not valid."))
         return
     try:
@@ -144,13 +144,13 @@ async def language(update: Update, context: Context) -> None:
         )  # fmt: skip
         return
     if private:
-        await data.storage.set_user_language(user.id, chosen)
+        await data.storage.people.set_user_language(user.id, chosen)
     else:
         if not await is_admin(data, chat.id, user.id):
             cmd.reply(t("Only a chat admin can change the group's language."))
             return
-        await data.storage.upsert_chat(chat.id, chat.title)
-        await data.storage.set_chat_language(chat.id, chosen)
+        await data.storage.people.upsert_chat(chat.id, chat.title)
+        await data.storage.people.set_chat_language(chat.id, chosen)
         data.chat_languages.pop(chat.id, None)
         for table in await data.service.live_games_of(chat.id):
             data.presenter.show(Change(table))

@@ -50,14 +50,14 @@ class BotData:
         language = self.chat_languages.get(chat_id)
         if language is None:
             language = pick_language(
-                await self.storage.chat_language(chat_id), default=self.settings.language
+                await self.storage.people.chat_language(chat_id), default=self.settings.language
             )
             self.chat_languages[chat_id] = language
         return translator(language)
 
     async def user_translator(self, user_id: int, language_code: str | None = None) -> Translator:
         """The language of a person: their /language choice, else Telegram's, else default."""
-        record = await self.storage.user(user_id)  # cached by storage
+        record = await self.storage.people.user(user_id)  # cached by storage
         chosen = record.language if record is not None else None
         known = language_code or (record.language_code if record is not None else None)
         return translator(pick_language(chosen, known, default=self.settings.language))

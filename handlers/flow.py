@@ -174,7 +174,9 @@ async def remember(data: BotData, user: User) -> None:
     known = (user.first_name, user.username, user.language_code)
     if data.remembered.get(user.id) == known:
         return  # nothing new to write
-    await data.storage.upsert_user(user.id, user.first_name, user.username, user.language_code)
+    await data.storage.people.upsert_user(
+        user.id, user.first_name, user.username, user.language_code
+    )
     if len(data.remembered) >= 10_000:
         data.remembered.clear()
     data.remembered[user.id] = known

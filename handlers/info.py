@@ -59,7 +59,7 @@ async def bot_membership(update: Update, context: Context) -> None:
     data = context.bot_data
     present = change.new_chat_member.status not in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT)
     if change.chat.type == ChatType.PRIVATE:
-        await data.storage.set_private_open(change.chat.id, present)
+        await data.storage.people.set_private_open(change.chat.id, present)
         return
     if not present:
         await data.presenter.group_lost(change.chat.id)

@@ -50,9 +50,9 @@ async def new_game(update: Update, context: Context) -> None:
     if cmd is None:
         return
     chat, user, t = cmd.chat, cmd.user, cmd.t
-    await data.storage.upsert_chat(chat.id, chat.title)
+    await data.storage.people.upsert_chat(chat.id, chat.title)
     await remember(data, user)
-    chosen = await data.storage.chat_settings(chat.id)
+    chosen = await data.storage.people.chat_settings(chat.id)
     try:
         variant, words = variant_and_options(
             context.args, chosen.variant if chosen is not None else DEFAULT_PRESET
@@ -121,7 +121,7 @@ async def seat(data: BotData, cmd: Command, game_id: int) -> None:
 
 async def can_message(data: BotData, user: User) -> bool:
     """Whether the bot may write to ``user`` privately (probing once if unknown)."""
-    record = await data.storage.user(user.id)
+    record = await data.storage.people.user(user.id)
     if record is not None and record.private_open:
         return True
     t = await data.user_translator(user.id, user.language_code)
@@ -134,7 +134,7 @@ async def can_message(data: BotData, user: User) -> bool:
         return False
     except TelegramError:  # unreachable for now: try again on the next /join
         return False
-    await data.storage.set_private_open(user.id, True)
+    await data.storage.people.set_private_open(user.id, True)
     return True
 
 
@@ -240,7 +240,7 @@ async def start(update: Update, context: Context) -> None:
         return
     user = cmd.user
     await remember(data, user)
-    await data.storage.set_private_open(user.id, True)
+    await data.storage.people.set_private_open(user.id, True)
     t = cmd.t
     payload = context.args[0] if context.args else ""
     link = _link_in(payload)

@@ -133,7 +133,7 @@ async def hand(update: Update, context: Context) -> None:
     chat, user = cmd.chat, cmd.user
     t = await data.user_translator(user.id, user.language_code)
     if chat.type == ChatType.PRIVATE:
-        table = await data.storage.live_seat(user.id)
+        table = await data.storage.games.live_seat(user.id)
     else:
         table = await cmd.live_game()
     seat = None if table is None else table.seat_of(user.id)
@@ -210,7 +210,7 @@ async def play(update: Update, context: Context) -> None:
         cmd.reply(html=True, text=text)
         return
     await remember(data, user)
-    await data.storage.set_private_open(user.id, True)
+    await data.storage.people.set_private_open(user.id, True)
     try:
         variant, words = variant_and_options(context.args, DEFAULT_PRESET)
         change = await data.service.play_private(player_of(user), words, variant,

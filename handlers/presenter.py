@@ -225,7 +225,7 @@ class Presenter:
 
     async def resume_posts(self) -> int:
         """After a start: send the posts a previous run left in the outbox."""
-        places = await self.storage.chats_with_posts()
+        places = await self.storage.posts.chats_with_posts()
         for chat_id, thread_id in places:
             self.chat_lane(chat_id, thread_id).touch_outbox()
         return len(places)
@@ -408,7 +408,7 @@ class Presenter:
     async def _game_refs(self, game_id: int) -> dict[tuple[str, int], MessageRef]:
         refs = self._refs.get(game_id)
         if refs is None:
-            stored = await self.storage.game_messages(game_id)
+            stored = await self.storage.posts.game_messages(game_id)
             refs = self._refs.get(game_id)  # another task may have loaded it meanwhile
             if refs is None:
                 refs = {(r.kind, r.seat): r for r in stored}
@@ -424,12 +424,12 @@ class Presenter:
 
     async def _remember_message(self, ref: MessageRef) -> None:
         (await self._game_refs(ref.game_id))[(ref.kind, ref.seat)] = ref
-        await self.storage.set_message(ref)
+        await self.storage.posts.set_message(ref)
 
     async def forget_message(self, game_id: int, kind: str, seat: int = -1) -> None:
         """Forget a slot's message: the next render sends a new one."""
         (await self._game_refs(game_id)).pop((kind, seat), None)
-        await self.storage.forget_message(game_id, kind, seat)
+        await self.storage.posts.forget_message(game_id, kind, seat)
 
     def forget_chat_messages(self, chat_id: int) -> None:
         """Drop cached group messages of a chat (it moved to a new id)."""
@@ -545,7 +545,7 @@ class Presenter:
         if chat_id < 0:
             await self.group_lost(chat_id)
         else:
-            await self.storage.set_private_open(chat_id, False)
+            await self.storage.people.set_private_open(chat_id, False)
             table = await self.service.live_game(chat_id)
             if table is not None:
                 await self._stop_quietly(table.game_id)
@@ -555,14 +555,14 @@ class Presenter:
     async def _send_outbox(self, place: Place) -> bool:
         """Send the place's oldest waiting post; ``True`` if more may be waiting."""
         chat_id, thread_id = place
-        items = await self.storage.pending_posts(chat_id, limit=1, thread_id=thread_id)
+        items = await self.storage.posts.pending_posts(chat_id, limit=1, thread_id=thread_id)
         if not items:
             return False
         item = items[0]
         try:
             await self._send_post(place, item)
         except Forbidden:
-            await self.storage.post_done(item.id)
+            await self.storage.posts.post_done(item.id)
             await self._chat_closed(chat_id)
             return True
         except ChatMigrated as moved:
@@ -570,7 +570,7 @@ class Presenter:
             return False
         except BadRequest as error:
             log.warning("post %s to %s cannot be sent: %s", item.id, chat_id, error)
-        await self.storage.post_done(item.id)
+        await self.storage.posts.post_done(item.id)
         return True
 
     async def _send_post(self, place: Place, item: OutboxItem) -> None:
@@ -595,7 +595,7 @@ class Presenter:
             await self._put(place, Outgoing(text))
         elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
             text = family.match_over_text(post.table, event, t)
-            changes = await self.storage.rating_changes(item.game_id)
+            changes = await self.storage.boards.rating_changes(item.game_id)
             if changes:
                 text += "\n" + rating_changes_text(changes, post.table, t)
             revealed = secret_line(table, t)  # the match is over: its secret may be shown
@@ -696,7 +696,7 @@ class Presenter:
         flagged = set()
         for _seat, player in table.humans:
             assert player.user_id is not None
-            record = await self.storage.user(player.user_id)
+            record = await self.storage.people.user(player.user_id)
             if record is not None and record.flagged:
                 flagged.add(player.user_id)
         text, keyboard = lobby_text(table, t, frozenset(flagged)), lobby_keyboard(table, t)
@@ -769,7 +769,7 @@ class Presenter:
         """A player's private chat refuses messages: ask them, once, in the group."""
         player = table.seats[seat]
         assert player is not None and player.user_id is not None
-        await self.storage.set_private_open(player.user_id, False)
+        await self.storage.people.set_private_open(player.user_id, False)
         if table.private:  # a /play match: nobody is left to play it
             await self._stop_quietly(table.game_id)
             return

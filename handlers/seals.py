@@ -46,7 +46,7 @@ async def _deal_seal(data: BotData, table: Table, deal_no: int) -> str | None:
     state = data.service.state_of(table)
     if state is not None and state.deal_shown == deal_no and state.seeds:
         return commitment(state.seeds[-1])
-    for deal in await data.storage.deals(table.game_id):
+    for deal in await data.storage.games.deals(table.game_id):
         if deal.deal_no == deal_no and isinstance(deal.trace.get("commit"), str):
             return str(deal.trace["commit"])
     return None

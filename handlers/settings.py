@@ -32,7 +32,7 @@ MENU = "settings"
 
 async def current(data: BotData, chat_id: int) -> ChatSettings:
     """The chat's settings, or the bot's defaults."""
-    stored = await data.storage.chat_settings(chat_id)
+    stored = await data.storage.people.chat_settings(chat_id)
     if stored is not None and stored.variant in TABLE_PRESETS:
         return stored
     options = preset(DEFAULT_PRESET).default_options().model_dump()
@@ -80,13 +80,13 @@ async def settings(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    await data.storage.upsert_chat(cmd.chat.id, cmd.chat.title)
+    await data.storage.people.upsert_chat(cmd.chat.id, cmd.chat.title)
     chosen = await current(data, cmd.chat.id)
     t = cmd.t
     chat_id = cmd.chat.id
 
     async def sent(message_id: int) -> None:
-        await data.storage.remember_board_message(chat_id, message_id, MENU)
+        await data.storage.posts.remember_board_message(chat_id, message_id, MENU)
 
     cmd.reply(html=True, text=settings_text(chosen, t.language, t),
               markup=settings_keyboard(chosen, t.language, t), on_sent=sent)  # fmt: skip
@@ -103,7 +103,7 @@ async def settings_button(update: Update, context: Context) -> None:
         await pressed.refuse(t("This button is not valid."))
         return
     chat_id = message.chat.id
-    if not await data.storage.is_board_message(chat_id, message.message_id, MENU):
+    if not await data.storage.posts.is_board_message(chat_id, message.message_id, MENU):
         await pressed.refuse(t("This button is not valid."))  # forged onto another message
         return
     if not await is_admin(data, chat_id, pressed.user.id):
@@ -121,7 +121,7 @@ async def settings_button(update: Update, context: Context) -> None:
     except OptionError:
         await pressed.refuse(t("This button is not valid."))
         return
-    await data.storage.set_chat_settings(chat_id, chosen)
+    await data.storage.people.set_chat_settings(chat_id, chosen)
     data.forget_language(chat_id)
     await pressed.answer(t("Saved."))
 
@@ -147,10 +147,10 @@ async def _changed(data: BotData, chat_id: int, chosen: ChatSettings, key: str) 
     if key == "public":
         return chosen.model_copy(update={"public": not chosen.public})
     if key == "language":
-        stored = await data.storage.chat_language(chat_id)
+        stored = await data.storage.people.chat_language(chat_id)
         now = pick_language(stored, default=data.settings.language)
         following = LANGUAGES[(LANGUAGES.index(now) + 1) % len(LANGUAGES)]
-        await data.storage.set_chat_language(chat_id, following)
+        await data.storage.people.set_chat_language(chat_id, following)
         return chosen
     chosen_preset = preset(chosen.variant)
     cycled = chosen_preset.cycle(chosen_preset.options_from(chosen.options), key)

@@ -38,10 +38,10 @@ HISTORY = "history"
 async def chat_variant(data: BotData, chat_id: int) -> str:
     """The variant a group's board shows without one named: the one last played there, else
     its default (its settings), else the bot's default."""
-    last = await data.storage.history(chat_id, limit=1)
+    last = await data.storage.boards.history(chat_id, limit=1)
     if last and last[0].variant in TABLE_PRESETS:
         return last[0].variant
-    chosen = await data.storage.chat_settings(chat_id)
+    chosen = await data.storage.people.chat_settings(chat_id)
     if chosen is not None and chosen.variant in TABLE_PRESETS:
         return chosen.variant
     return DEFAULT_PRESET
@@ -50,7 +50,7 @@ async def chat_variant(data: BotData, chat_id: int) -> str:
 async def person_variant(data: BotData, user_id: int) -> str:
     """The variant the global board shows a person without one named: the one they play
     most in groups, else the bot's default."""
-    played = await data.storage.player_stats(user_id, scope="group")
+    played = await data.storage.boards.player_stats(user_id, scope="group")
     return next((s.variant for s in played if s.variant in TABLE_PRESETS), DEFAULT_PRESET)
 
 
@@ -76,7 +76,7 @@ async def top(update: Update, context: Context) -> None:
         variant = await person_variant(data, cmd.user.id)
     else:
         variant = await chat_variant(data, cmd.chat.id)
-    rows = await data.storage.board(
+    rows = await data.storage.boards.board(
         variant,
         chat_id=None if everywhere else cmd.chat.id,
         limit=BOARD_SIZE,
@@ -109,8 +109,8 @@ async def stats(update: Update, context: Context) -> None:
     t, storage = cmd.t, data.storage
     if cmd.private:
         user = cmd.user
-        group = await storage.player_stats(user.id, scope="group")
-        computer = await storage.player_stats(user.id, scope="private")
+        group = await storage.boards.player_stats(user.id, scope="group")
+        computer = await storage.boards.player_stats(user.id, scope="private")
         name = user.first_name or user.full_name
         cmd.reply(html=True, text=stats_text(name, group, t, computer=computer))
         return
@@ -122,7 +122,7 @@ async def stats(update: Update, context: Context) -> None:
             cmd.reply(t("Send /stats as a reply to a person's message to see their stats."))
             return
         person = sender
-    records = await storage.player_stats(person.id, scope="group")
+    records = await storage.boards.player_stats(person.id, scope="group")
     name = person.first_name or person.full_name
     cmd.reply(html=True, text=stats_text(name, records, t))
 
@@ -136,11 +136,11 @@ async def history(update: Update, context: Context) -> None:
     if cmd is None:
         return
     chat_id = cmd.chat.id
-    rows = await data.storage.history(chat_id, limit=HISTORY_SIZE)
-    total = await data.storage.finished_matches(chat_id)
+    rows = await data.storage.boards.history(chat_id, limit=HISTORY_SIZE)
+    total = await data.storage.boards.finished_matches(chat_id)
 
     async def sent(message_id: int) -> None:
-        await data.storage.remember_board_message(chat_id, message_id, HISTORY)
+        await data.storage.posts.remember_board_message(chat_id, message_id, HISTORY)
 
     cmd.reply(html=True, text=history_text(rows, cmd.t, total=total, chat_title=cmd.chat.title),
               markup=history_keyboard(rows, cmd.t, total=total), on_sent=sent)  # fmt: skip
@@ -158,17 +158,17 @@ async def history_button(update: Update, context: Context) -> None:
         await pressed.refuse(t("This button is not valid."))
         return
     chat_id = message.chat.id
-    if not await data.storage.is_board_message(chat_id, message.message_id, HISTORY):
+    if not await data.storage.posts.is_board_message(chat_id, message.message_id, HISTORY):
         # A forged button on another message (a lobby, a table) must not replace it.
         await pressed.refuse(t("This button is not valid."))
         return
-    result = await data.storage.match_result(button.game_id)
+    result = await data.storage.games.match_result(button.game_id)
     if result is None or result.chat_id != chat_id:
         await pressed.refuse(t("This match is not in this chat's history."))
         return
     title = message.chat.title
-    rows = await data.storage.history(chat_id, limit=HISTORY_SIZE)
-    total = await data.storage.finished_matches(chat_id)
+    rows = await data.storage.boards.history(chat_id, limit=HISTORY_SIZE)
+    total = await data.storage.boards.finished_matches(chat_id)
     if button.page == -1:
 
         def render(gt: Translator) -> Outgoing:
@@ -177,8 +177,8 @@ async def history_button(update: Update, context: Context) -> None:
                             edit_message_id=message.message_id)  # fmt: skip
 
     else:
-        summary = await data.storage.match_summary(button.game_id)
-        deals = await data.storage.deals(button.game_id)
+        summary = await data.storage.boards.match_summary(button.game_id)
+        deals = await data.storage.games.deals(button.game_id)
         pages = page_count(deals)
         if summary is None or not 0 <= button.page < pages:
             await pressed.refuse(t("This page does not exist."))

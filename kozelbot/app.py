@@ -106,7 +106,7 @@ async def _open(
     assert application.job_queue is not None
     data.job_queue = application.job_queue
     data.storage = await Storage.open(settings.db_path)
-    data.service = GameService(data.storage, rng=rng, lobby_ttl=settings.lobby_minutes * 60,
+    data.service = GameService(data.storage.games, rng=rng, lobby_ttl=settings.lobby_minutes * 60,
                                entropy=entropy)  # fmt: skip
     data.presenter = Presenter(
         application.bot,
@@ -147,7 +147,7 @@ async def set_command_menus(bot: Bot, default_language: str) -> None:
 
 async def resume_games(data: BotData) -> int:
     """Continue every lobby and match found in storage; return how many."""
-    tables = await data.storage.live_games()
+    tables = await data.storage.games.live_games()
     for table in tables:
         change = await data.service.resume(table.game_id)
         if change is None:

@@ -226,7 +226,7 @@ class HistoryRow(_Record):
 class ChatSettings(_Record):
     """A group's standing choices: the variant and its table options (including move time,
     seating and the computer level) its new lobbies start with, and whether its results are
-    listed on the global board. The chat's language is kept apart (``Storage.chat_language``)."""
+    listed on the global board. The chat's language is kept apart (``storage.people``)."""
 
     variant: str
     options: dict[str, Any]

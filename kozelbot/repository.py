@@ -1,4 +1,4 @@
-"""What the game service needs from storage (``storage.Storage`` implements it)."""
+"""What the game service needs from storage (``storage.games.Games`` implements it)."""
 
 from __future__ import annotations
 

@@ -224,7 +224,7 @@ class Sandbox:
             application = self.bot.application if self.bot is not None else None
             if application is None:
                 return None
-            for table in await application.bot_data.storage.live_games():
+            for table in await application.bot_data.storage.games.live_games():
                 if table.chat_id == self.world.group.id:
                     seated = {seat.user_id for seat in table.seats if seat is not None}
                     return GameInfo(

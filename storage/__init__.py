@@ -1,4 +1,5 @@
-"""Persistence for KozelBot: one SQLite database behind the async ``Storage`` class.
+"""Persistence for KozelBot: one SQLite database, opened as ``Storage`` (``storage.db``), with
+its parts over the one connection as attributes: ``games``, ``people``, ``posts``, ``boards``.
 
 Imports only the ``kozelbot`` records and table models (never ``telegram`` or ``handlers``).
 """

@@ -82,10 +82,10 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
     drawn: dict[tuple[int, int], list[Card]] = {}
     """(game, deal) → the cards of a sixes opening trick, played by the call itself."""
     for game_id in game_ids:
-        table = await storage.game(game_id)
+        table = await storage.games.game(game_id)
         if table is None:
             continue
-        for deal in await storage.deals(game_id):
+        for deal in await storage.games.deals(game_id):
             trace = deal.trace
             if trace.get("redeals"):
                 redealt.add((game_id, deal.deal_no))
@@ -175,7 +175,7 @@ async def _secret_steps(
 ) -> list[Leak]:
     """Issue #14 items 1–3 (``tests.secret_steps``): the group's table during secret steps,
     and the cover game's open points."""
-    table = await storage.game(game_id)
+    table = await storage.games.game(game_id)
     if table is None:
         return []
     shown = []
@@ -187,10 +187,10 @@ async def _secret_steps(
                 shown.append(secret_steps.Shown(call.time + offset, int(found.group(1)) - 1, text))
     if table.variant == "cover":
         sides = cover_sides(table)
-        why = [w for d in await storage.deals(game_id)
+        why = [w for d in await storage.games.deals(game_id)
                for w in secret_steps.open_points_leaks(d.trace, shown, sides)]  # fmt: skip
     else:
-        rows = await storage._fetchall(  # a test-only look at the raw log, with its times
+        rows = await storage.database.fetchall(  # a test-only look at the raw log, with its times
             "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
@@ -228,7 +228,7 @@ def cover_sides(table: Table) -> list[list[str]]:
 async def _plays(storage: Storage, game_id: int) -> list[tuple[float, int, str]]:
     """(wall time, deal, action) of every card play of a game, and of every sixes call
     (an opening's call plays its first trick)."""
-    rows = await storage._fetchall(  # a test-only look at the raw log, with its times
+    rows = await storage.database.fetchall(  # a test-only look at the raw log, with its times
         "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? AND (action LIKE"
         " 'play:%' OR action LIKE 'call:%' OR action LIKE 'lead:%' OR action LIKE 'beat:%')"
         " ORDER BY seq",

@@ -45,7 +45,7 @@ async def new_game(storage: Storage, chat_id: int) -> Table:
     )
     # One live seat per person: each chat's Anna is another person.
     anna = Player(user_id=abs(chat_id), name="Anna")
-    return await storage.create_game(table.model_copy(update={"seats": [anna, *SEATS[1:]]}))
+    return await storage.games.create_game(table.model_copy(update={"seats": [anna, *SEATS[1:]]}))
 
 
 async def play_moves(storage: Storage, table: Table, count: int) -> Table:
@@ -59,7 +59,7 @@ async def play_moves(storage: Storage, table: Table, count: int) -> Table:
             },
             deep=True,
         )
-        await storage.save_game(table, moves=[move(table.game_id, table.move_seq)])
+        await storage.games.save_game(table, moves=[move(table.game_id, table.move_seq)])
     return table
 
 
@@ -68,8 +68,8 @@ async def fill(storage: Storage, games: int = 5, moves: int = 4) -> list[Table]:
     tables = []
     for n in range(games):
         chat = -1000 - n
-        await storage.upsert_chat(chat, f"Chat {n}")
-        await storage.upsert_user(n + 1, f"Player {n}", None, "ru")
+        await storage.people.upsert_chat(chat, f"Chat {n}")
+        await storage.people.upsert_user(n + 1, f"Player {n}", None, "ru")
         tables.append(await play_moves(storage, await new_game(storage, chat), moves))
     return tables
 
@@ -156,8 +156,8 @@ async def test_backup_file_copies_one_snapshot_while_another_connection_writes(
     assert len(rows(db_path, "games")) == len(tables) + len(steps)
     assert leftovers(tmp_path) == []
     async with await Storage.open(target) as restored:
-        assert await restored.game(tables[0].game_id) == tables[0]
-        assert len(await restored.moves(tables[-1].game_id)) == tables[-1].move_seq
+        assert await restored.games.game(tables[0].game_id) == tables[0]
+        assert len(await restored.games.moves(tables[-1].game_id)) == tables[-1].move_seq
 
 
 async def test_backup_file_in_a_thread_while_the_bot_keeps_saving(
@@ -251,8 +251,8 @@ async def test_storage_backup_between_concurrent_saves_is_consistent(
     for table in tables:
         assert copied[table.game_id] >= table.move_seq
     async with await Storage.open(target) as restored:
-        assert await restored.user(1) == await storage.user(1)
-        assert await restored.chat_language(-1000) is None
+        assert await restored.people.user(1) == await storage.people.user(1)
+        assert await restored.people.chat_language(-1000) is None
 
 
 async def test_storage_backup_of_a_memory_database(tmp_path: Path) -> None:
@@ -260,7 +260,7 @@ async def test_storage_backup_of_a_memory_database(tmp_path: Path) -> None:
         created = await new_game(memory, -42)
         await memory.backup(tmp_path / "memory.db")
     async with await Storage.open(tmp_path / "memory.db") as restored:
-        assert await restored.game(created.game_id) == created
+        assert await restored.games.game(created.game_id) == created
 
 
 async def test_storage_backup_refuses_its_own_file_and_survives_cancellation(
@@ -283,7 +283,7 @@ async def test_storage_backup_refuses_its_own_file_and_survives_cancellation(
             check_copy(target)  # a cancelled backup is all or nothing
     await storage.backup(target)
     check_copy(target)
-    await play_moves(storage, (await storage.live_games())[0], 1)  # storage still usable
+    await play_moves(storage, (await storage.games.live_games())[0], 1)  # storage still usable
 
 
 # -- kozelbot backup FILE -----------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Boards, ratings, personal stats, match history and chat settings (``storage.boards``),
-through ``Storage.save_game`` with results built as ``kozelbot.service`` builds them."""
+"""Boards, ratings, personal stats, match history and chat settings (``storage.boards``,
+``storage.ranking``, ``storage.people``), through ``Games.save_game`` with results built as
+``kozelbot.service`` builds them."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from kozelbot.ratings import PRIOR
 from kozelbot.records import ABANDONS_FLAGGED, ChatSettings, MatchPlayer, MatchResult
 from kozelbot.table import Player, Table, TableStatus
-from storage import Storage
+from storage import Storage, ranking
 from storage.migrate import apply_migrations, load_migrations
 from tests.conftest import FakeClock
 
@@ -63,7 +64,7 @@ async def finish(
         seed=1,
         seats=[*players, *[None] * (4 - len(players))],
     )
-    created = await storage.create_game(table)
+    created = await storage.games.create_game(table)
     side = [s if each_for_self else s % 2 for s in range(len(seats))]
     result = MatchResult(
         game_id=created.game_id,
@@ -89,7 +90,7 @@ async def finish(
         rated=rated,
     )
     finished = created.model_copy(update={"version": 1, "status": TableStatus.FINISHED})
-    await storage.save_game(finished, result=result)
+    await storage.games.save_game(finished, result=result)
     return result
 
 
@@ -102,13 +103,13 @@ async def abandon(storage: Storage, user_id: int, *, chat_id: int = CHAT) -> Non
         seed=1,
         seats=[Player(user_id=user_id, name=NAMES[user_id]), None, None, None],
     )
-    created = await storage.create_game(table)
+    created = await storage.games.create_game(table)
     stopped = created.model_copy(update={"version": 1, "status": TableStatus.STOPPED})
-    await storage.save_game(stopped, abandoned=[user_id])
+    await storage.games.save_game(stopped, abandoned=[user_id])
 
 
 async def rows(storage: Storage, sql: str, *params: object) -> list[tuple[object, ...]]:
-    return [tuple(r) for r in await storage._fetchall(sql, params)]
+    return [tuple(r) for r in await storage.database.fetchall(sql, params)]
 
 
 # -- ratings ---------------------------------------------------------------------------------
@@ -116,30 +117,30 @@ async def rows(storage: Storage, sql: str, *params: object) -> list[tuple[object
 
 async def test_a_rated_result_moves_the_ratings_and_keeps_the_change(storage: Storage) -> None:
     result = await finish(storage, [ANNA, BORIS, VERA, GLEB], 0)
-    changes = {c.user_id: c for c in await storage.rating_changes(result.game_id)}
+    changes = {c.user_id: c for c in await storage.boards.rating_changes(result.game_id)}
     assert set(changes) == {ANNA, BORIS, VERA, GLEB}
     assert changes[ANNA].before == PRIOR.shown and changes[ANNA].delta > 0
     assert changes[BORIS].delta < 0
-    assert await storage.rating(ANNA, "hvalenyi") == changes[ANNA].after
-    assert await storage.rating(ANNA, "kryuk") == PRIOR.shown  # per variant
+    assert await storage.boards.rating(ANNA, "hvalenyi") == changes[ANNA].after
+    assert await storage.boards.rating(ANNA, "kryuk") == PRIOR.shown  # per variant
     second = await finish(storage, [ANNA, BORIS, VERA, GLEB], 0)
-    again = {c.user_id: c for c in await storage.rating_changes(second.game_id)}
+    again = {c.user_id: c for c in await storage.boards.rating_changes(second.game_id)}
     assert again[ANNA].before == changes[ANNA].after
 
 
 async def test_an_unrated_result_counts_in_stats_but_moves_no_rating(storage: Storage) -> None:
     result = await finish(storage, [ANNA, BORIS, VERA, GLEB], 0, rated=False)
-    assert await storage.rating_changes(result.game_id) == []
-    assert await storage.rating(ANNA, "hvalenyi") == PRIOR.shown
+    assert await storage.boards.rating_changes(result.game_id) == []
+    assert await storage.boards.rating(ANNA, "hvalenyi") == PRIOR.shown
     assert await rows(storage, "SELECT COUNT(*) FROM ratings") == [(0,)]
-    [stats] = await storage.player_stats(ANNA)
+    [stats] = await storage.boards.player_stats(ANNA)
     assert (stats.matches, stats.wins, stats.rating) == (1, 1, PRIOR.shown)
-    assert await storage.board("hvalenyi", chat_id=CHAT, min_matches=1) == []
+    assert await storage.boards.board("hvalenyi", chat_id=CHAT, min_matches=1) == []
 
 
 async def test_a_match_with_computers_rates_only_the_person(storage: Storage) -> None:
     result = await finish(storage, [ANNA, CPU, CPU, CPU], 0, level="easy")
-    [change] = await storage.rating_changes(result.game_id)
+    [change] = await storage.boards.rating_changes(result.game_id)
     assert change.user_id == ANNA and change.delta > 0
     assert await rows(storage, "SELECT user_id FROM ratings") == [(ANNA,)]
 
@@ -149,22 +150,22 @@ async def test_private_matches_are_rated_apart_and_never_on_group_boards(
 ) -> None:
     for _ in range(5):
         await finish(storage, [ANNA, CPU, CPU, CPU], 0, chat_id=ANNA)
-    assert await storage.rating(ANNA, "hvalenyi", scope="private") > PRIOR.shown
-    assert await storage.rating(ANNA, "hvalenyi") == PRIOR.shown
-    assert await storage.board("hvalenyi", chat_id=ANNA, min_matches=1) == []
-    assert await storage.board("hvalenyi", chat_id=None, min_matches=1) == []
-    assert await storage.player_stats(ANNA) == []
-    [private] = await storage.player_stats(ANNA, scope="private")
+    assert await storage.boards.rating(ANNA, "hvalenyi", scope="private") > PRIOR.shown
+    assert await storage.boards.rating(ANNA, "hvalenyi") == PRIOR.shown
+    assert await storage.boards.board("hvalenyi", chat_id=ANNA, min_matches=1) == []
+    assert await storage.boards.board("hvalenyi", chat_id=None, min_matches=1) == []
+    assert await storage.boards.player_stats(ANNA) == []
+    [private] = await storage.boards.player_stats(ANNA, scope="private")
     assert (private.matches, private.wins, private.streak) == (5, 5, 5)
     with pytest.raises(ValueError, match="scope"):
-        await storage.player_stats(ANNA, scope="secret")
+        await storage.boards.player_stats(ANNA, scope="secret")
 
 
 async def test_a_result_in_a_private_chat_is_private_whatever_it_says(storage: Storage) -> None:
     for _ in range(5):
         await finish(storage, [ANNA, CPU, CPU, CPU], 0, chat_id=ANNA, scope="group")
-    assert await storage.board("hvalenyi", chat_id=None, min_matches=1) == []
-    assert await storage.player_stats(ANNA) == []
+    assert await storage.boards.board("hvalenyi", chat_id=None, min_matches=1) == []
+    assert await storage.boards.player_stats(ANNA) == []
     assert await rows(storage, "SELECT DISTINCT scope FROM matches") == [("private",)]
 
 
@@ -174,14 +175,14 @@ async def test_a_result_in_a_private_chat_is_private_whatever_it_says(storage: S
 async def test_a_person_shows_on_the_chat_board_from_five_matches(storage: Storage) -> None:
     for _ in range(4):
         await finish(storage, [ANNA, CPU, BORIS, CPU], 0)
-    assert await storage.board("hvalenyi", chat_id=CHAT) == []
-    assert len(await storage.board("hvalenyi", chat_id=CHAT, min_matches=4)) == 2
+    assert await storage.boards.board("hvalenyi", chat_id=CHAT) == []
+    assert len(await storage.boards.board("hvalenyi", chat_id=CHAT, min_matches=4)) == 2
     await finish(storage, [ANNA, CPU, VERA, CPU], 1)
-    board = await storage.board("hvalenyi", chat_id=CHAT)
+    board = await storage.boards.board("hvalenyi", chat_id=CHAT)
     assert [(r.user_id, r.name, r.matches, r.wins) for r in board] == [(ANNA, "Anna", 5, 4)]
-    assert board[0].rating == await storage.rating(ANNA, "hvalenyi")
-    assert await storage.board("hvalenyi", chat_id=OTHER_CHAT) == []
-    assert await storage.board("kryuk", chat_id=CHAT) == []
+    assert board[0].rating == await storage.boards.rating(ANNA, "hvalenyi")
+    assert await storage.boards.board("hvalenyi", chat_id=OTHER_CHAT) == []
+    assert await storage.boards.board("kryuk", chat_id=CHAT) == []
 
 
 async def test_the_board_ranks_by_rating_then_matches_then_id_with_known_names(
@@ -189,15 +190,17 @@ async def test_the_board_ranks_by_rating_then_matches_then_id_with_known_names(
 ) -> None:
     for winner in (0, 0, 0, 1, 0):
         await finish(storage, [ANNA, BORIS, VERA, GLEB], winner)
-    await storage.upsert_user(BORIS, "Борис", None, None)
-    board = await storage.board("hvalenyi", chat_id=CHAT)
+    await storage.people.upsert_user(BORIS, "Борис", None, None)
+    board = await storage.boards.board("hvalenyi", chat_id=CHAT)
     assert [r.rating for r in board] == sorted((r.rating for r in board), reverse=True)
     assert {r.user_id for r in board[:2]} == {ANNA, VERA}
     # equal ratings (partners always together): the smaller id first
     assert [r.user_id for r in board] == [ANNA, VERA, BORIS, GLEB]
     assert board[2].name == "Борис"
-    assert [r.user_id for r in await storage.board("hvalenyi", chat_id=CHAT, limit=1)] == [ANNA]
-    assert await storage.board("hvalenyi", chat_id=CHAT, limit=0) == []
+    assert [
+        r.user_id for r in await storage.boards.board("hvalenyi", chat_id=CHAT, limit=1)
+    ] == [ANNA]
+    assert await storage.boards.board("hvalenyi", chat_id=CHAT, limit=0) == []
 
 
 async def test_the_global_board_lists_public_chats_only_and_follows_the_flag(
@@ -208,25 +211,27 @@ async def test_the_global_board_lists_public_chats_only_and_follows_the_flag(
     for _ in range(3):
         await finish(storage, [ANNA, CPU, VERA, CPU], 1, chat_id=OTHER_CHAT)
     counted = {
-        r.user_id: (r.matches, r.wins) for r in await storage.board("hvalenyi", chat_id=None)
+        r.user_id: (r.matches, r.wins) for r in await storage.boards.board("hvalenyi", chat_id=None)
     }
     assert counted == {ANNA: (6, 3)}  # Boris and Vera have 3 each
-    assert len(await storage.board("hvalenyi", chat_id=None, min_matches=3)) == 3
+    assert len(await storage.boards.board("hvalenyi", chat_id=None, min_matches=3)) == 3
 
     settings = ChatSettings(variant="hvalenyi", options={"move_time": 30}, public=False)
-    await storage.set_chat_settings(OTHER_CHAT, settings)
-    board = await storage.board("hvalenyi", chat_id=None, min_matches=1)
+    await storage.people.set_chat_settings(OTHER_CHAT, settings)
+    board = await storage.boards.board("hvalenyi", chat_id=None, min_matches=1)
     assert {r.user_id: (r.matches, r.wins) for r in board} == {ANNA: (3, 3), BORIS: (3, 3)}
     # a non-public chat keeps its own board, and its matches still move the rating
-    assert len(await storage.board("hvalenyi", chat_id=OTHER_CHAT, min_matches=1)) == 2
+    assert len(await storage.boards.board("hvalenyi", chat_id=OTHER_CHAT, min_matches=1)) == 2
     await finish(storage, [ANNA, CPU, VERA, CPU], 0, chat_id=OTHER_CHAT)
     [anna] = [
-        r for r in await storage.board("hvalenyi", chat_id=None, min_matches=1) if r.user_id == ANNA
+        r
+        for r in await storage.boards.board("hvalenyi", chat_id=None, min_matches=1)
+        if r.user_id == ANNA
     ]
-    assert anna.matches == 3 and anna.rating == await storage.rating(ANNA, "hvalenyi")
+    assert anna.matches == 3 and anna.rating == await storage.boards.rating(ANNA, "hvalenyi")
 
-    await storage.set_chat_settings(OTHER_CHAT, settings.model_copy(update={"public": True}))
-    board = await storage.board("hvalenyi", chat_id=None, min_matches=1)
+    await storage.people.set_chat_settings(OTHER_CHAT, settings.model_copy(update={"public": True}))
+    board = await storage.boards.board("hvalenyi", chat_id=None, min_matches=1)
     assert {r.user_id: (r.matches, r.wins) for r in board} == {
         ANNA: (7, 4),
         BORIS: (3, 3),
@@ -242,7 +247,7 @@ async def test_stats_per_variant_add_up_the_tallies(storage: Storage) -> None:
     await finish(storage, [ANNA, CPU, BORIS, CPU], 0, tally=tally)
     await finish(storage, [ANNA, CPU, BORIS, CPU], 1, tally={**tally, "lyusyas": 1})
     await finish(storage, [ANNA, BORIS, CPU], 0, variant="cover", each_for_self=True)
-    hvalenyi, cover = await storage.player_stats(ANNA)
+    hvalenyi, cover = await storage.boards.player_stats(ANNA)
     assert (hvalenyi.variant, cover.variant) == ("hvalenyi", "cover")  # most played first
     assert (hvalenyi.matches, hvalenyi.wins, hvalenyi.deals, hvalenyi.points) == (2, 1, 8, 500)
     assert hvalenyi.points_per_deal == pytest.approx(62.5)
@@ -271,7 +276,7 @@ async def test_a_family_counts_anything_by_name_without_a_migration(storage: Sto
                  tally=tally)  # fmt: skip
     await finish(storage, [ANNA, BORIS, CPU], 1, variant="cover", each_for_self=True,
                  tally={**tally, "claims": 1})  # fmt: skip
-    (cover,) = await storage.player_stats(ANNA)
+    (cover,) = await storage.boards.player_stats(ANNA)
     assert cover.tallies == {"claims": 3} and (cover.deals, cover.points) == (6, 300)
     assert await rows(storage, "SELECT name, count FROM player_tallies WHERE user_id = ?",
                       ANNA) == [("claims", 3)]  # fmt: skip
@@ -281,15 +286,15 @@ async def test_abandons_are_counted_per_variant_and_flag_the_person(storage: Sto
     await finish(storage, [ANNA, CPU, CPU, CPU], 0)
     for _ in range(ABANDONS_FLAGGED):
         await abandon(storage, ANNA)
-    [stats] = await storage.player_stats(ANNA)
+    [stats] = await storage.boards.player_stats(ANNA)
     assert (stats.matches, stats.abandons, stats.flagged) == (1, ABANDONS_FLAGGED, True)
     await finish(storage, [ANNA, CPU, CPU, CPU], 0)  # finishing a match clears one warning
-    [stats] = await storage.player_stats(ANNA)
+    [stats] = await storage.boards.player_stats(ANNA)
     assert (stats.matches, stats.abandons, stats.flagged) == (2, ABANDONS_FLAGGED, False)
     await abandon(storage, BORIS, chat_id=BORIS)  # a private match is another scope
-    [boris] = await storage.player_stats(BORIS, scope="private")
+    [boris] = await storage.boards.player_stats(BORIS, scope="private")
     assert (boris.matches, boris.abandons) == (0, 1)
-    assert await storage.player_stats(BORIS) == []
+    assert await storage.boards.player_stats(BORIS) == []
 
 
 async def test_the_best_partner_is_the_one_won_with_most(storage: Storage) -> None:
@@ -299,28 +304,28 @@ async def test_the_best_partner_is_the_one_won_with_most(storage: Storage) -> No
     await finish(storage, [ANNA, GLEB, VERA, CPU], 1)
     for _ in range(3):  # computers are never partners
         await finish(storage, [ANNA, GLEB, CPU, CPU], 0)
-    [anna] = await storage.player_stats(ANNA)
+    [anna] = await storage.boards.player_stats(ANNA)
     assert anna.best_partner is not None
     assert (anna.best_partner.user_id, anna.best_partner.name, anna.best_partner.wins) == (
         VERA,
         "Vera",
         2,
     )
-    [gleb] = await storage.player_stats(GLEB)  # a computer partner, and one loss with none
+    [gleb] = await storage.boards.player_stats(GLEB)  # a computer partner, and one loss with none
     assert gleb.best_partner is None
 
 
 async def test_the_streak_counts_the_latest_run_of_wins_or_losses(storage: Storage) -> None:
     for winner in (0, 0, 1, 1, 1):
         await finish(storage, [ANNA, BORIS], winner)
-    [anna] = await storage.player_stats(ANNA)
-    [boris] = await storage.player_stats(BORIS)
+    [anna] = await storage.boards.player_stats(ANNA)
+    [boris] = await storage.boards.player_stats(BORIS)
     assert (anna.streak, boris.streak) == (-3, 3)
     await finish(storage, [ANNA, BORIS], 0)
-    [anna] = await storage.player_stats(ANNA)
+    [anna] = await storage.boards.player_stats(ANNA)
     assert anna.streak == 1
     await finish(storage, [ANNA, BORIS], 0, variant="kryuk")  # its own streak
-    assert [(s.variant, s.streak) for s in await storage.player_stats(ANNA)] == [
+    assert [(s.variant, s.streak) for s in await storage.boards.player_stats(ANNA)] == [
         ("hvalenyi", 1),
         ("kryuk", 1),
     ]
@@ -333,7 +338,7 @@ async def test_history_is_newest_first_and_limited(storage: Storage) -> None:
     results = [await finish(storage, [ANNA, CPU, BORIS, CPU], n % 2) for n in range(4)]
     await finish(storage, [VERA, GLEB], 0, chat_id=OTHER_CHAT)
     await finish(storage, [ANNA, BORIS, VERA], 2, variant="cover", each_for_self=True)
-    history = await storage.history(CHAT, limit=3)
+    history = await storage.boards.history(CHAT, limit=3)
     assert [h.game_id for h in history] == [6, results[3].game_id, results[2].game_id]
     cover = history[0]
     assert (cover.variant, cover.score, cover.winner_side, cover.deals) == (
@@ -348,60 +353,63 @@ async def test_history_is_newest_first_and_limited(storage: Storage) -> None:
         (2, "Vera", 2, VERA),
     ]
     assert history[1].players[1].user_id is None and history[1].score == (3, 12)
-    assert len(await storage.history(CHAT)) == 5
-    assert await storage.history(CHAT, limit=0) == []
-    assert await storage.history(-999) == []
-    assert await storage.match_summary(results[0].game_id) == (await storage.history(CHAT))[-1]
-    assert await storage.match_summary(999) is None
+    assert len(await storage.boards.history(CHAT)) == 5
+    assert await storage.boards.history(CHAT, limit=0) == []
+    assert await storage.boards.history(-999) == []
+    assert (
+        await storage.boards.match_summary(results[0].game_id)
+        == (await storage.boards.history(CHAT))[-1]
+    )
+    assert await storage.boards.match_summary(999) is None
 
 
 # -- chat settings --------------------------------------------------------------------------------
 
 
 async def test_chat_settings_round_trip(storage: Storage) -> None:
-    assert await storage.chat_settings(CHAT) is None
+    assert await storage.people.chat_settings(CHAT) is None
     settings = ChatSettings(
         variant="cover",
         options={"mode": "pairs", "move_time": 30, "seating": "ordered", "computer": "easy"},
     )
-    await storage.set_chat_settings(CHAT, settings)
-    assert await storage.chat_settings(CHAT) == settings
+    await storage.people.set_chat_settings(CHAT, settings)
+    assert await storage.people.chat_settings(CHAT) == settings
     assert settings.public
     changed = settings.model_copy(update={"variant": "kryuk", "options": {}, "public": False})
-    await storage.set_chat_settings(CHAT, changed)
-    assert await storage.chat_settings(CHAT) == changed
-    assert await storage.chat_settings(OTHER_CHAT) is None
+    await storage.people.set_chat_settings(CHAT, changed)
+    assert await storage.people.chat_settings(CHAT) == changed
+    assert await storage.people.chat_settings(OTHER_CHAT) is None
 
 
 async def test_ids_too_large_for_sqlite_find_nothing(storage: Storage) -> None:
-    assert await storage.board("hvalenyi", chat_id=HUGE) == []
-    assert await storage.player_stats(HUGE) == []
-    assert await storage.player_stats(-HUGE - 1) == []
-    assert await storage.history(HUGE) == []
-    assert await storage.match_summary(HUGE) is None
-    assert await storage.rating_changes(HUGE) == []
-    assert await storage.rating(HUGE, "hvalenyi") == PRIOR.shown
-    assert await storage.chat_settings(HUGE) is None
+    assert await storage.boards.board("hvalenyi", chat_id=HUGE) == []
+    assert await storage.boards.player_stats(HUGE) == []
+    assert await storage.boards.player_stats(-HUGE - 1) == []
+    assert await storage.boards.history(HUGE) == []
+    assert await storage.boards.match_summary(HUGE) is None
+    assert await storage.boards.rating_changes(HUGE) == []
+    assert await storage.boards.rating(HUGE, "hvalenyi") == PRIOR.shown
+    assert await storage.people.chat_settings(HUGE) is None
     with pytest.raises(ValueError):
-        await storage.set_chat_settings(HUGE, ChatSettings(variant="hvalenyi", options={}))
+        await storage.people.set_chat_settings(HUGE, ChatSettings(variant="hvalenyi", options={}))
     assert await rows(storage, "SELECT COUNT(*) FROM chat_settings") == [(0,)]
 
 
 async def test_a_migrated_chat_takes_its_board_and_settings_along(storage: Storage) -> None:
-    """``_after_migrate_chat``, as ``Storage.migrate_chat`` runs it in its transaction."""
+    """``ranking.move_chat``, as ``Games.migrate_chat`` runs it in its transaction."""
     for _ in range(5):
         await finish(storage, [ANNA, CPU, BORIS, CPU], 0, chat_id=CHAT)
     await finish(storage, [ANNA, CPU, VERA, CPU], 0, chat_id=OTHER_CHAT)
     settings = ChatSettings(variant="hvalenyi", options={}, public=False)
-    await storage.set_chat_settings(CHAT, settings)
-    async with storage._write():
-        await storage._after_migrate_chat(CHAT, OTHER_CHAT)
-    assert await storage.chat_settings(OTHER_CHAT) == settings
-    assert await storage.chat_settings(CHAT) is None
-    board = await storage.board("hvalenyi", chat_id=OTHER_CHAT, min_matches=1)
+    await storage.people.set_chat_settings(CHAT, settings)
+    async with storage.database.write() as tx:
+        await ranking.move_chat(tx, CHAT, OTHER_CHAT)
+    assert await storage.people.chat_settings(OTHER_CHAT) == settings
+    assert await storage.people.chat_settings(CHAT) is None
+    board = await storage.boards.board("hvalenyi", chat_id=OTHER_CHAT, min_matches=1)
     assert {(r.user_id, r.matches) for r in board} == {(ANNA, 6), (BORIS, 5), (VERA, 1)}
-    assert await storage.board("hvalenyi", chat_id=CHAT, min_matches=1) == []
-    assert await storage.board("hvalenyi", chat_id=None, min_matches=1) == []  # not public
+    assert await storage.boards.board("hvalenyi", chat_id=CHAT, min_matches=1) == []
+    assert await storage.boards.board("hvalenyi", chat_id=None, min_matches=1) == []  # not public
 
 
 # -- migration ----------------------------------------------------------------------------------
@@ -458,23 +466,23 @@ async def test_matches_stored_at_schema_004_are_counted_after_migrating(tmp_path
         await apply_migrations(db, asyncio.Lock(), FakeClock(), migrations[:4])
     seed_schema_004(path)
     async with await Storage.open(path, clock=FakeClock()) as storage:
-        board = await storage.board("hvalenyi", chat_id=CHAT, min_matches=3)
+        board = await storage.boards.board("hvalenyi", chat_id=CHAT, min_matches=3)
         assert [(r.user_id, r.name, r.rating, r.matches, r.wins) for r in board] == [
             (ANNA, "Anna K.", PRIOR.shown, 3, 1),
             (BORIS, "Boris", PRIOR.shown, 3, 2),
             (VERA, "Vera", PRIOR.shown, 3, 1),
         ]
-        assert await storage.board("hvalenyi", chat_id=None, min_matches=3) == board
-        [anna] = await storage.player_stats(ANNA)
+        assert await storage.boards.board("hvalenyi", chat_id=None, min_matches=3) == board
+        [anna] = await storage.boards.player_stats(ANNA)
         assert (anna.matches, anna.wins, anna.streak, anna.flagged) == (3, 1, -2, True)
         assert anna.best_partner is not None and anna.best_partner.user_id == VERA
         assert anna.best_partner.wins == 1
-        [private] = await storage.player_stats(ANNA, scope="private")
+        [private] = await storage.boards.player_stats(ANNA, scope="private")
         assert (private.matches, private.wins, private.streak) == (1, 1, 1)
-        assert [h.game_id for h in await storage.history(CHAT)] == [3, 2, 1]
-        assert await storage.rating_changes(3) == []
+        assert [h.game_id for h in await storage.boards.history(CHAT)] == [3, 2, 1]
+        assert await storage.boards.rating_changes(3) == []
         # the next match is rated from the prior and adds to the old counts
         await finish(storage, [ANNA, BORIS, VERA, GLEB], 0)
-        [anna] = await storage.player_stats(ANNA)
+        [anna] = await storage.boards.player_stats(ANNA)
         assert (anna.matches, anna.wins, anna.streak) == (4, 2, 1)
-        assert (await storage.rating_changes(5))[0].before == PRIOR.shown
+        assert (await storage.boards.rating_changes(5))[0].before == PRIOR.shown

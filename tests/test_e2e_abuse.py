@@ -70,7 +70,7 @@ async def test_a_burst_of_presses_beyond_the_limit_is_told_to_slow_down_and_appl
                    for a in answers) == 1, texts  # fmt: skip
         storage = await Storage.open(tmp_path / "k.db")
         try:
-            humans = [m for m in await storage.moves(1) if m.source == "human"]
+            humans = [m for m in await storage.games.moves(1) if m.source == "human"]
         finally:
             await storage.close()
         assert len(humans) == 1, "a burst of the same press applies it once"

@@ -22,7 +22,7 @@ def _table(bot: BotRunner, chat_id: int):  # type: ignore[no-untyped-def]
 
 async def _moves(bot: BotRunner, game_id: int) -> int:
     assert bot.app is not None
-    return len(await bot.app.bot_data.storage.moves(game_id))
+    return len(await bot.app.bot_data.storage.games.moves(game_id))
 
 
 async def test_second_newgame_in_the_same_chat_says_a_game_is_running(
@@ -178,7 +178,7 @@ async def test_a_double_tap_plays_the_card_once(emu: BotApiEmulator, bot: BotRun
     assert sum(1 for a in answers if a.show_alert) == 1
     await bot.drain()
     assert bot.app is not None
-    moves = await bot.app.bot_data.storage.moves(table.game_id)
+    moves = await bot.app.bot_data.storage.games.moves(table.game_id)
     card = "play:" + data.split(":")[3]
     assert sum(1 for m in moves[before:] if m.action == card and m.source == "human") == 1
 
@@ -280,7 +280,7 @@ async def test_a_turn_that_times_out_is_played_by_the_computer_and_marked(
     service.clock = lambda: time.time() + 11
     await jobs[0].run(bot.app)
     await bot.drain()
-    moves = (await bot.app.bot_data.storage.moves(table.game_id))[before:]
+    moves = (await bot.app.bot_data.storage.games.moves(table.game_id))[before:]
     assert moves and moves[0].source == "timeout"
     after = _table(bot, players.group.id)
     assert sum(after.timeouts) >= 1

@@ -53,26 +53,26 @@ async def test_settings_are_refused_to_a_non_admin_and_apply_to_the_next_lobby(
     answer = await emu.press(member, group.id, menu.message_id, "s:variant")
     assert answer.show_alert
     await bot.drain()
-    assert await _app(bot).bot_data.storage.chat_settings(group.id) is None
+    assert await _app(bot).bot_data.storage.people.chat_settings(group.id) is None
     # The admin switches the default variant to kryuk and its move time.
     answer = await emu.press(admin, group.id, menu.message_id, "s:variant")
     assert not answer.show_alert, answer.text
     await bot.drain()
-    chosen = await _app(bot).bot_data.storage.chat_settings(group.id)
+    chosen = await _app(bot).bot_data.storage.people.chat_settings(group.id)
     assert chosen is not None and chosen.variant == "kryuk"
     menu = emu.message(group.id, menu.message_id)
     answer = await emu.press(admin, group.id, menu.message_id, "s:computer")
     assert not answer.show_alert, answer.text
     answer = await emu.press(admin, group.id, menu.message_id, "s:public")
     await bot.drain()
-    chosen = await _app(bot).bot_data.storage.chat_settings(group.id)
+    chosen = await _app(bot).bot_data.storage.people.chat_settings(group.id)
     assert chosen is not None and chosen.options["computer"] == "easy" and not chosen.public
     # A forged key changes nothing.
     answer = await emu.wait_answer(
         emu.forged_press_nowait(admin, group.id, menu.message_id, "s:no_such_key")
     )
     assert answer.show_alert
-    assert await _app(bot).bot_data.storage.chat_settings(group.id) == chosen
+    assert await _app(bot).bot_data.storage.people.chat_settings(group.id) == chosen
     # The next lobby starts from the chat's defaults; its creator may still change them.
     emu.send_text(member, group.id, "/newgame")
     await emu.wait_for(lambda: emu.find_message(group.id, "1. Борис") is not None)
@@ -126,7 +126,7 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     await bot.drain()
     assert players.match_over
     storage = _app(bot).bot_data.storage
-    result = await storage.match_result(table.game_id)
+    result = await storage.games.match_result(table.game_id)
     assert result is not None
     await emu.wait_for(lambda: emu.find_message(ann.id, "📈") is not None)  # her rating moved
     # Fair play: each deal's table showed a seal before the first card and now reveals the
@@ -142,7 +142,7 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     digest = sha256(seed.encode()).hexdigest()
     checked = verify(seed, digest)
     assert checked.matches
-    deals = await _app(bot).bot_data.storage.deals(table.game_id)
+    deals = await _app(bot).bot_data.storage.games.deals(table.game_id)
     assert any(d.trace.get("seed") == seed for d in deals)
     # The match is over: its secret is revealed, and with the seal and the players' seed
     # it proves the deal's key too.
@@ -154,9 +154,9 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     checked = verify(seed, digest, secret=secret, seal=last["match_seal"],
                      client=last["players_seed"])  # fmt: skip
     assert checked.secret_sealed and checked.key_derived and checked.matches
-    private = await storage.player_stats(ann.id, scope="private")
+    private = await storage.boards.player_stats(ann.id, scope="private")
     assert [s.matches for s in private] == [1]
-    assert await storage.player_stats(ann.id, scope="group") == []
+    assert await storage.boards.player_stats(ann.id, scope="group") == []
 
 
 async def test_play_in_a_group_points_to_the_private_chat(
@@ -220,7 +220,7 @@ async def test_half_time_warning_two_time_outs_hand_the_seat_over_and_im_here_ta
     await emu.wait_for(lambda: emu.find_message(group.id, "⏸") is not None)
     back = [m for m in emu.messages(ann.id) if any(d.startswith("b:") for d in _buttons(m))]
     assert back, "her hand turns into an I'm-here button"
-    moves = await app.bot_data.storage.moves(table.game_id)
+    moves = await app.bot_data.storage.games.moves(table.game_id)
     assert [m.source for m in moves if m.seat == 0][-2:] == ["timeout", "timeout"]
     # "I'm here" gives the seat back; a second tap changes nothing.
     answer = await emu.press(ann, ann.id, back[-1].message_id, f"b:{table.game_id}")
@@ -348,7 +348,7 @@ async def test_a_majority_of_seated_people_stops_the_match_by_vote(
     ended = await _app(bot).bot_data.service.game(game_id)
     assert ended is not None and ended.status is TableStatus.STOPPED
     assert ended.closed_reason == "vote"
-    assert await _app(bot).bot_data.storage.match_result(game_id) is None  # not rated
+    assert await _app(bot).bot_data.storage.games.match_result(game_id) is None  # not rated
 
 
 async def test_an_expired_vote_starts_over(emu: BotApiEmulator, bot: BotRunner) -> None:

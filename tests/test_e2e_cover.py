@@ -120,9 +120,9 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         await _play_match(players, bot)
         assert bot.app is not None
         storage = bot.app.bot_data.storage
-        moves = [m for m in await storage.moves(1) if m.source is MoveSource.HUMAN]
+        moves = [m for m in await storage.games.moves(1) if m.source is MoveSource.HUMAN]
         actions = [m.action for m in moves]
-        assert len(moves) == len(await storage.moves(1)), "every move was a person's"
+        assert len(moves) == len(await storage.games.moves(1)), "every move was a person's"
         assert any(a.startswith("lead:") and "," in a for a in actions), "no multi-card lead"
         for verb in ("beat:", "discard:", "claim:", "otboy"):
             assert any(a.startswith(verb) for a in actions), f"no {verb}"
@@ -131,7 +131,7 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         assert "Очки открытых карт" in shown  # during play: face-up cards only (issue #14)
         # The leak scan reads every "open card points" figure and checks it against the
         # face-up cards of the tricks taken (issue #14); make sure it had figures to read.
-        table = await storage.game(1)
+        table = await storage.games.game(1)
         assert table is not None
         sides = leaks.cover_sides(table)
         read = [secret_steps.open_points_shown(v, sides) for m in emu.messages(players.group.id)
@@ -139,7 +139,7 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         assert any(figures and any(f is not None for f in figures) for figures in read)
         assert await leaks.scan(emu, storage, [1]) == []
         assert not emu.flood_errors
-        games = len(await storage.deals(1))
+        games = len(await storage.games.deals(1))
         transcripts.read_through(players, f"cover-{request.node.callspec.id}", "cover", games)
     finally:
         await bot.stop()
@@ -182,7 +182,7 @@ async def test_selection_buttons_refuse_bad_presses_and_change_nothing(
         await emu.wait_for(selected_shown)
         answer = await emu.press(user, user.id, message.message_id, toggle)
         assert "Выбрано: 0" in (answer.text or "")
-        assert await bot.app.bot_data.storage.moves(1) == []
+        assert await bot.app.bot_data.storage.games.moves(1) == []
     finally:
         await bot.stop()
 
@@ -203,7 +203,7 @@ async def test_a_selection_button_on_a_follow_suit_hand_is_not_valid(
             answer = await emu.wait_answer(query)
             assert answer.show_alert and "недействительна" in (answer.text or "")
         assert bot.app is not None
-        moves = await bot.app.bot_data.storage.moves(1)
+        moves = await bot.app.bot_data.storage.games.moves(1)
         assert [m for m in moves if m.source.value == "human"] == []
     finally:
         await bot.stop()

@@ -200,7 +200,7 @@ async def test_twenty_kills_lose_no_move_apply_none_twice_and_every_match_finish
         try:
             await _check_logs(storage, storm, emu, four, timed)
             assert await leaks.scan(emu, storage, [1, 2]) == []
-            lobby_table = await storage.game(3)
+            lobby_table = await storage.games.game(3)
             assert lobby_table is not None and lobby_table.status is TableStatus.LOBBY
         finally:
             await storage.close()
@@ -210,14 +210,14 @@ async def _check_logs(
     storage: Storage, storm: Storm, emu: BotApiEmulator, four: Players, timed: Players
 ) -> None:
     for game_id, players in ((1, four), (2, timed)):
-        table = await storage.game(game_id)
+        table = await storage.games.game(game_id)
         assert table is not None and table.status is TableStatus.FINISHED, game_id
-        moves = await storage.moves(game_id)
+        moves = await storage.games.moves(game_id)
         assert [m.seq for m in moves] == list(range(1, len(moves) + 1))
         plays = Counter((m.deal_no, m.action) for m in moves if m.action.startswith("play:"))
         assert max(plays.values()) == 1, "a card was played twice in one deal"
-        deals = await storage.deals(game_id)
-        result = await storage.match_result(game_id)
+        deals = await storage.games.deals(game_id)
+        result = await storage.games.match_result(game_id)
         assert result is not None and deals
         score = (0, 0)
         for deal in deals:
@@ -244,14 +244,14 @@ async def _check_logs(
     logged = {
         (game_id, m.user_id, m.deal_no, m.action)
         for game_id in (1, 2)
-        for m in await storage.moves(game_id)
+        for m in await storage.games.moves(game_id)
         if m.source == "human"
     }
     assert accepted <= logged, accepted - logged
     # One hand message per deal whose buttons the bot accepts. A kill between Telegram
     # accepting a hand and the bot recording it leaves an earlier copy, which the bot refuses
     # as out of date (an older message than the one it recorded): at most one per kill.
-    dealt = {d.deal_no + 1 for d in await storage.deals(1)}
+    dealt = {d.deal_no + 1 for d in await storage.games.deals(1)}
     copies = 0
     for user in four.users:
         per_deal = hand_sends(emu, user.id)

@@ -71,10 +71,10 @@ async def test_a_match_finishes_and_every_message_converges_with_a_fifth_of_call
 
         storage = await Storage.open(db_path)
         try:
-            table = await storage.game(1)
+            table = await storage.games.game(1)
             assert table is not None and table.status is TableStatus.FINISHED
-            deals = await storage.deals(1)
-            result = await storage.match_result(1)
+            deals = await storage.games.deals(1)
+            result = await storage.games.match_result(1)
             assert result is not None
             found = await leaks.scan(emu, storage, [1])
             assert found == [], found[:3]

@@ -51,7 +51,7 @@ async def test_a_weak_hand_asks_for_a_redeal_and_gets_new_cards(
         assert after is not None and after.message_id == hand.message_id  # edited, not re-sent
         assert sorted(t for row in after.buttons for t, d in row if d.startswith("c:")) != before
         assert bot.app is not None
-        moves = await bot.app.bot_data.storage.moves(1)
+        moves = await bot.app.bot_data.storage.games.moves(1)
         assert [m.action for m in moves] == ["redeal"]
     finally:
         await bot.stop()

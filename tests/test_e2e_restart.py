@@ -62,9 +62,9 @@ async def test_killed_mid_deal_the_bot_resumes_and_finishes_the_match_without_lo
 
     storage = await Storage.open(db_path)
     try:
-        games = [await storage.game(game_id) for game_id in (1,)]
+        games = [await storage.games.game(game_id) for game_id in (1,)]
         assert games[0] is not None and games[0].status is TableStatus.FINISHED
-        moves = await storage.moves(1)
+        moves = await storage.games.moves(1)
         assert [m.seq for m in moves] == list(range(1, len(moves) + 1))
         plays = Counter((m.deal_no, m.action) for m in moves if m.action.startswith("play:"))
         assert max(plays.values()) == 1, "a card was played twice in one deal"
@@ -79,7 +79,7 @@ async def test_killed_mid_deal_the_bot_resumes_and_finishes_the_match_without_lo
         }  # fmt: skip
         assert answered_ok <= accepted, "an answered move is missing from the log"
         assert pressed >= accepted
-        deals = await storage.deals(1)
+        deals = await storage.games.deals(1)
         assert deals and deals[-1].trace["winner"] is not None
     finally:
         await storage.close()

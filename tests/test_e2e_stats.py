@@ -1,6 +1,6 @@
 """/top, /stats and /history end to end: four people play a whole match through the real bot
 and the emulator, on top of earlier results stored the way the service stores them
-(``Storage.save_game``), so that five rated matches do not have to be played out."""
+(``Games.save_game``), so that five rated matches do not have to be played out."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ async def store_match(
     seats = [Player(user_id=u.id, name=u.first_name) for u in users]
     table = Table(chat_id=chat_id, variant=variant, options={}, creator_id=users[0].id,
                   seed=1, seats=list(seats))  # fmt: skip
-    created = await storage.create_game(table)
+    created = await storage.games.create_game(table)
     game_id = created.game_id
     records = [
         DealRecord(game_id=game_id, deal_no=n, outcome="eggs" if n == 1 else "normal",
@@ -51,7 +51,7 @@ async def store_match(
     finished = created.model_copy(
         update={"version": created.version + 1, "status": TableStatus.FINISHED}
     )
-    await storage.save_game(finished, deals=records, result=result)
+    await storage.games.save_game(finished, deals=records, result=result)
     return game_id
 
 
@@ -131,21 +131,21 @@ async def test_the_board_lists_people_after_five_rated_matches_and_moves_with_a_
     before = await ask(emu, anna, group, "/top")
     assert "after 5 rated matches" in before.text
     assert board_ratings(before) == {} and "Anna" not in before.text
-    ratings_before = {u.first_name: await storage.rating(u.id, "hvalenyi") for u in users}
+    ratings_before = {u.first_name: await storage.boards.rating(u.id, "hvalenyi") for u in users}
     stats_before = await ask(emu, anna, group, "/stats")
     assert stats_before.text.startswith("📊 Anna")
     assert f"rating {ratings_before['Anna']}" in stats_before.text
     assert "4 matches · 3 wins (75 %)" in stats_before.text
 
     await play_match(emu, bot, group, users)
-    game_id = (await storage.history(group.id))[0].game_id
-    changes = await storage.rating_changes(game_id)
+    game_id = (await storage.boards.history(group.id))[0].game_id
+    changes = await storage.boards.rating_changes(game_id)
     assert {c.user_id for c in changes} == {u.id for u in users}
 
     after = await ask(emu, anna, group, "/top")
     shown = board_ratings(after)
     assert set(shown) == set(NAMES)
-    ratings_after = {u.first_name: await storage.rating(u.id, "hvalenyi") for u in users}
+    ratings_after = {u.first_name: await storage.boards.rating(u.id, "hvalenyi") for u in users}
     assert shown == ratings_after
     assert ratings_after != ratings_before
     assert {c.user_id: c.after for c in changes} == {u.id: ratings_after[u.first_name]
@@ -180,7 +180,7 @@ async def test_history_opens_a_match_deal_by_deal_and_refuses_other_chats_matche
     long_match = await store_match(storage, group.id, users, 1, deals=12)
     foreign = await store_match(storage, other.id, users, 0, deals=3)
     await play_match(emu, bot, group, users)
-    played = (await storage.history(group.id))[0]
+    played = (await storage.boards.history(group.id))[0]
     assert played.game_id not in (long_match, foreign)
 
     listing = await ask(emu, boris, group, "/history")
@@ -204,7 +204,7 @@ async def test_history_opens_a_match_deal_by_deal_and_refuses_other_chats_matche
     page = shown().text
     assert page.startswith("📜 № 2") and "Anna+Vera" in page
     assert re.search(r"verify: kozelbot verify kozel[12]:\S+ [0-9a-f]{64}", page)
-    traces = [d.trace for d in await storage.deals(played.game_id)]
+    traces = [d.trace for d in await storage.games.deals(played.game_id)]
     assert traces[0]["seed"] in page and traces[0]["commit"] in page
     await press(f"h:{played.game_id}:-1", "Last matches")
 

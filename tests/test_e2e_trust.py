@@ -166,7 +166,7 @@ async def test_forged_vote_history_and_settings_buttons_edit_no_other_message(
     for message_id, (text, buttons) in shown.items():
         now = emu.message(group.id, message_id)
         assert (now.text, now.buttons) == (text, buttons)
-    assert await _app(bot).bot_data.storage.chat_settings(group.id) is None
+    assert await _app(bot).bot_data.storage.people.chat_settings(group.id) is None
     # The real vote message takes the vote button.
     before = last_id(emu, group.id)
     emu.send_text(boris, group.id, "/stop")

@@ -48,13 +48,13 @@ async def _play_out(players: Players, bot: BotRunner) -> None:
 async def _human_moves(bot: BotRunner) -> list[str]:
     """The actions people made (the test's database holds one game, number 1)."""
     assert bot.app is not None
-    moves = await bot.app.bot_data.storage.moves(1)
+    moves = await bot.app.bot_data.storage.games.moves(1)
     return [m.action for m in moves if m.source is MoveSource.HUMAN]
 
 
 async def _traces(bot: BotRunner) -> list[dict[str, object]]:
     assert bot.app is not None
-    return [d.trace for d in await bot.app.bot_data.storage.deals(1)]
+    return [d.trace for d in await bot.app.bot_data.storage.games.deals(1)]
 
 
 IDS = ["kryuk", "sixes", "belka", "hvalenyi-two", "hvalenyi-32"]

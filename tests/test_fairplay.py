@@ -382,13 +382,13 @@ async def test_a_new_game_draws_its_secret_and_invite_from_the_entropy_source(
 ) -> None:
     """Secrets come from ``secrets`` by default (the table's reproducible RNG plays no part);
     the same entropy reproduces a match: the same secret, the same committed first deal."""
-    default = GameService(storage, rng=random.Random(11), clock=lambda: 1000.0)
+    default = GameService(storage.games, rng=random.Random(11), clock=lambda: 1000.0)
     one = await default.new_game(-3, 3, [])
     two = await default.new_game(-4, 4, [])
     assert one.secret != two.secret and one.invite != two.invite
     seeds = []
     for chat, token in ((-5, "m1"), (-6, "m1"), (-7, "m2")):
-        service = GameService(storage, rng=random.Random(11), clock=lambda: 1000.0,
+        service = GameService(storage.games, rng=random.Random(11), clock=lambda: 1000.0,
                               entropy=random.Random(11).randbytes)  # fmt: skip
         table = await service.new_game(chat, 7, ["seating=ordered"])
         assert len(table.secret) == 64 and int(table.secret, 16) >= 0

@@ -439,32 +439,32 @@ async def check_storage_reads_everything(path: Path, seed: Seed) -> None:
     """``Storage.open`` brings the file to the newest schema and reads every game back."""
     async with await Storage.open(path, clock=clock) as storage:
         for game_id, game in seed.games.items():
-            assert await storage.game(game_id) == game.table, f"game {game_id}"
-            assert await storage.moves(game_id) == game.moves, f"moves of game {game_id}"
-            assert await storage.deals(game_id) == game.deals, f"deals of game {game_id}"
-            assert await storage.match_result(game_id) == game.result, f"result of {game_id}"
-        assert await storage.live_game(CHAT) == seed.live.table
-        assert [t.game_id for t in await storage.live_games()] == [LIVE_ID, LOBBY_ID]
+            assert await storage.games.game(game_id) == game.table, f"game {game_id}"
+            assert await storage.games.moves(game_id) == game.moves, f"moves of game {game_id}"
+            assert await storage.games.deals(game_id) == game.deals, f"deals of game {game_id}"
+            assert await storage.games.match_result(game_id) == game.result, f"result of {game_id}"
+        assert await storage.games.live_game(CHAT) == seed.live.table
+        assert [t.game_id for t in await storage.games.live_games()] == [LIVE_ID, LOBBY_ID]
 
         result = seed.finished.result
         assert result is not None
         people = [p for p in result.players if p.user_id is not None]
-        board = await storage.leaderboard(CHAT)
+        board = await storage.boards.leaderboard(CHAT)
         assert {(r.user_id, r.name, r.played, r.won) for r in board} == {
             (p.user_id, p.name, 1, int(p.won)) for p in people
         }
         assert [r.won for r in board] == sorted((r.won for r in board), reverse=True)
-        assert await storage.leaderboard(OTHER_CHAT) == []
-        assert await storage.finished_matches(CHAT) == 1
-        assert await storage.user_stats(VERA) == (1, int(result.players[3].won))
+        assert await storage.boards.leaderboard(OTHER_CHAT) == []
+        assert await storage.boards.finished_matches(CHAT) == 1
+        assert await storage.boards.user_stats(VERA) == (1, int(result.players[3].won))
 
-        anna, boris, gleb = [await storage.user(u) for u in (ANNA, BORIS, GLEB)]
+        anna, boris, gleb = [await storage.people.user(u) for u in (ANNA, BORIS, GLEB)]
         assert anna is not None and (anna.first_name, anna.username) == ("Anna", "anna")
         assert anna.private_open and anna.language_code == "ru" and anna.language is None
         assert boris is not None and boris.language == "en"
         assert gleb is not None and gleb.first_name == "" and gleb.abandons == 0
-        assert await storage.chat_language(CHAT) == "uk"
-        assert await storage.chat_language(OTHER_CHAT) is None
+        assert await storage.people.chat_language(CHAT) == "uk"
+        assert await storage.people.chat_language(OTHER_CHAT) is None
 
         # The upgraded file takes writes: the running match goes on, the lobby can be left.
         live = seed.live.table
@@ -478,9 +478,9 @@ async def check_storage_reads_everything(path: Path, seed: Seed) -> None:
             source=MoveSource.TIMEOUT,
             user_id=ANNA,
         )
-        await storage.save_game(step, moves=[nxt])
-        assert await storage.moves(LIVE_ID) == [*seed.live.moves, nxt]
-        await storage.upsert_user(ANNA, "Anna K.", "anna", "ru")
+        await storage.games.save_game(step, moves=[nxt])
+        assert await storage.games.moves(LIVE_ID) == [*seed.live.moves, nxt]
+        await storage.people.upsert_user(ANNA, "Anna K.", "anna", "ru")
     check_file(path)
 
 
@@ -605,9 +605,9 @@ async def test_007_adds_the_board_messages_the_bot_remembers_per_chat(
     assert columns == {"chat_id": 1, "message_id": 2, "kind": 0, "created_at": 0}
     assert query(path, "SELECT COUNT(*) FROM board_messages") == [(0,)]
     async with await Storage.open(path, clock=clock) as storage:
-        await storage.remember_board_message(CHAT, 900, "history")
-        assert await storage.is_board_message(CHAT, 900, "history")
-        assert not await storage.is_board_message(OTHER_CHAT, 900, "history")
+        await storage.posts.remember_board_message(CHAT, 900, "history")
+        assert await storage.posts.is_board_message(CHAT, 900, "history")
+        assert not await storage.posts.is_board_message(OTHER_CHAT, 900, "history")
     assert query(path, "SELECT chat_id, message_id, kind, created_at FROM board_messages") == [
         (CHAT, 900, "history", NOW)
     ]
@@ -657,6 +657,6 @@ async def test_009_keeps_every_family_count_by_name(base: tuple[Path, Seed]) -> 
     columns = {row[1] for row in query(path, "PRAGMA table_info(player_totals)")}
     assert not columns & {"catches", "eggs", "lyusyas", "handoffs"}
     async with await Storage.open(path, clock=clock) as storage:
-        (kryuk,) = await storage.player_stats(77)
+        (kryuk,) = await storage.boards.player_stats(77)
         assert kryuk.tallies == {"catches": 2, "eggs": 1, "handoffs": 4}
     await check_storage_reads_everything(path, seed)

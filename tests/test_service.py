@@ -21,7 +21,7 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     storage = await Storage.open(tmp_path / "s.db")
     try:
         # A seeded entropy: the matches' secrets, and so their deals, are the same every run.
-        yield GameService(storage, rng=random.Random(3), clock=lambda: 1000.0,
+        yield GameService(storage.games, rng=random.Random(3), clock=lambda: 1000.0,
                           entropy=random.Random("service").randbytes)  # fmt: skip
     finally:
         await storage.close()
@@ -82,7 +82,9 @@ async def test_a_lobby_nobody_starts_closes_itself_after_its_time(tmp_path: Path
     now = [1000.0]
     storage = await Storage.open(tmp_path / "l.db")
     try:
-        service = GameService(storage, rng=random.Random(1), clock=lambda: now[0], lobby_ttl=60)
+        service = GameService(
+            storage.games, rng=random.Random(1), clock=lambda: now[0], lobby_ttl=60
+        )
         table = await service.new_game(-5, 1, [])
         now[0] += 30
         await service.join(table.game_id, Player(user_id=1, name="Аня"))  # activity: +60 s

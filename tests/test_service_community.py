@@ -40,7 +40,7 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(storage: Storage, clock: Clock) -> GameService:
-    return GameService(storage, rng=random.Random(3), clock=clock,
+    return GameService(storage.games, rng=random.Random(3), clock=clock,
                        entropy=random.Random("community").randbytes)  # a run replays its deals
 
 
@@ -347,7 +347,7 @@ async def test_a_time_out_in_a_secret_step_marks_nobody(storage: Storage, clock:
     """A redeal offer's time-out keeps the hand without the ⌛ mark, the count towards a
     hand-over, or a time-out in /stats: each would tell the table who was asked."""
     for attempt in range(200):
-        service = GameService(storage, rng=random.Random(attempt), clock=clock,
+        service = GameService(storage.games, rng=random.Random(attempt), clock=clock,
                               entropy=random.Random(attempt).randbytes)  # fmt: skip
         table = await service.new_game(-100 - attempt, 1, ["seating=ordered", "move_time=30"])
         await service.join(table.game_id, person(1))
