@@ -31,43 +31,39 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram import (
-    Bot,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    Message,
-    ReplyParameters,
-)
+from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
 from handlers.lanes import Lane, Markup, Note, Outgoing, Render, ReplyBudget
-from kozelbot.callbacks import BackButton
 from kozelbot.cards import Card
 from kozelbot.fit import fit_html
 from kozelbot.game import DealScored, MatchOver
-from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
 from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
 from kozelbot.records import MessageRef, OutboxItem
-from kozelbot.render import (
-    Keyboard,
-    lobby_keyboard,
-    lobby_text,
-    mention,
-    rating_changes_text,
-)
-from kozelbot.seals import (
-    revealed_result,
-    revealed_table,
-    seal_keyboard,
-    sealed_table,
-    secret_line,
+from kozelbot.screens import (
+    Screen,
+    away_notice,
+    closed_lobby_screen,
+    deal_over_screen,
+    deal_result_screen,
+    deep_link,
+    final_table_screen,
+    hand_screen,
+    left_table_screen,
+    lobby_screen,
+    match_over_screen,
+    move_warning,
+    open_private_notice,
+    slow_down_notice,
+    table_moved_screen,
+    table_screen,
+    take_over_notice,
 )
 from kozelbot.service import Change, GameService, TableError
 from kozelbot.table import Table, TableStatus
-from kozelbot.texts import Button
 from storage import Storage
 
 log = logging.getLogger(__name__)
@@ -179,33 +175,20 @@ class Presenter:
         player = table.seats[seat]
         if player is None or player.user_id is None or table.private:
             return
-        name = player.name
-
-        def render(t: Translator) -> Outgoing:
-            return Outgoing(t("⏸ {name}: two moves missed. A computer plays the seat until "
-                              "the player is back; anyone not at the table may /join to take "
-                              "it from the next deal.", name=html.escape(name)))  # fmt: skip
-
-        self.note(table.chat_id, render, key=f"away:{table.game_id}:{seat}",
-                  thread_id=table.thread_id)  # fmt: skip
+        self.note(table.chat_id, lambda t: _notice(away_notice(table, seat, t)),
+                  key=f"away:{table.game_id}:{seat}", thread_id=table.thread_id)  # fmt: skip
 
     def _announce_take_over(self, table: Table, seat: int) -> None:
         """Tell the place that someone who waited sat down as the new deal was dealt."""
         player = table.seats[seat]
         if player is None or player.user_id is None:
             return
-        name = player.name
-
-        def render(t: Translator) -> Outgoing:
-            return Outgoing(t("🪑 {name} takes over a seat for this deal.",
-                              name=html.escape(name)))  # fmt: skip
-
-        self.note(table.chat_id, render, key=f"seat:{table.game_id}:{seat}:{table.move_seq}",
+        self.note(table.chat_id, lambda t: _notice(take_over_notice(table, seat, t)),
+                  key=f"seat:{table.game_id}:{seat}:{table.move_seq}",
                   thread_id=table.thread_id)  # fmt: skip
 
     def warn(self, table: Table, seats: list[int], seconds: int) -> None:
         """Privately warn the people to act that half their move time has passed."""
-        where = table.chat_title or ""
         for seat in seats:
             player = table.seats[seat]
             if player is None or player.user_id is None or player.away:
@@ -216,10 +199,9 @@ class Presenter:
                 self._reminders.setdefault(table.game_id, []).append((user_id, message_id))
 
             def render(t: Translator) -> Outgoing:
-                text = t("⏰ Your move: {s} s left.", s=seconds)
-                if where and not table.private:
-                    text += " (" + html.escape(where) + ")"
-                return Outgoing(text, on_sent=sent)
+                # (``sent`` is looked up when the note renders: the last seat's, as before
+                # the presenter was split; noted in the split's report.)
+                return _notice(move_warning(table, seconds, t), on_sent=sent)
 
             self.note(user_id, render, key=f"warn:{table.game_id}:{table.move_seq}")
 
@@ -270,11 +252,9 @@ class Presenter:
         await self.forget_message(table.game_id, "table")
         if old is not None:
             moved_id = old.message_id
-            self.note(
-                table.chat_id,
-                lambda t: Outgoing(t("⬇️ The table moved down."), edit_message_id=moved_id),
-                thread_id=table.thread_id,
-            )
+            self.note(table.chat_id,
+                      lambda t: _notice(table_moved_screen(t), edit_message_id=moved_id),
+                      thread_id=table.thread_id)  # fmt: skip
         self._chat_game[table.place] = table.game_id
         self.chat_lane(*table.place).touch()
 
@@ -291,10 +271,10 @@ class Presenter:
             if known is None or known.chat_id != user_id:
                 return
             t = await self.translators.user(user_id)
+            text = left_table_screen(t).text
             with contextlib.suppress(BadRequest, Forbidden):
-                await self._deliver(lambda: self.edit(user_id, known.message_id,
-                                                      t("You left the table; a bot plays for "
-                                                        "you.")), f"left:{user_id}")  # fmt: skip
+                await self._deliver(lambda: self.edit(user_id, known.message_id, text),
+                                    f"left:{user_id}")  # fmt: skip
             await self.forget_message(table.game_id, "hand", seat)
 
         key = (table.game_id, -user_id)
@@ -581,27 +561,18 @@ class Presenter:
         post = read_post(item, table)
         t = await self._chat_translator(chat_id)
         event = post.event
-        family = texts_of(table.variant)
         if item.kind == FINAL_TABLE and isinstance(event, DealScored):
             ref = await self.message(item.game_id, "table")
             if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
                 return
-            final = family.final_table_text(post.table, event, t)
-            text = revealed_table(final, post.table, event, t)
-            seals = seal_keyboard(post.table, event.deal_no, t)
-            await self._put(place, Outgoing(text, seals, edit_message_id=ref.message_id))
+            final = final_table_screen(post.table, event, t)
+            await self._put(place, Outgoing(final.text, final.keyboard,
+                                            edit_message_id=ref.message_id))  # fmt: skip
         elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
-            text = revealed_result(family.result_text(post.table, event, t), post.table, event, t)
-            await self._put(place, Outgoing(text))
+            await self._put(place, Outgoing(deal_result_screen(post.table, event, t).text))
         elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
-            text = family.match_over_text(post.table, event, t)
             changes = await self.storage.rating_changes(item.game_id)
-            if changes:
-                text += "\n" + rating_changes_text(changes, post.table, t)
-            revealed = secret_line(table, t)  # the match is over: its secret may be shown
-            if revealed:
-                text += "\n" + revealed
-            await self._put(place, Outgoing(text))
+            await self._put(place, Outgoing(match_over_screen(post.table, event, t, changes).text))
         else:
             log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
 
@@ -664,30 +635,22 @@ class Presenter:
             return
         lobby = await self.message(table.game_id, "lobby")
         if lobby is not None and table.game_id not in self._lobby_closed:
-            await self.edit(chat_id, lobby.message_id, lobby_text(table, t),
-                            seal_keyboard(table, None, t))  # fmt: skip
+            closed = closed_lobby_screen(table, t)
+            await self.edit(chat_id, lobby.message_id, closed.text, closed.keyboard)
             self._lobby_closed.add(table.game_id)
-        family = texts_of(table.variant)
+        screen = table_screen(table, state, t)
         result = state.last_result
-        if state.over and result is not None and result.deal_no == deal_no:
-            text = revealed_table(family.final_table_text(table, result, t), table, result, t)
-        else:
-            text = sealed_table(family.table_text(table, state, t), table, state, t)
-            if table.waiting:
-                names = ", ".join(html.escape(p.name) for p in table.waiting)
-                text += "\n🪑 " + t("Next deal: {names}", names=names)
-        seals = seal_keyboard(table, deal_no, t)
         ref = await self.message(table.game_id, "table")
         if ref is not None and ref.chat_id == chat_id:
-            if ref.deal_no == deal_no and await self.edit(chat_id, ref.message_id, text, seals):
+            if ref.deal_no == deal_no and await self.edit(
+                chat_id, ref.message_id, screen.text, screen.keyboard
+            ):
                 return
             if result is not None and ref.deal_no == result.deal_no:
                 # The deal's outcome replaces its stale turn before the next table appears.
-                final = family.final_table_text(table, result, t)
-                final = revealed_table(final, table, result, t)
-                await self.edit(chat_id, ref.message_id, final,
-                                seal_keyboard(table, result.deal_no, t))  # fmt: skip
-        message = await self.send(chat_id, text, seals, thread_id=thread_id)
+                final = final_table_screen(table, result, t)
+                await self.edit(chat_id, ref.message_id, final.text, final.keyboard)
+        message = await self.send(chat_id, screen.text, screen.keyboard, thread_id=thread_id)
         await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
                                                 chat_id=chat_id, deal_no=deal_no,
                                                 message_id=message.message_id))  # fmt: skip
@@ -699,13 +662,16 @@ class Presenter:
             record = await self.storage.user(player.user_id)
             if record is not None and record.flagged:
                 flagged.add(player.user_id)
-        text, keyboard = lobby_text(table, t, frozenset(flagged)), lobby_keyboard(table, t)
+        screen = lobby_screen(table, t, frozenset(flagged))
         ref = await self.message(table.game_id, "lobby")
-        if ref is not None and await self.edit(table.chat_id, ref.message_id, text, keyboard):
+        if ref is not None and await self.edit(
+            table.chat_id, ref.message_id, screen.text, screen.keyboard
+        ):
             return
         if table.status is not TableStatus.LOBBY:
             return
-        message = await self.send(table.chat_id, text, keyboard, thread_id=table.thread_id)
+        message = await self.send(table.chat_id, screen.text, screen.keyboard,
+                                  thread_id=table.thread_id)  # fmt: skip
         await self._remember_message(MessageRef(game_id=table.game_id, kind="lobby", seat=-1,
                                                 chat_id=table.chat_id, deal_no=None,
                                                 message_id=message.message_id))  # fmt: skip
@@ -733,29 +699,22 @@ class Presenter:
             return
         user_id = player.user_id
         t = await self.translators.user(user_id)
-        family = texts_of(table.variant)
-        if player.away:
-            text = t("⏸ You missed two moves, so a computer plays for you. Press “I'm here” "
-                     "(or send /hand) to take your seat back.")  # fmt: skip
-            keyboard: Keyboard = ((Button(t("🙋 I'm here"), BackButton(game_id).pack()),),)
-        else:
-            text = family.hand_text(table, state, seat, t)
-            keyboard = family.hand_keyboard(table, state, seat, t, self.selection(game_id, seat))
+        screen = hand_screen(table, state, seat, t, self.selection(game_id, seat))
         known = await self.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
             if known.deal_no == deal_no:
-                if await self.edit(user_id, known.message_id, text, keyboard):
+                if await self.edit(user_id, known.message_id, screen.text, screen.keyboard):
                     return
             else:
-                over = family.deal_over_text(known.deal_no or 0, t)
+                over = deal_over_screen(table, known.deal_no or 0, t)
                 with contextlib.suppress(BadRequest):
-                    await self.edit(user_id, known.message_id, over)
+                    await self.edit(user_id, known.message_id, over.text)
         if table.status is not TableStatus.PLAYING:
             return
         private = self._chats.get((user_id, None))
         if private is not None:  # "you have a seat" first, then the cards
             await private.notes_sent(timeout=5.0)
-        message = await self.send(user_id, text, keyboard)
+        message = await self.send(user_id, screen.text, screen.keyboard)
         self.private_opened(game_id, user_id)
         await self._remember_message(MessageRef(game_id=game_id, kind="hand", seat=seat,
                                                 chat_id=user_id, deal_no=deal_no,
@@ -763,7 +722,7 @@ class Presenter:
 
     def deep_link(self, payload: str) -> str:
         """``t.me`` link that opens the bot's private chat and sends ``/start payload``."""
-        return f"https://t.me/{self.bot.username}?start={payload}"
+        return deep_link(self.bot.username, payload)
 
     async def private_closed(self, table: Table, seat: int) -> None:
         """A player's private chat refuses messages: ask them, once, in the group."""
@@ -791,15 +750,9 @@ class Presenter:
         if key in self._asked_private:
             return
         self._asked_private.add(key)
-        url = self.deep_link(payload)
-
-        def render(t: Translator) -> Outgoing:
-            text = t("{name}, open a private chat with me to receive your cards.",
-                     name=mention(user_id, name))  # fmt: skip
-            button = InlineKeyboardButton(t("Open the chat"), url=url)
-            return Outgoing(text, InlineKeyboardMarkup([[button]]))
-
-        self.note(chat_id, render, key=f"open:{game_id}:{user_id}", thread_id=thread_id)
+        link = self.deep_link(payload)
+        self.note(chat_id, lambda t: _notice(open_private_notice(user_id, name, link, t)),
+                  key=f"open:{game_id}:{user_id}", thread_id=thread_id)  # fmt: skip
 
     def private_opened(self, game_id: int, user_id: int) -> None:
         """The person opened the private chat: a later refusal may be asked about again."""
@@ -828,8 +781,18 @@ def _deletion(message_id: int) -> Render:
 
 def _slow_down(t: Translator) -> Outgoing:
     """Said once when a group's replies go over their share while its game is live."""
-    return Outgoing(t("Too many commands here: I answer again in a minute, the table comes "
-                      "first."))  # fmt: skip
+    return _notice(slow_down_notice(t))
+
+
+def _notice(
+    screen: Screen,
+    *,
+    edit_message_id: int | None = None,
+    on_sent: Callable[[int], Awaitable[None]] | None = None,
+) -> Outgoing:
+    """A screen as a lane's message (no keyboard: no markup at all)."""
+    return Outgoing(screen.text, screen.keyboard or None, edit_message_id=edit_message_id,
+                    on_sent=on_sent)  # fmt: skip
 
 
 def _markup(markup: Markup) -> InlineKeyboardMarkup | None:
