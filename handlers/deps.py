@@ -12,6 +12,7 @@ from telegram import Bot
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
 from handlers.presenter import Presenter, Translators
+from handlers.sender import Sender
 from handlers.throttle import Throttle
 from kozelbot.config import Settings
 from kozelbot.i18n import Translator, pick_language, translator
@@ -29,6 +30,7 @@ class BotData:
     storage: Storage
     service: GameService
     presenter: Presenter
+    sender: Sender
     job_queue: JobQueue[Any]
     bot: Bot
 

@@ -307,7 +307,7 @@ async def answer_query(
     try:
         await deliver(
             lambda: query.answer(text, show_alert=alert, url=url),
-            backoff=data.presenter.backoff,
+            backoff=data.sender.backoff,
             what=f"answer:{query.id}",
             give_up_after=ANSWER_PATIENCE,
         )

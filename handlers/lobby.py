@@ -127,8 +127,8 @@ async def can_message(data: BotData, user: User) -> bool:
     t = await data.user_translator(user.id, user.language_code)
     text = t("You are joining a game. Your cards will arrive here.")
     try:
-        await deliver(lambda: data.presenter.send(user.id, text),
-                      backoff=data.presenter.backoff, what=f"probe:{user.id}",
+        await deliver(lambda: data.sender.send(user.id, text),
+                      backoff=data.sender.backoff, what=f"probe:{user.id}",
                       give_up_after=PROBE_PATIENCE)  # fmt: skip
     except Forbidden:
         return False
@@ -302,7 +302,7 @@ def welcome_text(t: Translator) -> str:
 
 def welcome_keyboard(data: BotData, t: Translator) -> Keyboard:
     """The "add to a group" deep link and a quick match."""
-    add = f"https://t.me/{data.presenter.bot.username}?startgroup=kozel"
+    add = f"https://t.me/{data.bot.username}?startgroup=kozel"
     return ((Button(t("➕ Add to a group"), url=add),),)
 
 

@@ -9,7 +9,8 @@ coalesced, and dropped when too many wait), then a re-render of its live message
 latest committed table, no more often than its interval. So a burst of moves (computer players
 move instantly) becomes one edit, and what every chat shows converges to the real state.
 
-Every call goes through ``deliver`` (``handlers.delivery``): transient failures are retried
+Every call goes through the sender (``handlers.sender``, one edit only when it changes
+something) and ``deliver`` (``handlers.delivery``): transient failures are retried
 with backoff until they succeed — a lane never gives up on a live message it owns, and a post
 is retried until sent — while permanent ones change what the bot does (a group that removed the
 bot stops its game; a player who blocked the bot is asked to open the chat again). Flood control
@@ -25,20 +26,15 @@ import asyncio
 import contextlib
 import html
 import logging
-import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
 
-from telegram import Bot, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from handlers.delivery import Backoff, deliver
-from handlers.keyboards import to_markup
 from handlers.lanes import Lane, Markup, Note, Outgoing, Render, ReplyBudget
+from handlers.sender import Sender
 from kozelbot.cards import Card
-from kozelbot.fit import fit_html
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
@@ -68,14 +64,11 @@ from storage import Storage
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
 Place = tuple[int, int | None]
 """Where a game lives and replies go: a chat and its forum topic (``None`` outside forums).
 One game per place; a group's flood budget is shared by its topics (``FloodGate``)."""
 
 
-SHOWN_LIMIT = 20_000
 REFS_LIMIT = 4096
 """Games whose message bookkeeping stays in memory."""
 
@@ -85,7 +78,7 @@ class Presenter:
 
     def __init__(
         self,
-        bot: Bot,
+        sender: Sender,
         service: GameService,
         storage: Storage,
         *,
@@ -93,12 +86,11 @@ class Presenter:
         group_interval: float,
         private_interval: float,
         on_change: Callable[[Change], None],
-        rng: random.Random | None = None,
         reply_budget: tuple[int, float] = (5, 60.0),
     ) -> None:
         """``reply_budget``: replies per seconds a group place may get while its game is
         live (a share of the group's flood budget: the table comes first)."""
-        self.bot = bot
+        self.sender = sender
         self.service = service
         self.storage = storage
         self.translators = translators
@@ -107,7 +99,6 @@ class Presenter:
         self._on_change = on_change
         self.reply_budget = reply_budget
         self.closed = False
-        self.backoff = Backoff(rng or random.Random())
         self._chats: dict[Place, Lane] = {}
         self._hands: dict[tuple[int, int], Lane] = {}
         self._chat_game: dict[Place, int] = {}
@@ -121,9 +112,6 @@ class Presenter:
         lost with the process."""
         self._reminders: dict[int, list[tuple[int, int]]] = {}
         """Game → (person, message id) of the "⏰ your move" reminders still standing."""
-        self._shown: dict[tuple[int, int], tuple[str, object]] = {}
-        """(chat, message) → the text and keyboard last shown, to skip edits that change
-        nothing (Telegram would refuse them as "not modified" anyway)."""
 
     # -- selections ----------------------------------------------------------------------
 
@@ -273,7 +261,7 @@ class Presenter:
             t = await self.translators.user(user_id)
             text = left_table_screen(t).text
             with contextlib.suppress(BadRequest, Forbidden):
-                await self._deliver(lambda: self.edit(user_id, known.message_id, text),
+                await self.sender.deliver(lambda: self.sender.edit(user_id, known.message_id, text),
                                     f"left:{user_id}")  # fmt: skip
             await self.forget_message(table.game_id, "hand", seat)
 
@@ -419,94 +407,14 @@ class Presenter:
 
     # -- sending -------------------------------------------------------------------------
 
-    async def _deliver(self, call: Callable[[], Awaitable[T]], what: str) -> T:
-        return await deliver(call, backoff=self.backoff, what=what)
-
-    async def send(
-        self,
-        chat_id: int,
-        text: str,
-        markup: Markup = None,
-        reply_to: int | None = None,
-        thread_id: int | None = None,
-    ) -> Message:
-        """Send an HTML message, into a forum topic if ``thread_id`` (one attempt; callers
-        decide about retries)."""
-        parameters = (
-            None if reply_to is None
-            else ReplyParameters(reply_to, allow_sending_without_reply=True)
-        )  # fmt: skip
-        message = await self.bot.send_message(
-            chat_id,
-            fit_html(text),
-            reply_markup=_markup(markup),
-            reply_parameters=parameters,
-            message_thread_id=thread_id,
-        )
-        self._remember_shown((chat_id, message.message_id), text, markup)
-        return message
-
-    async def edit(self, chat_id: int, message_id: int, text: str, markup: Markup = None) -> bool:
-        """Edit a message in place unless it already shows this; ``False`` if it is gone."""
-        key = (chat_id, message_id)
-        if self._shown.get(key) == (text, markup):  # compared as plain data: cheap
-            return True
-        try:
-            await self.bot.edit_message_text(
-                fit_html(text), chat_id=chat_id, message_id=message_id, reply_markup=_markup(markup)
-            )
-        except BadRequest as error:
-            reason = str(error).lower()
-            if "not modified" in reason:
-                self._remember_shown(key, text, markup)
-                return True
-            if "not found" in reason or "can't be edited" in reason:
-                self._shown.pop(key, None)
-                return False
-            raise
-        self._remember_shown(key, text, markup)
-        return True
-
-    async def _delete(self, chat_id: int, message_id: int) -> None:
-        """Delete a message of the bot's; one already gone (or too old to delete) is left."""
-        try:
-            await self.bot.delete_message(chat_id, message_id)
-        except BadRequest as error:
-            log.info("message %s/%s not deleted: %s", chat_id, message_id, error)
-        self._shown.pop((chat_id, message_id), None)
-
-    def _remember_shown(self, key: tuple[int, int], text: str, markup: object) -> None:
-        if len(self._shown) >= SHOWN_LIMIT:
-            self._shown.clear()  # a cache: forgetting costs one redundant edit at most
-        self._shown[key] = (text, markup)
-
-    async def _put(self, place: Place, out: Outgoing) -> None:
-        """Send or edit ``out`` in a place, retrying transient failures."""
-        chat_id, thread_id = place
-        if out.delete and out.edit_message_id is not None:
-            gone = out.edit_message_id
-            await self._deliver(lambda: self._delete(chat_id, gone), f"delete:{chat_id}")
-            return
-        if out.edit_message_id is not None:
-            markup = out.markup if not isinstance(out.markup, InlineKeyboardMarkup) else None
-            edit_id = out.edit_message_id
-            await self._deliver(lambda: self.edit(chat_id, edit_id, out.text, markup),
-                                f"edit:{chat_id}")  # fmt: skip
-        else:
-            sent = await self._deliver(lambda: self.send(chat_id, out.text, out.markup,
-                                                         out.reply_to, thread_id),
-                                       f"send:{chat_id}")  # fmt: skip
-            if out.on_sent is not None:
-                await out.on_sent(sent.message_id)
-
     async def _send_note(self, place: Place, note: Note) -> None:
-        chat_id = place[0]
+        chat_id, thread_id = place
         t = await self._chat_translator(chat_id)
         out = note.render(t)
         if out is None:
             return
         try:
-            await self._put(place, out)
+            await self.sender.put(chat_id, thread_id, out)
         except Forbidden:
             await self._chat_closed(chat_id)
         except ChatMigrated as moved:
@@ -554,7 +462,7 @@ class Presenter:
         return True
 
     async def _send_post(self, place: Place, item: OutboxItem) -> None:
-        chat_id = place[0]
+        chat_id, thread_id = place
         table = self.service.snapshot(item.game_id) or await self.service.game(item.game_id)
         if table is None:
             return
@@ -566,15 +474,16 @@ class Presenter:
             if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
                 return
             final = final_table_screen(post.table, event, t)
-            await self._put(place, Outgoing(final.text, final.keyboard,
-                                            edit_message_id=ref.message_id))  # fmt: skip
+            out = Outgoing(final.text, final.keyboard, edit_message_id=ref.message_id)
         elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
-            await self._put(place, Outgoing(deal_result_screen(post.table, event, t).text))
+            out = Outgoing(deal_result_screen(post.table, event, t).text)
         elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
             changes = await self.storage.rating_changes(item.game_id)
-            await self._put(place, Outgoing(match_over_screen(post.table, event, t, changes).text))
+            out = Outgoing(match_over_screen(post.table, event, t, changes).text)
         else:
             log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
+            return
+        await self.sender.put(chat_id, thread_id, out)
 
     # -- chats going away ----------------------------------------------------------------
 
@@ -615,7 +524,7 @@ class Presenter:
     async def _refresh_group(self, place: Place) -> None:
         chat_id = place[0]
         try:
-            await self._deliver(lambda: self._render_group(place), f"group:{chat_id}")
+            await self.sender.deliver(lambda: self._render_group(place), f"group:{chat_id}")
         except Forbidden:
             await self.group_lost(chat_id)
         except ChatMigrated as moved:
@@ -636,21 +545,21 @@ class Presenter:
         lobby = await self.message(table.game_id, "lobby")
         if lobby is not None and table.game_id not in self._lobby_closed:
             closed = closed_lobby_screen(table, t)
-            await self.edit(chat_id, lobby.message_id, closed.text, closed.keyboard)
+            await self.sender.edit(chat_id, lobby.message_id, closed.text, closed.keyboard)
             self._lobby_closed.add(table.game_id)
         screen = table_screen(table, state, t)
         result = state.last_result
         ref = await self.message(table.game_id, "table")
         if ref is not None and ref.chat_id == chat_id:
-            if ref.deal_no == deal_no and await self.edit(
+            if ref.deal_no == deal_no and await self.sender.edit(
                 chat_id, ref.message_id, screen.text, screen.keyboard
             ):
                 return
             if result is not None and ref.deal_no == result.deal_no:
                 # The deal's outcome replaces its stale turn before the next table appears.
                 final = final_table_screen(table, result, t)
-                await self.edit(chat_id, ref.message_id, final.text, final.keyboard)
-        message = await self.send(chat_id, screen.text, screen.keyboard, thread_id=thread_id)
+                await self.sender.edit(chat_id, ref.message_id, final.text, final.keyboard)
+        message = await self.sender.send(chat_id, screen.text, screen.keyboard, thread_id=thread_id)
         await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
                                                 chat_id=chat_id, deal_no=deal_no,
                                                 message_id=message.message_id))  # fmt: skip
@@ -664,13 +573,13 @@ class Presenter:
                 flagged.add(player.user_id)
         screen = lobby_screen(table, t, frozenset(flagged))
         ref = await self.message(table.game_id, "lobby")
-        if ref is not None and await self.edit(
+        if ref is not None and await self.sender.edit(
             table.chat_id, ref.message_id, screen.text, screen.keyboard
         ):
             return
         if table.status is not TableStatus.LOBBY:
             return
-        message = await self.send(table.chat_id, screen.text, screen.keyboard,
+        message = await self.sender.send(table.chat_id, screen.text, screen.keyboard,
                                   thread_id=table.thread_id)  # fmt: skip
         await self._remember_message(MessageRef(game_id=table.game_id, kind="lobby", seat=-1,
                                                 chat_id=table.chat_id, deal_no=None,
@@ -684,7 +593,8 @@ class Presenter:
         if table is None or player is None or player.user_id is None:
             return
         try:
-            await self._deliver(lambda: self._render_hand(game_id, seat), f"hand:{game_id}:{seat}")
+            await self.sender.deliver(lambda: self._render_hand(game_id, seat),
+                                      f"hand:{game_id}:{seat}")  # fmt: skip
         except Forbidden:
             await self.private_closed(table, seat)
 
@@ -703,18 +613,18 @@ class Presenter:
         known = await self.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
             if known.deal_no == deal_no:
-                if await self.edit(user_id, known.message_id, screen.text, screen.keyboard):
+                if await self.sender.edit(user_id, known.message_id, screen.text, screen.keyboard):
                     return
             else:
                 over = deal_over_screen(table, known.deal_no or 0, t)
                 with contextlib.suppress(BadRequest):
-                    await self.edit(user_id, known.message_id, over.text)
+                    await self.sender.edit(user_id, known.message_id, over.text)
         if table.status is not TableStatus.PLAYING:
             return
         private = self._chats.get((user_id, None))
         if private is not None:  # "you have a seat" first, then the cards
             await private.notes_sent(timeout=5.0)
-        message = await self.send(user_id, screen.text, screen.keyboard)
+        message = await self.sender.send(user_id, screen.text, screen.keyboard)
         self.private_opened(game_id, user_id)
         await self._remember_message(MessageRef(game_id=game_id, kind="hand", seat=seat,
                                                 chat_id=user_id, deal_no=deal_no,
@@ -722,7 +632,7 @@ class Presenter:
 
     def deep_link(self, payload: str) -> str:
         """``t.me`` link that opens the bot's private chat and sends ``/start payload``."""
-        return deep_link(self.bot.username, payload)
+        return deep_link(self.sender.bot.username, payload)
 
     async def private_closed(self, table: Table, seat: int) -> None:
         """A player's private chat refuses messages: ask them, once, in the group."""
@@ -794,8 +704,3 @@ def _notice(
     return Outgoing(screen.text, screen.keyboard or None, edit_message_id=edit_message_id,
                     on_sent=on_sent)  # fmt: skip
 
-
-def _markup(markup: Markup) -> InlineKeyboardMarkup | None:
-    if markup is None or isinstance(markup, InlineKeyboardMarkup):
-        return markup
-    return to_markup(markup)

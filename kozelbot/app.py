@@ -27,10 +27,11 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 import handlers
-from handlers.delivery import FloodGate
+from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
 from handlers.flow import publish, sync_timer
 from handlers.presenter import Presenter
+from handlers.sender import Sender
 from handlers.throttle import Throttle
 from handlers.transport import AiohttpRequest
 from kozelbot.config import Settings
@@ -108,15 +109,16 @@ async def _open(
     data.storage = await Storage.open(settings.db_path)
     data.service = GameService(data.storage, rng=rng, lobby_ttl=settings.lobby_minutes * 60,
                                entropy=entropy)  # fmt: skip
+    # Retry jitter draws from its own RNG: the game's seeds stay reproducible.
+    data.sender = Sender(application.bot, Backoff(random.Random()))
     data.presenter = Presenter(
-        application.bot,
+        data.sender,
         data.service,
         data.storage,
         translators=data.translators(),
         group_interval=settings.group_interval,
         private_interval=settings.private_interval,
         on_change=lambda change: publish(data, change),
-        rng=random.Random(),  # retry jitter only: the game's seeds stay reproducible
         reply_budget=settings.reply_budget,
     )
     await set_command_menus(application.bot, settings.language)
