@@ -11,6 +11,7 @@ from typing import Any
 from telegram import Bot
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
+from handlers.message_book import MessageBook
 from handlers.presenter import Presenter, Translators
 from handlers.sender import Sender
 from handlers.throttle import Throttle
@@ -31,6 +32,7 @@ class BotData:
     service: GameService
     presenter: Presenter
     sender: Sender
+    messages: MessageBook
     job_queue: JobQueue[Any]
     bot: Bot
 

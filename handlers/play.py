@@ -51,7 +51,7 @@ async def hand_button(update: Update, context: Context) -> None:
     if seat is None:
         await pressed.refuse(table_error_text("not_seated", t))
         return
-    known = await data.presenter.message(button.game_id, "hand", seat)
+    known = await data.messages.message(button.game_id, "hand", seat)
     message_id = query.message.message_id if query.message is not None else None
     if message_id is None or (
         known is not None and (button.deal_no, message_id) < (known.deal_no or 0, known.message_id)

@@ -16,8 +16,8 @@ is retried until sent — while permanent ones change what the bot does (a group
 bot stops its game; a player who blocked the bot is asked to open the chat again). Flood control
 is ``FloodGate``'s; a handler never waits for a chat's budget: it queues a reply and returns.
 
-Which messages show a game (lobby, table, hands) is bookkeeping of this module, stored in
-``messages`` apart from the game and written without its lock (``MessageRef``).
+Which messages show a game (lobby, table, hands) is the message book's
+(``handlers.message_book``).
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ import contextlib
 import html
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from handlers.lanes import Lane, Markup, Note, Outgoing, Render, ReplyBudget
+from handlers.message_book import MessageBook
 from handlers.sender import Sender
 from kozelbot.cards import Card
 from kozelbot.game import DealScored, MatchOver
@@ -69,8 +69,6 @@ Place = tuple[int, int | None]
 One game per place; a group's flood budget is shared by its topics (``FloodGate``)."""
 
 
-REFS_LIMIT = 4096
-"""Games whose message bookkeeping stays in memory."""
 
 
 class Presenter:
@@ -79,6 +77,7 @@ class Presenter:
     def __init__(
         self,
         sender: Sender,
+        book: MessageBook,
         service: GameService,
         storage: Storage,
         *,
@@ -91,6 +90,7 @@ class Presenter:
         """``reply_budget``: replies per seconds a group place may get while its game is
         live (a share of the group's flood budget: the table comes first)."""
         self.sender = sender
+        self.book = book
         self.service = service
         self.storage = storage
         self.translators = translators
@@ -104,8 +104,6 @@ class Presenter:
         self._chat_game: dict[Place, int] = {}
         self._lobby_closed: set[int] = set()
         self._asked_private: set[tuple[int, int]] = set()
-        self._refs: OrderedDict[int, dict[tuple[str, int], MessageRef]] = OrderedDict()
-        """Game → its messages by (kind, seat): a write-through cache of ``messages``."""
         self._selected: dict[tuple[int, int], frozenset[Card]] = {}
         """(game, seat) → the cards a person selected in a hand whose moves take several
         cards (the cover game). Only what the keyboard shows; never a move, so it may be
@@ -236,8 +234,8 @@ class Presenter:
     async def repost_table(self, table: Table) -> None:
         """Send the table again at the bottom of the group (busy chats scroll it away);
         the old message says where it went."""
-        old = await self.message(table.game_id, "table")
-        await self.forget_message(table.game_id, "table")
+        old = await self.book.message(table.game_id, "table")
+        await self.book.forget(table.game_id, "table")
         if old is not None:
             moved_id = old.message_id
             self.note(table.chat_id,
@@ -248,14 +246,14 @@ class Presenter:
 
     async def resend_hand(self, game_id: int, seat: int) -> None:
         """Send a seat's hand as a new message (the old one's buttons go stale)."""
-        await self.forget_message(game_id, "hand", seat)
+        await self.book.forget(game_id, "hand", seat)
         self.hand_lane(game_id, seat).touch()
 
     def _close_hand_of_leaver(self, table: Table, user_id: int, seat: int) -> None:
         """Take the card buttons off the hand of someone who left; a bot plays on."""
 
         async def close() -> None:
-            known = await self.message(table.game_id, "hand", seat)
+            known = await self.book.message(table.game_id, "hand", seat)
             if known is None or known.chat_id != user_id:
                 return
             t = await self.translators.user(user_id)
@@ -263,7 +261,7 @@ class Presenter:
             with contextlib.suppress(BadRequest, Forbidden):
                 await self.sender.deliver(lambda: self.sender.edit(user_id, known.message_id, text),
                                     f"left:{user_id}")  # fmt: skip
-            await self.forget_message(table.game_id, "hand", seat)
+            await self.book.forget(table.game_id, "hand", seat)
 
         key = (table.game_id, -user_id)
         lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, close,
@@ -311,7 +309,7 @@ class Presenter:
             self._drop_hand_lane(key)
             self._selected.pop(key, None)
             self._lobby_closed.discard(game_id)
-            self._refs.pop(game_id, None)
+            self.book.drop_game(game_id)
 
     def chat_lane(self, chat_id: int, thread_id: int | None = None) -> Lane:
         """The lane of a place: its posts and replies, and its game's table or lobby (a
@@ -370,42 +368,6 @@ class Presenter:
 
     def _lanes(self) -> list[Lane]:
         return [*self._chats.values(), *self._hands.values()]
-
-    # -- message bookkeeping -------------------------------------------------------------
-
-    async def _game_refs(self, game_id: int) -> dict[tuple[str, int], MessageRef]:
-        refs = self._refs.get(game_id)
-        if refs is None:
-            stored = await self.storage.game_messages(game_id)
-            refs = self._refs.get(game_id)  # another task may have loaded it meanwhile
-            if refs is None:
-                refs = {(r.kind, r.seat): r for r in stored}
-                self._refs[game_id] = refs
-                while len(self._refs) > REFS_LIMIT:
-                    self._refs.popitem(last=False)
-        self._refs.move_to_end(game_id)
-        return refs
-
-    async def message(self, game_id: int, kind: str, seat: int = -1) -> MessageRef | None:
-        """The bot's current message of a slot of a game (``hand`` takes a seat)."""
-        return (await self._game_refs(game_id)).get((kind, seat))
-
-    async def _remember_message(self, ref: MessageRef) -> None:
-        (await self._game_refs(ref.game_id))[(ref.kind, ref.seat)] = ref
-        await self.storage.set_message(ref)
-
-    async def forget_message(self, game_id: int, kind: str, seat: int = -1) -> None:
-        """Forget a slot's message: the next render sends a new one."""
-        (await self._game_refs(game_id)).pop((kind, seat), None)
-        await self.storage.forget_message(game_id, kind, seat)
-
-    def forget_chat_messages(self, chat_id: int) -> None:
-        """Drop cached group messages of a chat (it moved to a new id)."""
-        for refs in self._refs.values():
-            for key in [k for k, r in refs.items() if r.chat_id == chat_id and k[0] != "hand"]:
-                del refs[key]
-
-    # -- sending -------------------------------------------------------------------------
 
     async def _send_note(self, place: Place, note: Note) -> None:
         chat_id, thread_id = place
@@ -470,7 +432,7 @@ class Presenter:
         t = await self._chat_translator(chat_id)
         event = post.event
         if item.kind == FINAL_TABLE and isinstance(event, DealScored):
-            ref = await self.message(item.game_id, "table")
+            ref = await self.book.message(item.game_id, "table")
             if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
                 return
             final = final_table_screen(post.table, event, t)
@@ -492,7 +454,7 @@ class Presenter:
         table = await self.service.migrate_chat(old_chat_id, new_chat_id)
         self._chats.pop((old_chat_id, None), None)
         self._chat_game.pop((old_chat_id, None), None)
-        self.forget_chat_messages(old_chat_id)
+        self.book.forget_chat(old_chat_id)
         self.translators.forget(old_chat_id)
         self.translators.forget(new_chat_id)
         self.chat_lane(new_chat_id).touch_outbox()
@@ -542,14 +504,14 @@ class Presenter:
         if state is None or deal_no is None:
             await self._show_lobby(table, t)
             return
-        lobby = await self.message(table.game_id, "lobby")
+        lobby = await self.book.message(table.game_id, "lobby")
         if lobby is not None and table.game_id not in self._lobby_closed:
             closed = closed_lobby_screen(table, t)
             await self.sender.edit(chat_id, lobby.message_id, closed.text, closed.keyboard)
             self._lobby_closed.add(table.game_id)
         screen = table_screen(table, state, t)
         result = state.last_result
-        ref = await self.message(table.game_id, "table")
+        ref = await self.book.message(table.game_id, "table")
         if ref is not None and ref.chat_id == chat_id:
             if ref.deal_no == deal_no and await self.sender.edit(
                 chat_id, ref.message_id, screen.text, screen.keyboard
@@ -560,9 +522,9 @@ class Presenter:
                 final = final_table_screen(table, result, t)
                 await self.sender.edit(chat_id, ref.message_id, final.text, final.keyboard)
         message = await self.sender.send(chat_id, screen.text, screen.keyboard, thread_id=thread_id)
-        await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
-                                                chat_id=chat_id, deal_no=deal_no,
-                                                message_id=message.message_id))  # fmt: skip
+        await self.book.remember(MessageRef(game_id=table.game_id, kind="table", seat=-1,
+                                            chat_id=chat_id, deal_no=deal_no,
+                                            message_id=message.message_id))  # fmt: skip
 
     async def _show_lobby(self, table: Table, t: Translator) -> None:
         flagged = set()
@@ -572,7 +534,7 @@ class Presenter:
             if record is not None and record.flagged:
                 flagged.add(player.user_id)
         screen = lobby_screen(table, t, frozenset(flagged))
-        ref = await self.message(table.game_id, "lobby")
+        ref = await self.book.message(table.game_id, "lobby")
         if ref is not None and await self.sender.edit(
             table.chat_id, ref.message_id, screen.text, screen.keyboard
         ):
@@ -581,9 +543,9 @@ class Presenter:
             return
         message = await self.sender.send(table.chat_id, screen.text, screen.keyboard,
                                   thread_id=table.thread_id)  # fmt: skip
-        await self._remember_message(MessageRef(game_id=table.game_id, kind="lobby", seat=-1,
-                                                chat_id=table.chat_id, deal_no=None,
-                                                message_id=message.message_id))  # fmt: skip
+        await self.book.remember(MessageRef(game_id=table.game_id, kind="lobby", seat=-1,
+                                            chat_id=table.chat_id, deal_no=None,
+                                            message_id=message.message_id))  # fmt: skip
 
     # -- hands ---------------------------------------------------------------------------
 
@@ -610,7 +572,7 @@ class Presenter:
         user_id = player.user_id
         t = await self.translators.user(user_id)
         screen = hand_screen(table, state, seat, t, self.selection(game_id, seat))
-        known = await self.message(game_id, "hand", seat)
+        known = await self.book.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
             if known.deal_no == deal_no:
                 if await self.sender.edit(user_id, known.message_id, screen.text, screen.keyboard):
@@ -626,9 +588,9 @@ class Presenter:
             await private.notes_sent(timeout=5.0)
         message = await self.sender.send(user_id, screen.text, screen.keyboard)
         self.private_opened(game_id, user_id)
-        await self._remember_message(MessageRef(game_id=game_id, kind="hand", seat=seat,
-                                                chat_id=user_id, deal_no=deal_no,
-                                                message_id=message.message_id))  # fmt: skip
+        await self.book.remember(MessageRef(game_id=game_id, kind="hand", seat=seat,
+                                            chat_id=user_id, deal_no=deal_no,
+                                            message_id=message.message_id))  # fmt: skip
 
     def deep_link(self, payload: str) -> str:
         """``t.me`` link that opens the bot's private chat and sends ``/start payload``."""

@@ -30,6 +30,7 @@ import handlers
 from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
 from handlers.flow import publish, sync_timer
+from handlers.message_book import MessageBook
 from handlers.presenter import Presenter
 from handlers.sender import Sender
 from handlers.throttle import Throttle
@@ -111,8 +112,10 @@ async def _open(
                                entropy=entropy)  # fmt: skip
     # Retry jitter draws from its own RNG: the game's seeds stay reproducible.
     data.sender = Sender(application.bot, Backoff(random.Random()))
+    data.messages = MessageBook(data.storage)
     data.presenter = Presenter(
         data.sender,
+        data.messages,
         data.service,
         data.storage,
         translators=data.translators(),
