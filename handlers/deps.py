@@ -13,6 +13,7 @@ from telegram.ext import CallbackContext, ExtBot, JobQueue
 
 from handlers.message_book import MessageBook
 from handlers.presenter import Presenter, Translators
+from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
 from kozelbot.config import Settings
@@ -33,6 +34,7 @@ class BotData:
     presenter: Presenter
     sender: Sender
     messages: MessageBook
+    selections: Selections
     job_queue: JobQueue[Any]
     bot: Bot
 

@@ -76,12 +76,13 @@ async def hand_button(update: Update, context: Context) -> None:
         if button.card not in hand:
             await pressed.refuse(t("That card is no longer in your hand."))
             return
-        chosen = data.presenter.toggle(table.game_id, seat, button.card)
+        chosen = data.selections.toggle(table.game_id, seat, button.card)
+        data.presenter.show_hand(table.game_id, seat)
         await pressed.answer(t("Selected: {n}", n=len(chosen & hand)))
         return
     try:
         if isinstance(button, callbacks.ChosenButton):
-            chosen = data.presenter.selection(table.game_id, seat) & hand
+            chosen = data.selections.of(table.game_id, seat) & hand
             if not chosen:
                 await pressed.refuse(t("Select cards first, then press the action."))
                 return
@@ -99,7 +100,7 @@ async def hand_button(update: Update, context: Context) -> None:
     except TableError as error:
         await pressed.refuse(table_error_text(error.code, t))
         return
-    data.presenter.clear_selection(table.game_id, seat)
+    data.selections.clear(table.game_id, seat)
     publish(data, change)
     applied = change.moves[0].action if change.moves else str(action)
     await pressed.answer(texts.done_text(family.parse_action(applied), t))

@@ -33,8 +33,8 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from handlers.lanes import Lane, Markup, Note, Outgoing, Render, ReplyBudget
 from handlers.message_book import MessageBook
+from handlers.selection import Selections
 from handlers.sender import Sender
-from kozelbot.cards import Card
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
@@ -78,6 +78,7 @@ class Presenter:
         self,
         sender: Sender,
         book: MessageBook,
+        selections: Selections,
         service: GameService,
         storage: Storage,
         *,
@@ -91,6 +92,7 @@ class Presenter:
         live (a share of the group's flood budget: the table comes first)."""
         self.sender = sender
         self.book = book
+        self.selections = selections
         self.service = service
         self.storage = storage
         self.translators = translators
@@ -104,29 +106,8 @@ class Presenter:
         self._chat_game: dict[Place, int] = {}
         self._lobby_closed: set[int] = set()
         self._asked_private: set[tuple[int, int]] = set()
-        self._selected: dict[tuple[int, int], frozenset[Card]] = {}
-        """(game, seat) → the cards a person selected in a hand whose moves take several
-        cards (the cover game). Only what the keyboard shows; never a move, so it may be
-        lost with the process."""
         self._reminders: dict[int, list[tuple[int, int]]] = {}
         """Game → (person, message id) of the "⏰ your move" reminders still standing."""
-
-    # -- selections ----------------------------------------------------------------------
-
-    def selection(self, game_id: int, seat: int) -> frozenset[Card]:
-        """The cards a person selected (the cover game's keyboard)."""
-        return self._selected.get((game_id, seat), frozenset())
-
-    def toggle(self, game_id: int, seat: int, card: Card) -> frozenset[Card]:
-        """Select or unselect a card and show it on the hand's keyboard."""
-        chosen = self.selection(game_id, seat) ^ {card}
-        self._selected[(game_id, seat)] = chosen
-        self.hand_lane(game_id, seat).touch()
-        return chosen
-
-    def clear_selection(self, game_id: int, seat: int) -> None:
-        """After a move the selection starts empty."""
-        self._selected.pop((game_id, seat), None)
 
     # -- scheduling ----------------------------------------------------------------------
 
@@ -148,6 +129,10 @@ class Presenter:
             self._close_hand_of_leaver(table, user_id, seat)
         if change.moves:
             self._drop_reminders(table.game_id)
+
+    def show_hand(self, game_id: int, seat: int) -> None:
+        """Re-render a seat's hand soon (its selection changed)."""
+        self.hand_lane(game_id, seat).touch()
 
     def _drop_reminders(self, game_id: int) -> None:
         """The move was made: the "⏰ your move" reminders of the game are deleted (a stale
@@ -307,7 +292,7 @@ class Presenter:
         table = self.service.snapshot(game_id)
         if table is None or not table.status.live:
             self._drop_hand_lane(key)
-            self._selected.pop(key, None)
+            self.selections.clear(*key)
             self._lobby_closed.discard(game_id)
             self.book.drop_game(game_id)
 
@@ -571,7 +556,7 @@ class Presenter:
             return
         user_id = player.user_id
         t = await self.translators.user(user_id)
-        screen = hand_screen(table, state, seat, t, self.selection(game_id, seat))
+        screen = hand_screen(table, state, seat, t, self.selections.of(game_id, seat))
         known = await self.book.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
             if known.deal_no == deal_no:

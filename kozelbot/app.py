@@ -32,6 +32,7 @@ from handlers.deps import BotData
 from handlers.flow import publish, sync_timer
 from handlers.message_book import MessageBook
 from handlers.presenter import Presenter
+from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
 from handlers.transport import AiohttpRequest
@@ -113,9 +114,11 @@ async def _open(
     # Retry jitter draws from its own RNG: the game's seeds stay reproducible.
     data.sender = Sender(application.bot, Backoff(random.Random()))
     data.messages = MessageBook(data.storage)
+    data.selections = Selections()
     data.presenter = Presenter(
         data.sender,
         data.messages,
+        data.selections,
         data.service,
         data.storage,
         translators=data.translators(),
