@@ -31,26 +31,23 @@ from collections.abc import Awaitable, Callable
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from handlers.lanes import Lane, Markup, Note, Outgoing, Render, ReplyBudget
+from handlers.lanes import Lane, Markup, Note, Outgoing, Place, Render, ReplyBudget
 from handlers.message_book import MessageBook
+from handlers.outbox import Outbox
 from handlers.selection import Selections
 from handlers.sender import Sender
-from kozelbot.game import DealScored, MatchOver
 from kozelbot.i18n import Translator
-from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
-from kozelbot.records import MessageRef, OutboxItem
+from kozelbot.records import MessageRef
 from kozelbot.screens import (
     Screen,
     away_notice,
     closed_lobby_screen,
     deal_over_screen,
-    deal_result_screen,
     deep_link,
     final_table_screen,
     hand_screen,
     left_table_screen,
     lobby_screen,
-    match_over_screen,
     move_warning,
     open_private_notice,
     slow_down_notice,
@@ -64,9 +61,6 @@ from storage import Storage
 
 log = logging.getLogger(__name__)
 
-Place = tuple[int, int | None]
-"""Where a game lives and replies go: a chat and its forum topic (``None`` outside forums).
-One game per place; a group's flood budget is shared by its topics (``FloodGate``)."""
 
 
 
@@ -79,6 +73,7 @@ class Presenter:
         sender: Sender,
         book: MessageBook,
         selections: Selections,
+        outbox: Outbox,
         service: GameService,
         storage: Storage,
         *,
@@ -93,6 +88,7 @@ class Presenter:
         self.sender = sender
         self.book = book
         self.selections = selections
+        self.outbox = outbox
         self.service = service
         self.storage = storage
         self.translators = translators
@@ -178,7 +174,7 @@ class Presenter:
 
     async def resume_posts(self) -> int:
         """After a start: send the posts a previous run left in the outbox."""
-        places = await self.storage.chats_with_posts()
+        places = await self.outbox.places_waiting()
         for chat_id, thread_id in places:
             self.chat_lane(chat_id, thread_id).touch_outbox()
         return len(places)
@@ -356,7 +352,7 @@ class Presenter:
 
     async def _send_note(self, place: Place, note: Note) -> None:
         chat_id, thread_id = place
-        t = await self._chat_translator(chat_id)
+        t = await self.translators.chat(chat_id)
         out = note.render(t)
         if out is None:
             return
@@ -368,11 +364,6 @@ class Presenter:
             await self.chat_migrated(chat_id, moved.new_chat_id)
         except BadRequest as error:
             log.warning("reply to %s not sent: %s", chat_id, error)
-
-    async def _chat_translator(self, chat_id: int) -> Translator:
-        if chat_id < 0:
-            return await self.translators.group(chat_id)
-        return await self.translators.user(chat_id)
 
     async def _chat_closed(self, chat_id: int) -> None:
         """A chat refuses the bot: a group's games stop, a person's chat is marked closed
@@ -389,48 +380,15 @@ class Presenter:
 
     async def _send_outbox(self, place: Place) -> bool:
         """Send the place's oldest waiting post; ``True`` if more may be waiting."""
-        chat_id, thread_id = place
-        items = await self.storage.pending_posts(chat_id, limit=1, thread_id=thread_id)
-        if not items:
-            return False
-        item = items[0]
+        chat_id = place[0]
         try:
-            await self._send_post(place, item)
+            return await self.outbox.send_next(place)
         except Forbidden:
-            await self.storage.post_done(item.id)
             await self._chat_closed(chat_id)
             return True
         except ChatMigrated as moved:
             await self.chat_migrated(chat_id, moved.new_chat_id)  # the post moves along
             return False
-        except BadRequest as error:
-            log.warning("post %s to %s cannot be sent: %s", item.id, chat_id, error)
-        await self.storage.post_done(item.id)
-        return True
-
-    async def _send_post(self, place: Place, item: OutboxItem) -> None:
-        chat_id, thread_id = place
-        table = self.service.snapshot(item.game_id) or await self.service.game(item.game_id)
-        if table is None:
-            return
-        post = read_post(item, table)
-        t = await self._chat_translator(chat_id)
-        event = post.event
-        if item.kind == FINAL_TABLE and isinstance(event, DealScored):
-            ref = await self.book.message(item.game_id, "table")
-            if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
-                return
-            final = final_table_screen(post.table, event, t)
-            out = Outgoing(final.text, final.keyboard, edit_message_id=ref.message_id)
-        elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
-            out = Outgoing(deal_result_screen(post.table, event, t).text)
-        elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
-            changes = await self.storage.rating_changes(item.game_id)
-            out = Outgoing(match_over_screen(post.table, event, t, changes).text)
-        else:
-            log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
-            return
-        await self.sender.put(chat_id, thread_id, out)
 
     # -- chats going away ----------------------------------------------------------------
 
@@ -483,7 +441,7 @@ class Presenter:
         table = None if game_id is None else self.service.snapshot(game_id)
         if table is None:
             return
-        t = await self._chat_translator(chat_id)
+        t = await self.translators.chat(chat_id)
         state = self.service.state_of(table)
         deal_no = None if state is None else state.deal_shown
         if state is None or deal_no is None:
@@ -628,6 +586,12 @@ class Translators:
         self.group = group
         self.user = user
         self.forget = forget
+
+    async def chat(self, chat_id: int) -> Translator:
+        """The language of a chat: a group's, or a person's in their private chat."""
+        if chat_id < 0:
+            return await self.group(chat_id)
+        return await self.user(chat_id)
 
 
 def _deletion(message_id: int) -> Render:

@@ -31,6 +31,7 @@ from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
 from handlers.flow import publish, sync_timer
 from handlers.message_book import MessageBook
+from handlers.outbox import Outbox
 from handlers.presenter import Presenter
 from handlers.selection import Selections
 from handlers.sender import Sender
@@ -115,13 +116,16 @@ async def _open(
     data.sender = Sender(application.bot, Backoff(random.Random()))
     data.messages = MessageBook(data.storage)
     data.selections = Selections()
+    translators = data.translators()
+    outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat)
     data.presenter = Presenter(
         data.sender,
         data.messages,
         data.selections,
+        outbox,
         data.service,
         data.storage,
-        translators=data.translators(),
+        translators=translators,
         group_interval=settings.group_interval,
         private_interval=settings.private_interval,
         on_change=lambda change: publish(data, change),
