@@ -11,6 +11,7 @@ from typing import Any
 from telegram import Bot
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
+from handlers.lifecycle import ChatLifecycle
 from handlers.message_book import MessageBook
 from handlers.presenter import Presenter, Translators
 from handlers.selection import Selections
@@ -35,6 +36,7 @@ class BotData:
     sender: Sender
     messages: MessageBook
     selections: Selections
+    lifecycle: ChatLifecycle
     job_queue: JobQueue[Any]
     bot: Bot
 

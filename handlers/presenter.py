@@ -12,9 +12,11 @@ move instantly) becomes one edit, and what every chat shows converges to the rea
 Every call goes through the sender (``handlers.sender``, one edit only when it changes
 something) and ``deliver`` (``handlers.delivery``): transient failures are retried
 with backoff until they succeed — a lane never gives up on a live message it owns, and a post
-is retried until sent — while permanent ones change what the bot does (a group that removed the
-bot stops its game; a player who blocked the bot is asked to open the chat again). Flood control
-is ``FloodGate``'s; a handler never waits for a chat's budget: it queues a reply and returns.
+is retried until sent — while permanent ones change what the bot does. The presenter does not
+act on those itself: it reports what it met (``ChatMoved``, ``ChatRefused``, ``HandRefused``)
+through the callback it is given, and the chat lifecycle (``handlers.lifecycle``) moves or
+stops the games. Flood control is ``FloodGate``'s; a handler never waits for a chat's budget:
+it queues a reply and returns.
 
 Which messages show a game (lobby, table, hands) is the message book's
 (``handlers.message_book``).
@@ -32,6 +34,7 @@ from collections.abc import Awaitable, Callable
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from handlers.lanes import Lane, Markup, Note, Outgoing, Place, Render, ReplyBudget
+from handlers.lifecycle import ChatMoved, ChatRefused, HandRefused, Report
 from handlers.message_book import MessageBook
 from handlers.outbox import Outbox
 from handlers.selection import Selections
@@ -55,7 +58,7 @@ from kozelbot.screens import (
     table_screen,
     take_over_notice,
 )
-from kozelbot.service import Change, GameService, TableError
+from kozelbot.service import Change, GameService
 from kozelbot.table import Table, TableStatus
 from storage import Storage
 
@@ -80,7 +83,7 @@ class Presenter:
         translators: Translators,
         group_interval: float,
         private_interval: float,
-        on_change: Callable[[Change], None],
+        report: Report,
         reply_budget: tuple[int, float] = (5, 60.0),
     ) -> None:
         """``reply_budget``: replies per seconds a group place may get while its game is
@@ -94,7 +97,7 @@ class Presenter:
         self.translators = translators
         self.group_interval = group_interval
         self.private_interval = private_interval
-        self._on_change = on_change
+        self._report = report
         self.reply_budget = reply_budget
         self.closed = False
         self._chats: dict[Place, Lane] = {}
@@ -317,6 +320,21 @@ class Presenter:
             self._chats[place] = lane
         return lane
 
+    def chat_moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Forget the lane and messages of a group that moved to a new id; its waiting posts
+        follow it there."""
+        self._chats.pop((old_chat_id, None), None)
+        self._chat_game.pop((old_chat_id, None), None)
+        self.book.forget_chat(old_chat_id)
+        self.translators.forget(old_chat_id)
+        self.translators.forget(new_chat_id)
+        self.chat_lane(new_chat_id).touch_outbox()
+
+    def forget_chat(self, chat_id: int) -> None:
+        """Drop the lanes of every place of a chat the bot can no longer write to."""
+        for place in [place for place in self._chats if place[0] == chat_id]:
+            self._chats.pop(place, None)
+
     async def drain(self, timeout: float = 30.0) -> None:
         """Wait until every lane is idle (tests, benchmarks, shutdown)."""
         deadline = time.monotonic() + timeout
@@ -359,22 +377,11 @@ class Presenter:
         try:
             await self.sender.put(chat_id, thread_id, out)
         except Forbidden:
-            await self._chat_closed(chat_id)
+            await self._report(ChatRefused(chat_id))
         except ChatMigrated as moved:
-            await self.chat_migrated(chat_id, moved.new_chat_id)
+            await self._report(ChatMoved(chat_id, moved.new_chat_id))
         except BadRequest as error:
             log.warning("reply to %s not sent: %s", chat_id, error)
-
-    async def _chat_closed(self, chat_id: int) -> None:
-        """A chat refuses the bot: a group's games stop, a person's chat is marked closed
-        (and their /play match stops)."""
-        if chat_id < 0:
-            await self.group_lost(chat_id)
-        else:
-            await self.storage.set_private_open(chat_id, False)
-            table = await self.service.live_game(chat_id)
-            if table is not None:
-                await self._stop_quietly(table.game_id)
 
     # -- durable posts -------------------------------------------------------------------
 
@@ -384,45 +391,11 @@ class Presenter:
         try:
             return await self.outbox.send_next(place)
         except Forbidden:
-            await self._chat_closed(chat_id)
+            await self._report(ChatRefused(chat_id))
             return True
         except ChatMigrated as moved:
-            await self.chat_migrated(chat_id, moved.new_chat_id)  # the post moves along
+            await self._report(ChatMoved(chat_id, moved.new_chat_id))  # the post moves along
             return False
-
-    # -- chats going away ----------------------------------------------------------------
-
-    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
-        """The group became a supergroup with a new id: the game goes on there."""
-        table = await self.service.migrate_chat(old_chat_id, new_chat_id)
-        self._chats.pop((old_chat_id, None), None)
-        self._chat_game.pop((old_chat_id, None), None)
-        self.book.forget_chat(old_chat_id)
-        self.translators.forget(old_chat_id)
-        self.translators.forget(new_chat_id)
-        self.chat_lane(new_chat_id).touch_outbox()
-        if table is not None:
-            log.info("chat %s moved to %s with game %s", old_chat_id, new_chat_id, table.game_id)
-            self._on_change(Change(table))
-
-    async def group_lost(self, chat_id: int) -> None:
-        """The bot can no longer write to a group (removed, banned): stop its games (every
-        topic's), so the players' hands close and the chat is free if the bot comes back."""
-        for place in [p for p in self._chats if p[0] == chat_id]:
-            self._chats.pop(place, None)
-        for table in await self.service.live_games_of(chat_id):
-            log.warning("lost group %s: stopping game %s", chat_id, table.game_id)
-            await self._stop_quietly(table.game_id)
-
-    async def _stop_quietly(self, game_id: int) -> None:
-        """Stop a game the bot can no longer show; one that ended meanwhile (the bot removed
-        twice, a match just finished) is left as it is."""
-        try:
-            change = await self.service.stop(game_id)
-        except TableError as error:
-            log.info("game %s not stopped: %s", game_id, error.code)
-            return
-        self._on_change(change)
 
     # -- group ---------------------------------------------------------------------------
 
@@ -431,9 +404,9 @@ class Presenter:
         try:
             await self.sender.deliver(lambda: self._render_group(place), f"group:{chat_id}")
         except Forbidden:
-            await self.group_lost(chat_id)
+            await self._report(ChatRefused(chat_id, live_message=True))
         except ChatMigrated as moved:
-            await self.chat_migrated(chat_id, moved.new_chat_id)
+            await self._report(ChatMoved(chat_id, moved.new_chat_id))
 
     async def _render_group(self, place: Place) -> None:
         chat_id, thread_id = place
@@ -501,7 +474,7 @@ class Presenter:
             await self.sender.deliver(lambda: self._render_hand(game_id, seat),
                                       f"hand:{game_id}:{seat}")  # fmt: skip
         except Forbidden:
-            await self.private_closed(table, seat)
+            await self._report(HandRefused(table, seat))
 
     async def _render_hand(self, game_id: int, seat: int) -> None:
         table = self.service.snapshot(game_id)
@@ -538,17 +511,6 @@ class Presenter:
     def deep_link(self, payload: str) -> str:
         """``t.me`` link that opens the bot's private chat and sends ``/start payload``."""
         return deep_link(self.sender.bot.username, payload)
-
-    async def private_closed(self, table: Table, seat: int) -> None:
-        """A player's private chat refuses messages: ask them, once, in the group."""
-        player = table.seats[seat]
-        assert player is not None and player.user_id is not None
-        await self.storage.set_private_open(player.user_id, False)
-        if table.private:  # a /play match: nobody is left to play it
-            await self._stop_quietly(table.game_id)
-            return
-        self.ask_to_open_private(table.chat_id, table.game_id, player.user_id, player.name,
-                                 f"hand-{table.game_id}", thread_id=table.thread_id)  # fmt: skip
 
     def ask_to_open_private(
         self,

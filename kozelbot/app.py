@@ -30,6 +30,7 @@ import handlers
 from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
 from handlers.flow import publish, sync_timer
+from handlers.lifecycle import ChatLifecycle
 from handlers.message_book import MessageBook
 from handlers.outbox import Outbox
 from handlers.presenter import Presenter
@@ -128,9 +129,11 @@ async def _open(
         translators=translators,
         group_interval=settings.group_interval,
         private_interval=settings.private_interval,
-        on_change=lambda change: publish(data, change),
+        report=lambda event: data.lifecycle.met(event),
         reply_budget=settings.reply_budget,
     )
+    data.lifecycle = ChatLifecycle(data.service, data.storage, data.presenter,
+                                   on_change=lambda change: publish(data, change))  # fmt: skip
     await set_command_menus(application.bot, settings.language)
     await resume_games(data)
     await data.presenter.resume_posts()
