@@ -11,9 +11,10 @@ from typing import Any
 from telegram import Bot
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
+from handlers.languages import Translators
 from handlers.lifecycle import ChatLifecycle
 from handlers.message_book import MessageBook
-from handlers.presenter import Presenter, Translators
+from handlers.presenter import Presenter
 from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle

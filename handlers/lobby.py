@@ -29,6 +29,7 @@ from kozelbot.games import DEFAULT_PRESET
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.render import help_text, option_error_text, table_error_text
+from kozelbot.screens import deep_link
 from kozelbot.service import Change, TableError
 from kozelbot.table import GameAlreadyRunning, Table, TableStatus
 from kozelbot.texts import Button, Keyboard
@@ -209,7 +210,7 @@ async def lobby_button(update: Update, context: Context) -> None:
             await pressed.refuse(t("Only members of this group may sit at its table."))
             return
         if not await can_message(data, user):
-            await pressed.answer(url=data.presenter.deep_link(join_payload(table)))
+            await pressed.answer(url=deep_link(data.bot.username, join_payload(table)))
             return
         try:
             change = await data.service.join(button.game_id, player_of(user),

@@ -22,6 +22,7 @@ from kozelbot.games import DEFAULT_PRESET, family_of, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.render import option_error_text, table_error_text
+from kozelbot.screens import deep_link
 from kozelbot.service import TableError
 from kozelbot.table import GameAlreadyRunning
 
@@ -186,7 +187,7 @@ async def play(update: Update, context: Context) -> None:
         return
     t, user = cmd.t, cmd.user
     if not cmd.private:
-        link = data.presenter.deep_link("play")
+        link = deep_link(data.bot.username, "play")
         text = t('Matches against the computer are played in <a href="{link}">our private '
                  "chat</a>: send /play there.", link=link)  # fmt: skip
         cmd.reply(html=True, text=text)

@@ -1,31 +1,23 @@
-"""Everything the bot shows about a game, kept in step with the committed state.
+"""The presenter: what a change makes visible, scheduled on the lanes that show it.
 
-Each *place* — a chat, or one forum topic of it — has one *lane* (its lobby/table message,
-its posts and replies; a private chat: replies, and the table of a /play match) and each
-seat's private hand one lane. A lane is a single task that serves, in
-this order: the chat's durable posts (deal and match results, read from the outbox that the
-service wrote in the move's own transaction, deleted once sent), then its replies (ephemeral:
-coalesced, and dropped when too many wait), then a re-render of its live message from the
-latest committed table, no more often than its interval. So a burst of moves (computer players
-move instantly) becomes one edit, and what every chat shows converges to the real state.
+Each *place* (a chat, or one forum topic of it) has one lane and each seat's private hand one
+(``handlers.lanes``: results first, then the live message, then replies within their share).
+``show`` marks what a change made out of date and queues its notices; each lane then
+converges on the committed state: ``handlers.outbox`` posts the results, ``handlers.live``
+renders the lobby, table and hands, notes render in the chat's language when their turn
+comes (``kozelbot.screens``), and ``handlers.sender`` sends it all, retrying transient
+failures. A handler never waits for a chat's flood budget: it queues a reply and returns.
 
-Every call goes through the sender (``handlers.sender``, one edit only when it changes
-something) and ``deliver`` (``handlers.delivery``): transient failures are retried
-with backoff until they succeed — a lane never gives up on a live message it owns, and a post
-is retried until sent — while permanent ones change what the bot does. The presenter does not
-act on those itself: it reports what it met (``ChatMoved``, ``ChatRefused``, ``HandRefused``)
-through the callback it is given, and the chat lifecycle (``handlers.lifecycle``) moves or
-stops the games. Flood control is ``FloodGate``'s; a handler never waits for a chat's budget:
-it queues a reply and returns.
-
-Which messages show a game (lobby, table, hands) is the message book's
-(``handlers.message_book``).
+What a lane meets that changes a chat's life — a group that became a supergroup, a chat that
+refuses the bot, a private chat that refuses a hand — the presenter does not act on: it
+reports it (``ChatMoved``, ``ChatRefused``, ``HandRefused``) through the callback it is given
+(``handlers.lifecycle``), which may then tell it to forget a chat's lanes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
 import html
 import logging
 import time
@@ -34,76 +26,64 @@ from collections.abc import Awaitable, Callable
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from handlers.lanes import Lane, Markup, Note, Outgoing, Place, Render, ReplyBudget
+from handlers.languages import Translators
 from handlers.lifecycle import ChatMoved, ChatRefused, HandRefused, Report
+from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
 from handlers.outbox import Outbox
 from handlers.selection import Selections
 from handlers.sender import Sender
 from kozelbot.i18n import Translator
-from kozelbot.records import MessageRef
 from kozelbot.screens import (
     Screen,
     away_notice,
-    closed_lobby_screen,
-    deal_over_screen,
     deep_link,
-    final_table_screen,
-    hand_screen,
-    left_table_screen,
-    lobby_screen,
     move_warning,
     open_private_notice,
     slow_down_notice,
     table_moved_screen,
-    table_screen,
     take_over_notice,
 )
 from kozelbot.service import Change, GameService
-from kozelbot.table import Table, TableStatus
-from storage import Storage
+from kozelbot.table import Table
 
 log = logging.getLogger(__name__)
 
-
-
-
-
 class Presenter:
-    """Keeps every group's lobby/table message and every private hand up to date."""
+    """Keeps every place's lobby/table message and every private hand up to date."""
 
     def __init__(
         self,
+        service: GameService,
         sender: Sender,
         book: MessageBook,
-        selections: Selections,
+        live: LiveMessages,
         outbox: Outbox,
-        service: GameService,
-        storage: Storage,
-        *,
+        selections: Selections,
         translators: Translators,
+        *,
+        report: Report,
         group_interval: float,
         private_interval: float,
-        report: Report,
         reply_budget: tuple[int, float] = (5, 60.0),
     ) -> None:
         """``reply_budget``: replies per seconds a group place may get while its game is
         live (a share of the group's flood budget: the table comes first)."""
+        self.service = service
         self.sender = sender
         self.book = book
-        self.selections = selections
+        self.live = live
         self.outbox = outbox
-        self.service = service
-        self.storage = storage
+        self.selections = selections
         self.translators = translators
+        self._report = report
         self.group_interval = group_interval
         self.private_interval = private_interval
-        self._report = report
         self.reply_budget = reply_budget
         self.closed = False
         self._chats: dict[Place, Lane] = {}
         self._hands: dict[tuple[int, int], Lane] = {}
         self._chat_game: dict[Place, int] = {}
-        self._lobby_closed: set[int] = set()
         self._asked_private: set[tuple[int, int]] = set()
         self._reminders: dict[int, list[tuple[int, int]]] = {}
         """Game → (person, message id) of the "⏰ your move" reminders still standing."""
@@ -237,15 +217,7 @@ class Presenter:
         """Take the card buttons off the hand of someone who left; a bot plays on."""
 
         async def close() -> None:
-            known = await self.book.message(table.game_id, "hand", seat)
-            if known is None or known.chat_id != user_id:
-                return
-            t = await self.translators.user(user_id)
-            text = left_table_screen(t).text
-            with contextlib.suppress(BadRequest, Forbidden):
-                await self.sender.deliver(lambda: self.sender.edit(user_id, known.message_id, text),
-                                    f"left:{user_id}")  # fmt: skip
-            await self.book.forget(table.game_id, "hand", seat)
+            await self.live.close_hand(table.game_id, seat, user_id)
 
         key = (table.game_id, -user_id)
         lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, close,
@@ -253,6 +225,8 @@ class Presenter:
         lane.closed = self.closed
         self._hands[key] = lane
         lane.touch()
+
+    # -- lanes ---------------------------------------------------------------------------
 
     def hand_lane(self, game_id: int, seat: int) -> Lane:
         """The lane of one seat's private hand message."""
@@ -263,7 +237,7 @@ class Presenter:
                 f"hand:{game_id}:{seat}",
                 self.private_interval,
                 lambda: self._refresh_hand(game_id, seat),
-                on_idle=lambda: self._forget_if_ended(game_id, key),
+                on_idle=lambda: self._forget_if_ended(game_id, seat),
             )
             lane.closed = self.closed
             self._hands[key] = lane
@@ -286,13 +260,13 @@ class Presenter:
         self._chat_game.pop(place, None)
         self._chats.pop(place, None)
 
-    def _forget_if_ended(self, game_id: int, key: tuple[int, int]) -> None:
+    def _forget_if_ended(self, game_id: int, seat: int) -> None:
         """Drop an idle hand lane of a game that is over (memory stays bounded)."""
         table = self.service.snapshot(game_id)
         if table is None or not table.status.live:
-            self._drop_hand_lane(key)
-            self.selections.clear(*key)
-            self._lobby_closed.discard(game_id)
+            self._drop_hand_lane((game_id, seat))
+            self.selections.clear(game_id, seat)
+            self.live.forget_game(game_id)
             self.book.drop_game(game_id)
 
     def chat_lane(self, chat_id: int, thread_id: int | None = None) -> Lane:
@@ -310,7 +284,7 @@ class Presenter:
             lane = Lane(
                 f"chat:{chat_id}" + (f":{thread_id}" if thread_id else ""),
                 self.group_interval if group else self.private_interval,
-                lambda: self._refresh_group(place),
+                lambda: self._refresh_place(place),
                 lambda: self._send_outbox(place),
                 lambda note: self._send_note(place, note),
                 on_idle=lambda: self._drop_chat_lane(place),
@@ -368,6 +342,30 @@ class Presenter:
     def _lanes(self) -> list[Lane]:
         return [*self._chats.values(), *self._hands.values()]
 
+    # -- the lanes' steps ----------------------------------------------------------------
+
+    async def _refresh_place(self, place: Place) -> None:
+        chat_id = place[0]
+        try:
+            await self.sender.deliver(
+                lambda: self.live.show_place(place, self._chat_game.get(place)), f"group:{chat_id}"
+            )
+        except Forbidden:
+            await self._report(ChatRefused(chat_id, live_message=True))
+        except ChatMigrated as moved:
+            await self._report(ChatMoved(chat_id, moved.new_chat_id))
+
+    async def _send_outbox(self, place: Place) -> bool:
+        """Send the place's oldest waiting post; ``True`` if more may be waiting."""
+        try:
+            return await self.outbox.send_next(place)
+        except Forbidden:
+            await self._report(ChatRefused(place[0]))
+            return True
+        except ChatMigrated as moved:
+            await self._report(ChatMoved(place[0], moved.new_chat_id))  # the post moves along
+            return False
+
     async def _send_note(self, place: Place, note: Note) -> None:
         chat_id, thread_id = place
         t = await self.translators.chat(chat_id)
@@ -383,134 +381,28 @@ class Presenter:
         except BadRequest as error:
             log.warning("reply to %s not sent: %s", chat_id, error)
 
-    # -- durable posts -------------------------------------------------------------------
-
-    async def _send_outbox(self, place: Place) -> bool:
-        """Send the place's oldest waiting post; ``True`` if more may be waiting."""
-        chat_id = place[0]
-        try:
-            return await self.outbox.send_next(place)
-        except Forbidden:
-            await self._report(ChatRefused(chat_id))
-            return True
-        except ChatMigrated as moved:
-            await self._report(ChatMoved(chat_id, moved.new_chat_id))  # the post moves along
-            return False
-
-    # -- group ---------------------------------------------------------------------------
-
-    async def _refresh_group(self, place: Place) -> None:
-        chat_id = place[0]
-        try:
-            await self.sender.deliver(lambda: self._render_group(place), f"group:{chat_id}")
-        except Forbidden:
-            await self._report(ChatRefused(chat_id, live_message=True))
-        except ChatMigrated as moved:
-            await self._report(ChatMoved(chat_id, moved.new_chat_id))
-
-    async def _render_group(self, place: Place) -> None:
-        chat_id, thread_id = place
-        game_id = self._chat_game.get(place)
-        table = None if game_id is None else self.service.snapshot(game_id)
-        if table is None:
-            return
-        t = await self.translators.chat(chat_id)
-        state = self.service.state_of(table)
-        deal_no = None if state is None else state.deal_shown
-        if state is None or deal_no is None:
-            await self._show_lobby(table, t)
-            return
-        lobby = await self.book.message(table.game_id, "lobby")
-        if lobby is not None and table.game_id not in self._lobby_closed:
-            closed = closed_lobby_screen(table, t)
-            await self.sender.edit(chat_id, lobby.message_id, closed.text, closed.keyboard)
-            self._lobby_closed.add(table.game_id)
-        screen = table_screen(table, state, t)
-        result = state.last_result
-        ref = await self.book.message(table.game_id, "table")
-        if ref is not None and ref.chat_id == chat_id:
-            if ref.deal_no == deal_no and await self.sender.edit(
-                chat_id, ref.message_id, screen.text, screen.keyboard
-            ):
-                return
-            if result is not None and ref.deal_no == result.deal_no:
-                # The deal's outcome replaces its stale turn before the next table appears.
-                final = final_table_screen(table, result, t)
-                await self.sender.edit(chat_id, ref.message_id, final.text, final.keyboard)
-        message = await self.sender.send(chat_id, screen.text, screen.keyboard, thread_id=thread_id)
-        await self.book.remember(MessageRef(game_id=table.game_id, kind="table", seat=-1,
-                                            chat_id=chat_id, deal_no=deal_no,
-                                            message_id=message.message_id))  # fmt: skip
-
-    async def _show_lobby(self, table: Table, t: Translator) -> None:
-        flagged = set()
-        for _seat, player in table.humans:
-            assert player.user_id is not None
-            record = await self.storage.user(player.user_id)
-            if record is not None and record.flagged:
-                flagged.add(player.user_id)
-        screen = lobby_screen(table, t, frozenset(flagged))
-        ref = await self.book.message(table.game_id, "lobby")
-        if ref is not None and await self.sender.edit(
-            table.chat_id, ref.message_id, screen.text, screen.keyboard
-        ):
-            return
-        if table.status is not TableStatus.LOBBY:
-            return
-        message = await self.sender.send(table.chat_id, screen.text, screen.keyboard,
-                                  thread_id=table.thread_id)  # fmt: skip
-        await self.book.remember(MessageRef(game_id=table.game_id, kind="lobby", seat=-1,
-                                            chat_id=table.chat_id, deal_no=None,
-                                            message_id=message.message_id))  # fmt: skip
-
-    # -- hands ---------------------------------------------------------------------------
-
     async def _refresh_hand(self, game_id: int, seat: int) -> None:
         table = self.service.snapshot(game_id)
         player = None if table is None else table.seats[seat]
         if table is None or player is None or player.user_id is None:
             return
+        opened = functools.partial(self.private_opened, game_id)
         try:
-            await self.sender.deliver(lambda: self._render_hand(game_id, seat),
-                                      f"hand:{game_id}:{seat}")  # fmt: skip
+            await self.sender.deliver(
+                lambda: self.live.show_hand(game_id, seat, before_send=self._notes_first,
+                                            sent=opened),
+                f"hand:{game_id}:{seat}",
+            )  # fmt: skip
         except Forbidden:
             await self._report(HandRefused(table, seat))
 
-    async def _render_hand(self, game_id: int, seat: int) -> None:
-        table = self.service.snapshot(game_id)
-        player = None if table is None else table.seats[seat]
-        if table is None or player is None or player.user_id is None:
-            return
-        state = self.service.state_of(table)
-        deal_no = None if state is None else state.deal_shown
-        if state is None or deal_no is None:
-            return
-        user_id = player.user_id
-        t = await self.translators.user(user_id)
-        screen = hand_screen(table, state, seat, t, self.selections.of(game_id, seat))
-        known = await self.book.message(game_id, "hand", seat)
-        if known is not None and known.chat_id == user_id:
-            if known.deal_no == deal_no:
-                if await self.sender.edit(user_id, known.message_id, screen.text, screen.keyboard):
-                    return
-            else:
-                over = deal_over_screen(table, known.deal_no or 0, t)
-                with contextlib.suppress(BadRequest):
-                    await self.sender.edit(user_id, known.message_id, over.text)
-        if table.status is not TableStatus.PLAYING:
-            return
+    async def _notes_first(self, user_id: int) -> None:
+        """The person hears "you have a seat" before their cards: wait for their notes."""
         private = self._chats.get((user_id, None))
-        if private is not None:  # "you have a seat" first, then the cards
+        if private is not None:
             await private.notes_sent(timeout=5.0)
-        message = await self.sender.send(user_id, screen.text, screen.keyboard)
-        self.private_opened(game_id, user_id)
-        await self.book.remember(MessageRef(game_id=game_id, kind="hand", seat=seat,
-                                            chat_id=user_id, deal_no=deal_no,
-                                            message_id=message.message_id))  # fmt: skip
 
-    def deep_link(self, payload: str) -> str:
-        """``t.me`` link that opens the bot's private chat and sends ``/start payload``."""
-        return deep_link(self.sender.bot.username, payload)
+    # -- the private chat ----------------------------------------------------------------
 
     def ask_to_open_private(
         self,
@@ -527,44 +419,13 @@ class Presenter:
         if key in self._asked_private:
             return
         self._asked_private.add(key)
-        link = self.deep_link(payload)
+        link = deep_link(self.sender.bot.username, payload)
         self.note(chat_id, lambda t: _notice(open_private_notice(user_id, name, link, t)),
                   key=f"open:{game_id}:{user_id}", thread_id=thread_id)  # fmt: skip
 
     def private_opened(self, game_id: int, user_id: int) -> None:
         """The person opened the private chat: a later refusal may be asked about again."""
         self._asked_private.discard((game_id, user_id))
-
-
-class Translators:
-    """The language of each chat, cached (groups) or looked up (people)."""
-
-    def __init__(
-        self,
-        group: Callable[[int], Awaitable[Translator]],
-        user: Callable[[int], Awaitable[Translator]],
-        forget: Callable[[int], None],
-    ) -> None:
-        self.group = group
-        self.user = user
-        self.forget = forget
-
-    async def chat(self, chat_id: int) -> Translator:
-        """The language of a chat: a group's, or a person's in their private chat."""
-        if chat_id < 0:
-            return await self.group(chat_id)
-        return await self.user(chat_id)
-
-
-def _deletion(message_id: int) -> Render:
-    """A note that deletes one of the bot's messages."""
-    gone = Outgoing("", edit_message_id=message_id, delete=True)
-    return lambda _t: gone
-
-
-def _slow_down(t: Translator) -> Outgoing:
-    """Said once when a group's replies go over their share while its game is live."""
-    return _notice(slow_down_notice(t))
 
 
 def _notice(
@@ -577,3 +438,13 @@ def _notice(
     return Outgoing(screen.text, screen.keyboard or None, edit_message_id=edit_message_id,
                     on_sent=on_sent)  # fmt: skip
 
+
+def _deletion(message_id: int) -> Render:
+    """A note that deletes one of the bot's messages."""
+    gone = Outgoing("", edit_message_id=message_id, delete=True)
+    return lambda _t: gone
+
+
+def _slow_down(t: Translator) -> Outgoing:
+    """Said once when a group's replies go over their share while its game is live."""
+    return _notice(slow_down_notice(t))

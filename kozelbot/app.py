@@ -31,6 +31,7 @@ from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
 from handlers.flow import publish, sync_timer
 from handlers.lifecycle import ChatLifecycle
+from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
 from handlers.outbox import Outbox
 from handlers.presenter import Presenter
@@ -113,23 +114,26 @@ async def _open(
     data.storage = await Storage.open(settings.db_path)
     data.service = GameService(data.storage, rng=rng, lobby_ttl=settings.lobby_minutes * 60,
                                entropy=entropy)  # fmt: skip
+    # The presenter and its parts; what it meets about a chat goes to the chat lifecycle.
+    translators = data.translators()
     # Retry jitter draws from its own RNG: the game's seeds stay reproducible.
     data.sender = Sender(application.bot, Backoff(random.Random()))
     data.messages = MessageBook(data.storage)
     data.selections = Selections()
-    translators = data.translators()
+    live = LiveMessages(data.service, data.storage, data.sender, data.messages, data.selections,
+                        translators)  # fmt: skip
     outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat)
     data.presenter = Presenter(
+        data.service,
         data.sender,
         data.messages,
-        data.selections,
+        live,
         outbox,
-        data.service,
-        data.storage,
-        translators=translators,
+        data.selections,
+        translators,
+        report=lambda event: data.lifecycle.met(event),
         group_interval=settings.group_interval,
         private_interval=settings.private_interval,
-        report=lambda event: data.lifecycle.met(event),
         reply_budget=settings.reply_budget,
     )
     data.lifecycle = ChatLifecycle(data.service, data.storage, data.presenter,
