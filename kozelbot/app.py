@@ -14,6 +14,7 @@ import secrets
 import signal
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from telegram import (
     Bot,
@@ -252,8 +253,6 @@ def run(
     on ``listen:port`` at that URL's path, behind whatever terminates TLS, and checks every POST
     for a secret token drawn afresh at each start.
     """
-    from urllib.parse import urlsplit
-
     allowed_updates = ["message", "callback_query", "my_chat_member"]
     logging.basicConfig(
         level=settings.log_level.upper(),
