@@ -11,7 +11,12 @@ from typing import Any
 from telegram import Bot
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
-from handlers.presenter import Presenter, Translators
+from handlers.languages import Translators
+from handlers.lifecycle import ChatLifecycle
+from handlers.message_book import MessageBook
+from handlers.presenter import Presenter
+from handlers.selection import Selections
+from handlers.sender import Sender
 from handlers.throttle import Throttle
 from kozelbot.config import Settings
 from kozelbot.i18n import Translator, pick_language, translator
@@ -29,6 +34,10 @@ class BotData:
     storage: Storage
     service: GameService
     presenter: Presenter
+    sender: Sender
+    messages: MessageBook
+    selections: Selections
+    lifecycle: ChatLifecycle
     job_queue: JobQueue[Any]
     bot: Bot
 

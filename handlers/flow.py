@@ -119,7 +119,7 @@ def elsewhere_text(other: Table, link: str | None, t: Translator) -> str:
 
 
 async def _table_link(data: BotData, table: Table) -> str | None:
-    ref = await data.presenter.message(table.game_id, "table") or await data.presenter.message(
+    ref = await data.messages.message(table.game_id, "table") or await data.messages.message(
         table.game_id, "lobby"
     )
     return None if ref is None else message_link(ref.chat_id, ref.message_id)
@@ -309,7 +309,7 @@ async def answer_query(
     try:
         await deliver(
             lambda: query.answer(text, show_alert=alert, url=url),
-            backoff=data.presenter.backoff,
+            backoff=data.sender.backoff,
             what=f"answer:{query.id}",
             give_up_after=ANSWER_PATIENCE,
         )

@@ -59,10 +59,10 @@ async def bot_membership(update: Update, context: Context) -> None:
     data = context.bot_data
     present = change.new_chat_member.status not in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT)
     if change.chat.type == ChatType.PRIVATE:
-        await data.storage.people.set_private_open(change.chat.id, present)
+        await data.lifecycle.private_chat(change.chat.id, present)
         return
     if not present:
-        await data.presenter.group_lost(change.chat.id)
+        await data.lifecycle.group_lost(change.chat.id)
 
 
 async def chat_migrated(update: Update, context: Context) -> None:
@@ -70,4 +70,4 @@ async def chat_migrated(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None or message.migrate_to_chat_id is None:
         return
-    await context.bot_data.presenter.chat_migrated(message.chat_id, message.migrate_to_chat_id)
+    await context.bot_data.lifecycle.migrated(message.chat_id, message.migrate_to_chat_id)

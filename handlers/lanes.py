@@ -35,6 +35,10 @@ T = TypeVar("T")
 
 Markup = Keyboard | InlineKeyboardMarkup | None
 
+Place = tuple[int, int | None]
+"""Where a game lives and replies go: a chat and its forum topic (``None`` outside forums).
+One game per place; a group's flood budget is shared by its topics (``FloodGate``)."""
+
 MAX_NOTES = 3
 """Notes waiting in one place beyond which new ones are dropped (a flooded chat costs only
 itself, and a burst of identical commands gets one answer)."""

@@ -29,6 +29,7 @@ from kozelbot.games import DEFAULT_PRESET
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.render import help_text, option_error_text, table_error_text
+from kozelbot.screens import deep_link
 from kozelbot.service import Change, TableError
 from kozelbot.table import GameAlreadyRunning, Table, TableStatus
 from kozelbot.texts import Button, Keyboard
@@ -127,8 +128,8 @@ async def can_message(data: BotData, user: User) -> bool:
     t = await data.user_translator(user.id, user.language_code)
     text = t("You are joining a game. Your cards will arrive here.")
     try:
-        await deliver(lambda: data.presenter.send(user.id, text),
-                      backoff=data.presenter.backoff, what=f"probe:{user.id}",
+        await deliver(lambda: data.sender.send(user.id, text),
+                      backoff=data.sender.backoff, what=f"probe:{user.id}",
                       give_up_after=PROBE_PATIENCE)  # fmt: skip
     except Forbidden:
         return False
@@ -209,7 +210,7 @@ async def lobby_button(update: Update, context: Context) -> None:
             await pressed.refuse(t("Only members of this group may sit at its table."))
             return
         if not await can_message(data, user):
-            await pressed.answer(url=data.presenter.deep_link(join_payload(table)))
+            await pressed.answer(url=deep_link(data.bot.username, join_payload(table)))
             return
         try:
             change = await data.service.join(button.game_id, player_of(user),
@@ -302,7 +303,7 @@ def welcome_text(t: Translator) -> str:
 
 def welcome_keyboard(data: BotData, t: Translator) -> Keyboard:
     """The "add to a group" deep link and a quick match."""
-    add = f"https://t.me/{data.presenter.bot.username}?startgroup=kozel"
+    add = f"https://t.me/{data.bot.username}?startgroup=kozel"
     return ((Button(t("➕ Add to a group"), url=add),),)
 
 

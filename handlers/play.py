@@ -25,6 +25,7 @@ from kozelbot.games import DEFAULT_PRESET, family_of, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.render import option_error_text, table_error_text
+from kozelbot.screens import deep_link
 from kozelbot.service import TableError
 from kozelbot.table import GameAlreadyRunning, Table
 
@@ -49,7 +50,7 @@ async def hand_button(update: Update, context: Context) -> None:
     if seat is None:
         await pressed.refuse(table_error_text("not_seated", t))
         return
-    known = await data.presenter.message(button.game_id, "hand", seat)
+    known = await data.messages.message(button.game_id, "hand", seat)
     message_id = query.message.message_id if query.message is not None else None
     if message_id is None or (
         known is not None and (button.deal_no, message_id) < (known.deal_no or 0, known.message_id)
@@ -91,10 +92,11 @@ async def _selection_button(
         if button.card not in hand:
             await pressed.refuse(t("That card is no longer in your hand."))
             return
-        chosen = data.presenter.toggle(table.game_id, seat, button.card)
+        chosen = data.selections.toggle(table.game_id, seat, button.card)
+        data.presenter.show_hand(table.game_id, seat)
         await pressed.answer(t("Selected: {n}", n=len(chosen & hand)))
         return
-    chosen = data.presenter.selection(table.game_id, seat) & hand
+    chosen = data.selections.of(table.game_id, seat) & hand
     if not chosen:
         await pressed.refuse(t("Select cards first, then press the action."))
         return
@@ -119,7 +121,7 @@ async def _act(
     except TableError as error:
         await pressed.refuse(table_error_text(error.code, t))
         return
-    data.presenter.clear_selection(table.game_id, seat)
+    data.selections.clear(table.game_id, seat)
     publish(data, change)
     await pressed.answer(texts.done_text(change.acted, t))
 
@@ -204,7 +206,7 @@ async def play(update: Update, context: Context) -> None:
         return
     t, user = cmd.t, cmd.user
     if not cmd.private:
-        link = data.presenter.deep_link("play")
+        link = deep_link(data.bot.username, "play")
         text = t('Matches against the computer are played in <a href="{link}">our private '
                  "chat</a>: send /play there.", link=link)  # fmt: skip
         cmd.reply(html=True, text=text)

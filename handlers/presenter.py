@@ -1,150 +1,92 @@
-"""Everything the bot shows about a game, kept in step with the committed state.
+"""The presenter: what a change makes visible, scheduled on the lanes that show it.
 
-Each *place* — a chat, or one forum topic of it — has one *lane* (its lobby/table message,
-its posts and replies; a private chat: replies, and the table of a /play match) and each
-seat's private hand one lane. A lane is a single task that serves, in
-this order: the chat's durable posts (deal and match results, read from the outbox that the
-service wrote in the move's own transaction, deleted once sent), then its replies (ephemeral:
-coalesced, and dropped when too many wait), then a re-render of its live message from the
-latest committed table, no more often than its interval. So a burst of moves (computer players
-move instantly) becomes one edit, and what every chat shows converges to the real state.
+Each *place* (a chat, or one forum topic of it) has one lane and each seat's private hand one
+(``handlers.lanes``: results first, then the live message, then replies within their share).
+``show`` marks what a change made out of date and queues its notices; each lane then
+converges on the committed state: ``handlers.outbox`` posts the results, ``handlers.live``
+renders the lobby, table and hands, notes render in the chat's language when their turn
+comes (``kozelbot.screens``), and ``handlers.sender`` sends it all, retrying transient
+failures. A handler never waits for a chat's flood budget: it queues a reply and returns.
 
-Every call goes through ``deliver`` (``handlers.delivery``): transient failures are retried
-with backoff until they succeed — a lane never gives up on a live message it owns, and a post
-is retried until sent — while permanent ones change what the bot does (a group that removed the
-bot stops its game; a player who blocked the bot is asked to open the chat again). Flood control
-is ``FloodGate``'s; a handler never waits for a chat's budget: it queues a reply and returns.
-
-Which messages show a game (lobby, table, hands) is bookkeeping of this module, stored in
-``messages`` apart from the game and written without its lock (``MessageRef``).
+What a lane meets that changes a chat's life — a group that became a supergroup, a chat that
+refuses the bot, a private chat that refuses a hand — the presenter does not act on: it
+reports it (``ChatMoved``, ``ChatRefused``, ``HandRefused``) through the callback it is given
+(``handlers.lifecycle``), which may then tell it to forget a chat's lanes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
 import html
 import logging
-import random
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
 
-from telegram import (
-    Bot,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    Message,
-    ReplyParameters,
-)
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from handlers.delivery import Backoff, deliver
-from handlers.keyboards import to_markup
-from handlers.lanes import Lane, Markup, Note, Outgoing, Render, ReplyBudget
-from kozelbot.callbacks import BackButton
-from kozelbot.cards import Card
-from kozelbot.fit import fit_html
-from kozelbot.game import DealScored, MatchOver
-from kozelbot.games import texts_of
+from handlers.lanes import Lane, Markup, Note, Outgoing, Place, Render, ReplyBudget
+from handlers.languages import Translators
+from handlers.lifecycle import ChatMoved, ChatRefused, HandRefused, Report
+from handlers.live import LiveMessages
+from handlers.message_book import MessageBook
+from handlers.outbox import Outbox
+from handlers.selection import Selections
+from handlers.sender import Sender
 from kozelbot.i18n import Translator
-from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
-from kozelbot.records import MessageRef, OutboxItem
-from kozelbot.render import (
-    Keyboard,
-    lobby_keyboard,
-    lobby_text,
-    mention,
-    rating_changes_text,
+from kozelbot.screens import (
+    Screen,
+    away_notice,
+    deep_link,
+    move_warning,
+    open_private_notice,
+    slow_down_notice,
+    table_moved_screen,
+    take_over_notice,
 )
-from kozelbot.seals import (
-    revealed_result,
-    revealed_table,
-    seal_keyboard,
-    sealed_table,
-    secret_line,
-)
-from kozelbot.service import Change, GameService, TableError
-from kozelbot.table import Table, TableStatus
-from kozelbot.texts import Button
-from storage import Storage
+from kozelbot.service import Change, GameService
+from kozelbot.table import Table
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
-Place = tuple[int, int | None]
-"""Where a game lives and replies go: a chat and its forum topic (``None`` outside forums).
-One game per place; a group's flood budget is shared by its topics (``FloodGate``)."""
-
-
-SHOWN_LIMIT = 20_000
-REFS_LIMIT = 4096
-"""Games whose message bookkeeping stays in memory."""
-
-
 class Presenter:
-    """Keeps every group's lobby/table message and every private hand up to date."""
+    """Keeps every place's lobby/table message and every private hand up to date."""
 
     def __init__(
         self,
-        bot: Bot,
         service: GameService,
-        storage: Storage,
-        *,
+        sender: Sender,
+        book: MessageBook,
+        live: LiveMessages,
+        outbox: Outbox,
+        selections: Selections,
         translators: Translators,
+        *,
+        report: Report,
         group_interval: float,
         private_interval: float,
-        on_change: Callable[[Change], None],
-        rng: random.Random | None = None,
         reply_budget: tuple[int, float] = (5, 60.0),
     ) -> None:
         """``reply_budget``: replies per seconds a group place may get while its game is
         live (a share of the group's flood budget: the table comes first)."""
-        self.bot = bot
         self.service = service
-        self.storage = storage
+        self.sender = sender
+        self.book = book
+        self.live = live
+        self.outbox = outbox
+        self.selections = selections
         self.translators = translators
+        self._report = report
         self.group_interval = group_interval
         self.private_interval = private_interval
-        self._on_change = on_change
         self.reply_budget = reply_budget
         self.closed = False
-        self.backoff = Backoff(rng or random.Random())
         self._chats: dict[Place, Lane] = {}
         self._hands: dict[tuple[int, int], Lane] = {}
         self._chat_game: dict[Place, int] = {}
-        self._lobby_closed: set[int] = set()
         self._asked_private: set[tuple[int, int]] = set()
-        self._refs: OrderedDict[int, dict[tuple[str, int], MessageRef]] = OrderedDict()
-        """Game → its messages by (kind, seat): a write-through cache of ``messages``."""
-        self._selected: dict[tuple[int, int], frozenset[Card]] = {}
-        """(game, seat) → the cards a person selected in a hand whose moves take several
-        cards (the cover game). Only what the keyboard shows; never a move, so it may be
-        lost with the process."""
         self._reminders: dict[int, list[tuple[int, int]]] = {}
         """Game → (person, message id) of the "⏰ your move" reminders still standing."""
-        self._shown: dict[tuple[int, int], tuple[str, object]] = {}
-        """(chat, message) → the text and keyboard last shown, to skip edits that change
-        nothing (Telegram would refuse them as "not modified" anyway)."""
-
-    # -- selections ----------------------------------------------------------------------
-
-    def selection(self, game_id: int, seat: int) -> frozenset[Card]:
-        """The cards a person selected (the cover game's keyboard)."""
-        return self._selected.get((game_id, seat), frozenset())
-
-    def toggle(self, game_id: int, seat: int, card: Card) -> frozenset[Card]:
-        """Select or unselect a card and show it on the hand's keyboard."""
-        chosen = self.selection(game_id, seat) ^ {card}
-        self._selected[(game_id, seat)] = chosen
-        self.hand_lane(game_id, seat).touch()
-        return chosen
-
-    def clear_selection(self, game_id: int, seat: int) -> None:
-        """After a move the selection starts empty."""
-        self._selected.pop((game_id, seat), None)
 
     # -- scheduling ----------------------------------------------------------------------
 
@@ -167,6 +109,10 @@ class Presenter:
         if change.moves:
             self._drop_reminders(table.game_id)
 
+    def show_hand(self, game_id: int, seat: int) -> None:
+        """Re-render a seat's hand soon (its selection changed)."""
+        self.hand_lane(game_id, seat).touch()
+
     def _drop_reminders(self, game_id: int) -> None:
         """The move was made: the "⏰ your move" reminders of the game are deleted (a stale
         reminder in the private chat would say the opposite of the table)."""
@@ -179,33 +125,20 @@ class Presenter:
         player = table.seats[seat]
         if player is None or player.user_id is None or table.private:
             return
-        name = player.name
-
-        def render(t: Translator) -> Outgoing:
-            return Outgoing(t("⏸ {name}: two moves missed. A computer plays the seat until "
-                              "the player is back; anyone not at the table may /join to take "
-                              "it from the next deal.", name=html.escape(name)))  # fmt: skip
-
-        self.note(table.chat_id, render, key=f"away:{table.game_id}:{seat}",
-                  thread_id=table.thread_id)  # fmt: skip
+        self.note(table.chat_id, lambda t: _notice(away_notice(table, seat, t)),
+                  key=f"away:{table.game_id}:{seat}", thread_id=table.thread_id)  # fmt: skip
 
     def _announce_take_over(self, table: Table, seat: int) -> None:
         """Tell the place that someone who waited sat down as the new deal was dealt."""
         player = table.seats[seat]
         if player is None or player.user_id is None:
             return
-        name = player.name
-
-        def render(t: Translator) -> Outgoing:
-            return Outgoing(t("🪑 {name} takes over a seat for this deal.",
-                              name=html.escape(name)))  # fmt: skip
-
-        self.note(table.chat_id, render, key=f"seat:{table.game_id}:{seat}:{table.move_seq}",
+        self.note(table.chat_id, lambda t: _notice(take_over_notice(table, seat, t)),
+                  key=f"seat:{table.game_id}:{seat}:{table.move_seq}",
                   thread_id=table.thread_id)  # fmt: skip
 
     def warn(self, table: Table, seats: list[int], seconds: int) -> None:
         """Privately warn the people to act that half their move time has passed."""
-        where = table.chat_title or ""
         for seat in seats:
             player = table.seats[seat]
             if player is None or player.user_id is None or player.away:
@@ -216,16 +149,15 @@ class Presenter:
                 self._reminders.setdefault(table.game_id, []).append((user_id, message_id))
 
             def render(t: Translator) -> Outgoing:
-                text = t("⏰ Your move: {s} s left.", s=seconds)
-                if where and not table.private:
-                    text += " (" + html.escape(where) + ")"
-                return Outgoing(text, on_sent=sent)
+                # (``sent`` is looked up when the note renders: the last seat's, as before
+                # the presenter was split; noted in the split's report.)
+                return _notice(move_warning(table, seconds, t), on_sent=sent)
 
             self.note(user_id, render, key=f"warn:{table.game_id}:{table.move_seq}")
 
     async def resume_posts(self) -> int:
         """After a start: send the posts a previous run left in the outbox."""
-        places = await self.storage.posts.chats_with_posts()
+        places = await self.outbox.places_waiting()
         for chat_id, thread_id in places:
             self.chat_lane(chat_id, thread_id).touch_outbox()
         return len(places)
@@ -266,36 +198,26 @@ class Presenter:
     async def repost_table(self, table: Table) -> None:
         """Send the table again at the bottom of the group (busy chats scroll it away);
         the old message says where it went."""
-        old = await self.message(table.game_id, "table")
-        await self.forget_message(table.game_id, "table")
+        old = await self.book.message(table.game_id, "table")
+        await self.book.forget(table.game_id, "table")
         if old is not None:
             moved_id = old.message_id
-            self.note(
-                table.chat_id,
-                lambda t: Outgoing(t("⬇️ The table moved down."), edit_message_id=moved_id),
-                thread_id=table.thread_id,
-            )
+            self.note(table.chat_id,
+                      lambda t: _notice(table_moved_screen(t), edit_message_id=moved_id),
+                      thread_id=table.thread_id)  # fmt: skip
         self._chat_game[table.place] = table.game_id
         self.chat_lane(*table.place).touch()
 
     async def resend_hand(self, game_id: int, seat: int) -> None:
         """Send a seat's hand as a new message (the old one's buttons go stale)."""
-        await self.forget_message(game_id, "hand", seat)
+        await self.book.forget(game_id, "hand", seat)
         self.hand_lane(game_id, seat).touch()
 
     def _close_hand_of_leaver(self, table: Table, user_id: int, seat: int) -> None:
         """Take the card buttons off the hand of someone who left; a bot plays on."""
 
         async def close() -> None:
-            known = await self.message(table.game_id, "hand", seat)
-            if known is None or known.chat_id != user_id:
-                return
-            t = await self.translators.user(user_id)
-            with contextlib.suppress(BadRequest, Forbidden):
-                await self._deliver(lambda: self.edit(user_id, known.message_id,
-                                                      t("You left the table; a bot plays for "
-                                                        "you.")), f"left:{user_id}")  # fmt: skip
-            await self.forget_message(table.game_id, "hand", seat)
+            await self.live.close_hand(table.game_id, seat, user_id)
 
         key = (table.game_id, -user_id)
         lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, close,
@@ -303,6 +225,8 @@ class Presenter:
         lane.closed = self.closed
         self._hands[key] = lane
         lane.touch()
+
+    # -- lanes ---------------------------------------------------------------------------
 
     def hand_lane(self, game_id: int, seat: int) -> Lane:
         """The lane of one seat's private hand message."""
@@ -313,7 +237,7 @@ class Presenter:
                 f"hand:{game_id}:{seat}",
                 self.private_interval,
                 lambda: self._refresh_hand(game_id, seat),
-                on_idle=lambda: self._forget_if_ended(game_id, key),
+                on_idle=lambda: self._forget_if_ended(game_id, seat),
             )
             lane.closed = self.closed
             self._hands[key] = lane
@@ -336,14 +260,14 @@ class Presenter:
         self._chat_game.pop(place, None)
         self._chats.pop(place, None)
 
-    def _forget_if_ended(self, game_id: int, key: tuple[int, int]) -> None:
+    def _forget_if_ended(self, game_id: int, seat: int) -> None:
         """Drop an idle hand lane of a game that is over (memory stays bounded)."""
         table = self.service.snapshot(game_id)
         if table is None or not table.status.live:
-            self._drop_hand_lane(key)
-            self._selected.pop(key, None)
-            self._lobby_closed.discard(game_id)
-            self._refs.pop(game_id, None)
+            self._drop_hand_lane((game_id, seat))
+            self.selections.clear(game_id, seat)
+            self.live.forget_game(game_id)
+            self.book.drop_game(game_id)
 
     def chat_lane(self, chat_id: int, thread_id: int | None = None) -> Lane:
         """The lane of a place: its posts and replies, and its game's table or lobby (a
@@ -360,7 +284,7 @@ class Presenter:
             lane = Lane(
                 f"chat:{chat_id}" + (f":{thread_id}" if thread_id else ""),
                 self.group_interval if group else self.private_interval,
-                lambda: self._refresh_group(place),
+                lambda: self._refresh_place(place),
                 lambda: self._send_outbox(place),
                 lambda note: self._send_note(place, note),
                 on_idle=lambda: self._drop_chat_lane(place),
@@ -369,6 +293,21 @@ class Presenter:
             lane.closed = self.closed
             self._chats[place] = lane
         return lane
+
+    def chat_moved(self, old_chat_id: int, new_chat_id: int) -> None:
+        """Forget the lane and messages of a group that moved to a new id; its waiting posts
+        follow it there."""
+        self._chats.pop((old_chat_id, None), None)
+        self._chat_game.pop((old_chat_id, None), None)
+        self.book.forget_chat(old_chat_id)
+        self.translators.forget(old_chat_id)
+        self.translators.forget(new_chat_id)
+        self.chat_lane(new_chat_id).touch_outbox()
+
+    def forget_chat(self, chat_id: int) -> None:
+        """Drop the lanes of every place of a chat the bot can no longer write to."""
+        for place in [place for place in self._chats if place[0] == chat_id]:
+            self._chats.pop(place, None)
 
     async def drain(self, timeout: float = 30.0) -> None:
         """Wait until every lane is idle (tests, benchmarks, shutdown)."""
@@ -403,378 +342,67 @@ class Presenter:
     def _lanes(self) -> list[Lane]:
         return [*self._chats.values(), *self._hands.values()]
 
-    # -- message bookkeeping -------------------------------------------------------------
+    # -- the lanes' steps ----------------------------------------------------------------
 
-    async def _game_refs(self, game_id: int) -> dict[tuple[str, int], MessageRef]:
-        refs = self._refs.get(game_id)
-        if refs is None:
-            stored = await self.storage.posts.game_messages(game_id)
-            refs = self._refs.get(game_id)  # another task may have loaded it meanwhile
-            if refs is None:
-                refs = {(r.kind, r.seat): r for r in stored}
-                self._refs[game_id] = refs
-                while len(self._refs) > REFS_LIMIT:
-                    self._refs.popitem(last=False)
-        self._refs.move_to_end(game_id)
-        return refs
-
-    async def message(self, game_id: int, kind: str, seat: int = -1) -> MessageRef | None:
-        """The bot's current message of a slot of a game (``hand`` takes a seat)."""
-        return (await self._game_refs(game_id)).get((kind, seat))
-
-    async def _remember_message(self, ref: MessageRef) -> None:
-        (await self._game_refs(ref.game_id))[(ref.kind, ref.seat)] = ref
-        await self.storage.posts.set_message(ref)
-
-    async def forget_message(self, game_id: int, kind: str, seat: int = -1) -> None:
-        """Forget a slot's message: the next render sends a new one."""
-        (await self._game_refs(game_id)).pop((kind, seat), None)
-        await self.storage.posts.forget_message(game_id, kind, seat)
-
-    def forget_chat_messages(self, chat_id: int) -> None:
-        """Drop cached group messages of a chat (it moved to a new id)."""
-        for refs in self._refs.values():
-            for key in [k for k, r in refs.items() if r.chat_id == chat_id and k[0] != "hand"]:
-                del refs[key]
-
-    # -- sending -------------------------------------------------------------------------
-
-    async def _deliver(self, call: Callable[[], Awaitable[T]], what: str) -> T:
-        return await deliver(call, backoff=self.backoff, what=what)
-
-    async def send(
-        self,
-        chat_id: int,
-        text: str,
-        markup: Markup = None,
-        reply_to: int | None = None,
-        thread_id: int | None = None,
-    ) -> Message:
-        """Send an HTML message, into a forum topic if ``thread_id`` (one attempt; callers
-        decide about retries)."""
-        parameters = (
-            None if reply_to is None
-            else ReplyParameters(reply_to, allow_sending_without_reply=True)
-        )  # fmt: skip
-        message = await self.bot.send_message(
-            chat_id,
-            fit_html(text),
-            reply_markup=_markup(markup),
-            reply_parameters=parameters,
-            message_thread_id=thread_id,
-        )
-        self._remember_shown((chat_id, message.message_id), text, markup)
-        return message
-
-    async def edit(self, chat_id: int, message_id: int, text: str, markup: Markup = None) -> bool:
-        """Edit a message in place unless it already shows this; ``False`` if it is gone."""
-        key = (chat_id, message_id)
-        if self._shown.get(key) == (text, markup):  # compared as plain data: cheap
-            return True
+    async def _refresh_place(self, place: Place) -> None:
+        chat_id = place[0]
         try:
-            await self.bot.edit_message_text(
-                fit_html(text), chat_id=chat_id, message_id=message_id, reply_markup=_markup(markup)
+            await self.sender.deliver(
+                lambda: self.live.show_place(place, self._chat_game.get(place)), f"group:{chat_id}"
             )
-        except BadRequest as error:
-            reason = str(error).lower()
-            if "not modified" in reason:
-                self._remember_shown(key, text, markup)
-                return True
-            if "not found" in reason or "can't be edited" in reason:
-                self._shown.pop(key, None)
-                return False
-            raise
-        self._remember_shown(key, text, markup)
-        return True
+        except Forbidden:
+            await self._report(ChatRefused(chat_id, live_message=True))
+        except ChatMigrated as moved:
+            await self._report(ChatMoved(chat_id, moved.new_chat_id))
 
-    async def _delete(self, chat_id: int, message_id: int) -> None:
-        """Delete a message of the bot's; one already gone (or too old to delete) is left."""
+    async def _send_outbox(self, place: Place) -> bool:
+        """Send the place's oldest waiting post; ``True`` if more may be waiting."""
         try:
-            await self.bot.delete_message(chat_id, message_id)
-        except BadRequest as error:
-            log.info("message %s/%s not deleted: %s", chat_id, message_id, error)
-        self._shown.pop((chat_id, message_id), None)
-
-    def _remember_shown(self, key: tuple[int, int], text: str, markup: object) -> None:
-        if len(self._shown) >= SHOWN_LIMIT:
-            self._shown.clear()  # a cache: forgetting costs one redundant edit at most
-        self._shown[key] = (text, markup)
-
-    async def _put(self, place: Place, out: Outgoing) -> None:
-        """Send or edit ``out`` in a place, retrying transient failures."""
-        chat_id, thread_id = place
-        if out.delete and out.edit_message_id is not None:
-            gone = out.edit_message_id
-            await self._deliver(lambda: self._delete(chat_id, gone), f"delete:{chat_id}")
-            return
-        if out.edit_message_id is not None:
-            markup = out.markup if not isinstance(out.markup, InlineKeyboardMarkup) else None
-            edit_id = out.edit_message_id
-            await self._deliver(lambda: self.edit(chat_id, edit_id, out.text, markup),
-                                f"edit:{chat_id}")  # fmt: skip
-        else:
-            sent = await self._deliver(lambda: self.send(chat_id, out.text, out.markup,
-                                                         out.reply_to, thread_id),
-                                       f"send:{chat_id}")  # fmt: skip
-            if out.on_sent is not None:
-                await out.on_sent(sent.message_id)
+            return await self.outbox.send_next(place)
+        except Forbidden:
+            await self._report(ChatRefused(place[0]))
+            return True
+        except ChatMigrated as moved:
+            await self._report(ChatMoved(place[0], moved.new_chat_id))  # the post moves along
+            return False
 
     async def _send_note(self, place: Place, note: Note) -> None:
-        chat_id = place[0]
-        t = await self._chat_translator(chat_id)
+        chat_id, thread_id = place
+        t = await self.translators.chat(chat_id)
         out = note.render(t)
         if out is None:
             return
         try:
-            await self._put(place, out)
+            await self.sender.put(chat_id, thread_id, out)
         except Forbidden:
-            await self._chat_closed(chat_id)
+            await self._report(ChatRefused(chat_id))
         except ChatMigrated as moved:
-            await self.chat_migrated(chat_id, moved.new_chat_id)
+            await self._report(ChatMoved(chat_id, moved.new_chat_id))
         except BadRequest as error:
             log.warning("reply to %s not sent: %s", chat_id, error)
-
-    async def _chat_translator(self, chat_id: int) -> Translator:
-        if chat_id < 0:
-            return await self.translators.group(chat_id)
-        return await self.translators.user(chat_id)
-
-    async def _chat_closed(self, chat_id: int) -> None:
-        """A chat refuses the bot: a group's games stop, a person's chat is marked closed
-        (and their /play match stops)."""
-        if chat_id < 0:
-            await self.group_lost(chat_id)
-        else:
-            await self.storage.people.set_private_open(chat_id, False)
-            table = await self.service.live_game(chat_id)
-            if table is not None:
-                await self._stop_quietly(table.game_id)
-
-    # -- durable posts -------------------------------------------------------------------
-
-    async def _send_outbox(self, place: Place) -> bool:
-        """Send the place's oldest waiting post; ``True`` if more may be waiting."""
-        chat_id, thread_id = place
-        items = await self.storage.posts.pending_posts(chat_id, limit=1, thread_id=thread_id)
-        if not items:
-            return False
-        item = items[0]
-        try:
-            await self._send_post(place, item)
-        except Forbidden:
-            await self.storage.posts.post_done(item.id)
-            await self._chat_closed(chat_id)
-            return True
-        except ChatMigrated as moved:
-            await self.chat_migrated(chat_id, moved.new_chat_id)  # the post moves along
-            return False
-        except BadRequest as error:
-            log.warning("post %s to %s cannot be sent: %s", item.id, chat_id, error)
-        await self.storage.posts.post_done(item.id)
-        return True
-
-    async def _send_post(self, place: Place, item: OutboxItem) -> None:
-        chat_id = place[0]
-        table = self.service.snapshot(item.game_id) or await self.service.game(item.game_id)
-        if table is None:
-            return
-        post = read_post(item, table)
-        t = await self._chat_translator(chat_id)
-        event = post.event
-        family = texts_of(table.variant)
-        if item.kind == FINAL_TABLE and isinstance(event, DealScored):
-            ref = await self.message(item.game_id, "table")
-            if ref is None or ref.chat_id != chat_id or ref.deal_no != event.deal_no:
-                return
-            final = family.final_table_text(post.table, event, t)
-            text = revealed_table(final, post.table, event, t)
-            seals = seal_keyboard(post.table, event.deal_no, t)
-            await self._put(place, Outgoing(text, seals, edit_message_id=ref.message_id))
-        elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
-            text = revealed_result(family.result_text(post.table, event, t), post.table, event, t)
-            await self._put(place, Outgoing(text))
-        elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
-            text = family.match_over_text(post.table, event, t)
-            changes = await self.storage.boards.rating_changes(item.game_id)
-            if changes:
-                text += "\n" + rating_changes_text(changes, post.table, t)
-            revealed = secret_line(table, t)  # the match is over: its secret may be shown
-            if revealed:
-                text += "\n" + revealed
-            await self._put(place, Outgoing(text))
-        else:
-            log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
-
-    # -- chats going away ----------------------------------------------------------------
-
-    async def chat_migrated(self, old_chat_id: int, new_chat_id: int) -> None:
-        """The group became a supergroup with a new id: the game goes on there."""
-        table = await self.service.migrate_chat(old_chat_id, new_chat_id)
-        self._chats.pop((old_chat_id, None), None)
-        self._chat_game.pop((old_chat_id, None), None)
-        self.forget_chat_messages(old_chat_id)
-        self.translators.forget(old_chat_id)
-        self.translators.forget(new_chat_id)
-        self.chat_lane(new_chat_id).touch_outbox()
-        if table is not None:
-            log.info("chat %s moved to %s with game %s", old_chat_id, new_chat_id, table.game_id)
-            self._on_change(Change(table))
-
-    async def group_lost(self, chat_id: int) -> None:
-        """The bot can no longer write to a group (removed, banned): stop its games (every
-        topic's), so the players' hands close and the chat is free if the bot comes back."""
-        for place in [p for p in self._chats if p[0] == chat_id]:
-            self._chats.pop(place, None)
-        for table in await self.service.live_games_of(chat_id):
-            log.warning("lost group %s: stopping game %s", chat_id, table.game_id)
-            await self._stop_quietly(table.game_id)
-
-    async def _stop_quietly(self, game_id: int) -> None:
-        """Stop a game the bot can no longer show; one that ended meanwhile (the bot removed
-        twice, a match just finished) is left as it is."""
-        try:
-            change = await self.service.stop(game_id)
-        except TableError as error:
-            log.info("game %s not stopped: %s", game_id, error.code)
-            return
-        self._on_change(change)
-
-    # -- group ---------------------------------------------------------------------------
-
-    async def _refresh_group(self, place: Place) -> None:
-        chat_id = place[0]
-        try:
-            await self._deliver(lambda: self._render_group(place), f"group:{chat_id}")
-        except Forbidden:
-            await self.group_lost(chat_id)
-        except ChatMigrated as moved:
-            await self.chat_migrated(chat_id, moved.new_chat_id)
-
-    async def _render_group(self, place: Place) -> None:
-        chat_id, thread_id = place
-        game_id = self._chat_game.get(place)
-        table = None if game_id is None else self.service.snapshot(game_id)
-        if table is None:
-            return
-        t = await self._chat_translator(chat_id)
-        state = self.service.state_of(table)
-        deal_no = None if state is None else state.deal_shown
-        if state is None or deal_no is None:
-            await self._show_lobby(table, t)
-            return
-        lobby = await self.message(table.game_id, "lobby")
-        if lobby is not None and table.game_id not in self._lobby_closed:
-            await self.edit(chat_id, lobby.message_id, lobby_text(table, t),
-                            seal_keyboard(table, None, t))  # fmt: skip
-            self._lobby_closed.add(table.game_id)
-        family = texts_of(table.variant)
-        result = state.last_result
-        if state.over and result is not None and result.deal_no == deal_no:
-            text = revealed_table(family.final_table_text(table, result, t), table, result, t)
-        else:
-            text = sealed_table(family.table_text(table, state, t), table, state, t)
-            if table.waiting:
-                names = ", ".join(html.escape(p.name) for p in table.waiting)
-                text += "\n🪑 " + t("Next deal: {names}", names=names)
-        seals = seal_keyboard(table, deal_no, t)
-        ref = await self.message(table.game_id, "table")
-        if ref is not None and ref.chat_id == chat_id:
-            if ref.deal_no == deal_no and await self.edit(chat_id, ref.message_id, text, seals):
-                return
-            if result is not None and ref.deal_no == result.deal_no:
-                # The deal's outcome replaces its stale turn before the next table appears.
-                final = family.final_table_text(table, result, t)
-                final = revealed_table(final, table, result, t)
-                await self.edit(chat_id, ref.message_id, final,
-                                seal_keyboard(table, result.deal_no, t))  # fmt: skip
-        message = await self.send(chat_id, text, seals, thread_id=thread_id)
-        await self._remember_message(MessageRef(game_id=table.game_id, kind="table", seat=-1,
-                                                chat_id=chat_id, deal_no=deal_no,
-                                                message_id=message.message_id))  # fmt: skip
-
-    async def _show_lobby(self, table: Table, t: Translator) -> None:
-        flagged = set()
-        for _seat, player in table.humans:
-            assert player.user_id is not None
-            record = await self.storage.people.user(player.user_id)
-            if record is not None and record.flagged:
-                flagged.add(player.user_id)
-        text, keyboard = lobby_text(table, t, frozenset(flagged)), lobby_keyboard(table, t)
-        ref = await self.message(table.game_id, "lobby")
-        if ref is not None and await self.edit(table.chat_id, ref.message_id, text, keyboard):
-            return
-        if table.status is not TableStatus.LOBBY:
-            return
-        message = await self.send(table.chat_id, text, keyboard, thread_id=table.thread_id)
-        await self._remember_message(MessageRef(game_id=table.game_id, kind="lobby", seat=-1,
-                                                chat_id=table.chat_id, deal_no=None,
-                                                message_id=message.message_id))  # fmt: skip
-
-    # -- hands ---------------------------------------------------------------------------
 
     async def _refresh_hand(self, game_id: int, seat: int) -> None:
         table = self.service.snapshot(game_id)
         player = None if table is None else table.seats[seat]
         if table is None or player is None or player.user_id is None:
             return
+        opened = functools.partial(self.private_opened, game_id)
         try:
-            await self._deliver(lambda: self._render_hand(game_id, seat), f"hand:{game_id}:{seat}")
+            await self.sender.deliver(
+                lambda: self.live.show_hand(game_id, seat, before_send=self._notes_first,
+                                            sent=opened),
+                f"hand:{game_id}:{seat}",
+            )  # fmt: skip
         except Forbidden:
-            await self.private_closed(table, seat)
+            await self._report(HandRefused(table, seat))
 
-    async def _render_hand(self, game_id: int, seat: int) -> None:
-        table = self.service.snapshot(game_id)
-        player = None if table is None else table.seats[seat]
-        if table is None or player is None or player.user_id is None:
-            return
-        state = self.service.state_of(table)
-        deal_no = None if state is None else state.deal_shown
-        if state is None or deal_no is None:
-            return
-        user_id = player.user_id
-        t = await self.translators.user(user_id)
-        family = texts_of(table.variant)
-        if player.away:
-            text = t("⏸ You missed two moves, so a computer plays for you. Press “I'm here” "
-                     "(or send /hand) to take your seat back.")  # fmt: skip
-            keyboard: Keyboard = ((Button(t("🙋 I'm here"), BackButton(game_id).pack()),),)
-        else:
-            text = family.hand_text(table, state, seat, t)
-            keyboard = family.hand_keyboard(table, state, seat, t, self.selection(game_id, seat))
-        known = await self.message(game_id, "hand", seat)
-        if known is not None and known.chat_id == user_id:
-            if known.deal_no == deal_no:
-                if await self.edit(user_id, known.message_id, text, keyboard):
-                    return
-            else:
-                over = family.deal_over_text(known.deal_no or 0, t)
-                with contextlib.suppress(BadRequest):
-                    await self.edit(user_id, known.message_id, over)
-        if table.status is not TableStatus.PLAYING:
-            return
+    async def _notes_first(self, user_id: int) -> None:
+        """The person hears "you have a seat" before their cards: wait for their notes."""
         private = self._chats.get((user_id, None))
-        if private is not None:  # "you have a seat" first, then the cards
+        if private is not None:
             await private.notes_sent(timeout=5.0)
-        message = await self.send(user_id, text, keyboard)
-        self.private_opened(game_id, user_id)
-        await self._remember_message(MessageRef(game_id=game_id, kind="hand", seat=seat,
-                                                chat_id=user_id, deal_no=deal_no,
-                                                message_id=message.message_id))  # fmt: skip
 
-    def deep_link(self, payload: str) -> str:
-        """``t.me`` link that opens the bot's private chat and sends ``/start payload``."""
-        return f"https://t.me/{self.bot.username}?start={payload}"
-
-    async def private_closed(self, table: Table, seat: int) -> None:
-        """A player's private chat refuses messages: ask them, once, in the group."""
-        player = table.seats[seat]
-        assert player is not None and player.user_id is not None
-        await self.storage.people.set_private_open(player.user_id, False)
-        if table.private:  # a /play match: nobody is left to play it
-            await self._stop_quietly(table.game_id)
-            return
-        self.ask_to_open_private(table.chat_id, table.game_id, player.user_id, player.name,
-                                 f"hand-{table.game_id}", thread_id=table.thread_id)  # fmt: skip
+    # -- the private chat ----------------------------------------------------------------
 
     def ask_to_open_private(
         self,
@@ -791,33 +419,24 @@ class Presenter:
         if key in self._asked_private:
             return
         self._asked_private.add(key)
-        url = self.deep_link(payload)
-
-        def render(t: Translator) -> Outgoing:
-            text = t("{name}, open a private chat with me to receive your cards.",
-                     name=mention(user_id, name))  # fmt: skip
-            button = InlineKeyboardButton(t("Open the chat"), url=url)
-            return Outgoing(text, InlineKeyboardMarkup([[button]]))
-
-        self.note(chat_id, render, key=f"open:{game_id}:{user_id}", thread_id=thread_id)
+        link = deep_link(self.sender.bot.username, payload)
+        self.note(chat_id, lambda t: _notice(open_private_notice(user_id, name, link, t)),
+                  key=f"open:{game_id}:{user_id}", thread_id=thread_id)  # fmt: skip
 
     def private_opened(self, game_id: int, user_id: int) -> None:
         """The person opened the private chat: a later refusal may be asked about again."""
         self._asked_private.discard((game_id, user_id))
 
 
-class Translators:
-    """The language of each chat, cached (groups) or looked up (people)."""
-
-    def __init__(
-        self,
-        group: Callable[[int], Awaitable[Translator]],
-        user: Callable[[int], Awaitable[Translator]],
-        forget: Callable[[int], None],
-    ) -> None:
-        self.group = group
-        self.user = user
-        self.forget = forget
+def _notice(
+    screen: Screen,
+    *,
+    edit_message_id: int | None = None,
+    on_sent: Callable[[int], Awaitable[None]] | None = None,
+) -> Outgoing:
+    """A screen as a lane's message (no keyboard: no markup at all)."""
+    return Outgoing(screen.text, screen.keyboard or None, edit_message_id=edit_message_id,
+                    on_sent=on_sent)  # fmt: skip
 
 
 def _deletion(message_id: int) -> Render:
@@ -828,11 +447,4 @@ def _deletion(message_id: int) -> Render:
 
 def _slow_down(t: Translator) -> Outgoing:
     """Said once when a group's replies go over their share while its game is live."""
-    return Outgoing(t("Too many commands here: I answer again in a minute, the table comes "
-                      "first."))  # fmt: skip
-
-
-def _markup(markup: Markup) -> InlineKeyboardMarkup | None:
-    if markup is None or isinstance(markup, InlineKeyboardMarkup):
-        return markup
-    return to_markup(markup)
+    return _notice(slow_down_notice(t))

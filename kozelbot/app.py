@@ -14,6 +14,7 @@ import secrets
 import signal
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from telegram import (
     Bot,
@@ -27,10 +28,16 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 import handlers
-from handlers.delivery import FloodGate
+from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
 from handlers.flow import publish, sync_timer
+from handlers.lifecycle import ChatLifecycle
+from handlers.live import LiveMessages
+from handlers.message_book import MessageBook
+from handlers.outbox import Outbox
 from handlers.presenter import Presenter
+from handlers.selection import Selections
+from handlers.sender import Sender
 from handlers.throttle import Throttle
 from handlers.transport import AiohttpRequest
 from kozelbot.config import Settings
@@ -108,17 +115,30 @@ async def _open(
     data.storage = await Storage.open(settings.db_path)
     data.service = GameService(data.storage.games, rng=rng, lobby_ttl=settings.lobby_minutes * 60,
                                entropy=entropy)  # fmt: skip
+    # The presenter and its parts; what it meets about a chat goes to the chat lifecycle.
+    translators = data.translators()
+    # Retry jitter draws from its own RNG: the game's seeds stay reproducible.
+    data.sender = Sender(application.bot, Backoff(random.Random()))
+    data.messages = MessageBook(data.storage)
+    data.selections = Selections()
+    live = LiveMessages(data.service, data.storage, data.sender, data.messages, data.selections,
+                        translators)  # fmt: skip
+    outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat)
     data.presenter = Presenter(
-        application.bot,
         data.service,
-        data.storage,
-        translators=data.translators(),
+        data.sender,
+        data.messages,
+        live,
+        outbox,
+        data.selections,
+        translators,
+        report=lambda event: data.lifecycle.met(event),
         group_interval=settings.group_interval,
         private_interval=settings.private_interval,
-        on_change=lambda change: publish(data, change),
-        rng=random.Random(),  # retry jitter only: the game's seeds stay reproducible
         reply_budget=settings.reply_budget,
     )
+    data.lifecycle = ChatLifecycle(data.service, data.storage, data.presenter,
+                                   on_change=lambda change: publish(data, change))  # fmt: skip
     await set_command_menus(application.bot, settings.language)
     await resume_games(data)
     await data.presenter.resume_posts()
@@ -233,8 +253,6 @@ def run(
     on ``listen:port`` at that URL's path, behind whatever terminates TLS, and checks every POST
     for a secret token drawn afresh at each start.
     """
-    from urllib.parse import urlsplit
-
     allowed_updates = ["message", "callback_query", "my_chat_member"]
     logging.basicConfig(
         level=settings.log_level.upper(),
