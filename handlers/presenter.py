@@ -148,10 +148,8 @@ class Presenter:
             async def sent(message_id: int, user_id: int = user_id) -> None:
                 self._reminders.setdefault(table.game_id, []).append((user_id, message_id))
 
-            def render(t: Translator) -> Outgoing:
-                # (``sent`` is looked up when the note renders: the last seat's, as before
-                # the presenter was split; noted in the split's report.)
-                return _notice(move_warning(table, seconds, t), on_sent=sent)
+            def render(t: Translator, sent: Callable[[int], Awaitable[None]] = sent) -> Outgoing:
+                return _notice(move_warning(table, seconds, t), on_sent=sent)  # this seat's
 
             self.note(user_id, render, key=f"warn:{table.game_id}:{table.move_seq}")
 

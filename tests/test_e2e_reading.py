@@ -133,3 +133,27 @@ async def test_a_reminder_is_deleted_once_the_move_is_made(
     assert not answer.show_alert, answer.text
     await bot.drain()
     assert reminder.message_id not in {m.message_id for m in emu.messages(user.id)}
+
+
+async def test_each_reminder_is_deleted_in_its_own_chat_when_two_people_were_warned(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """Two people warned at once (a redeal offer to two hands): each reminder is recorded
+    under its own person, so the move deletes each in its own private chat."""
+    players = await seat_four(emu, options="seating=ordered move_time=20")
+    app = _app(bot)
+    await bot.drain()
+    table = next(iter(app.bot_data.service.tables.live.values()))
+    found = players.whose_turn()
+    assert found is not None
+    mover = found[0]
+    other = next(u for u in players.users if u.id != mover.id)
+    seats = [table.seat_of(mover.id), table.seat_of(other.id)]
+    before = {u.id: last_id(emu, u.id) for u in (mover, other)}
+    app.bot_data.presenter.warn(table, seats, 10)  # type: ignore[arg-type]
+    reminders = [await reply_after(emu, u.id, before[u.id], "⏰") for u in (mover, other)]
+    answer = await players.play_one()
+    assert not answer.show_alert, answer.text
+    await bot.drain()
+    for user, reminder in zip((mover, other), reminders, strict=True):
+        assert reminder.message_id not in {m.message_id for m in emu.messages(user.id)}
