@@ -21,7 +21,6 @@ from telegram.ext import (
 from handlers import admin, info, lobby, play, seals, settings, stats
 from handlers.errors import on_error
 from kozelbot.callbacks import (
-    HAND_BUTTONS,
     BackButton,
     Callback,
     HistoryButton,
@@ -32,6 +31,7 @@ from kozelbot.callbacks import (
     VoteButton,
     pattern,
 )
+from kozelbot.games import hand_buttons
 from kozelbot.i18n import translator
 from kozelbot.render import GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions
 
@@ -55,7 +55,7 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(on_press(lobby.lobby_button, LobbyButton))
     application.add_handler(on_press(lobby.option_button, OptionButton))
     # Play
-    application.add_handler(on_press(play.hand_button, *HAND_BUTTONS))
+    application.add_handler(on_press(play.hand_button, *hand_buttons()))
     application.add_handler(on_press(play.back_button, BackButton))
     application.add_handler(CommandHandler("hand", play.hand))
     application.add_handler(CommandHandler("table", play.table))

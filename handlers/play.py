@@ -38,7 +38,7 @@ async def hand_button(update: Update, context: Context) -> None:
     if pressed is None:
         return
     query, user, t, button = pressed.query, pressed.user, pressed.t, pressed.button
-    if not isinstance(button, callbacks.HAND_BUTTONS):
+    if not isinstance(button, callbacks.HandButton):
         await pressed.refuse(t("This button is not valid."))
         return
     # The latest commit this process made (act() checks again under the game's lock).
@@ -61,11 +61,14 @@ async def hand_button(update: Update, context: Context) -> None:
         await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
         return
     family = family_of(table.variant)
-    if isinstance(button, callbacks.SelectButton | callbacks.ChosenButton):
+    if not isinstance(button, callbacks.ActButton) and type(button) not in family.hand_buttons:
+        await pressed.refuse(t("This button is not valid."))  # another family's button
+        return
+    if not isinstance(button, callbacks.MoveButton):
         await _selection_button(pressed, data, table, seat, button)
         return
     try:
-        action = family.parse_action(button.action)
+        action = button.move(family)  # typed: only ActButton's notation is read
     except ValueError:
         await pressed.refuse(t("This button is not valid."))
         return
@@ -74,7 +77,7 @@ async def hand_button(update: Update, context: Context) -> None:
 
 async def _selection_button(
     pressed: Press, data: BotData, table: Table, seat: int,
-    button: callbacks.SelectButton | callbacks.ChosenButton,
+    button: callbacks.HandButton,
 ) -> None:  # fmt: skip
     """A card toggled in the selection of a hand whose moves take several cards, or a verb
     acting on the selected cards (a button of the deal shown, from the latest committed
@@ -88,7 +91,7 @@ async def _selection_button(
         await pressed.refuse(table_error_text("stale", t))
         return
     hand = frozenset(state.view_for(seat).hand)
-    if isinstance(button, callbacks.SelectButton):
+    if isinstance(button, callbacks.ToggleButton):
         if button.card not in hand:
             await pressed.refuse(t("That card is no longer in your hand."))
             return
@@ -97,6 +100,9 @@ async def _selection_button(
         await pressed.answer(t("Selected: {n}", n=len(chosen & hand)))
         return
     chosen = data.selections.of(table.game_id, seat) & hand
+    if not isinstance(button, callbacks.VerbButton):
+        await pressed.refuse(t("This button is not valid."))
+        return
     if not chosen:
         await pressed.refuse(t("Select cards first, then press the action."))
         return

@@ -17,14 +17,16 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from kozelbot.cards import Card
+
+if TYPE_CHECKING:
+    from kozelbot.game import Family
 
 MAX_BYTES = 64
 _ACTION = re.compile(r"[a-z_]{1,16}(:[0-9A-Za-z_]{1,16})?")
 """A move's notation as buttons carry it: a verb and at most one short argument."""
-CHOSEN_VERBS = ("lead", "beat", "discard", "level")
 LOBBY_VERBS = ("join", "leave", "start")
 
 BUTTONS: dict[str, type[Callback]] = {}
@@ -40,6 +42,8 @@ class Callback:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "prefix" not in cls.__dict__:
+            return  # a kind of button (``HandButton`` …), not a button
         taken = BUTTONS.get(cls.prefix)
         if taken is not None and taken.__qualname__ != cls.__qualname__:  # (slots remake it)
             raise TypeError(f"button prefix {cls.prefix!r} is taken by {taken.__qualname__}")
@@ -106,42 +110,47 @@ def pattern(*kinds: type[Callback]) -> str:
     return "^(?:" + "|".join(re.escape(kind.prefix) for kind in kinds) + "):"
 
 
+# -- kinds of hand buttons: the families declare theirs -----------------------------------
+
+
+class HandButton(Callback):
+    """A button of a private hand message. Each names its game and deal (its first two
+    fields, ``game_id`` and ``deal_no``), so a button of an old deal is stale. The families
+    declare their own (``kozelbot/<family>/buttons.py``); ``games.hand_buttons`` lists them."""
+
+    game_id: int
+    deal_no: int
+
+
+class MoveButton(HandButton):
+    """A hand button that makes one move."""
+
+    def move(self, family: Family) -> Any:
+        """The typed move (``ValueError`` if the family has no such move)."""
+        raise NotImplementedError
+
+
+class ToggleButton(HandButton):
+    """A card of a hand whose moves take several cards: pressing it toggles the card in the
+    selection; nothing is played yet."""
+
+    card: Card
+
+
+class VerbButton(HandButton):
+    """A verb that acts with the selected cards (the family makes the move of them)."""
+
+    verb: str
+
+
 # -- the buttons -------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
-class PlayButton(Callback):
-    """A card of a private hand."""
-
-    prefix = "c"
-    game_id: int
-    deal_no: int
-    card: Card
-
-    @property
-    def action(self) -> str:
-        """The move it stands for, in the move log's notation."""
-        return f"play:{self.card}"
-
-
-@dataclass(frozen=True, slots=True)
-class RedealButton(Callback):
-    """Answer to the redeal offer: ``redeal`` True asks for it, False keeps the hand."""
-
-    prefix = "r"
-    game_id: int
-    deal_no: int
-    redeal: bool
-
-    @property
-    def action(self) -> str:
-        return "redeal" if self.redeal else "keep"
-
-
-@dataclass(frozen=True, slots=True)
-class ActButton(Callback):
-    """Any other move of a hand (a hand-off, a call, a demand …): ``action`` is the move in
-    the family's move-log notation, which the family parses and verifies like any press."""
+class ActButton(MoveButton):
+    """Any move of a hand a family has no button of its own for (a hand-off, a call, a
+    pass …): ``action`` is the move in the family's move-log notation, which the family
+    parses and verifies like any press."""
 
     prefix = "a"
     rest = True
@@ -153,30 +162,8 @@ class ActButton(Callback):
         if not _ACTION.fullmatch(self.action):
             raise ValueError(self.action)
 
-
-@dataclass(frozen=True, slots=True)
-class SelectButton(Callback):
-    """A card of a hand that selects several cards (the cover game): pressing it toggles
-    the card in the selection; nothing is played yet."""
-
-    prefix = "x"
-    game_id: int
-    deal_no: int
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class ChosenButton(Callback):
-    """A verb that acts with the selected cards: ``lead``, ``beat``, ``discard``, ``level``."""
-
-    prefix = "y"
-    game_id: int
-    deal_no: int
-    verb: str
-
-    def __post_init__(self) -> None:
-        if self.verb not in CHOSEN_VERBS:
-            raise ValueError(self.verb)
+    def move(self, family: Family) -> Any:
+        return family.parse_action(self.action)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +248,3 @@ class SealButton(Callback):
     def __post_init__(self) -> None:
         if self.deal_no < -1:
             raise ValueError(self.deal_no)
-
-
-HAND_BUTTONS = (PlayButton, RedealButton, ActButton, SelectButton, ChosenButton)
-"""The buttons of a private hand message."""

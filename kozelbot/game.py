@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from kozelbot.fairplay import shuffle_seed
 
 if TYPE_CHECKING:
+    from kozelbot.callbacks import HandButton
     from kozelbot.cards import Card
     from kozelbot.i18n import Translator
     from kozelbot.options import Preset
@@ -176,6 +177,12 @@ class Family(Protocol):
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         """The move to make instead of a refused one (``kryuk``: the only legal card), or
         ``None`` to refuse it."""
+
+    @property
+    def hand_buttons(self) -> tuple[type[HandButton], ...]:
+        """The family's own kinds of hand button (``kozelbot.callbacks.HandButton``; any
+        other move travels as ``ActButton``). A press of another family's button at one of
+        its tables is not valid."""
 
     @property
     def tally_keys(self) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from kozelbot.callbacks import ActButton, HandButton
 from kozelbot.cover import FAMILY as COVER
 from kozelbot.follow import FAMILY as FOLLOW
 from kozelbot.game import Family, FamilyTexts, GameState
@@ -29,6 +30,11 @@ TABLE_PRESETS: dict[str, Preset] = {
     for name, chosen in family.presets.items()
 }  # fmt: skip
 """The presets a group can play at a table (lobbies offer these; ``simulate`` plays all)."""
+
+
+def hand_buttons() -> tuple[type[HandButton], ...]:
+    """Every kind of hand button: the core's ``ActButton`` and the ones the families declare."""
+    return (ActButton, *(kind for family in FAMILIES for kind in family.hand_buttons))
 
 
 def texts_of(variant: str) -> FamilyTexts:

@@ -23,7 +23,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from botapi_emulator import BotApiEmulator, ChatMessage, Group, User
-from kozelbot.callbacks import HAND_BUTTONS, Callback, parse
+from kozelbot.callbacks import Callback, parse
+from kozelbot.games import hand_buttons
 from kozelbot.texts import NOT_NOW
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,7 @@ def hand_moves(message: ChatMessage) -> list[tuple[str, str, str]]:
 
 def _is_hand_button(data: str) -> bool:
     button: Callback | None = parse(data)
-    return isinstance(button, HAND_BUTTONS)
+    return isinstance(button, hand_buttons())
 
 
 def hand_message(emu: BotApiEmulator, person: User) -> ChatMessage | None:

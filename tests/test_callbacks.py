@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 from kozelbot import callbacks
-from kozelbot.callbacks import ActButton, PlayButton, RedealButton
+from kozelbot.callbacks import ActButton
 from kozelbot.cards import Card
+from kozelbot.cover.buttons import ChosenButton, SelectButton
+from kozelbot.follow.buttons import PlayButton, RedealButton
 from kozelbot.games import family_of
 
 
@@ -51,9 +53,9 @@ def test_a_well_formed_button_with_an_unknown_move_is_refused_by_the_family(acti
 
 def test_every_button_is_declared_once_and_round_trips_through_its_prefix() -> None:
     """Issue #16 item 4: a button's prefix is declared on its class and nowhere else."""
-    samples = [callbacks.PlayButton(7, 2, Card.parse("10H")), callbacks.RedealButton(7, 0, False),
-               ActButton(7, 1, "call:mirror"), callbacks.SelectButton(7, 3, Card.parse("QS")),
-               callbacks.ChosenButton(7, 3, "beat"), callbacks.LobbyButton(7, "join"),
+    samples = [PlayButton(7, 2, Card.parse("10H")), RedealButton(7, 0, False),
+               ActButton(7, 1, "call:mirror"), SelectButton(7, 3, Card.parse("QS")),
+               ChosenButton(7, 3, "beat"), callbacks.LobbyButton(7, "join"),
                callbacks.OptionButton(7, "move_time"), callbacks.BackButton(7),
                callbacks.SettingsButton("language"), callbacks.HistoryButton(7, -1),
                callbacks.VoteButton(7), callbacks.SealButton(7, -1)]  # fmt: skip
@@ -76,7 +78,7 @@ def test_a_prefix_cannot_be_declared_twice() -> None:
             game_id: int
 
 
-@pytest.mark.parametrize("make", [lambda: callbacks.ChosenButton(1, 0, "jump"),
+@pytest.mark.parametrize("make", [lambda: ChosenButton(1, 0, "jump"),
                                   lambda: callbacks.LobbyButton(1, "sit"),
                                   lambda: callbacks.HistoryButton(1, -2),
                                   lambda: ActButton(1, 0, "Give:QC")])  # fmt: skip

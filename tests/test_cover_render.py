@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from kozelbot.callbacks import ChosenButton, SelectButton, parse
+from kozelbot.callbacks import parse
 from kozelbot.cards import DECK_36, Card, parse_cards
 from kozelbot.cover import FAMILY, render
+from kozelbot.cover.buttons import ChosenButton, SelectButton
 from kozelbot.cover.state import CoverState
 from kozelbot.cover.vocabulary import (
     Acted,

@@ -207,3 +207,27 @@ async def test_a_selection_button_on_a_follow_suit_hand_is_not_valid(
         assert [m for m in moves if m.source.value == "human"] == []
     finally:
         await bot.stop()
+
+
+async def test_a_card_button_of_the_follow_suit_family_on_a_cover_hand_is_not_valid(
+    emu: BotApiEmulator, db_path: Path
+) -> None:
+    """A family's own button pressed at another family's table (issue #16: the families
+    declare their buttons) is refused and plays nothing."""
+    bot = BotRunner(bot_settings(emu, db_path), seed=7)
+    await bot.start()
+    try:
+        players = await seat_four(emu, options="cover move_time=0 seating=ordered")
+        for user in players.users:
+            message = players.hand_message(user)
+            assert message is not None
+            card = next(d for d in _buttons(message) if d.startswith("x:")).split(":")[3]
+            for data in (f"c:1:0:{card}", "r:1:0:n"):
+                query = emu.forged_press_nowait(user, user.id, message.message_id, data)
+                answer = await emu.wait_answer(query)
+                assert answer.show_alert and "недействительна" in (answer.text or ""), data
+        assert bot.app is not None
+        moves = await bot.app.bot_data.storage.games.moves(1)
+        assert [m for m in moves if m.source.value == "human"] == []
+    finally:
+        await bot.stop()

@@ -46,6 +46,7 @@ from botapi_emulator.entities import command_entities
 from botapi_emulator.state import CallbackQuery
 from kozelbot import callbacks
 from kozelbot.cards import DECK_36
+from kozelbot.follow.buttons import PlayButton, RedealButton
 from kozelbot.follow.state import MatchState
 from kozelbot.follow.vocabulary import Action, AskRedeal, KeepHand, PlayCard
 from kozelbot.games import DEFAULT_PRESET, preset
@@ -402,11 +403,11 @@ class Oracle:
             return seat is not None and game.status == "playing"
         if isinstance(button, callbacks.SealButton):
             return False  # shows a public seal in an alert: never a change
-        if isinstance(button, callbacks.PlayButton | callbacks.RedealButton):
+        if isinstance(button, PlayButton | RedealButton):
             if seat is None or game.state is None or button.deal_no != game.deal_no:
                 return False
             action: Action
-            if isinstance(button, callbacks.PlayButton):
+            if isinstance(button, PlayButton):
                 action = PlayCard(button.card)
             else:
                 action = AskRedeal() if button.redeal else KeepHand()

@@ -25,6 +25,7 @@ from typing import Any
 from kozelbot.cards import Card
 from kozelbot.cover import render, stats
 from kozelbot.cover.ai import choose
+from kozelbot.cover.buttons import ChosenButton, SelectButton
 from kozelbot.cover.dealing import deal_from_seed
 from kozelbot.cover.presets import PRESETS, configure
 from kozelbot.cover.state import CoverState
@@ -82,6 +83,7 @@ class CoverFamily:
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         return None
 
+    hand_buttons = (SelectButton, ChosenButton)
     tally_keys = stats.TALLY_KEYS
 
     def tallies(self, event: Any, state: GameState) -> tuple[tuple[int, str], ...]:

@@ -19,6 +19,7 @@ from typing import Any
 from kozelbot.cards import Card
 from kozelbot.follow import render, stats
 from kozelbot.follow.ai import choose_action
+from kozelbot.follow.buttons import PlayButton, RedealButton
 from kozelbot.follow.dealing import deal_from_seed
 from kozelbot.follow.presets import PRESETS
 from kozelbot.follow.state import MatchState
@@ -73,6 +74,7 @@ class FollowFamily:
     def deal_from_seed(self, seed: str) -> list[tuple[str, list[Card]]]:
         return deal_from_seed(seed)
 
+    hand_buttons = (PlayButton, RedealButton)
     tally_keys = stats.TALLY_KEYS
 
     def tallies(self, event: Any, state: GameState) -> tuple[tuple[int, str], ...]:

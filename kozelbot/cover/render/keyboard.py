@@ -8,8 +8,9 @@ with its reason. The selection lives in the presenter (``selected``), not in the
 
 from __future__ import annotations
 
-from kozelbot.callbacks import ActButton, ChosenButton, SelectButton
+from kozelbot.callbacks import ActButton
 from kozelbot.cards import Card
+from kozelbot.cover.buttons import ChosenButton, SelectButton
 from kozelbot.cover.state import CoverState
 from kozelbot.cover.strength import RANK_OF
 from kozelbot.cover.view import View

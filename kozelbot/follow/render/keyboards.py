@@ -5,7 +5,8 @@ One button per card, then the answers the step asks for (redeal, hand-off, call)
 
 from __future__ import annotations
 
-from kozelbot.callbacks import ActButton, PlayButton, RedealButton
+from kozelbot.callbacks import ActButton
+from kozelbot.follow.buttons import PlayButton, RedealButton
 from kozelbot.follow.render.common import opening_name, sort_hand
 from kozelbot.follow.state import MatchState
 from kozelbot.follow.vocabulary import (
