@@ -13,8 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
 from kozelbot.game import DealScored, shuffle_rng
 from kozelbot.games import PRESETS, new_state, preset

@@ -60,13 +60,14 @@ class Card:
     comparison as cheap as for ints, which the engine's hot paths rely on.
     """
 
-    __slots__ = ("points", "rank", "suit")
+    __slots__ = ("_notation", "points", "rank", "suit")
     _interned: ClassVar[dict[tuple[Rank, Suit], Card]] = {}
 
     rank: Rank
     suit: Suit
     points: int
     """The card's points (RULES.md §0)."""
+    _notation: str
 
     def __new__(cls, rank: Rank, suit: Suit) -> Card:
         card = cls._interned.get((rank, suit))
@@ -75,6 +76,7 @@ class Card:
             object.__setattr__(card, "rank", Rank(rank))
             object.__setattr__(card, "suit", Suit(suit))
             object.__setattr__(card, "points", Rank(rank).points)
+            object.__setattr__(card, "_notation", f"{Rank(rank).value}{Suit(suit).value}")
             cls._interned[(rank, suit)] = card
         return card
 
@@ -85,7 +87,7 @@ class Card:
         return Card, (self.rank, self.suit)
 
     def __str__(self) -> str:
-        return f"{self.rank.value}{self.suit.value}"
+        return self._notation  # worked out once: move logs, dumps and traces write many
 
     def __repr__(self) -> str:
         return f"Card({self})"
