@@ -1,6 +1,7 @@
 """``kozelbot``: run the bot (default; without a token, the sandbox), ``kozelbot sandbox``
 (the real bot against a local Telegram emulator, played from a web page), ``kozelbot simulate
-...`` (computer-only matches), ``kozelbot backup FILE`` (a consistent copy of the live
+...`` (computer-only matches), ``kozelbot arena ...`` (two computer levels measured),
+``kozelbot backup FILE`` (a consistent copy of the live
 database) or ``kozelbot verify SEED HASH`` (check a deal's revealed shuffle seed against the
 hash shown before it)."""
 
@@ -22,6 +23,10 @@ USAGE = (
     "reach ADDR:P (default 127.0.0.1:8443)\n"
     "       kozelbot simulate --variant hvalenyi [--option KEY=VALUE ...] "
     "--matches N --seed S [--trace FILE]\n"
+    "       kozelbot arena --variant V [--option KEY=VALUE ...] --a LEVEL --b LEVEL "
+    "--matches N --seed S [--jobs J]\n"
+    "                           two computer levels (easy, normal) in duplicate matches: "
+    "A's match wins with a 95 % interval, awards and decision times\n"
     "       kozelbot backup FILE  copy the database (KOZEL_DB_PATH) to FILE, "
     "also while the bot runs\n"
     "       kozelbot verify SEED HASH [--secret S --seal L --client C]\n"
@@ -39,6 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from kozelbot.simulate import run as simulate
 
         return simulate(args[1:], sys.stdout)
+    if args and args[0] == "arena":
+        from kozelbot.arena import run as arena
+
+        return arena(args[1:], sys.stdout)
     if args and args[0] in ("-h", "--help", "help"):
         print(USAGE)
         return 0

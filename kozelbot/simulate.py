@@ -35,6 +35,19 @@ def play_match(
     return state
 
 
+def options_of(variant: str, words: Sequence[str], players: int | None) -> dict[str, Any]:
+    """A variant's options from ``KEY=VALUE`` words and a number of players (fewer than four
+    play each for self where the preset has pairs); ``OptionError`` for a bad word."""
+    chosen = preset(variant)
+    words = list(words)
+    if players is not None:
+        words.append(f"players={players}")
+        explicit = {w.partition("=")[0] for w in words[:-1]}
+        if players != 4 and "mode" in chosen.keys and "mode" not in explicit:
+            words.append("mode=self")  # only pairs need four
+    return chosen.parse(words).model_dump()
+
+
 def run(argv: Sequence[str], out: IO[str]) -> int:
     """Parse the ``simulate`` arguments, play, print the summary; return the exit code."""
     parser = argparse.ArgumentParser(prog="kozelbot simulate")
@@ -46,15 +59,8 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     parser.add_argument("--players", type=int, choices=(2, 3, 4),
                         help="hvalenyi: 2 or 4; cover: 2 to 4 (fewer than 4: each for self)")
     args = parser.parse_args(argv)
-    words = list(args.option)
-    if args.players is not None:
-        words.append(f"players={args.players}")
-        chosen = preset(args.variant)
-        explicit = {w.partition("=")[0] for w in args.option}
-        if args.players != 4 and "mode" in chosen.keys and "mode" not in explicit:
-            words.append("mode=self")  # only pairs need four
     try:
-        options = preset(args.variant).parse(words).model_dump()
+        options = options_of(args.variant, args.option, args.players)
     except OptionError as error:
         parser.error(f"bad --option {error}")
     master = random.Random(args.seed)

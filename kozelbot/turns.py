@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kozelbot import ledger, seating
+from kozelbot import ledger, levels, seating
 from kozelbot.change import Change
 from kozelbot.game import GameState, advance
 from kozelbot.games import family_of
+from kozelbot.levels import DEFAULT_LEVEL
 from kozelbot.records import MoveSource
 from kozelbot.table import TableStatus
 
@@ -46,12 +47,12 @@ def play_on(change: Change, now: float) -> None:
 
     def choose(state: GameState, seat: int) -> Any:
         player = table.seats[seat]
-        easy = table.options.get("computer") == "easy"
-        if easy and (player is None or player.is_computer):
-            # The easy computer: a random legal move, reproducible from the match seed.
-            rng = random.Random(f"{table.seed}:{table.move_seq}:easy")
-            return rng.choice(state.legal_actions(seat))
-        return family.choose(state, seat)
+        # The table's level plays its computer seats; someone away gets the normal player.
+        level = str(table.options.get("computer", DEFAULT_LEVEL))
+        if player is not None and not player.is_computer:
+            level = DEFAULT_LEVEL
+        rng = random.Random(f"{table.seed}:{table.move_seq}:{level}")  # the match replays
+        return levels.choose(level, state, seat, rng)
 
     advance(state, table, computer_seat, choose, on_move=moved,
             on_events=lambda events: ledger.owe(change, events),
