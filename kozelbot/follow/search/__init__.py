@@ -1,0 +1,21 @@
+"""The search representation of a follow-suit deal in trick play (issue #17).
+
+For a searching computer player (determinized search: sample the hidden hands, then search
+the remaining tricks or play them out): a deal held in ints and masks, made and unmade card
+by card without copying, answering legality, tricks and the end of the deal as the engine
+does. The engine stays the one authority for what the bot accepts.
+
+    bits       cards as indices 0..35 and hands as int masks; conversions at the edges
+    tables     a deck's strength tables under one trump suit, compiled once into masks
+    facts      DealFacts: a deal's public facts at a card-play position (of a state, a view)
+    position   Position: hands as masks, make / unmake, legal cards, tricks, the deal's end
+    ending     an ended deal scored by the engine's ``scoring.settle``
+    playout    random playouts: a shuffled first deal played to its end with random cards
+"""
+
+from __future__ import annotations
+
+from kozelbot.follow.search.facts import DealFacts
+from kozelbot.follow.search.position import OVER, REFILL, TRICK, Position
+
+__all__ = ["OVER", "REFILL", "TRICK", "DealFacts", "Position"]
