@@ -16,9 +16,10 @@ card-play position of a deal a ``Position`` follows the engine card by card, and
   settlement (award, multiplier, zeroed side, whether the match ends) are the engine's
   (``DealScored``, ``MatchOver``).
 
-By default each preset is checked on ``DEFAULT_POSITIONS`` card-play positions, so the
-five take a few seconds in all; set ``KOZEL_DIFF_POSITIONS=100000`` for the full run
-(10⁵ positions per preset).
+Each preset is checked on ``KOZEL_DIFF_POSITIONS`` card-play positions (default
+``DEFAULT_POSITIONS``, 10⁵: about 2 s a preset, 10 s for the five on one core); set the
+variable lower for a quick look (``KOZEL_DIFF_POSITIONS=5000``) or higher for a deeper run
+(``KOZEL_DIFF_POSITIONS=1000000``).
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ from typing import Any
 
 import pytest
 
+from kozelbot.cards import Card
 from kozelbot.follow.search import OVER, REFILL, TRICK, Position
 from kozelbot.follow.search.bits import INDEX, cards_of, indices
 from kozelbot.follow.state import MatchState
 from kozelbot.follow.vocabulary import PLAY, Outcome, PlayCard, TrickTaken
 from kozelbot.game import DealScored, MatchOver, shuffle_rng
 
-DEFAULT_POSITIONS = 8000
+DEFAULT_POSITIONS = 100_000
 POSITIONS = int(os.environ.get("KOZEL_DIFF_POSITIONS", DEFAULT_POSITIONS))
 
 OPTION_SPACES: dict[str, tuple[str, dict[str, list[Any]]]] = {
@@ -109,6 +111,7 @@ def check_preset(name: str, positions: int, seed: int) -> Counter[str]:
             assert position.turn == seat
             assert set(cards_of(position.legal())) == set(legal)
             seen["positions"] += 1
+            seen[restriction(state, seat, legal)] += 1
             if rng.random() < 0.05:
                 check_view_and_unmake(state, position, rng)
                 seen["views"] += 1
@@ -137,6 +140,20 @@ def check_preset(name: str, positions: int, seed: int) -> Counter[str]:
                 assert not any(isinstance(e, DealScored) for e in events)
     seen["matches"] = match
     return seen
+
+
+def restriction(state: MatchState, seat: int, legal: tuple[Card, ...]) -> str:
+    """What limits the legal cards here: ``free``, ``follow`` (the led suit), ``lead`` (kryuk's
+    A♦ or trump-lead rule) or ``discard`` (the ace-discard ban)."""
+    deal = state.current
+    assert deal is not None
+    if len(legal) == len(deal.hands[seat]):
+        return "free"
+    if not deal.trick:
+        return "lead"
+    suit_of = state.strength.suit_of
+    led = suit_of[deal.trick[0][1]]
+    return "follow" if any(suit_of[card] is led for card in legal) else "discard"
 
 
 def check_view_and_unmake(state: MatchState, position: Position, rng: random.Random) -> None:
