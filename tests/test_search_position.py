@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from kozelbot.cards import Card, parse_cards
+from kozelbot.follow import FAMILY
 from kozelbot.follow.presets import PRESETS
 from kozelbot.follow.search import OVER, REFILL, TRICK, DealFacts, Position
 from kozelbot.follow.search.bits import INDEX, cards_of, indices, mask_of
@@ -307,3 +308,11 @@ def test_first_deal_facts_are_the_engines(variant: str, options: dict[str, Any])
         position = dealer.deal(rng)
         assert random_playout(position, rng) == len(position.played)
         assert position.over and sum(position.award()) >= 0
+
+
+def test_the_family_offers_the_benchmark_its_search_playout() -> None:
+    """``benchmarks/playout.py`` reaches the representation through ``FAMILY`` alone: one
+    call plays one whole random deal (8 or 9 tricks, or fewer after a catch)."""
+    playout = FAMILY.search_playout("hvalenyi", {"players": 2})
+    rng = random.Random(5)
+    assert all(2 <= playout(rng) <= 36 for _ in range(20))

@@ -1,7 +1,9 @@
 """Random playouts through the search representation: a shuffled deal played to its end.
 
 ``random_playout`` plays uniformly random legal cards with ``Position.make`` until the deal
-ends (what a rollout of a searching player does from a sampled position). ``Dealer`` deals a
+ends (what a rollout of a searching player does from a sampled position). ``playouts``
+gives ``benchmarks/playout.py`` (through ``FAMILY.search_playout``) one whole deal per call,
+dealt and played out. ``Dealer`` deals a
 shuffled deck straight into masks as the match's first deal of a preset (a plain deal, as
 the engine deals it: the holder of ``Rules.first_lead_card`` leads, with two players the
 non-dealer seat 1, and the talon follows the hands) — the benchmark's deals; kryuk's
@@ -11,6 +13,7 @@ re-shuffle until its dealing constraints hold is the chance step's, not done her
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from kozelbot.follow.rules import Rules
 from kozelbot.follow.search.bits import BIT, INDEX
@@ -74,3 +77,15 @@ class Dealer:
         while not hands[leader] & lead:
             leader += 1
         return Position(self.facts[leader], hands)
+
+
+def playouts(rules: Rules) -> Callable[[random.Random], int]:
+    """A function that deals a shuffled first deal of ``rules`` (``Dealer``) and plays it
+    to its end with random legal cards (``random_playout``) at each call; it returns the
+    cards played."""
+    dealer = Dealer(rules)
+
+    def playout(rng: random.Random) -> int:
+        return random_playout(dealer.deal(rng), rng)
+
+    return playout
