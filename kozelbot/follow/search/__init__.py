@@ -11,6 +11,17 @@ does. The engine stays the one authority for what the bot accepts.
     position   Position: hands as masks, make / unmake, legal cards, tricks, the deal's end
     ending     an ended deal scored by the engine's ``scoring.settle``
     playout    random playouts: a shuffled first deal played to its end with random cards
+
+A searching player, per decision and per sample of the hidden hands (and, with two players,
+of the talon in dealing order)::
+
+    facts = DealFacts.of_view(view)              # once per decision
+    position = Position.of_hands(facts, hands, talon)
+    for card in indices(position.legal()):       # bits.indices: the set bits
+        done = position.make(card)               # 0, or TRICK (| OVER | REFILL)
+        ...                                      # position.leader, .points, .last_trick()
+        position.unmake()
+    # at a leaf: position.over, .outcome, .outcome_side, .points, .award(), .settlement()
 """
 
 from __future__ import annotations
