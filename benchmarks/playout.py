@@ -2,6 +2,12 @@
 uniformly random legal moves, and whole computer-player matches, for every preset. Prints
 one JSON line per preset (``--variant`` picks one; ``--option KEY=VALUE`` sets options).
 
+Where a family offers a search representation (``search_playout``, beside the protocol: the
+follow-suit family's ``kozelbot/follow/search``), the same line gives its random playout —
+whole deals, shuffled and played to the end with uniformly random legal cards through its
+make — as ``search_random_deals_per_second``, and its ratio to the protocol's figure of the
+same run (``search_speedup``).
+
     python benchmarks/playout.py [--deals N] [--matches M] [--seed S] [--variant V]
 
 Redeal offers are always declined (``keep``): a redeal is a deal not played, and the figure
@@ -21,9 +27,11 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
 from kozelbot.game import DealScored, shuffle_rng
-from kozelbot.games import PRESETS, new_state, preset
+from kozelbot.games import PRESETS, family_of, new_state, preset
 from kozelbot.simulate import play_match
 
+SEARCH_FACTOR = 4
+"""The search representation plays this many times ``--deals`` (about as long a run)."""
 DECLINE = {"keep"}
 """Actions preferred when offered, so that a deal is played instead of dealt again."""
 
@@ -49,6 +57,20 @@ def random_deals(variant: str, options: dict[str, Any], count: int, seed: int) -
     return time.perf_counter() - started
 
 
+def search_deals(variant: str, options: dict[str, Any], count: int, seed: int) -> float | None:
+    """Play ``count`` random deals through the family's search representation; return the
+    seconds taken, or ``None`` if the family has none."""
+    factory = getattr(family_of(variant), "search_playout", None)
+    if factory is None:
+        return None
+    playout = factory(variant, options)
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    for _ in range(count):
+        playout(rng)
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=5000)
@@ -64,20 +86,25 @@ def main() -> None:
     for variant, words in setups:
         options = preset(variant).parse(words).model_dump()
         seconds = random_deals(variant, options, args.deals, args.seed)
+        search = search_deals(variant, options, args.deals * SEARCH_FACTOR, args.seed)
         started = time.perf_counter()
         deals = 0
         for match in range(args.matches):
             state = play_match(new_state(variant, options), args.seed * 1000 + match)
             deals += state.deals_scored
         ai_seconds = time.perf_counter() - started
-        print(json.dumps({
+        figures: dict[str, Any] = {
             "variant": variant,
             "options": words,
             "random_deals": args.deals,
             "random_deals_per_second": round(args.deals / seconds),
-            "ai_matches": args.matches,
-            "ai_deals_per_second": round(deals / ai_seconds),
-        }), flush=True)  # fmt: skip
+        }
+        if search is not None:
+            figures["search_random_deals_per_second"] = round(args.deals * SEARCH_FACTOR / search)
+            figures["search_speedup"] = round(seconds * SEARCH_FACTOR / search, 1)
+        figures["ai_matches"] = args.matches
+        figures["ai_deals_per_second"] = round(deals / ai_seconds)
+        print(json.dumps(figures), flush=True)
 
 
 if __name__ == "__main__":

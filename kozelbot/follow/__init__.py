@@ -5,15 +5,16 @@ presets (``presets``); the state machine (``state``) with its vocabulary (``voca
 records (``records``), dealing (``dealing``, ``opening``), one module per step (``call``,
 ``blind``, ``redeal``, ``handoff``, ``play``; ``step`` says what a step is, ``flow`` orders
 them), tricks (``tricks``), scoring (``scoring``), views (``view``) and saved layouts
-(``formats``); the computer player (``ai``), texts and keyboards (``render``) and traces
-(``trace``). The rest of the bot reaches it only through ``FAMILY``, an implementation of
+(``formats``); the computer player (``ai``) and the search representation a searching
+player will use (``search``), texts and keyboards (``render``) and traces (``trace``). The
+rest of the bot reaches it only through ``FAMILY``, an implementation of
 ``kozelbot.game.Family``.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from kozelbot.cards import Card
@@ -22,6 +23,7 @@ from kozelbot.follow.ai import choose_action
 from kozelbot.follow.buttons import PlayButton, RedealButton
 from kozelbot.follow.dealing import deal_from_seed
 from kozelbot.follow.presets import PRESETS
+from kozelbot.follow.search.playout import playouts
 from kozelbot.follow.state import MatchState
 from kozelbot.follow.vocabulary import KeepHand, PlayCard, parse_action
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
@@ -73,6 +75,14 @@ class FollowFamily:
 
     def deal_from_seed(self, seed: str) -> list[tuple[str, list[Card]]]:
         return deal_from_seed(seed)
+
+    def search_playout(
+        self, variant: str, options: Mapping[str, Any]
+    ) -> Callable[[random.Random], int]:
+        """Not in the protocol (``benchmarks/playout.py`` looks for it): a function playing
+        one random deal of the preset through the search representation per call — a
+        shuffled first deal played to its end with random legal cards (``search.playout``)."""
+        return playouts(PRESETS[variant].rules(options))
 
     hand_buttons = (PlayButton, RedealButton)
     tally_keys = stats.TALLY_KEYS

@@ -14,6 +14,7 @@ variant is written here.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -44,16 +45,24 @@ class Settlement:
 
 
 def deal_outcome(rules: Rules, deal: DealState) -> tuple[Outcome, int | None]:
-    """How a deal played to its last trick ended, and the side it went to: all tricks (if the
-    preset scores them apart), eggs at equal points, else the side with more points."""
+    """How a deal played to its last trick ended, and the side it went to (``outcome_of``)."""
+    return outcome_of(rules, deal.points, deal.tricks_won)
+
+
+def outcome_of(
+    rules: Rules, points: Sequence[int], tricks_won: Sequence[int]
+) -> tuple[Outcome, int | None]:
+    """How a deal played to its last trick ended, from the sides' card ``points`` and
+    ``tricks_won``: all tricks (if the preset scores them apart), eggs at equal points, else
+    the side with more points. The engine and the search representation both ask it."""
     if rules.all_tricks != "none":
         for side in (0, 1):
-            if deal.tricks_won[1 - side] == 0:
+            if tricks_won[1 - side] == 0:
                 outcome = Outcome.ALL_TRICKS if rules.all_tricks == "reset" else Outcome.LYUSYA
                 return outcome, side
-    if deal.points[0] == deal.points[1]:
+    if points[0] == points[1]:
         return Outcome.EGGS, None
-    return Outcome.NORMAL, 0 if deal.points[0] > deal.points[1] else 1
+    return Outcome.NORMAL, 0 if points[0] > points[1] else 1
 
 
 def awards_of(rules: Rules, side: int, obligation: int | None) -> tuple[tuple[int, int], ...]:
