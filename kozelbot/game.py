@@ -149,6 +149,22 @@ class GameState(Protocol):
         """The trace of the deal just scored (before the next chance step)."""
 
 
+class SearchPosition(Protocol):
+    """A deal in play as a searching computer player plays it (issue #17): moves are plain
+    ints, made and taken back in place (``make`` / ``unmake``), so a search copies nothing
+    per node. ``legal(seat)`` is the set of ``GameState.legal_actions(seat)`` as moves;
+    ``action(move)`` is the action the engine, the one authority, takes."""
+
+    over: bool
+    """The deal has ended (the family's position says how)."""
+
+    def to_act(self) -> tuple[int, ...]: ...
+    def legal(self, seat: int) -> list[int]: ...
+    def make(self, move: int) -> None: ...
+    def unmake(self) -> None: ...
+    def action(self, move: int) -> Any: ...
+
+
 class Family(Protocol):
     """A family of games: its presets, states, computer player and texts."""
 
@@ -177,6 +193,10 @@ class Family(Protocol):
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         """The move to make instead of a refused one (``kryuk``: the only legal card), or
         ``None`` to refuse it."""
+
+    def search_position(self, state: GameState) -> SearchPosition | None:
+        """The deal in play as a search position, or ``None`` (no deal in play, or the
+        family has no search representation yet)."""
 
     @property
     def hand_buttons(self) -> tuple[type[HandButton], ...]:

@@ -13,7 +13,8 @@ The package, one job a module:
 - ``scoring``: loser points, eggs, four of a kind, who is out, the match winner;
 - ``view``: what one seat may know; ``trace``: the game's trace;
 - ``state``: the match's fields, the phase table, the chance step, dump and load;
-- ``ai``: the computer player; ``render``: texts and multi-select keyboards, from views.
+- ``ai``: the computer player; ``render``: texts and multi-select keyboards, from views;
+- ``search``: the game in play as bits with make/unmake, for a searching computer player.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from kozelbot.cover.ai import choose
 from kozelbot.cover.buttons import ChosenButton, SelectButton
 from kozelbot.cover.dealing import deal_from_seed
 from kozelbot.cover.presets import PRESETS, configure
+from kozelbot.cover.search import PHASES, Position, from_state
 from kozelbot.cover.state import CoverState
 from kozelbot.cover.vocabulary import parse_action
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
@@ -82,6 +84,11 @@ class CoverFamily:
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         return None
+
+    def search_position(self, state: GameState) -> Position | None:
+        """The game in play as a search position (``search``), or ``None`` between games."""
+        game = _state(state)
+        return from_state(game) if game.phase in PHASES else None
 
     hand_buttons = (SelectButton, ChosenButton)
     tally_keys = stats.TALLY_KEYS

@@ -88,6 +88,10 @@ class FollowFamily:
         legal = match.legal_actions(seat)
         return legal[0] if len(legal) == 1 and isinstance(legal[0], PlayCard) else None
 
+    def search_position(self, state: GameState) -> None:
+        """No search representation of the follow-suit games here (yet)."""
+        return None
+
     multi_select = False
 
     @property
