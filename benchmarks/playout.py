@@ -6,6 +6,13 @@ one JSON line per preset (``--variant`` picks one; ``--option KEY=VALUE`` sets o
 
 Redeal offers are always declined (``keep``): a redeal is a deal not played, and the figure
 counts deals played.
+
+Where the family has a search representation (``Family.search_position``: the cover
+games), the same number of deals is also played out through it, with uniformly random legal
+moves made in place (``search_random_deals_per_second``; each deal dealt by the engine's
+chance step in a fresh match and turned into a position, which the figure counts too), and
+``search_ratio`` says how many times faster that is than ``random_deals_per_second``,
+measured in the same run.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
 from kozelbot.game import DealScored, shuffle_rng
-from kozelbot.games import PRESETS, new_state, preset
+from kozelbot.games import PRESETS, family_of, new_state, preset
 from kozelbot.simulate import play_match
 
 DECLINE = {"keep"}
@@ -49,6 +56,29 @@ def random_deals(variant: str, options: dict[str, Any], count: int, seed: int) -
     return time.perf_counter() - started
 
 
+def search_deals(variant: str, options: dict[str, Any], count: int, seed: int) -> float | None:
+    """Play ``count`` deals with random legal moves through the family's search position
+    (``make`` only); return the seconds taken, or ``None`` if the family has none."""
+    family = family_of(variant)
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    played = shuffles = 0
+    while played < count:
+        state = new_state(variant, options)
+        state.chance(shuffle_rng(seed, shuffles))
+        shuffles += 1
+        position = family.search_position(state)
+        if position is None:
+            if state.over:
+                continue  # four of a kind dealt: the match ended before any move
+            return None
+        choice = rng.choice
+        while not position.over:
+            position.make(choice(position.legal(position.to_act()[0])))
+        played += 1
+    return time.perf_counter() - started
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--deals", type=int, default=5000)
@@ -64,6 +94,11 @@ def main() -> None:
     for variant, words in setups:
         options = preset(variant).parse(words).model_dump()
         seconds = random_deals(variant, options, args.deals, args.seed)
+        search_seconds = search_deals(variant, options, args.deals, args.seed)
+        search = {} if search_seconds is None else {
+            "search_random_deals_per_second": round(args.deals / search_seconds),
+            "search_ratio": round(seconds / search_seconds, 2),
+        }  # fmt: skip
         started = time.perf_counter()
         deals = 0
         for match in range(args.matches):
@@ -75,6 +110,7 @@ def main() -> None:
             "options": words,
             "random_deals": args.deals,
             "random_deals_per_second": round(args.deals / seconds),
+            **search,
             "ai_matches": args.matches,
             "ai_deals_per_second": round(deals / ai_seconds),
         }), flush=True)  # fmt: skip

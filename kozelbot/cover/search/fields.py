@@ -19,31 +19,34 @@ More = tuple[int, int, int, int, int, int, int, bool, bool, "tuple[Outcome, int]
 """What a round's end, the draw or a claim changes beyond the registers (``Flow._save``)."""
 
 
-Seating = tuple[Ints, Ints, Ints, int, tuple[Ints, ...]]
+Seating = tuple[Ints, Ints, Ints, int, tuple[Ints, ...], tuple[Ints, ...]]
 """Sides, seats out, seats in play, their mask, and clockwise orders (``_seating``)."""
 _SEATING: dict[tuple[int, bool, tuple[int, ...]], Seating] = {}
 
 
 def _seating(rules: CoverRules, out: tuple[int, ...]) -> Seating:
     """Each seat's side, the seats out, the seats in play (a tuple and a mask), and from
-    each seat the seats in play clockwise: worked out once per table and seats out."""
+    each seat the seats in play clockwise, that seat first, and once round the table after
+    it, that seat last: worked out once per table and seats out."""
     players = rules.players
     seats = tuple(seat for seat in range(players) if seat not in out)
     clockwise = tuple(tuple(rules.seats.clockwise(seat, seats)) for seat in range(players))
+    circle = tuple(tuple(rules.seats.clockwise(rules.seats.after(seat), seats))
+                   for seat in range(players))  # fmt: skip
     return (tuple(rules.side_of(seat) for seat in range(players)), tuple(sorted(out)), seats,
-            sum(1 << seat for seat in seats), clockwise)  # fmt: skip
+            sum(1 << seat for seat in seats), clockwise, circle)  # fmt: skip
 
 
 class Fields:
     """What a position holds: every field a plain int, a tuple or a short list of ints."""
 
     __slots__ = (
-        "_saved", "_undo", "acted", "answered", "bottom_shown", "claim_count", "claim_from",
-        "claim_seat", "classic", "clockwise", "discarded", "down", "drawn", "eggs",
-        "first_leader", "four", "given", "hand_size", "hands", "in_play", "last_beater",
-        "last_taker", "leader", "level", "out", "over", "phase", "players", "points",
-        "poshka", "responded", "rules", "score", "seats", "side", "table", "taker", "talon",
-        "talon_prefix", "tops", "tpos", "trick", "tricks", "trump", "turn",
+        "_saved", "_undo", "acted", "answered", "bottom_shown", "circle", "claim_count",
+        "claim_from", "claim_seat", "classic", "clockwise", "discarded", "down", "drawn",
+        "drawn_none", "eggs", "first_leader", "four", "given", "hand_size", "hands", "in_play",
+        "last_beater", "last_taker", "leader", "level", "out", "over", "phase", "players",
+        "points", "poshka", "responded", "rules", "score", "seats", "side", "table", "taker",
+        "talon", "talon_prefix", "tops", "tpos", "trick", "tricks", "trump", "turn",
     )  # fmt: skip
 
     # -- the table: fixed for the game
@@ -61,6 +64,9 @@ class Fields:
     """The seats in play, lowest first."""
     clockwise: tuple[tuple[int, ...], ...]
     """From each seat, the seats in play clockwise, that seat first if it plays."""
+    circle: tuple[tuple[int, ...], ...]
+    """From each seat, the seats in play once round the table after it, that seat last if
+    it plays (the order ``_next_turn`` asks them in)."""
     talon: tuple[int, ...]
     """The talon's cards, top first, as bits (``tpos`` of them drawn)."""
     talon_prefix: tuple[int, ...]
@@ -78,6 +84,8 @@ class Fields:
     tricks: list[int]
     drawn: tuple[int, ...]
     """What each seat drew at the last draw."""
+    drawn_none: tuple[int, ...]
+    """Nothing for every seat."""
     tpos: int
     trump: int
     """The trump's suit index (``cards.SUITS``)."""
@@ -129,14 +137,14 @@ class Fields:
         found = _SEATING.get(key)
         if found is None:
             found = _SEATING[key] = _seating(rules, out)
-        self.side, self.out, self.seats, self.in_play, self.clockwise = found
+        self.side, self.out, self.seats, self.in_play, self.clockwise, self.circle = found
         self.score = (0,) * rules.sides
         self.eggs = 0
         self.hands = [0] * players
         self.given = [0] * players
         self.points = [0] * rules.sides
         self.tricks = [0] * rules.sides
-        self.drawn = (0,) * players
+        self.drawn = self.drawn_none = (0,) * players
         self.set_talon(())
         self.trump = 3
         self.bottom_shown = False

@@ -37,22 +37,14 @@ class Flow(Fields):
         last = self.last_beater
         target = hands[last].bit_count()
         classic = self.classic
-        leader = self.leader
-        in_play = self.in_play
+        quick_end = -1 if classic else self.leader  # quick: each answers once, to the leader
         tops = self.tops
         answered = self.answered
         skip = answered if classic else self.responded
-        players = self.players
-        seat = self.turn
-        for _ in range(players):
-            seat += 1
-            if seat == players:
-                seat = 0
-            bit = 1 << seat
-            if not in_play & bit:
-                continue
-            if seat == last or (seat == leader and not classic):
+        for seat in self.circle[self.turn]:
+            if seat in (last, quick_end):
                 break
+            bit = 1 << seat
             if skip & bit:
                 continue
             hand = hands[seat]
@@ -79,14 +71,14 @@ class Flow(Fields):
         self.tricks[self.side[taker]] += 1
         self.trick = self.table | self.down
         self.tops = self.table = self.down = 0
-        given = self.given
-        for seat in self.seats:
-            given[seat] = 0  # the trick is taken: no claim can give these back
+        self.given[:] = self.drawn_none  # the trick is taken: no claim gives these back
         hands = self.hands
-        smallest = min(hands[s].bit_count() for s in self.seats)
+        seats = self.seats
+        counts = [hands[seat].bit_count() for seat in seats]
+        smallest = min(counts)
         level = 0
-        for seat in self.seats:
-            if seat != taker and hands[seat].bit_count() > smallest:
+        for seat, count in zip(seats, counts, strict=True):
+            if count > smallest and seat != taker:
                 level |= 1 << seat
         self.level = level
         if level:
@@ -119,13 +111,10 @@ class Flow(Fields):
         self.points[self.side[taker]] += points(self.trick)
         self._draw(taker)
         hands = self.hands
-        for outcome, four in ((Outcome.ACES, ACES), (Outcome.SIXES, SIXES)):
-            for seat in self.seats:
-                if hands[seat] & four == four:
-                    self.four = (outcome, seat)
-                    self.over = True
-                    self.phase = OVER
-                    return
+        for hand in hands:
+            if hand & ACES == ACES or hand & SIXES == SIXES:
+                self._four_of_a_kind()
+                return
         for seat in self.clockwise[taker]:
             if hands[seat]:
                 break
@@ -140,6 +129,17 @@ class Flow(Fields):
         self.answered = self.discarded = self.acted = self.responded = 0
         self.phase = LEAD
 
+    def _four_of_a_kind(self) -> None:
+        """Four aces (before four sixes) in a hand in play end the game and the match."""
+        hands = self.hands
+        for outcome, four in ((Outcome.ACES, ACES), (Outcome.SIXES, SIXES)):
+            for seat in self.seats:
+                if hands[seat] & four == four:
+                    self.four = (outcome, seat)
+                    self.over = True
+                    self.phase = OVER
+                    return
+
     def _draw(self, taker: int) -> None:
         """Each seat in play draws up to the hand size, from the taker clockwise; when the
         talon runs short, one card at a time around the table. Drawing the bottom card
@@ -148,7 +148,7 @@ class Flow(Fields):
         start = tpos = self.tpos
         end = len(talon)
         if tpos == end:
-            self.drawn = (0,) * self.players
+            self.drawn = self.drawn_none
             return
         hands = self.hands
         order = self.clockwise[taker]

@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from kozelbot.cover.search.beats import BEATERS, beat_sets
-from kozelbot.cover.search.cards import CHUNK, POSHKA_BIT, SHIFT, bits, suit_subsets
+from kozelbot.cover.search.cards import BITS9, CHUNK, POSHKA_BIT, SHIFT, bits, suit_subsets
 from kozelbot.cover.search.moves import (
     BEAT,
     CLAIM,
@@ -45,9 +45,23 @@ def legal(pos: Position, seat: int) -> list[int]:
             return found
         base = seat << SEAT_SHIFT
         if not pos.discarded >> seat & 1:
-            found += beats(hand, pos.tops, pos.trump, pos.poshka, base | BEAT << KIND_SHIFT)
+            tops = pos.tops
+            if tops & (tops - 1):
+                found += beats(hand, tops, pos.trump, pos.poshka, base | BEAT << KIND_SHIFT)
+            else:  # one stack: any card that covers it (``beats``, inline: the common case)
+                pile = hand & BEATERS[pos.trump * 2 + pos.poshka][tops.bit_length() - 1]
+                if pile:
+                    beat = base | BEAT << KIND_SHIFT
+                    found += [beat | card for card in (
+                        BITS9[0][pile & CHUNK] + BITS9[1][pile >> 9 & CHUNK]
+                        + BITS9[2][pile >> 18 & CHUNK] + BITS9[3][pile >> 27])]  # fmt: skip
         need = hand.bit_count() - pos.hands[pos.last_beater].bit_count()
-        if need > 0:
+        if need == 1:  # ``face_down``, inline: the common case
+            discard = base | DISCARD << KIND_SHIFT
+            found += [discard | card for card in (
+                BITS9[0][hand & CHUNK] + BITS9[1][hand >> 9 & CHUNK]
+                + BITS9[2][hand >> 18 & CHUNK] + BITS9[3][hand >> 27])]  # fmt: skip
+        elif need > 0:
             found += face_down(hand, need, base | DISCARD << KIND_SHIFT)
         else:
             found.append(base | PASS << KIND_SHIFT)

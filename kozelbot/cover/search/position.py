@@ -49,10 +49,9 @@ class Position(Flow):
             return tuple(s for s in self.clockwise[self.taker] if level >> s & 1)
         return ()
 
-    def legal(self, seat: int) -> list[int]:
-        """What ``seat`` may do now, claims included: the set of the engine's
-        ``legal_actions(seat)``, as moves (``moves``)."""
-        return rules_of_moves.legal(self, seat)
+    legal = rules_of_moves.legal
+    """``legal(seat)``: what ``seat`` may do now, claims included: the set of the engine's
+    ``legal_actions(seat)``, as moves (``moves``)."""
 
     def moves(self) -> list[int]:
         """The moves of the seats to act (``to_act``): a claim by another seat is in
