@@ -164,6 +164,8 @@ class Differential:
         self.counts[f"{type(action).__name__.lower()}:{phase}"] += 1
         if isinstance(action, Claim) and phase is Phase.ANSWER:
             self.counts["claim took back a lead"] += 1
+        if isinstance(action, Claim) and state.game.round.claims:
+            self.counts["claim over a claim"] += 1
         events = state.apply(seat_of(move), action)
         pos.make(move)
         taken = [e for e in events if isinstance(e, RoundTaken)]

@@ -34,7 +34,7 @@ from kozelbot.cover.search.moves import BEAT, LEAD, action, kind_of, move_of
 from kozelbot.cover.search.outcome import result
 from kozelbot.cover.search.public import Hidden
 from kozelbot.cover.strength import cover_sets, covers
-from kozelbot.cover.vocabulary import Discard, Lead, Otboy, Outcome, Phase
+from kozelbot.cover.vocabulary import Claim, Discard, Lead, Otboy, Outcome, Phase
 from kozelbot.follow import FAMILY as FOLLOW
 from kozelbot.game import DealScored
 from tests.cover_positions import position
@@ -179,3 +179,27 @@ def test_the_family_gives_a_search_position_only_for_a_game_in_play() -> None:
     follow = FOLLOW.new_state("hvalenyi", {})
     follow.chance(random.Random(1))
     assert FOLLOW.search_position(follow) is None
+
+
+def test_claims_outbid_by_count_then_by_nearness_to_the_first_leader_as_in_the_engine() -> None:
+    """§2 **Decision**: a later claim needs more cards, or as many and a seat nearer
+    clockwise to the round's first leader; a claim after the lead takes it back."""
+    state = position({}, ["6C 7C 8H 9D JD QD", "6S 7S 8S 9S AC KC", "6H 7H 9H JH AS KS",
+                          "QH KH AH 10H 10S 10C"], "6D 7D 8D 10D")  # fmt: skip
+    pos = from_state(state)
+
+    def same() -> set[int]:
+        for seat in range(4):
+            assert set(pos.legal(seat)) == {move_of(seat, a) for a in state.legal_actions(seat)}
+        assert pos.snapshot() == from_state(state).snapshot()
+        return {move >> 39 for move in pos.claims()}
+
+    assert same() == {1, 2, 3}
+    for seat, move in [(0, Lead(tuple(parse_cards("6C")))), (3, Claim(4)), (2, Claim(4)),
+                       (1, Claim(4))]:  # fmt: skip
+        state.apply(seat, move)
+        pos.make(move_of(seat, move))
+        claimants = same()
+        assert claimants == {0: {1, 2, 3}, 3: {1, 2}, 2: {1}, 1: set()}[seat]
+    assert pos.leader == 1 and pos.first_leader == 0 and pos.hands[0] == bits.mask_of(
+        parse_cards("6C 7C 8H 9D JD QD"))  # fmt: skip

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kozelbot.cards import Card
 from kozelbot.cover.search.cards import ALL, BIT, SUIT_INDEX, mask_of, points
 from kozelbot.cover.search.phases import LEVEL, PHASES
 from kozelbot.cover.search.position import Position
@@ -135,8 +134,3 @@ def _union(piles: Iterable[int]) -> int:
         mask |= pile
     return mask
 
-
-def cards_known(public: Public) -> frozenset[Card]:
-    """The cards ``public``'s seat sees placed (its hand, the table, the tricks' face-up
-    cards); a sample places the rest (``Public.unseen``)."""
-    return public.hand | public.table | public.seen

@@ -167,10 +167,11 @@ class Fields:
         self.talon_prefix = tuple(prefix)
         self.tpos = 0
 
-    # -- what a search asks ------------------------------------------------------------
+    # -- reading it --------------------------------------------------------------------
 
     @property
     def talon_left(self) -> int:
+        """Cards left in the talon."""
         return len(self.talon) - self.tpos
 
     def snapshot(self) -> tuple[object, ...]:
@@ -181,9 +182,8 @@ class Fields:
                 self._registers(), self.first_leader, self.claim_seat, self.claim_count,
                 self.taker, self.last_taker, self.over, self.four)  # fmt: skip
 
-    # -- make and unmake ---------------------------------------------------------------
-
     def _registers(self) -> Saved:
+        """The round's registers, as ``make`` keeps them for ``unmake``."""
         return (self.phase, self.leader, self.last_beater, self.turn, self.tops, self.table,
                 self.down, self.answered, self.discarded, self.acted, self.responded,
                 self.level, self.trick)  # fmt: skip

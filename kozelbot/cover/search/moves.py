@@ -25,10 +25,12 @@ def move(kind: int, seat: int, cards: int = 0) -> int:
 
 
 def kind_of(move: int) -> int:
+    """The move's kind (``LEAD`` … ``CLAIM``)."""
     return move >> KIND_SHIFT & 7
 
 
 def seat_of(move: int) -> int:
+    """The seat making the move."""
     return move >> SEAT_SHIFT
 
 

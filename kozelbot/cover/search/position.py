@@ -24,6 +24,7 @@ from kozelbot.cover.search.moves import (
     SEAT_SHIFT,
     action,
 )
+from kozelbot.cover.search.outcome import GameResult, result
 from kozelbot.cover.search.phases import ANSWER, REBEAT
 from kozelbot.cover.search.phases import LEAD as LEAD_PHASE
 from kozelbot.cover.search.phases import LEVEL as LEVEL_PHASE
@@ -71,6 +72,7 @@ class Position(Flow):
 
     def make(self, move: int) -> None:
         """Play a legal move (unchecked: ``legal`` gives them) and what follows it."""
+        # the registers (``_registers``), written out: this is the hot path
         saved = (self.phase, self.leader, self.last_beater, self.turn, self.tops, self.table,
                  self.down, self.answered, self.discarded, self.acted, self.responded,
                  self.level, self.trick)  # fmt: skip
@@ -153,3 +155,7 @@ class Position(Flow):
     def depth(self) -> int:
         """How many moves ``unmake`` can take back."""
         return len(self._undo)
+
+    def result(self) -> GameResult:
+        """How the finished game ended, scored as the engine scores it (``outcome``)."""
+        return result(self)
