@@ -2,8 +2,8 @@
 uniformly random legal moves, and whole computer-player matches, for every preset. Prints
 one JSON line per preset (``--variant`` picks one; ``--option KEY=VALUE`` sets options).
 
-Where a family offers a search representation (``search_playout``, beside the protocol: the
-follow-suit family's ``kozelbot/follow/search``), the same line gives its random playout —
+Each family's search representation (``Family.search_playout``: ``kozelbot/follow/search``,
+``kozelbot/cover/search``) plays the same way, and the same line gives its random playout —
 whole deals, shuffled and played to the end with uniformly random legal cards through its
 make — as ``search_random_deals_per_second``, and its ratio to the protocol's figure of the
 same run (``search_speedup``).
@@ -57,13 +57,10 @@ def random_deals(variant: str, options: dict[str, Any], count: int, seed: int) -
     return time.perf_counter() - started
 
 
-def search_deals(variant: str, options: dict[str, Any], count: int, seed: int) -> float | None:
+def search_deals(variant: str, options: dict[str, Any], count: int, seed: int) -> float:
     """Play ``count`` random deals through the family's search representation; return the
-    seconds taken, or ``None`` if the family has none."""
-    factory = getattr(family_of(variant), "search_playout", None)
-    if factory is None:
-        return None
-    playout = factory(variant, options)
+    seconds taken."""
+    playout = family_of(variant).search_playout(variant, options)
     rng = random.Random(seed)
     started = time.perf_counter()
     for _ in range(count):
@@ -93,18 +90,16 @@ def main() -> None:
             state = play_match(new_state(variant, options), args.seed * 1000 + match)
             deals += state.deals_scored
         ai_seconds = time.perf_counter() - started
-        figures: dict[str, Any] = {
+        print(json.dumps({
             "variant": variant,
             "options": words,
             "random_deals": args.deals,
             "random_deals_per_second": round(args.deals / seconds),
-        }
-        if search is not None:
-            figures["search_random_deals_per_second"] = round(args.deals * SEARCH_FACTOR / search)
-            figures["search_speedup"] = round(seconds * SEARCH_FACTOR / search, 1)
-        figures["ai_matches"] = args.matches
-        figures["ai_deals_per_second"] = round(deals / ai_seconds)
-        print(json.dumps(figures), flush=True)
+            "search_random_deals_per_second": round(args.deals * SEARCH_FACTOR / search),
+            "search_speedup": round(seconds * SEARCH_FACTOR / search, 1),
+            "ai_matches": args.matches,
+            "ai_deals_per_second": round(deals / ai_seconds),
+        }), flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

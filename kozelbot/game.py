@@ -178,6 +178,13 @@ class Family(Protocol):
         """The move to make instead of a refused one (``kryuk``: the only legal card), or
         ``None`` to refuse it."""
 
+    def search_playout(
+        self, variant: str, options: Mapping[str, Any]
+    ) -> Callable[[random.Random], int]:
+        """A function playing one random deal (a cover game) of the preset through the
+        family's search representation at each call, returning the moves made: the
+        figure ``benchmarks/playout.py`` sets beside the protocol's playout."""
+
     @property
     def hand_buttons(self) -> tuple[type[HandButton], ...]:
         """The family's own kinds of hand button (``kozelbot.callbacks.HandButton``; any

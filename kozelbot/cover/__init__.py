@@ -13,13 +13,14 @@ The package, one job a module:
 - ``scoring``: loser points, eggs, four of a kind, who is out, the match winner;
 - ``view``: what one seat may know; ``trace``: the game's trace;
 - ``state``: the match's fields, the phase table, the chance step, dump and load;
-- ``ai``: the computer player; ``render``: texts and multi-select keyboards, from views.
+- ``ai``: the computer player; ``render``: texts and multi-select keyboards, from views;
+- ``search``: the game in play as bits with make/unmake, for a searching computer player.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from kozelbot.cards import Card
@@ -28,6 +29,7 @@ from kozelbot.cover.ai import choose
 from kozelbot.cover.buttons import ChosenButton, SelectButton
 from kozelbot.cover.dealing import deal_from_seed
 from kozelbot.cover.presets import PRESETS, configure
+from kozelbot.cover.search.playout import playouts
 from kozelbot.cover.state import CoverState
 from kozelbot.cover.vocabulary import parse_action
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
@@ -82,6 +84,12 @@ class CoverFamily:
 
     def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
         return None
+
+    def search_playout(
+        self, variant: str, options: Mapping[str, Any]
+    ) -> Callable[[random.Random], int]:
+        """Random playouts through the search representation (``search.playout``)."""
+        return playouts(variant, dict(options))
 
     hand_buttons = (SelectButton, ChosenButton)
     tally_keys = stats.TALLY_KEYS

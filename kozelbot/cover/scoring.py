@@ -13,6 +13,7 @@ ending the match, who is out, and the match winner.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from kozelbot.cards import Rank, Suit
@@ -46,9 +47,36 @@ def multiplier(eggs: int) -> int:
 
 def sides_in_play(state: CoverState) -> list[int]:
     """The sides still playing: both pairs, or each seat not out."""
-    if state.rules.pairs:
-        return list(range(state.rules.sides))
-    return state.in_play()
+    return playing_sides(state.rules, state.in_play())
+
+
+def playing_sides(rules: CoverRules, in_play: Sequence[int]) -> list[int]:
+    """The sides still playing when these seats are in play: both pairs, or each of them."""
+    return list(range(rules.sides)) if rules.pairs else list(in_play)
+
+
+def instant_award(rules: CoverRules, side: int, sides: Sequence[int]) -> list[int]:
+    """Each side's loser points when four of a kind in one of ``side``'s hands ends the
+    match: ``four_of_a_kind_loss`` for every other side still playing."""
+    return [rules.four_of_a_kind_loss if s in sides and s != side else 0
+            for s in range(rules.sides)]  # fmt: skip
+
+
+def game_award(
+    rules: CoverRules, sides: Sequence[int], points: Sequence[int], eggs: int
+) -> tuple[Outcome, list[int], int]:
+    """A game played out (talon and hands empty), from each side's card points: eggs or a
+    normal game, each side's loser points (times the eggs multiplier), and the multiplier.
+    Eggs need every side at exactly ``rules.eggs``, and two sides (both pairs, or two
+    players left each for self)."""
+    times = multiplier(eggs)
+    eggs_possible = rules.pairs or len(sides) == 2  # eggs split the points between two sides
+    if eggs_possible and all(points[s] == rules.eggs for s in sides):
+        return Outcome.EGGS, [0] * rules.sides, times
+    award = [0] * rules.sides
+    for s in sides:
+        award[s] = loser_points(rules, points[s]) * times
+    return Outcome.NORMAL, award, times
 
 
 def four_of_a_kind(state: CoverState) -> list[Any]:
@@ -65,33 +93,27 @@ def four_of_a_kind(state: CoverState) -> list[Any]:
     rank, outcome = next(kind for kind in FOUR_OF_A_KIND if kind[0] in found)
     side = state.side_of(found[rank])
     rules = state.rules
-    others = [s for s in sides_in_play(state) if s != side]
-    award = [rules.four_of_a_kind_loss if s in others else 0 for s in range(rules.sides)]
-    for s in others:
-        state.score[s] += rules.four_of_a_kind_loss
+    sides = sides_in_play(state)
+    award = instant_award(rules, side, sides)
+    for s in sides:
+        state.score[s] += award[s]
     if not rules.pairs:
-        state.out = sorted(set(state.out) | set(others))
+        state.out = sorted(set(state.out) | {s for s in sides if s != side})
     return _scored(state, outcome, award, side)
 
 
 def score_game(state: CoverState) -> list[Any]:
     """Talon and hands are empty: eggs, or each side's loser points (times the eggs
     multiplier)."""
-    game = state.game
-    rules = state.rules
     sides = sides_in_play(state)
-    eggs_possible = rules.pairs or len(sides) == 2  # eggs split the points between two sides
-    times = multiplier(state.eggs)
-    if eggs_possible and all(game.points[s] == rules.eggs for s in sides):
+    outcome, award, times = game_award(state.rules, sides, state.game.points, state.eggs)
+    if outcome is Outcome.EGGS:
         state.eggs += 1
-        return _scored(state, Outcome.EGGS, [0] * rules.sides, None, times)
-    award = [0] * rules.sides
-    for s in sides:
-        award[s] = loser_points(rules, game.points[s]) * times
+        return _scored(state, outcome, award, None, times)
     state.eggs = 0
     for s in sides:
         state.score[s] += award[s]
-    return _scored(state, Outcome.NORMAL, award, None, times)
+    return _scored(state, outcome, award, None, times)
 
 
 def _scored(
@@ -138,31 +160,40 @@ def _scored(
 
 
 def _match_winner(state: CoverState) -> int | None:
-    """Pairs: the first side to ``lose_at`` loses. Self: a player at ``lose_at`` is out; the
-    last one left wins; if all remaining reach it together, fewer loser points wins, then
-    whoever took the last trick (RULES.md §2 Match)."""
-    game = state.game
-    rules = state.rules
+    """The match's winner after a game, if it is over (``match_end``); the seats it puts
+    out are out."""
+    winner, out = match_end(state.rules, state.score, state.in_play(), state.game.last_taker)
+    if out:
+        state.out = sorted(set(state.out) | set(out))
+    return winner
+
+
+def match_end(
+    rules: CoverRules, score: Sequence[int], in_play: Sequence[int], last_taker: int
+) -> tuple[int | None, list[int]]:
+    """After a game, with loser points ``score``: the match winner (a side, or ``None`` to
+    play on) and the seats that go out. Pairs: the first side to ``lose_at`` loses. Self:
+    a player at ``lose_at`` is out; the last one left wins; if all remaining reach it
+    together, fewer loser points wins, then whoever took the last trick (RULES.md §2
+    Match)."""
     if rules.pairs:
         sides = range(rules.sides)
-        losers = [s for s in sides if state.score[s] >= rules.lose_at]
+        losers = [s for s in sides if score[s] >= rules.lose_at]
         if not losers:
-            return None
+            return None, []
         if len(losers) == len(sides):
-            best = min(state.score[s] for s in sides)
-            tied = [s for s in sides if state.score[s] == best]
+            best = min(score[s] for s in sides)
+            tied = [s for s in sides if score[s] == best]
             if len(tied) == 1:
-                return tied[0]
-            return state.side_of(game.last_taker)  # as in self: the last trick decides
-        return next(s for s in sides if s not in losers)
-    remaining = state.in_play()
-    reached = [s for s in remaining if state.score[s] >= rules.lose_at]
+                return tied[0], []
+            return rules.side_of(last_taker), []  # as in self: the last trick decides
+        return next(s for s in sides if s not in losers), []
+    remaining = list(in_play)
+    reached = [s for s in remaining if score[s] >= rules.lose_at]
     if len(reached) == len(remaining):
-        best = min(state.score[s] for s in remaining)
-        tied = [s for s in remaining if state.score[s] == best]
-        winner = game.last_taker if game.last_taker in tied else tied[0]
-        state.out = sorted(set(state.out) | {s for s in remaining if s != winner})
-        return winner
-    state.out = sorted(set(state.out) | set(reached))
-    left = state.in_play()
-    return left[0] if len(left) == 1 else None
+        best = min(score[s] for s in remaining)
+        tied = [s for s in remaining if score[s] == best]
+        winner = last_taker if last_taker in tied else tied[0]
+        return winner, [s for s in remaining if s != winner]
+    left = [s for s in remaining if s not in reached]
+    return (left[0] if len(left) == 1 else None), reached

@@ -79,9 +79,8 @@ class FollowFamily:
     def search_playout(
         self, variant: str, options: Mapping[str, Any]
     ) -> Callable[[random.Random], int]:
-        """Not in the protocol (``benchmarks/playout.py`` looks for it): a function playing
-        one random deal of the preset through the search representation per call — a
-        shuffled first deal played to its end with random legal cards (``search.playout``)."""
+        """Random playouts through the search representation: a shuffled first deal played
+        to its end with random legal cards at each call (``search.playout``)."""
         return playouts(PRESETS[variant].rules(options))
 
     hand_buttons = (PlayButton, RedealButton)
