@@ -27,14 +27,21 @@ import pytest
 
 from kozelbot.cards import DECK_36, Card, Suit, parse_cards
 from kozelbot.cover import FAMILY
-from kozelbot.cover.search import PHASES, Position, from_public, from_state, hidden_cards, public_facts
+from kozelbot.cover.search import (
+    PHASES,
+    Position,
+    from_public,
+    from_state,
+    hidden_cards,
+    public_facts,
+)
 from kozelbot.cover.search import cards as bits
 from kozelbot.cover.search.beats import beat_sets, has_beat
 from kozelbot.cover.search.moves import BEAT, LEAD, action, kind_of, move_of
 from kozelbot.cover.search.outcome import result
 from kozelbot.cover.search.public import Hidden
 from kozelbot.cover.strength import cover_sets, covers
-from kozelbot.cover.vocabulary import Claim, Discard, Lead, Otboy, Outcome, Phase
+from kozelbot.cover.vocabulary import Claim, Discard, Lead, Otboy, Outcome
 from kozelbot.follow import FAMILY as FOLLOW
 from kozelbot.game import DealScored
 from tests.cover_positions import position
@@ -171,10 +178,11 @@ def test_four_aces_drawn_end_the_match_in_the_search_as_in_the_engine() -> None:
 
 def test_the_families_play_random_deals_through_their_search_representations() -> None:
     rng = random.Random(2)
-    for family, variant, options in ((FAMILY, "cover", {}), (FAMILY, "cover", {"mode": "self", "players": 3}),
-                                     (FOLLOW, "hvalenyi", {})):
-        playout = family.search_playout(variant, family.presets[variant].parse([]).model_dump()
-                                        if not options else options)
+    setups = ((FAMILY, "cover", []), (FAMILY, "cover", ["mode=self", "players=3"]),
+              (FOLLOW, "hvalenyi", []), (FOLLOW, "belka", []))  # fmt: skip
+    for family, variant, words in setups:
+        options = family.presets[variant].parse(words).model_dump()
+        playout = family.search_playout(variant, options)
         assert all(playout(rng) > 0 for _ in range(20))
 
 

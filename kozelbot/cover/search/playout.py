@@ -9,9 +9,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from kozelbot.cover.presets import PRESETS, configure
 from kozelbot.cover.search.build import from_state
 from kozelbot.cover.search.phases import PHASES
-from kozelbot.cover.presets import PRESETS, configure
 from kozelbot.cover.state import CoverState
 
 
