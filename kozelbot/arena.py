@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from kozelbot import levels
+from kozelbot.decisions import DEFAULT_BUDGET_MS
 from kozelbot.game import DealScored, GameState, advance
 from kozelbot.games import PRESETS, new_state
 from kozelbot.options import OptionError
@@ -55,7 +56,7 @@ def seatings(state: GameState) -> list[list[int]]:
 
 
 def play_game(variant: str, options: dict[str, Any], a: str, b: str, seed: int,
-              a_sides: list[int]) -> Game:  # fmt: skip
+              a_sides: list[int], budget_ms: float = DEFAULT_BUDGET_MS) -> Game:  # fmt: skip
     """One game: A's level at the seats of ``a_sides``, B's at the others."""
     state = new_state(variant, options)
     level = [a if state.side_of(seat) in a_sides else b for seat in range(state.players)]
@@ -64,7 +65,7 @@ def play_game(variant: str, options: dict[str, Any], a: str, b: str, seed: int,
 
     def choose(current: GameState, seat: int) -> Any:
         started = time.perf_counter()
-        action = levels.choose(level[seat], current, seat, rngs[level[seat]])
+        action = levels.choose(level[seat], current, seat, rngs[level[seat]], budget_ms)
         game.thinking[level[seat]].append(time.perf_counter() - started)
         return action
 
@@ -82,11 +83,11 @@ def play_game(variant: str, options: dict[str, Any], a: str, b: str, seed: int,
     return game
 
 
-def play_match(job: tuple[str, dict[str, Any], str, str, int]) -> list[Game]:
+def play_match(job: tuple[str, dict[str, Any], str, str, int, float]) -> list[Game]:
     """Every game of one duplicate match (a process pool's unit of work)."""
-    variant, options, a, b, seed = job
+    variant, options, a, b, seed, budget_ms = job
     sides = seatings(new_state(variant, options))
-    return [play_game(variant, options, a, b, seed, held) for held in sides]
+    return [play_game(variant, options, a, b, seed, held, budget_ms) for held in sides]
 
 
 def wilson(wins: int, games: int) -> tuple[float, float]:
@@ -114,7 +115,8 @@ def _times(seconds: list[float]) -> dict[str, float | int]:
 
 
 def summary(variant: str, options: dict[str, Any], a: str, b: str, matches: int,
-            games: list[Game], seconds: float) -> dict[str, Any]:  # fmt: skip
+            games: list[Game], seconds: float,
+            budget_ms: float = DEFAULT_BUDGET_MS) -> dict[str, Any]:  # fmt: skip
     """The arena's figures (see the module docstring)."""
     wins = sum(game.a_won for game in games)
     low, high = wilson(wins, len(games))
@@ -137,6 +139,7 @@ def summary(variant: str, options: dict[str, Any], a: str, b: str, matches: int,
         "a_win_interval": [round(low, 4), round(high, 4)],
         "mean_award_per_deal": {name: _mean(v) for name, v in awards.items()},
         "decision_time": {name: _times(v) for name, v in thinking.items()},
+        "budget_ms": budget_ms,
         "seconds": round(seconds, 2),
     }
 
@@ -152,6 +155,8 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET_MS, metavar="MS",
+                        help="the strong level's thinking time per decision")  # fmt: skip
     args = parser.parse_args(argv)
     if args.a == args.b:
         parser.error("--a and --b must be different levels")
@@ -162,7 +167,7 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     except OptionError as error:
         parser.error(f"bad --option {error}")
     master = random.Random(args.seed)
-    jobs = [(args.variant, options, args.a, args.b, master.getrandbits(48))
+    jobs = [(args.variant, options, args.a, args.b, master.getrandbits(48), args.budget)
             for _ in range(args.matches)]  # fmt: skip
     started = time.perf_counter()
     if args.jobs == 1:
@@ -172,6 +177,6 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
             results = pool.map(play_match, jobs, chunksize=max(1, len(jobs) // (8 * args.jobs)))
     games = [game for match in results for game in match]
     figures = summary(args.variant, options, args.a, args.b, args.matches, games,
-                      time.perf_counter() - started)  # fmt: skip
+                      time.perf_counter() - started, args.budget)  # fmt: skip
     out.write(json.dumps(figures, ensure_ascii=False) + "\n")
     return 0

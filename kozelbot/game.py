@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from kozelbot.decisions import Decision
 from kozelbot.fairplay import shuffle_seed
 
 if TYPE_CHECKING:
@@ -162,6 +163,13 @@ class Family(Protocol):
     def parse_action(self, text: str) -> Any: ...
     def choose(self, state: GameState, seat: int) -> Any:
         """The computer's action for ``seat`` (it sees only ``view_for(seat)``)."""
+
+    def decide(
+        self, state: GameState, seat: int, rng: random.Random, budget_ms: float
+    ) -> Decision:
+        """The strong level's move for ``seat`` with what every legal move is worth and why
+        (issue #17): a search over the cards ``seat`` cannot see, from what it may see
+        alone, within ``budget_ms`` milliseconds."""
 
     def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
         """The move made for a person whose time ran out (RULES.md §3)."""

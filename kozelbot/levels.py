@@ -2,8 +2,9 @@
 service's computer seats) and the arena that measures them.
 
 ``easy`` plays a uniformly random legal move; ``normal`` is the family's computer player
-(``Family.choose``, which sees only its seat's view). Both are reproducible: ``easy`` draws
-from an RNG the caller seeds.
+(``Family.choose``, which sees only its seat's view); ``strong`` searches the hidden cards
+within a time budget (``Family.decide``). All are reproducible from the RNG the caller
+seeds (``strong`` as far as its budget lets it search as many samples again).
 """
 
 from __future__ import annotations
@@ -11,18 +12,29 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from kozelbot.decisions import DEFAULT_BUDGET_MS
 from kozelbot.game import GameState
 from kozelbot.games import family_of
 
-LEVELS = ("easy", "normal")
+LEVELS = ("easy", "normal", "strong")
 """Every level, weakest first."""
-DEFAULT_LEVEL = "normal"
+DEFAULT_LEVEL = "strong"
+"""The level of a table's computer seats unless the table or the chat says otherwise."""
+QUICK_LEVEL = "normal"
+"""The level that answers at once: it plays for someone away from the table."""
+SEARCHING = frozenset({"strong"})
+"""Levels that think for a while (off the event loop, in the bot)."""
 
 
-def choose(level: str, state: GameState, seat: int, rng: random.Random) -> Any:
+def choose(
+    level: str, state: GameState, seat: int, rng: random.Random,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+) -> Any:  # fmt: skip
     """The move ``level`` makes for ``seat`` (``ValueError`` for a level that is not one)."""
     if level == "easy":
         return rng.choice(state.legal_actions(seat))
     if level == "normal":
         return family_of(state.variant).choose(state, seat)
+    if level == "strong":
+        return family_of(state.variant).decide(state, seat, rng, budget_ms).action
     raise ValueError(f"no computer level {level!r}")

@@ -48,7 +48,7 @@ def test_duplicate_seats_a_in_every_seating(words: list[str], players: int | Non
     state = new_state(variant, options)
     held = arena.seatings(state)
     assert len(held) == games and sorted(s for sides in held for s in sides) == list(range(games))
-    played = arena.play_match((variant, options, "normal", "easy", 11))
+    played = arena.play_match((variant, options, "normal", "easy", 11, 150.0))
     assert len(played) == games and all(game.deals > 0 for game in played)
 
 
@@ -96,4 +96,4 @@ def test_the_console_script_runs_the_arena(capsys: pytest.CaptureFixture[str]) -
     figures = json.loads(capsys.readouterr().out)
     assert figures["variant"] == "sixes" and figures["games"] == 4
     assert set(figures["decision_time"]) == {"normal", "easy"}
-    assert levels.LEVELS == ("easy", "normal")
+    assert levels.LEVELS == ("easy", "normal", "strong")

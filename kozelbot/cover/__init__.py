@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kozelbot.cards import Card
-from kozelbot.cover import render, stats
+from kozelbot.cover import render, stats, strong
 from kozelbot.cover.ai import choose
 from kozelbot.cover.buttons import ChosenButton, SelectButton
 from kozelbot.cover.dealing import deal_from_seed
@@ -32,6 +32,7 @@ from kozelbot.cover.presets import PRESETS, configure
 from kozelbot.cover.search.playout import playouts
 from kozelbot.cover.state import CoverState
 from kozelbot.cover.vocabulary import parse_action
+from kozelbot.decisions import Decision
 from kozelbot.game import DealScored, GameError, GameState, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
@@ -72,6 +73,11 @@ class CoverFamily:
     def choose(self, state: GameState, seat: int) -> Any:
         game = _state(state)
         return choose(game.view_for(seat), game.legal_actions(seat))
+
+    def decide(
+        self, state: GameState, seat: int, rng: random.Random, budget_ms: float
+    ) -> Decision:
+        return strong.decide(_state(state), seat, rng, budget_ms)
 
     def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
         return self.choose(state, seat)

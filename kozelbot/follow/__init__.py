@@ -18,7 +18,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kozelbot.cards import Card
-from kozelbot.follow import render, stats
+from kozelbot.decisions import Decision
+from kozelbot.follow import render, stats, strong
 from kozelbot.follow.ai import choose_action
 from kozelbot.follow.buttons import PlayButton, RedealButton
 from kozelbot.follow.dealing import deal_from_seed
@@ -54,6 +55,11 @@ class FollowFamily:
 
     def choose(self, state: GameState, seat: int) -> Any:
         return choose_action(_state(state).view_for(seat))
+
+    def decide(
+        self, state: GameState, seat: int, rng: random.Random, budget_ms: float
+    ) -> Decision:
+        return strong.decide(_state(state).view_for(seat), rng, budget_ms)
 
     def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
         """RULES.md §3: the computer's move, or a random legal card where the preset says so.

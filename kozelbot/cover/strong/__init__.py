@@ -1,0 +1,5 @@
+"""The cover game's ``strong`` computer player (issue #17): ``decide``."""
+
+from kozelbot.cover.strong.player import decide
+
+__all__ = ["decide"]

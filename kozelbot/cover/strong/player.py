@@ -1,0 +1,83 @@
+"""The cover game's ``strong`` level (issue #17): determinized search over every decision of
+a game in play — the lead's size, beat or shed, re-beat or Відбій, levelling, claims.
+
+Per decision it places the cards the seat cannot see at random (``sampling``: nothing but
+the seat's own facts, ``search.public_facts``, is read), and scores each legal move by
+playing the game out with the normal player's rules (``policy``) from it; each sample gives
+every move the same hidden cards. A move's value is the loser points it saves the seat's
+side against the others' (``search.result``: eggs, four of a kind, the multiplier), with a
+match won or lost worth ``MATCH`` more. Moves that fall far behind are dropped as samples
+come in (successive halving), so the budget goes to the moves that matter.
+
+**Decision**: between games (a new deal's chance step) there is nothing to decide; the
+seat's moves outside a game in play are the normal player's.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kozelbot.cover.ai import choose
+from kozelbot.cover.search import PHASES, from_public, move_of, public_facts, result
+from kozelbot.cover.search.position import Position
+from kozelbot.cover.state import CoverState
+from kozelbot.cover.strong.policy import playout
+from kozelbot.cover.strong.reasons import reason_for
+from kozelbot.cover.strong.sampling import sample
+from kozelbot.decisions import Budget, Decision
+
+MATCH = 6.0
+"""What winning (losing) the match with this game is worth beside its loser points."""
+MAX_SAMPLES = 300
+KEEP = 3
+"""Moves never dropped below this many."""
+
+
+def value(pos: Position, side: int) -> float:
+    """A finished game's worth to ``side``: the others' loser points (their mean) minus its
+    own, the match's end, card points breaking ties."""
+    game = result(pos)
+    sides = len(game.award)
+    others = [s for s in range(sides) if s != side]
+    worth = sum(game.award[s] for s in others) / len(others) - game.award[side]
+    if game.winner is not None:
+        worth += MATCH if game.winner == side else -MATCH
+    spread = game.points[side] - sum(game.points[s] for s in others) / len(others)
+    return worth + spread / 1000
+
+
+def decide(state: CoverState, seat: int, rng: random.Random, budget_ms: float) -> Decision:
+    """The strong player's move for ``seat``, from what ``seat`` may know."""
+    legal = state.legal_actions(seat)
+    if state.phase not in PHASES or not legal:
+        return Decision(choose(state.view_for(seat), legal), reason="rule")
+    if len(legal) == 1:
+        return Decision(legal[0], ((legal[0], 0.0),), reason="only")
+    by_move: dict[int, Any] = {move_of(seat, action): action for action in legal}
+    public = public_facts(state, seat)
+    side = state.rules.side_of(seat)
+    candidates = list(by_move)
+    totals = dict.fromkeys(candidates, 0.0)
+    budget = Budget(budget_ms)
+    samples = 0
+    prune_at = 4
+    while samples < MAX_SAMPLES and not budget.spent(samples):
+        pos = from_public(public, sample(public, rng))
+        for move in candidates:
+            pos.make(move)
+            made = playout(pos, rng)
+            totals[move] += value(pos, side)
+            for _ in range(made):
+                pos.unmake()
+            pos.unmake()
+        samples += 1
+        if samples == prune_at and len(candidates) > KEEP:
+            candidates.sort(key=lambda m: -totals[m])
+            candidates = candidates[: max(KEEP, len(candidates) // 2)]
+            prune_at *= 2
+    considered = sorted(candidates, key=lambda m: -totals[m])
+    values = tuple((by_move[m], totals[m] / samples) for m in considered)
+    best = by_move[considered[0]]
+    reason, fields = reason_for(state.view_for(seat), best)
+    return Decision(best, values, samples, reason, fields)

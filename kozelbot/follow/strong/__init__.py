@@ -1,0 +1,5 @@
+"""The follow-suit games' ``strong`` computer player (issue #17): ``decide``."""
+
+from kozelbot.follow.strong.player import decide
+
+__all__ = ["decide"]

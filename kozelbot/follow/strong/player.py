@@ -1,0 +1,80 @@
+"""The ``strong`` level of the follow-suit games (issue #17): determinized search.
+
+Per decision it samples the hidden hands consistently with what the seat has seen
+(``sampling``), and scores each legal card over the samples: with few cards left, exactly
+by alpha-beta (``exact``); before that, by playing the deal out with the normal player's
+rules (``policy``). The card with the best mean wins; the value is the deal's award to the
+seat's side minus the other side's (eyes, with the variant's thresholds, catch, Lyusya and
+eggs as ``scoring.settle`` gives them), not raw card points. Every sample gives every card
+the same hidden hands (common random numbers), so the comparison is fair even with few.
+
+**Decision**: the steps before the cards (calls, blind cards, redeal offers, hand-offs)
+are decided by the normal player's rules — their worth hangs on a whole deal still to be
+dealt or revealed, which a card-play search does not sample (noted on issue #17).
+"""
+
+from __future__ import annotations
+
+import random
+
+from kozelbot.decisions import Budget, Decision
+from kozelbot.follow.ai import choose_action
+from kozelbot.follow.search.bits import CARDS, INDEX
+from kozelbot.follow.search.facts import DealFacts
+from kozelbot.follow.search.position import Position
+from kozelbot.follow.strong.exact import EXACT_CARDS, cards_left, exact_value, leaf_value
+from kozelbot.follow.strong.policy import orders_of, playout
+from kozelbot.follow.strong.reasons import reason_for
+from kozelbot.follow.strong.sampling import Unknown
+from kozelbot.follow.view import View
+from kozelbot.follow.vocabulary import PLAY, PLAYS
+
+MAX_SAMPLES = 400
+"""Samples searched at most, however long the budget."""
+
+
+def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
+    """The strong player's move for ``view``'s seat (its own view: nothing hidden is read)."""
+    legal = view.legal if view.phase is PLAY else ()
+    if view.phase is not PLAY or any(card is None for _, card in view.trick):
+        return Decision(choose_action(view), reason="rule")
+    if len(legal) == 1:
+        return Decision(PLAYS[legal[0]], ((PLAYS[legal[0]], 0.0),), reason="only")
+    facts = DealFacts.of_view(view)
+    unknown = Unknown.of_view(view, facts)
+    orders = orders_of(facts.tables)
+    assert view.seat is not None
+    side = view.rules.side_of(view.seat)
+    moves = [INDEX[card] for card in legal]
+    totals = dict.fromkeys(moves, 0.0)
+    budget = Budget(budget_ms)
+    samples = 0
+    size = view.rules.hand_size
+    while samples < MAX_SAMPLES and not budget.spent(samples):
+        hands, talon = unknown.sample(rng)
+        halves = (_mask(talon[:size]), _mask(talon[size:]))
+        pos = Position(facts, hands, halves)
+        exact = cards_left(pos) <= EXACT_CARDS
+        for move in moves:
+            pos.make(move)
+            if exact:
+                totals[move] += exact_value(pos, side, orders, -1e9, 1e9)
+            else:
+                made = playout(pos, orders, rng)
+                totals[move] += leaf_value(pos, side)
+                for _ in range(made):
+                    pos.unmake()
+            pos.unmake()
+        samples += 1
+    ranked = sorted(moves, key=lambda m: (-totals[m], m))
+    values = tuple((PLAYS[CARDS[m]], totals[m] / samples) for m in ranked)
+    best = CARDS[ranked[0]]
+    reason, fields = reason_for(view, best)
+    return Decision(PLAYS[best], values, samples, reason, fields)
+
+
+def _mask(cards: list[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
