@@ -28,7 +28,11 @@ from kozelbot.cover.strong.sampling import sample
 from kozelbot.decisions import Budget, Decision
 
 MATCH = 6.0
-"""What winning (losing) the match with this game is worth beside its loser points."""
+"""What winning (losing) the match with this game is worth beside its loser points; going
+out (each for self) counts as losing."""
+POINT = 0.01
+"""What one card point is worth beside the loser points: they come in steps of two (at
+``save`` and ``safe`` points), and points towards the next step are worth having."""
 MAX_SAMPLES = 300
 KEEP = 3
 """Moves never dropped below this many."""
@@ -43,8 +47,10 @@ def value(pos: Position, side: int) -> float:
     worth = sum(game.award[s] for s in others) / len(others) - game.award[side]
     if game.winner is not None:
         worth += MATCH if game.winner == side else -MATCH
+    elif side in game.out:
+        worth -= MATCH
     spread = game.points[side] - sum(game.points[s] for s in others) / len(others)
-    return worth + spread / 1000
+    return worth + spread * POINT
 
 
 def decide(state: CoverState, seat: int, rng: random.Random, budget_ms: float) -> Decision:
