@@ -8,8 +8,8 @@ from kozelbot.follow.search.bits import BIT
 from kozelbot.follow.search.position import Position
 from kozelbot.follow.strong.policy import Orders
 
-EXACT_CARDS = 16
-"""Cards left in the hands (and on the table) at which the search becomes exact."""
+EXACT_TRICKS = 4
+"""Tricks left (the one on the table included) at which the search becomes exact."""
 
 
 def leaf_value(pos: Position, side: int) -> float:
@@ -51,8 +51,6 @@ def exact_value(pos: Position, side: int, orders: Orders, alpha: float, beta: fl
     return best
 
 
-def cards_left(pos: Position) -> int:
-    held = 0
-    for hand in pos.hands:
-        held += hand.bit_count()
-    return held + (pos.hand_size * pos.players if pos.talon_due else 0)
+def exact_from(pos: Position) -> bool:
+    """Few enough tricks are left for the exact search (the talon dealt)."""
+    return not pos.talon_due and pos.left <= EXACT_TRICKS

@@ -22,7 +22,7 @@ from kozelbot.follow.ai import choose_action
 from kozelbot.follow.search.bits import CARDS, INDEX
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
-from kozelbot.follow.strong.exact import EXACT_CARDS, cards_left, exact_value, leaf_value
+from kozelbot.follow.strong.exact import exact_from, exact_value, leaf_value
 from kozelbot.follow.strong.policy import orders_of, playout
 from kozelbot.follow.strong.reasons import reason_for
 from kozelbot.follow.strong.sampling import Unknown
@@ -54,7 +54,7 @@ def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
         hands, talon = unknown.sample(rng)
         halves = (_mask(talon[:size]), _mask(talon[size:]))
         pos = Position(facts, hands, halves)
-        exact = cards_left(pos) <= EXACT_CARDS
+        exact = exact_from(pos)
         for move in moves:
             pos.make(move)
             if exact:

@@ -1,0 +1,59 @@
+"""The arena's acceptance runs (issue #17) in one go: ``kozelbot arena`` for every
+configuration the issue names, one JSON line each (plus the configuration), so the README's
+table is the output of one command.
+
+    python benchmarks/arena_all.py [--a strong] [--b normal] [--matches 400] [--budget 150]
+                                   [--jobs J] [--seed S] [--only VARIANT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
+
+from kozelbot import arena
+
+CONFIGS = (
+    ("hvalenyi", []),
+    ("hvalenyi", ["players=2"]),
+    ("kryuk", []),
+    ("sixes", []),
+    ("belka", []),
+    ("cover", []),
+    ("cover", ["mode=self", "players=3"]),
+)
+"""Every preset of both families, as the issue lists them."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--a", default="strong")
+    parser.add_argument("--b", default="normal")
+    parser.add_argument("--matches", type=int, default=400)
+    parser.add_argument("--budget", type=float, default=150.0)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only")
+    args = parser.parse_args()
+    for variant, words in CONFIGS:
+        if args.only and args.only != variant:
+            continue
+        argv = ["--variant", variant, "--a", args.a, "--b", args.b,
+                "--matches", str(args.matches), "--budget", str(args.budget),
+                "--jobs", str(args.jobs), "--seed", str(args.seed)]  # fmt: skip
+        for word in words:
+            argv += ["--option", word]
+        out = io.StringIO()
+        arena.run(argv, out)
+        figures = json.loads(out.getvalue())
+        figures["config"] = " ".join([variant, *words])
+        print(json.dumps(figures, ensure_ascii=False), flush=True)
+
+
+if __name__ == "__main__":
+    main()
