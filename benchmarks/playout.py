@@ -27,8 +27,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
 from kozelbot.game import DealScored, shuffle_rng
-from kozelbot.games import PRESETS, family_of, new_state, preset
-from kozelbot.simulate import play_match
+from kozelbot.games import PRESETS, family_of, new_state
+from kozelbot.simulate import options_of, play_match
 
 SEARCH_FACTOR = 4
 """The search representation plays this many times ``--deals`` (about as long a run)."""
@@ -81,7 +81,7 @@ def main() -> None:
         else [(name, []) for name in PRESETS] + [("hvalenyi", ["players=2"])]
     )  # fmt: skip
     for variant, words in setups:
-        options = preset(variant).parse(words).model_dump()
+        options = options_of(variant, words, None)  # the normal computer player
         seconds = random_deals(variant, options, args.deals, args.seed)
         search = search_deals(variant, options, args.deals * SEARCH_FACTOR, args.seed)
         started = time.perf_counter()

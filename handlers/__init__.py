@@ -18,11 +18,13 @@ from telegram.ext import (
     filters,
 )
 
-from handlers import admin, info, lobby, play, seals, settings, stats
+from handlers import admin, advice, info, lobby, play, seals, settings, stats
 from handlers.errors import on_error
 from kozelbot.callbacks import (
+    AnalysisButton,
     BackButton,
     Callback,
+    HintButton,
     HistoryButton,
     LobbyButton,
     OptionButton,
@@ -71,6 +73,8 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(CommandHandler("history", stats.history))
     application.add_handler(on_press(stats.history_button, HistoryButton))
     application.add_handler(on_press(seals.seal_button, SealButton))
+    application.add_handler(on_press(advice.hint_button, HintButton))
+    application.add_handler(on_press(advice.analysis_button, AnalysisButton))
     application.add_handler(CommandHandler("help", info.help_command))
     application.add_handler(CommandHandler("rules", info.rules))
     application.add_handler(MessageHandler(filters.COMMAND & private, info.unknown_command))

@@ -18,9 +18,11 @@ from handlers.presenter import Presenter
 from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
+from kozelbot.coach import Coach
 from kozelbot.config import Settings
 from kozelbot.i18n import Translator, pick_language, translator
 from kozelbot.service import GameService
+from kozelbot.thinking import Thinker
 from storage import Storage
 
 LOOKUP_TTL = 60.0
@@ -33,6 +35,8 @@ class BotData:
     settings: Settings
     storage: Storage
     service: GameService
+    coach: Coach
+    thinker: Thinker
     presenter: Presenter
     sender: Sender
     messages: MessageBook

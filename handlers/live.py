@@ -153,7 +153,7 @@ class LiveMessages:
             else:
                 over = deal_over_screen(table, known.deal_no or 0, t)
                 with contextlib.suppress(BadRequest):
-                    await self.sender.edit(user_id, known.message_id, over.text)
+                    await self.sender.edit(user_id, known.message_id, over.text, over.keyboard)
         if table.status is not TableStatus.PLAYING:
             return
         await before_send(user_id)

@@ -189,7 +189,7 @@ async def history_button(update: Update, context: Context) -> None:
 
         def render(gt: Translator) -> Outgoing:
             return Outgoing(deals_page_text(summary, deals, page, gt, number=number),
-                            deals_keyboard(game_id, page, pages, gt),
+                            deals_keyboard(game_id, page, pages, gt, deals),
                             edit_message_id=message.message_id)  # fmt: skip
 
     data.presenter.note(chat_id, render, thread_id=topic_of(message), reply=True)

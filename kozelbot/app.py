@@ -40,9 +40,11 @@ from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
 from handlers.transport import AiohttpRequest
+from kozelbot.coach import Coach
 from kozelbot.config import Settings
 from kozelbot.i18n import LANGUAGES
 from kozelbot.service import GameService
+from kozelbot.thinking import Thinker
 from storage import Storage
 from storage.flood import FloodJournal
 
@@ -113,8 +115,10 @@ async def _open(
     assert application.job_queue is not None
     data.job_queue = application.job_queue
     data.storage = await Storage.open(settings.db_path)
+    data.thinker = Thinker(settings.ai_budget_ms, settings.ai_workers or None)
     data.service = GameService(data.storage.games, rng=rng, lobby_ttl=settings.lobby_minutes * 60,
-                               entropy=entropy)  # fmt: skip
+                               entropy=entropy, thinker=data.thinker)  # fmt: skip
+    data.coach = Coach(data.storage.games, data.thinker)
     # The presenter and its parts; what it meets about a chat goes to the chat lifecycle.
     translators = data.translators()
     # Retry jitter draws from its own RNG: the game's seeds stay reproducible.
@@ -197,10 +201,12 @@ async def _flush(application: KozelApplication) -> None:
 
 async def _close(application: KozelApplication) -> None:
     """post_shutdown: stop sending (if ``_flush`` did not run: the bot never started), close
-    the database."""
+    the database and the thinking pool."""
     data = application.bot_data
     if hasattr(data, "presenter") and not data.presenter.closed:
         await data.presenter.close()
+    if hasattr(data, "thinker"):
+        data.thinker.close()
     if hasattr(data, "storage"):
         await data.storage.close()
 

@@ -13,7 +13,7 @@ import math
 import time
 from collections.abc import Sequence
 
-from kozelbot.callbacks import HistoryButton
+from kozelbot.callbacks import AnalysisButton, HistoryButton
 from kozelbot.fairplay import commitment
 from kozelbot.games import TABLE_PRESETS, texts_of
 from kozelbot.i18n import Translator
@@ -375,12 +375,19 @@ def match_seal_lines(deals: Sequence[DealRecord], t: Translator) -> list[str]:
     ]
 
 
-def deals_keyboard(game_id: int, page: int, pages: int, t: Translator) -> Keyboard:
-    """◀ ▶ between pages (where there is one to go to) and back to the list."""
+def deals_keyboard(
+    game_id: int, page: int, pages: int, t: Translator, deals: Sequence[DealRecord] = ()
+) -> Keyboard:
+    """🔍 N under each deal of the page (the presser's analysis of it, sent privately), ◀ ▶
+    between pages (where there is one to go to) and back to the list."""
+    shown = deals[page * DEALS_PER_PAGE : (page + 1) * DEALS_PER_PAGE]
+    analyses = tuple(Button(f"🔍 {deal.deal_no + 1}", AnalysisButton(game_id, deal.deal_no).pack())
+                     for deal in shown)  # fmt: skip
     arrows = []
     if page > 0:
         arrows.append(Button("◀", HistoryButton(game_id, page - 1).pack()))
     if page < pages - 1:
         arrows.append(Button("▶", HistoryButton(game_id, page + 1).pack()))
     back = (Button(t("↩ Back to the list"), HistoryButton(game_id, -1).pack()),)
-    return (tuple(arrows), back) if arrows else (back,)
+    rows = (analyses,) if analyses else ()
+    return (*rows, tuple(arrows), back) if arrows else (*rows, back)

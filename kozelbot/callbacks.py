@@ -248,3 +248,31 @@ class SealButton(Callback):
     def __post_init__(self) -> None:
         if self.deal_no < -1:
             raise ValueError(self.deal_no)
+
+
+@dataclass(frozen=True, slots=True)
+class HintButton(Callback):
+    """💡 in a match against the computer: the strong level's move for the presser's turn
+    (the hand of deal ``deal_no``)."""
+
+    prefix = "k"
+    game_id: int
+    deal_no: int
+
+    def __post_init__(self) -> None:
+        if self.deal_no < 0:
+            raise ValueError(self.deal_no)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisButton(Callback):
+    """🔍 under a scored deal: the presser's plays in deal ``deal_no`` against the strong
+    level's choices, sent privately."""
+
+    prefix = "z"
+    game_id: int
+    deal_no: int
+
+    def __post_init__(self) -> None:
+        if self.deal_no < 0:
+            raise ValueError(self.deal_no)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from kozelbot.decisions import DEFAULT_BUDGET_MS
+
 TELEGRAM_API = "https://api.telegram.org"
 
 
@@ -48,6 +50,11 @@ class Settings(BaseSettings):
     """Commands one person may send at once before the rate below applies."""
     command_rate: float = Field(default=0.5, gt=0)
     """Commands per second one person may keep up."""
+    ai_budget_ms: float = Field(default=DEFAULT_BUDGET_MS, gt=0, le=10_000)
+    """Milliseconds the strong computer level thinks per decision (the same for 💡 hints and
+    per play of a 🔍 analysis)."""
+    ai_workers: int = Field(default=0, ge=0, le=64)
+    """Processes the strong level thinks in, off the event loop; 0: one per core but one."""
     sandbox_port: int = Field(default=8080, ge=0, le=65535)
     """Port of the sandbox's page on 127.0.0.1 (``kozelbot`` without a token, or ``kozelbot
     sandbox``); if it is taken, the next free one; 0 picks any free port."""

@@ -164,12 +164,18 @@ class Family(Protocol):
     def choose(self, state: GameState, seat: int) -> Any:
         """The computer's action for ``seat`` (it sees only ``view_for(seat)``)."""
 
+    def searches(self, state: GameState, seat: int) -> bool:
+        """Whether ``decide`` searches for ``seat`` at this step (it has a choice to make in
+        a step the strong level searches); if not, it answers at once."""
+
     def decide(
-        self, state: GameState, seat: int, rng: random.Random, budget_ms: float
-    ) -> Decision:
+        self, state: GameState, seat: int, rng: random.Random, budget_ms: float,
+        keep: Any = None,
+    ) -> Decision:  # fmt: skip
         """The strong level's move for ``seat`` with what every legal move is worth and why
         (issue #17): a search over the cards ``seat`` cannot see, from what it may see
-        alone, within ``budget_ms`` milliseconds."""
+        alone, within ``budget_ms`` milliseconds. ``keep``, a legal move, is valued however
+        far behind it falls (the analysis compares the move made with the best)."""
 
     def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
         """The move made for a person whose time ran out (RULES.md §3)."""
@@ -238,6 +244,15 @@ class FamilyTexts(Protocol):
         has no such verb)."""
     def error_text(self, error: GameError, table: Table, t: Translator) -> str: ...
     def done_text(self, action: Any, t: Translator) -> str: ...
+    def move_label(self, action: Any, t: Translator) -> str:
+        """A move in a few words (the strong level's advice names moves so)."""
+
+    def reason_text(self, reason: str, fields: Mapping[str, Any], t: Translator) -> str:
+        """Why the strong level makes its move (``Decision.reason`` and ``fields``)."""
+
+    def expected_text(self, variant: str, value: float, t: Translator) -> str:
+        """An expected award (a float) in the variant's unit."""
+
     def outcome_label(self, outcome: str, t: Translator) -> str | None:
         """How a deal ended (``DealScored.outcome``), in words; ``None`` for a plain deal."""
     def tally_parts(self, tallies: Mapping[str, int], t: Translator) -> list[str]:

@@ -15,6 +15,7 @@ from importlib import resources
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 
 LANGUAGES: tuple[str, ...] = ("ru", "en", "uk")
 DEFAULT_LANGUAGE = "ru"
@@ -65,6 +66,10 @@ class Translator:
         """Plural-aware translation; ``{count}`` is available in the text."""
         text = _catalog(self.language).ngettext(singular, plural, count)
         return text.format(count=count, **values)
+
+    def decimal(self, value: float) -> str:
+        """A number with one decimal, as the language writes it (``1,2`` in Russian)."""
+        return format_decimal(round(value, 1), format="0.0", locale=self.language)
 
     def p(self, context: str, message: str, /) -> str:
         """Translation with a context (``p("rank", "Q")`` → ``Д`` in Russian)."""

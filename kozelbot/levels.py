@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from kozelbot.decisions import DEFAULT_BUDGET_MS
+from kozelbot import decisions
 from kozelbot.game import GameState
 from kozelbot.games import family_of
 
@@ -28,13 +28,15 @@ SEARCHING = frozenset({"strong"})
 
 def choose(
     level: str, state: GameState, seat: int, rng: random.Random,
-    budget_ms: float = DEFAULT_BUDGET_MS,
+    budget_ms: float | None = None,
 ) -> Any:  # fmt: skip
-    """The move ``level`` makes for ``seat`` (``ValueError`` for a level that is not one)."""
+    """The move ``level`` makes for ``seat`` (``ValueError`` for a level that is not one);
+    ``strong`` thinks ``budget_ms`` (``decisions.DEFAULT_BUDGET_MS`` unless given)."""
     if level == "easy":
         return rng.choice(state.legal_actions(seat))
     if level == "normal":
         return family_of(state.variant).choose(state, seat)
     if level == "strong":
-        return family_of(state.variant).decide(state, seat, rng, budget_ms).action
+        budget = decisions.DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
+        return family_of(state.variant).decide(state, seat, rng, budget).action
     raise ValueError(f"no computer level {level!r}")

@@ -43,10 +43,11 @@ class TableOptions(BaseModel):
     **Decision**: the seed allows a minute to an hour; we allow 10–3600 s (and 0), since
     group tables often want quicker games (the kryuk seed uses 10–15 s)."""
 
-    computer: Literal["normal", "easy"] = "normal"
-    """How the computer players play: ``normal`` (the family's computer player) or
-    ``easy`` (a random legal move). Each level is one fixed-strength pseudo-player in the
-    ratings, so playing with computers counts without inflating anyone."""
+    computer: Literal["strong", "normal", "easy"] = "strong"
+    """How the computer players play: ``strong`` (a search over the hidden cards, issue
+    #17), ``normal`` (the family's rule-based player) or ``easy`` (a random legal move).
+    Each level is one fixed-strength pseudo-player in the ratings, so playing with
+    computers counts without inflating anyone."""
 
     @field_validator("move_time")
     @classmethod

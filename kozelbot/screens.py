@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from kozelbot.advice import analysis_row, hint_row
 from kozelbot.callbacks import BackButton
 from kozelbot.cards import Card
 from kozelbot.game import DealScored, GameState, MatchOver
@@ -119,15 +120,20 @@ def hand_screen(
                  "(or send /hand) to take your seat back.")  # fmt: skip
         return Screen(text, ((Button(t("🙋 I'm here"), BackButton(table.game_id).pack()),),))
     family = texts_of(table.variant)
-    return Screen(
-        family.hand_text(table, state, seat, t),
-        family.hand_keyboard(table, state, seat, t, selected),
-    )
+    keyboard = family.hand_keyboard(table, state, seat, t, selected)
+    hint = hint_row(table, state, seat, t)
+    scored = state.last_result
+    if hint:
+        keyboard = (*keyboard, hint)
+    elif scored is not None and scored.deal_no == state.deal_shown and not state.to_act():
+        keyboard = (*keyboard, analysis_row(table.game_id, scored.deal_no, t))
+    return Screen(family.hand_text(table, state, seat, t), keyboard)
 
 
 def deal_over_screen(table: Table, deal_no: int, t: Translator) -> Screen:
-    """What an old hand message says once its deal is over."""
-    return Screen(texts_of(table.variant).deal_over_text(deal_no, t))
+    """What an old hand message says once its deal is over, with the 🔍 analysis of it."""
+    return Screen(texts_of(table.variant).deal_over_text(deal_no, t),
+                  (analysis_row(table.game_id, deal_no, t),))  # fmt: skip
 
 
 def left_table_screen(t: Translator) -> Screen:

@@ -27,6 +27,7 @@ from kozelbot.records import MoveSource
 from kozelbot.repository import Repository
 from kozelbot.table import Player, SeatTaken, Table, TableStatus
 from kozelbot.table_cache import ENDED_CACHE, TableCache
+from kozelbot.thinking import Thinker
 
 __all__ = ["ENDED_CACHE", "MISSED_TO_AWAY", "STOP_VOTE_TIME", "Change", "GameService",
            "Repository", "TableError", "computer"]  # fmt: skip
@@ -49,15 +50,19 @@ class GameService:
         clock: Callable[[], float] = time.time,
         lobby_ttl: float = LOBBY_TTL,
         entropy: Callable[[int], bytes] = secrets.token_bytes,
+        thinker: Thinker | None = None,
     ) -> None:
         """``rng`` makes the reproducible choices (table seeds, computer play); ``entropy``
         (``secrets`` by default: a CSPRNG) makes what must not be guessed or reproduced by
-        anyone — a match's secret and its invite links. Tests may pass ``Random.randbytes``."""
+        anyone — a match's secret and its invite links. Tests may pass ``Random.randbytes``.
+        With a ``thinker``, searching computers think in its processes, off the event loop
+        (``time_out``); without one they think in line (tests, tools)."""
         self.repo = repo
         self.rng = rng
         self.entropy = entropy
         self.clock = clock
         self.lobby_ttl = lobby_ttl
+        self.thinker = thinker
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         """A lock lives while someone holds or waits for it, so memory does not grow."""
         self.tables = TableCache()
@@ -194,7 +199,7 @@ class GameService:
         table.seats[seat] = player.model_copy(update={"away": False})
         table.missed[seat] = 0
         change = Change(table, self._state(table), back=[seat])
-        turns.play_on(change, self.clock())
+        self._play_on(change)
         return change
 
     async def vote_stop(self, game_id: int, user_id: int) -> Change:
@@ -257,7 +262,7 @@ class GameService:
                 change = self._stopped(table)
             else:
                 change = Change(table, self._state(table))
-                turns.play_on(change, self.clock())
+                self._play_on(change)
             change.abandoned.append((user_id, seat))
             return await self._commit(change)
 
@@ -299,7 +304,7 @@ class GameService:
         seating.draw_seats(table)
         table.status = TableStatus.PLAYING
         change = Change(table, new_state(table.variant, table.options), started=True)
-        turns.play_on(change, self.clock())
+        self._play_on(change)
         return change
 
     # -- play ----------------------------------------------------------------------------
@@ -331,7 +336,7 @@ class GameService:
                 turns.apply_move(change, seat, action, MoveSource.HUMAN)
             change.acted = action
             table.missed[seat] = 0
-            turns.play_on(change, self.clock())
+            self._play_on(change)
             return await self._commit(change)
 
     async def time_out(self, game_id: int) -> Change | None:
@@ -347,8 +352,13 @@ class GameService:
                 table.closed_reason = "expired"
                 return await self._commit(self._stopped(table))
             change = Change(table, self._state(table))
-            turns.time_out(change)
-            turns.play_on(change, self.clock())
+            seat = turns.thinking_seat(table, change.state) if self.thinker else None
+            if seat is None:
+                turns.time_out(change)
+            else:
+                assert self.thinker is not None
+                await turns.think(change, seat, self.thinker)
+            self._play_on(change)
             return await self._commit(change)
 
     async def resume(self, game_id: int) -> Change | None:
@@ -362,7 +372,7 @@ class GameService:
                 return Change(table)
             deadline = table.deadline
             change = Change(table, self._state(table))
-            turns.play_on(change, self.clock())
+            self._play_on(change)
             if not change.moves and not change.events and table.deadline == deadline:
                 self.tables.remember(table)
                 return change
@@ -390,6 +400,10 @@ class GameService:
             return await self._commit(self._stopped(table))
 
     # -- internals -----------------------------------------------------------------------
+
+    def _play_on(self, change: Change) -> None:
+        turns.play_on(change, self.clock(), think_later=self.thinker is not None)
+
 
     async def _load(self, game_id: int, status: TableStatus | None = None) -> Table:
         """A private copy of the game's committed table for an operation to change: from

@@ -1,7 +1,10 @@
 """``kozelbot simulate``: whole matches between computer players, for statistics and checks.
 
-Prints one JSON summary line; ``--trace FILE`` writes one JSON object per deal
-(``kozelbot.trace``). Match ``i`` of seed ``S`` is the same whatever else runs.
+The computers play at the ``computer`` option's level, ``normal`` unless ``--option
+computer=…`` says otherwise (``strong`` thinks ``decisions.DEFAULT_BUDGET_MS`` a move, so its
+matches depend on the machine's speed). Prints one JSON summary line; ``--trace FILE``
+writes one JSON object per deal (``kozelbot.trace``). Match ``i`` of seed ``S`` is the same
+whatever else runs (at the ``easy`` and ``normal`` levels).
 """
 
 from __future__ import annotations
@@ -13,22 +16,30 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any
 
+from kozelbot import levels
 from kozelbot.game import DealScored, GameState, advance
-from kozelbot.games import PRESETS, family_of, new_state, preset
+from kozelbot.games import PRESETS, new_state, preset
+from kozelbot.levels import QUICK_LEVEL
 from kozelbot.options import OptionError
 
 
 def play_match(
     state: GameState, seed: int, *, on_deal: Any = None, max_deals: int = 10_000
 ) -> GameState:
-    """Play ``state`` to its end with computer players; ``on_deal(state, result)`` per deal."""
+    """Play ``state`` to its end with computer players of its ``computer`` option's level;
+    ``on_deal(state, result)`` per deal."""
+    level = str(state.options.get("computer", QUICK_LEVEL))
+    rng = random.Random(f"{seed}:{level}")
+
+    def choose(current: GameState, seat: int) -> Any:
+        return levels.choose(level, current, seat, rng)
 
     def moved(seat: int, action: Any, events: list[Any]) -> None:
         for event in events:
             if isinstance(event, DealScored) and on_deal is not None:
                 on_deal(state, event)
 
-    advance(state, seed, lambda seat: True, family_of(state.variant).choose, on_move=moved,
+    advance(state, seed, lambda seat: True, choose, on_move=moved,
             on_events=lambda events: moved(-1, None, events), limit=max_deals * 200)  # fmt: skip
     if not state.over:
         raise RuntimeError("match did not end")
@@ -37,9 +48,12 @@ def play_match(
 
 def options_of(variant: str, words: Sequence[str], players: int | None) -> dict[str, Any]:
     """A variant's options from ``KEY=VALUE`` words and a number of players (fewer than four
-    play each for self where the preset has pairs); ``OptionError`` for a bad word."""
+    play each for self where the preset has pairs), the computers ``normal`` unless the
+    words say otherwise; ``OptionError`` for a bad word."""
     chosen = preset(variant)
     words = list(words)
+    if not any(word.partition("=")[0] == "computer" for word in words):
+        words.insert(0, f"computer={QUICK_LEVEL}")
     if players is not None:
         words.append(f"players={players}")
         explicit = {w.partition("=")[0] for w in words[:-1]}

@@ -94,7 +94,9 @@ def common_option_label(key: str, value: object, t: Translator) -> str | None:
     if key == "players":
         return t("{n} players", n=value)
     if key == "computer":
-        return t("Computer: easy") if value == "easy" else t("Computer: normal")
+        if value == "easy":
+            return t("Computer: easy")
+        return t("Computer: strong") if value == "strong" else t("Computer: normal")
     return None
 
 

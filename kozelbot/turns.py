@@ -4,6 +4,7 @@ time ran out (RULES.md §3) — changes of a ``Change`` the service then commits
 
 from __future__ import annotations
 
+import logging
 import random
 from typing import Any
 
@@ -11,9 +12,12 @@ from kozelbot import ledger, levels, seating
 from kozelbot.change import Change
 from kozelbot.game import GameState, advance
 from kozelbot.games import family_of
-from kozelbot.levels import DEFAULT_LEVEL
+from kozelbot.levels import DEFAULT_LEVEL, QUICK_LEVEL, SEARCHING
 from kozelbot.records import MoveSource
-from kozelbot.table import TableStatus
+from kozelbot.table import Table, TableStatus
+from kozelbot.thinking import Thinker
+
+log = logging.getLogger(__name__)
 
 MISSED_TO_AWAY = 2
 """Time-outs in a row after which a computer plays the seat until its owner is back."""
@@ -28,9 +32,58 @@ def apply_move(change: Change, seat: int, action: Any, source: MoveSource) -> No
     ledger.record_move(change, seat, action, state.apply(seat, action), source, deal_no)
 
 
-def play_on(change: Change, now: float) -> None:
-    """Deal and let computer seats act until a person must act or the match is over; then
-    set (or clear) the move timer of whoever must act."""
+def level_of(table: Table, seat: int) -> str:
+    """The level that plays ``seat`` for the computer: the table's for its computer seats;
+    the quick one for someone away (they may be back any moment)."""
+    player = table.seats[seat]
+    if player is not None and not player.is_computer:
+        return QUICK_LEVEL
+    return str(table.options.get("computer", DEFAULT_LEVEL))
+
+
+def computer_seat(table: Table, seat: int) -> bool:
+    """The computer plays ``seat`` now (an empty seat, a computer's, someone away)."""
+    player = table.seats[seat]
+    return player is None or player.computer_plays
+
+
+def thinking_seat(table: Table, state: GameState) -> int | None:
+    """A computer seat to act whose level searches at this step (it thinks off the event
+    loop: ``GameService.think``), or ``None``."""
+    family = family_of(table.variant)
+    for seat in state.to_act():
+        if (computer_seat(table, seat) and level_of(table, seat) in SEARCHING
+                and family.searches(state, seat)):  # fmt: skip
+            return seat
+    return None
+
+
+def computer_seed(table: Table, level: str) -> str:
+    """The seed of the computer's next move's RNG: the match replays from its seed."""
+    return f"{table.seed}:{table.move_seq}:{level}"
+
+
+async def think(change: Change, seat: int, thinker: Thinker) -> None:
+    """A searching computer's move, thought off the event loop on the committed state (the
+    quick level's if thinking failed), applied to ``change``."""
+    table, state = change.table, change.state
+    assert table.state is not None and state is not None
+    level = level_of(table, seat)
+    seed = computer_seed(table, level)
+    try:
+        action = (await thinker.decide(table.state, seat, seed)).action
+        state.verify(seat, action)
+    except Exception:  # a broken pool, or a decision the rules refuse: never stall
+        log.exception("game %s: thinking failed; the quick level moves", table.game_id)
+        action = levels.choose(QUICK_LEVEL, state, seat, random.Random(seed))
+    apply_move(change, seat, action, MoveSource.COMPUTER)
+
+
+def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
+    """Deal and let computer seats act until a person must act, the match is over or — with
+    ``think_later`` — a searching computer must think (``thinking_seat``: its deadline is
+    now, and the service thinks off the event loop when it comes); then set (or clear) the
+    move timer of whoever must act."""
     state, table = change.state, change.table
     assert state is not None
     family = family_of(table.variant)
@@ -41,29 +94,31 @@ def play_on(change: Change, now: float) -> None:
         assert deal_no is not None
         ledger.record_move(change, seat, action, events, MoveSource.COMPUTER, deal_no)
 
-    def computer_seat(seat: int) -> bool:
-        player = table.seats[seat]
-        return player is None or player.computer_plays
+    def plays_now(seat: int) -> bool:
+        if not computer_seat(table, seat):
+            return False
+        return not (think_later and level_of(table, seat) in SEARCHING
+                    and family.searches(state, seat))  # fmt: skip
 
     def choose(state: GameState, seat: int) -> Any:
-        player = table.seats[seat]
-        # The table's level plays its computer seats; someone away gets the normal player.
-        level = str(table.options.get("computer", DEFAULT_LEVEL))
-        if player is not None and not player.is_computer:
-            level = DEFAULT_LEVEL
-        rng = random.Random(f"{table.seed}:{table.move_seq}:{level}")  # the match replays
-        return levels.choose(level, state, seat, rng)
+        level = level_of(table, seat)
+        return levels.choose(level, state, seat, random.Random(computer_seed(table, level)))
 
-    advance(state, table, computer_seat, choose, on_move=moved,
+    advance(state, table, plays_now, choose, on_move=moved,
             on_events=lambda events: ledger.owe(change, events),
             before_chance=lambda: seating.seat_waiting(change))  # fmt: skip
+    if think_later and not state.over and thinking_seat(table, state) is not None:
+        table.deadline = now  # the computer thinks as soon as the change is committed
+        table.turn_time = 0
+        return
     if state.over:
         table.status = TableStatus.FINISHED
     move_time = family.move_time(state, table.options)
     waiting = table.status is TableStatus.PLAYING and bool(state.to_act())
     if not waiting or move_time <= 0:
         table.deadline = None
-    elif change.moves or change.started or table.deadline is None or change.back:
+    elif (change.moves or change.started or table.deadline is None or change.back
+          or not table.turn_time):  # fmt: skip  (no turn time: the deadline was a thinker's)
         table.deadline = now + move_time
         table.turn_time = move_time
 

@@ -10,8 +10,12 @@ from pathlib import Path
 import pytest
 
 from botapi_emulator import BotApiEmulator
+from kozelbot import decisions
 from storage import Storage
-from tests.e2e import TOKEN, BotRunner, bot_settings, fast_limits
+from tests.e2e import TEST_BUDGET_MS, TOKEN, BotRunner, bot_settings, fast_limits
+
+# The strong computer thinks briefly in tests (tools and services built without a budget).
+decisions.DEFAULT_BUDGET_MS = TEST_BUDGET_MS
 
 
 @pytest.fixture

@@ -26,6 +26,10 @@ TOKEN = "123456:TEST"
 ROOT = Path(__file__).resolve().parent.parent
 
 
+TEST_BUDGET_MS = 5.0
+"""The strong computer's thinking time in tests: a search all the same, quickly."""
+
+
 def bot_settings(emu: BotApiEmulator, db_path: Path, **overrides: object) -> Settings:
     """Settings for a bot talking to ``emu``, with time-scaled flood limits."""
     values: dict[str, object] = {
@@ -44,6 +48,7 @@ def bot_settings(emu: BotApiEmulator, db_path: Path, **overrides: object) -> Set
         "press_rate": 1000.0,
         "command_burst": 1000,
         "command_rate": 1000.0,
+        "ai_budget_ms": TEST_BUDGET_MS,
     }
     values.update(overrides)
     return Settings.model_validate(values)

@@ -212,7 +212,8 @@ async def test_history_opens_a_match_deal_by_deal_and_refuses_other_chats_matche
     await press(f"h:{long_match}:0", "page 1/3")
     assert "Deal 5" in shown().text and "Deal 6" not in shown().text
     await press(f"h:{long_match}:1", "page 2/3")
-    assert [label for row in shown().buttons for label, _ in row][:2] == ["◀", "▶"]
+    labels = [label for row in shown().buttons for label, _ in row]
+    assert labels[:7] == ["🔍 6", "🔍 7", "🔍 8", "🔍 9", "🔍 10", "◀", "▶"]
     await press(f"h:{long_match}:2", "page 3/3")
     assert "Deal 12" in shown().text and "Deal 10" not in shown().text
     assert "▶" not in [label for row in shown().buttons for label, _ in row]

@@ -115,7 +115,7 @@ async def test_a_lobby_refuses_two_seats_while_three_people_sit(service: GameSer
     change = await service.cycle_option(table.game_id, 1, "variant")
     assert change.table.variant == "kryuk" and len(change.table.seats) == 4
     assert change.table.options == {"seating": "random", "move_time": 10,
-                                    "computer": "normal"}
+                                    "computer": "strong"}
 
 
 async def _kryuk_with_one_person(service: GameService) -> tuple[int, object]:

@@ -29,6 +29,7 @@ from kozelbot.cover.ai import choose
 from kozelbot.cover.buttons import ChosenButton, SelectButton
 from kozelbot.cover.dealing import deal_from_seed
 from kozelbot.cover.presets import PRESETS, configure
+from kozelbot.cover.render import advice
 from kozelbot.cover.search.playout import playouts
 from kozelbot.cover.state import CoverState
 from kozelbot.cover.vocabulary import parse_action
@@ -74,10 +75,14 @@ class CoverFamily:
         game = _state(state)
         return choose(game.view_for(seat), game.legal_actions(seat))
 
+    def searches(self, state: GameState, seat: int) -> bool:
+        return strong.searches(_state(state), seat)
+
     def decide(
-        self, state: GameState, seat: int, rng: random.Random, budget_ms: float
-    ) -> Decision:
-        return strong.decide(_state(state), seat, rng, budget_ms)
+        self, state: GameState, seat: int, rng: random.Random, budget_ms: float,
+        keep: Any = None,
+    ) -> Decision:  # fmt: skip
+        return strong.decide(_state(state), seat, rng, budget_ms, keep)
 
     def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
         return self.choose(state, seat)
@@ -102,6 +107,15 @@ class CoverFamily:
 
     def tallies(self, event: Any, state: GameState) -> tuple[tuple[int, str], ...]:
         return stats.tallies(event, _state(state))
+
+    def move_label(self, action: Any, t: Translator) -> str:
+        return advice.move_label(action, t)
+
+    def reason_text(self, reason: str, fields: Mapping[str, Any], t: Translator) -> str:
+        return advice.reason_text(reason, fields, t)
+
+    def expected_text(self, variant: str, value: float, t: Translator) -> str:
+        return advice.expected_text(variant, value, t)
 
     def outcome_label(self, outcome: str, t: Translator) -> str | None:
         return stats.outcome_label(outcome, t)

@@ -24,6 +24,7 @@ from kozelbot.follow.ai import choose_action
 from kozelbot.follow.buttons import PlayButton, RedealButton
 from kozelbot.follow.dealing import deal_from_seed
 from kozelbot.follow.presets import PRESETS
+from kozelbot.follow.render import advice
 from kozelbot.follow.search.playout import playouts
 from kozelbot.follow.state import MatchState
 from kozelbot.follow.vocabulary import KeepHand, PlayCard, parse_action
@@ -56,9 +57,14 @@ class FollowFamily:
     def choose(self, state: GameState, seat: int) -> Any:
         return choose_action(_state(state).view_for(seat))
 
+    def searches(self, state: GameState, seat: int) -> bool:
+        return strong.searches(_state(state).view_for(seat))
+
     def decide(
-        self, state: GameState, seat: int, rng: random.Random, budget_ms: float
-    ) -> Decision:
+        self, state: GameState, seat: int, rng: random.Random, budget_ms: float,
+        keep: Any = None,
+    ) -> Decision:  # fmt: skip
+        # Every legal card is valued (``keep`` needs nothing more).
         return strong.decide(_state(state).view_for(seat), rng, budget_ms)
 
     def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
@@ -141,6 +147,15 @@ class FollowFamily:
 
     def done_text(self, action: Any, t: Translator) -> str:
         return render.done_text(action, t)
+
+    def move_label(self, action: Any, t: Translator) -> str:
+        return advice.move_label(action, t)
+
+    def reason_text(self, reason: str, fields: Mapping[str, Any], t: Translator) -> str:
+        return advice.reason_text(reason, fields, t)
+
+    def expected_text(self, variant: str, value: float, t: Translator) -> str:
+        return advice.expected_text(variant, value, t)
 
     def outcome_label(self, outcome: str, t: Translator) -> str | None:
         return stats.outcome_label(outcome, t)

@@ -53,14 +53,24 @@ def value(pos: Position, side: int) -> float:
     return worth + spread * POINT
 
 
-def decide(state: CoverState, seat: int, rng: random.Random, budget_ms: float) -> Decision:
-    """The strong player's move for ``seat``, from what ``seat`` may know."""
+def searches(state: CoverState, seat: int) -> bool:
+    """The seat has moves to choose between in a game in play (the search's step)."""
+    return state.phase in PHASES and len(state.legal_actions(seat)) > 1
+
+
+def decide(
+    state: CoverState, seat: int, rng: random.Random, budget_ms: float, keep: Any = None
+) -> Decision:
+    """The strong player's move for ``seat``, from what ``seat`` may know; ``keep`` is never
+    dropped (the analysis needs its value)."""
     legal = state.legal_actions(seat)
     if state.phase not in PHASES or not legal:
         return Decision(choose(state.view_for(seat), legal), reason="rule")
     if len(legal) == 1:
         return Decision(legal[0], ((legal[0], 0.0),), reason="only")
     by_move: dict[int, Any] = {move_of(seat, action): action for action in legal}
+    if keep is not None and move_of(seat, keep) in by_move:
+        by_move[move_of(seat, keep)] = keep  # the caller's spelling of it (cards in its order)
     public = public_facts(state, seat)
     side = state.rules.side_of(seat)
     candidates = list(by_move)
@@ -80,7 +90,8 @@ def decide(state: CoverState, seat: int, rng: random.Random, budget_ms: float) -
         samples += 1
         if samples == prune_at and len(candidates) > KEEP:
             candidates.sort(key=lambda m: -totals[m])
-            candidates = candidates[: max(KEEP, len(candidates) // 2)]
+            kept = candidates[: max(KEEP, len(candidates) // 2)]
+            candidates = kept + [m for m in candidates[len(kept) :] if by_move[m] == keep]
             prune_at *= 2
     considered = sorted(candidates, key=lambda m: -totals[m])
     values = tuple((by_move[m], totals[m] / samples) for m in considered)

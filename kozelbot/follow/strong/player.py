@@ -33,6 +33,12 @@ MAX_SAMPLES = 400
 """Samples searched at most, however long the budget."""
 
 
+def searches(view: View) -> bool:
+    """The seat has cards to choose between in trick play (the search's step)."""
+    return (view.phase is PLAY and len(view.legal) > 1
+            and all(card is not None for _, card in view.trick))  # fmt: skip
+
+
 def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
     """The strong player's move for ``view``'s seat (its own view: nothing hidden is read)."""
     legal = view.legal if view.phase is PLAY else ()

@@ -1,0 +1,92 @@
+"""The strong level's advice through buttons (issue #17): 💡 on a hand in a match against the
+computer answers with the move and why (an alert only the presser sees); 🔍 under a scored
+deal — on the hand once the deal is over, on /history's deal pages — sends the presser their
+costliest plays privately. Both change nothing; a press that cannot be advised on is told
+why."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Message, Update
+
+from handlers.deps import Context
+from handlers.flow import press
+from handlers.lanes import Outgoing
+from kozelbot.advice import analysis_text, hint_text
+from kozelbot.callbacks import AnalysisButton, HintButton
+from kozelbot.coach import AdviceError
+from kozelbot.i18n import Translator
+
+log = logging.getLogger(__name__)
+
+
+def refusal(code: str, t: Translator) -> str:
+    """Why there is no advice (neutral: it names no card)."""
+    texts = {
+        "no_game": t("This match is over or gone."),
+        "not_private": t("Hints are for matches against the computer (/play)."),
+        "not_seated": t("You do not sit at this table."),
+        "no_choice": t("Nothing to choose now: a hint comes on your turn."),
+        "not_scored": t("This deal is not over yet."),
+        "not_played": t("You did not play in this deal."),
+    }
+    return texts.get(code, t("This button is not valid."))
+
+
+async def hint_button(update: Update, context: Context) -> None:
+    """💡: the strong level's move for the presser's turn, as an alert."""
+    data = context.bot_data
+    pressed = await press(update, data)
+    if pressed is None:
+        return
+    button, t, message = pressed.button, pressed.t, pressed.query.message
+    if not isinstance(button, HintButton) or not isinstance(message, Message):
+        await pressed.refuse(t("This button is not valid."))
+        return
+    if message.chat.id != pressed.user.id:
+        await pressed.refuse(t("This button is not valid."))  # a forged button elsewhere
+        return
+    try:
+        hint = await data.coach.hint(button.game_id, pressed.user.id)
+    except AdviceError as error:
+        await pressed.refuse(refusal(error.code, t))
+        return
+    await pressed.answer(hint_text(hint.table, hint.decision, t), alert=True)
+
+
+async def analysis_button(update: Update, context: Context) -> None:
+    """🔍: the presser's plays in a scored deal against the strong level's, sent privately
+    (the press is answered at once; the search takes a moment)."""
+    data = context.bot_data
+    pressed = await press(update, data)
+    if pressed is None:
+        return
+    button, t, user = pressed.button, pressed.t, pressed.user
+    if not isinstance(button, AnalysisButton):
+        await pressed.refuse(t("This button is not valid."))
+        return
+    record = await data.storage.people.user(user.id)
+    if record is None or not record.private_open:
+        await pressed.refuse(t("Open our private chat first (press Start there): the "
+                               "analysis is sent there."))  # fmt: skip
+        return
+    table = await data.service.game(button.game_id)
+    message = pressed.query.message
+    if table is None or not isinstance(message, Message) or message.chat.id not in (
+        table.chat_id, user.id
+    ):
+        await pressed.refuse(t("This button is not valid."))  # a match of another chat
+        return
+    try:
+        found = await data.coach.analyse(button.game_id, button.deal_no, user.id)
+    except AdviceError as error:
+        await pressed.refuse(refusal(error.code, t))
+        return
+    in_private = message.chat.id == user.id
+    await pressed.answer(None if in_private else t("🔍 The analysis is in our private chat."))
+    data.presenter.note(user.id, lambda gt: Outgoing(analysis_text(found, gt)),
+                        key=f"analysis:{button.game_id}:{button.deal_no}")  # fmt: skip
+
+
+__all__ = ["analysis_button", "hint_button"]

@@ -1,0 +1,139 @@
+"""The strong level's advice to a person (issue #17): the 💡 hint — its move for their turn in
+a match against the computer (/play), and why — and the 🔍 analysis of a deal they played:
+their costliest plays against the strong level's choice.
+
+Both only read: nothing a table holds changes. The search runs in the thinking pool when the
+bot has one (``thinking.Thinker``), in line otherwise (tests, tools). Answers are kept for a
+while, so a second press shows the same advice at once.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from kozelbot import analysis, decisions
+from kozelbot.analysis import Review
+from kozelbot.decisions import Decision
+from kozelbot.games import family_of
+from kozelbot.records import DealRecord, MoveRecord
+from kozelbot.table import Table, TableStatus
+from kozelbot.thinking import Thinker, think
+
+KEPT = 256
+"""Answers kept for a second press (each kind)."""
+
+
+class AdviceError(Exception):
+    """Advice refused; ``code`` says why (``no_game``, ``not_private``, ``not_seated``,
+    ``no_choice``, ``not_scored``, ``not_played``)."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+class Records(Protocol):
+    """What the analysis reads of a match (``storage.games`` provides it)."""
+
+    async def game(self, game_id: int) -> Table | None: ...
+    async def moves(self, game_id: int) -> list[MoveRecord]: ...
+    async def deals(self, game_id: int) -> list[DealRecord]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    table: Table
+    seat: int
+    decision: Decision
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A deal's analysis for one person: their costliest plays (``worst``) out of
+    ``reviewed`` plays with a choice."""
+
+    table: Table
+    deal_no: int
+    reviewed: int
+    worst: tuple[Review, ...]
+
+
+class Coach:
+    """Hints and analyses for people, by the strong level."""
+
+    def __init__(
+        self, records: Records, thinker: Thinker | None = None,
+        budget_ms: float | None = None,
+    ) -> None:  # fmt: skip
+        self.records = records
+        self.thinker = thinker
+        self.budget_ms = budget_ms
+        self._hints: OrderedDict[tuple[int, int, int], Hint] = OrderedDict()
+        self._analyses: OrderedDict[tuple[int, int, int], Analysis] = OrderedDict()
+
+    @property
+    def budget(self) -> float:
+        if self.budget_ms is not None:
+            return self.budget_ms
+        return self.thinker.budget_ms if self.thinker else decisions.DEFAULT_BUDGET_MS
+
+    async def hint(self, game_id: int, user_id: int) -> Hint:
+        """The strong level's move for the person's turn in their match against the
+        computer (``AdviceError`` when there is no choice of theirs to advise on)."""
+        table = await self.records.game(game_id)
+        if table is None or table.status is not TableStatus.PLAYING:
+            raise AdviceError("no_game")
+        if not table.private:
+            raise AdviceError("not_private")  # a hint at a group table would be a crib
+        seat = table.seat_of(user_id)
+        if seat is None:
+            raise AdviceError("not_seated")
+        key = (game_id, table.move_seq, seat)
+        if key in self._hints:
+            return self._hints[key]
+        assert table.state is not None
+        state = family_of(table.variant).load(table.state)
+        if seat not in state.to_act() or not family_of(table.variant).searches(state, seat):
+            raise AdviceError("no_choice")
+        seed = f"hint:{table.seed}:{table.move_seq}"
+        if self.thinker is not None:
+            decision = await self.thinker.decide(table.state, seat, seed)
+        else:
+            decision = think(table.state, seat, seed, self.budget)
+        return _keep(self._hints, key, Hint(table, seat, decision))
+
+    async def analyse(self, game_id: int, deal_no: int, user_id: int) -> Analysis:
+        """The person's plays in a scored deal against the strong level's choices."""
+        key = (game_id, deal_no, user_id)
+        if key in self._analyses:
+            return self._analyses[key]
+        table = await self.records.game(game_id)
+        if table is None or table.status is TableStatus.LOBBY:
+            raise AdviceError("no_game")
+        if not any(deal.deal_no == deal_no for deal in await self.records.deals(game_id)):
+            raise AdviceError("not_scored")
+        moves = await self.records.moves(game_id)
+        if not any(m.deal_no == deal_no and m.user_id == user_id for m in moves):
+            raise AdviceError("not_played")
+        found = analysis.positions(table.variant, table.options, table, moves, deal_no, user_id)
+        reviews: list[Review] = []
+        for position in found:
+            seed = f"review:{table.seed}:{deal_no}:{position.number}"
+            if self.thinker is not None:
+                reviews.append(await self.thinker.review(position, seed))
+            else:
+                reviews.append(analysis.review(position, self.budget, seed))
+        result = Analysis(table, deal_no, len(reviews), tuple(analysis.worst(reviews)))
+        return _keep(self._analyses, key, result)
+
+
+def _keep(store: OrderedDict[Any, Any], key: Any, value: Any) -> Any:
+    store[key] = value
+    while len(store) > KEPT:
+        store.popitem(last=False)
+    return value
+
+
+__all__ = ["AdviceError", "Analysis", "Coach", "Hint"]

@@ -1,0 +1,58 @@
+"""The strong level's advice in the follow-suit games' words: a card, why it is played (the
+💡 hint) and what a play cost in the preset's unit (the 🔍 analysis)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from kozelbot.follow.presets import PRESETS
+from kozelbot.follow.vocabulary import PlayCard
+from kozelbot.i18n import Translator
+from kozelbot.texts import card_label
+
+
+def move_label(action: Any, t: Translator) -> str:
+    """The move advised or made: its card."""
+    if isinstance(action, PlayCard):
+        return card_label(action.card, t)
+    return str(action)
+
+
+def reason_text(reason: str, fields: Mapping[str, Any], t: Translator) -> str:
+    """Why the strong level plays its card (``strong.reasons``), a few words."""
+    points = fields.get("points", 0)
+    texts = {
+        "take_cheapest": lambda: t.n(
+            "takes the trick worth {n} with the cheapest winner",
+            "takes the trick worth {n} with the cheapest winner",
+            points,
+            n=points,
+        ),
+        "take": lambda: t.n(
+            "takes the trick worth {n}", "takes the trick worth {n}", points, n=points
+        ),
+        "smear": lambda: t.n(
+            "gives {n} point to your partner's trick",
+            "gives {n} points to your partner's trick",
+            points,
+            n=points,
+        ),
+        "duck": lambda: t("gives up the trick with the cheapest card"),
+        "lead_trump": lambda: t("leads a trump to draw the trumps out"),
+        "lead_winner": lambda: t("leads a card nobody can beat"),
+        "lead_cheap": lambda: t("leads a cheap card and keeps the strong ones"),
+        "only": lambda: t("the only card you may play"),
+    }
+    return texts.get(reason, lambda: t("the best card the search found"))()
+
+
+def expected_text(variant: str, value: float, t: Translator) -> str:
+    """An expected award in the preset's unit (eyes, points or pairs), one decimal."""
+    scoring = PRESETS[variant].rules({}).scoring if variant in PRESETS else "eyes"
+    number = t.decimal(value)
+    if scoring == "points":
+        return t("{value} points", value=number)
+    if scoring == "pairs":
+        return t("{value} pairs", value=number)
+    return t("{value} eyes", value=number)
