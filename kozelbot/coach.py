@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from kozelbot import analysis, decisions
 from kozelbot.analysis import Review
@@ -21,6 +21,7 @@ from kozelbot.records import DealRecord, MoveRecord
 from kozelbot.table import Table, TableStatus
 from kozelbot.thinking import Thinker, think
 
+V = TypeVar("V")
 KEPT = 256
 """Answers kept for a second press (each kind)."""
 
@@ -129,7 +130,7 @@ class Coach:
         return _keep(self._analyses, key, result)
 
 
-def _keep(store: OrderedDict[Any, Any], key: Any, value: Any) -> Any:
+def _keep(store: OrderedDict[Any, V], key: Any, value: V) -> V:
     store[key] = value
     while len(store) > KEPT:
         store.popitem(last=False)

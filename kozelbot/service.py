@@ -351,8 +351,9 @@ class GameService:
             if table.status is TableStatus.LOBBY:
                 table.closed_reason = "expired"
                 return await self._commit(self._stopped(table))
-            change = Change(table, self._state(table))
-            seat = turns.thinking_seat(table, change.state) if self.thinker else None
+            state = self._state(table)
+            change = Change(table, state)
+            seat = turns.thinking_seat(table, state) if self.thinker else None
             if seat is None:
                 turns.time_out(change)
             else:

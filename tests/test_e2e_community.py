@@ -66,7 +66,7 @@ async def test_settings_are_refused_to_a_non_admin_and_apply_to_the_next_lobby(
     answer = await emu.press(admin, group.id, menu.message_id, "s:public")
     await bot.drain()
     chosen = await _app(bot).bot_data.storage.people.chat_settings(group.id)
-    assert chosen is not None and chosen.options["computer"] == "easy" and not chosen.public
+    assert chosen is not None and chosen.options["computer"] == "normal" and not chosen.public
     # A forged key changes nothing.
     answer = await emu.wait_answer(
         emu.forged_press_nowait(admin, group.id, menu.message_id, "s:no_such_key")
@@ -77,13 +77,13 @@ async def test_settings_are_refused_to_a_non_admin_and_apply_to_the_next_lobby(
     emu.send_text(member, group.id, "/newgame")
     await emu.wait_for(lambda: emu.find_message(group.id, "1. Борис") is not None)
     table = _table(bot, group.id)
-    assert table.variant == "kryuk" and table.options["computer"] == "easy"
+    assert table.variant == "kryuk" and table.options["computer"] == "normal"
     lobby = emu.find_message(group.id, "1. Борис")
     assert lobby is not None and f"o:{table.game_id}:computer" in _buttons(lobby)
     answer = await emu.press(member, group.id, lobby.message_id, f"o:{table.game_id}:computer")
     assert not answer.show_alert, answer.text
     await bot.drain()
-    assert _table(bot, group.id).options["computer"] == "normal"
+    assert _table(bot, group.id).options["computer"] == "easy"
     # Settings in a private chat point to the group.
     before = last_id(emu, member.id)
     emu.send_text(member, member.id, "/settings")

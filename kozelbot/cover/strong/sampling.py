@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from kozelbot.cards import Card
 from kozelbot.cover.search import Hidden, Public
 
 
@@ -17,7 +18,7 @@ def sample(public: Public, rng: random.Random) -> Hidden:
     rng.shuffle(unseen)
     at = 0
 
-    def take(count: int) -> tuple:
+    def take(count: int) -> tuple[Card, ...]:
         nonlocal at
         taken = tuple(unseen[at : at + count])
         at += count
@@ -25,7 +26,9 @@ def sample(public: Public, rng: random.Random) -> Hidden:
 
     hands = tuple(tuple(public.hand) if seat == public.seat else take(size)
                   for seat, size in enumerate(public.hand_sizes))  # fmt: skip
-    talon = take(public.talon - bottom) + ((public.bottom,) if bottom else ())
+    talon = take(public.talon - bottom)
+    if bottom and public.bottom is not None:
+        talon += (public.bottom,)
     face_down = tuple(take(count) for count in public.face_down)
     taken = tuple(take(count) for count in public.face_down_taken)
     assert at == len(unseen), "the piles hold every unseen card"

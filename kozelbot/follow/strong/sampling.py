@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from kozelbot.cards import Card
 from kozelbot.follow.search.bits import BIT, INDEX, indices, mask_of
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.view import View
@@ -122,14 +123,16 @@ def _voids(view: View, facts: DealFacts) -> list[int]:
     return void
 
 
-def _note(view: View, void: list[int], follow: tuple[int, ...], leader: int, trick: list) -> None:
+def _note(
+    view: View, void: list[int], follow: tuple[int, ...], leader: int, trick: list[Card]
+) -> None:
     led = follow[INDEX[trick[0]]]
     for place, card in enumerate(trick[1:], start=1):
         if not led & BIT[INDEX[card]]:
             void[view.rules.rounds[leader][place]] |= led
 
 
-def _leaders(view: View, facts: DealFacts, tricks: list[list]) -> list[int]:
+def _leaders(view: View, facts: DealFacts, tricks: list[list[Card]]) -> list[int]:
     """Who led each completed trick: the first from the deal's first leader, each next
     from the winner of the one before."""
     leader = view.first_leader if view.first_leader is not None else 0
