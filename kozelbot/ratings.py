@@ -15,7 +15,9 @@ honest reading of "did not win".
 of ``COMPUTER_SKILL`` and is never updated nor stored, so playing with or against computers
 counts without anyone (the computer included) drifting. ``normal`` plays like an average
 newcomer (μ 25, the prior's mean) and ``easy`` (a random legal move) clearly weaker (μ 18);
-both with σ 2, a strength the model is fairly sure of, so one match says more about the
+``strong`` (the search, issue #17) is set from the arena: the model predicts a pair of
+strong computers beats a pair of normal ones 9 times in 10, as ``kozelbot arena --a strong
+--b normal`` measured across the presets (README, "The arena"): μ 29.5. All with σ 2, a strength the model is fairly sure of, so one match says more about the
 person than about the computer.
 
 **Shown rating.** The conservative ``mu - 3 * sigma`` on a friendly scale:
@@ -66,7 +68,11 @@ def shown(mu: float, sigma: float) -> int:
 PRIOR = Skill(MODEL.mu, MODEL.sigma)
 """A person's rating before their first rated match of a variant (shows as 1000)."""
 
-COMPUTER_SKILL: dict[str, Skill] = {"normal": Skill(25.0, 2.0), "easy": Skill(18.0, 2.0)}
+COMPUTER_SKILL: dict[str, Skill] = {
+    "strong": Skill(29.5, 2.0),
+    "normal": Skill(25.0, 2.0),
+    "easy": Skill(18.0, 2.0),
+}
 """The fixed strength of each computer level (see the module docstring)."""
 
 DEFAULT_LEVEL = "normal"

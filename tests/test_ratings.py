@@ -7,6 +7,7 @@ import pytest
 
 from kozelbot.ratings import (
     COMPUTER_SKILL,
+    MODEL,
     PRIOR,
     Contender,
     Skill,
@@ -73,7 +74,8 @@ def test_a_computer_is_a_fixed_pseudo_player_and_the_person_still_moves() -> Non
     assert set(won) == set(lost) == {ANNA}  # computers are never rated nor returned
     assert won[ANNA].mu > PRIOR.mu > lost[ANNA].mu
     # the computers' strength is a constant: the next match sees the same pseudo-players
-    assert {"normal": Skill(25.0, 2.0), "easy": Skill(18.0, 2.0)} == COMPUTER_SKILL
+    assert COMPUTER_SKILL == {"strong": Skill(29.5, 2.0), "normal": Skill(25.0, 2.0),
+                              "easy": Skill(18.0, 2.0)}  # fmt: skip
     assert Contender(side=1).rating().mu == COMPUTER_SKILL["normal"].mu  # no level: normal
 
 
@@ -83,7 +85,15 @@ def test_beating_easy_computers_earns_less_than_beating_normal_ones() -> None:
             ANNA
         ].mu
 
-    assert win_against("easy") < win_against("normal")
+    assert win_against("easy") < win_against("normal") < win_against("strong")
+
+
+def test_the_strong_level_s_strength_predicts_the_arena_s_win_rate() -> None:
+    """A pair of strong computers beats a pair of normal ones about 9 times in 10 by the
+    model, as the arena measured (README, "The arena")."""
+    strong = [Contender(side=0, level="strong").rating() for _ in range(2)]
+    normal = [Contender(side=1, level="normal").rating() for _ in range(2)]
+    assert 0.88 < MODEL.predict_win([strong, normal])[0] < 0.92
 
 
 def test_each_for_self_with_three_sides_ranks_the_winner_first_and_ties_the_rest() -> None:
