@@ -1,0 +1,228 @@
+"""The strong level (issue #17): it never plays an illegal move, it reads nothing its seat
+cannot see, it takes a forced win and avoids a blunder in each family, and a searching
+computer thinks off the event loop.
+
+``KOZEL_STRONG_POSITIONS`` sets how many random positions per preset the legality check
+searches (default 600; the README's figure was taken with 10 000).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from typing import Any
+
+import pytest
+
+from kozelbot.cover.search import from_public, move_of, public_facts
+from kozelbot.cover.strong.player import value as cover_value
+from kozelbot.cover.strong.policy import playout as cover_playout
+from kozelbot.cover.strong.sampling import sample as cover_sample
+from kozelbot.follow.search.bits import CARDS, INDEX
+from kozelbot.follow.search.facts import DealFacts
+from kozelbot.follow.search.position import Position
+from kozelbot.follow.strong.exact import exact_value
+from kozelbot.follow.strong.policy import orders_of
+from kozelbot.follow.strong.sampling import Unknown
+from kozelbot.games import family_of, new_state
+from kozelbot.simulate import options_of
+from kozelbot.thinking import Thinker
+
+POSITIONS = int(os.environ.get("KOZEL_STRONG_POSITIONS", "600"))
+WORLDS = 24
+"""Deals of the hidden cards a forced win or a blunder must hold in."""
+CONFIGS = {
+    "hvalenyi": ("hvalenyi", []),
+    "hvalenyi players=2": ("hvalenyi", ["players=2"]),
+    "kryuk": ("kryuk", []),
+    "sixes": ("sixes", []),
+    "belka": ("belka", []),
+    "cover": ("cover", []),
+    "cover self-3": ("cover", ["mode=self", "players=3"]),
+}
+
+
+def searched_positions(variant: str, words: list[str], count: int, seed: int):  # type: ignore[no-untyped-def]
+    """``count`` random positions where a seat has a choice the strong level searches:
+    matches played with random legal moves, every such position taken."""
+    family = family_of(variant)
+    options = options_of(variant, words, None)
+    rng = random.Random(seed)
+    found = 0
+    while found < count:
+        state = new_state(variant, options)
+        while not state.over and found < count:
+            if state.needs_chance:
+                state.chance(random.Random(rng.getrandbits(32)))
+                continue
+            seat = state.to_act()[0]
+            if family.searches(state, seat):
+                found += 1
+                yield state, seat
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_the_strong_level_never_plays_an_illegal_move(name: str) -> None:
+    variant, words = CONFIGS[name]
+    family = family_of(variant)
+    rng = random.Random(7)
+    checked = 0
+    for state, seat in searched_positions(variant, words, POSITIONS, 11):
+        decision = family.decide(state, seat, rng, 0.0)  # two samples: the least it searches
+        state.verify(seat, decision.action)  # raises GameError if illegal
+        assert decision.values and decision.values[0][0] == decision.action
+        assert decision.samples >= 2
+        checked += 1
+    assert checked == POSITIONS
+
+
+@pytest.mark.parametrize("name", ["cover", "cover self-3"])
+def test_the_cover_player_reads_nothing_its_seat_cannot_see(name: str) -> None:
+    """Two games that differ only in cards the seat does not see (two unseen cards swapped
+    between other hands, or a hand and the talon) get the same decision from the same RNG."""
+    variant, words = CONFIGS[name]
+    family = family_of(variant)
+    compared = 0
+    for state, seat in searched_positions(variant, words, 60, 5):
+        twin = family.load(state.dump())
+        game = twin.current  # type: ignore[attr-defined]
+        others = [s for s in range(twin.players) if s != seat and game.hands[s]]
+        piles = [game.hands[s] for s in others] + ([game.talon[:-1]] if len(game.talon) > 1 else [])
+        if len(piles) < 2:
+            continue
+        a, b = piles[0], piles[1]
+        a[0], b[0] = b[0], a[0]
+        if twin.legal_actions(seat) != state.legal_actions(seat):
+            continue
+        first = family.decide(state, seat, random.Random(3), 0.0)
+        second = family.decide(twin, seat, random.Random(3), 0.0)
+        assert first.action == second.action and first.values == second.values
+        compared += 1
+    assert compared >= 20
+
+
+def _follow_values(
+    state: Any, seat: int, worlds: int, rng: random.Random
+) -> dict[int, list[float]]:
+    """Each legal card's exact value in ``worlds`` deals consistent with the seat's view."""
+    view = state.view_for(seat)
+    facts = DealFacts.of_view(view)
+    unknown = Unknown.of_view(view, facts)
+    orders = orders_of(facts.tables)
+    side = view.rules.side_of(seat)
+    values: dict[int, list[float]] = {INDEX[c]: [] for c in view.legal}
+    for _ in range(worlds):
+        hands, _talon = unknown.sample(rng)
+        pos = Position(facts, hands)
+        for card in values:
+            pos.make(card)
+            values[card].append(exact_value(pos, side, orders, -1e9, 1e9))
+            pos.unmake()
+    return values
+
+
+@pytest.mark.parametrize("variant", ["hvalenyi", "kryuk", "sixes", "belka"])
+def test_the_strong_level_takes_a_forced_win_and_avoids_a_blunder_in_trick_play(
+    variant: str,
+) -> None:
+    """Late in random deals, positions where one card is better than another by an eye or
+    more in every deal the seat's view allows (by exact search): the strong level plays a
+    card that is never worse than the forced one, and never the blunder."""
+    family = family_of(variant)
+    rng = random.Random(1)
+    wins = blunders = 0
+    for state, seat in searched_positions(variant, [], 4000, 3):
+        deal = state.current  # type: ignore[attr-defined]
+        if sum(len(h) for h in deal.hands) > 12:
+            continue
+        values = _follow_values(state, seat, WORLDS, rng)
+        cards = list(values)
+        best = [c for c in cards
+                if all(min(values[c][w] - values[o][w] for w in range(WORLDS)) >= 0
+                       for o in cards if o != c)]  # fmt: skip
+        worse = [c for c in cards
+                 if any(all(values[o][w] - values[c][w] >= 1 for w in range(WORLDS))
+                        for o in cards if o != c)]  # fmt: skip
+        if not worse:
+            continue
+        chosen = INDEX[family.decide(state, seat, random.Random(2), 50.0).action.card]
+        assert chosen not in worse, (CARDS[chosen], [CARDS[c] for c in worse])
+        blunders += 1
+        if best:
+            assert all(values[chosen][w] >= values[best[0]][w] for w in range(WORLDS))
+            wins += 1
+        if blunders >= 8 and wins >= 3:
+            break
+    assert blunders >= 8 and wins >= 3
+
+
+@pytest.mark.parametrize("name", ["cover", "cover self-3"])
+def test_the_cover_player_takes_a_forced_win_and_avoids_a_blunder(name: str) -> None:
+    """At the game's end (talon empty, few cards), moves that beat another by two loser
+    points or more in every placement of the unseen cards (each played out the same way):
+    the strong level avoids the worse one."""
+    variant, words = CONFIGS[name]
+    family = family_of(variant)
+    rng = random.Random(4)
+    found = 0
+    for state, seat in searched_positions(variant, words, 6000, 8):
+        game = state.current  # type: ignore[attr-defined]
+        if game.talon or sum(len(h) for h in game.hands) > 6:
+            continue
+        public = public_facts(state, seat)
+        legal = state.legal_actions(seat)
+        side = state.rules.side_of(seat)
+        worlds = [cover_sample(public, rng) for _ in range(24)]
+        values: dict[int, list[float]] = {}
+        for action in legal:
+            move = move_of(seat, action)
+            values[move] = []
+            for number, hidden in enumerate(worlds):
+                pos = from_public(public, hidden)
+                pos.make(move)
+                cover_playout(pos, random.Random(number))
+                values[move].append(cover_value(pos, side))
+        moves = list(values)
+        worse = [m for m in moves
+                 if any(all(values[o][w] - values[m][w] >= 2 for w in range(len(worlds)))
+                        for o in moves if o != m)]  # fmt: skip
+        if not worse:
+            continue
+        chosen = move_of(seat, family.decide(state, seat, random.Random(2), 60.0).action)
+        assert chosen not in worse
+        found += 1
+        if found >= 8:
+            break
+    assert found >= 8
+
+
+async def test_a_searching_computer_thinks_off_the_event_loop() -> None:
+    """While the pool thinks a strong decision of 300 ms, the event loop keeps turning."""
+    variant, words = CONFIGS["hvalenyi"]
+    state, seat = next(iter(searched_positions(variant, words, 30, 2)))
+    thinker = Thinker(300.0, workers=1)
+    try:
+        await thinker.decide(state.dump(), seat, "warm")  # the worker started and imported
+        ticks = 0
+        stop = False
+
+        async def tick() -> None:
+            nonlocal ticks
+            while not stop:
+                await asyncio.sleep(0.005)
+                ticks += 1
+
+        ticker = asyncio.create_task(tick())
+        started = time.perf_counter()
+        decision = await thinker.decide(state.dump(), seat, "seed")
+        spent = time.perf_counter() - started
+        stop = True
+        await ticker
+        state.verify(seat, decision.action)
+        assert spent >= 0.2 and decision.samples >= 2
+        assert ticks >= spent / 0.005 * 0.5  # the loop ran on, at least half its ticks
+    finally:
+        thinker.close()
