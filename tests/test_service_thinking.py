@@ -1,0 +1,111 @@
+"""Searching computers at a table (issue #17): with a thinking pool the service stops at a
+strong computer's turn with its deadline now, thinks when the timer calls, logs the move as
+the computer's; after a restart the owed thinking resumes; a broken pool falls back to the
+quick level; without a pool (tools, tests) the strong level thinks in line."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kozelbot import turns
+from kozelbot.decisions import Decision
+from kozelbot.records import MoveSource
+from kozelbot.service import GameService
+from kozelbot.table import Player, TableStatus
+from kozelbot.thinking import Thinker
+from storage import Storage
+
+NOW = 1000.0
+
+
+class BrokenThinker(Thinker):
+    """A pool that fails every decision."""
+
+    async def decide(self, dump: dict[str, Any], seat: int, seed: str) -> Decision:
+        raise RuntimeError("the pool broke")
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(tmp_path / "s.db")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def _service(storage: Storage, thinker: Thinker | None) -> GameService:
+    return GameService(storage.games, rng=random.Random(3), clock=lambda: NOW,
+                       entropy=random.Random("think").randbytes, thinker=thinker)  # fmt: skip
+
+
+async def _play_until_a_computer_thinks(service: GameService) -> int:
+    """A person with three strong computers; their moves are played (the first legal card)
+    until a computer must think. Returns the game."""
+    change = await service.play_private(Player(user_id=1, name="Аня"), ["computer=strong"])
+    game_id = change.table.game_id
+    for _ in range(200):
+        table = await service.game(game_id)
+        assert table is not None and table.status is TableStatus.PLAYING
+        state = service.state_of(table)
+        assert state is not None
+        if turns.thinking_seat(table, state) is not None:
+            return game_id
+        seat = table.seat_of(1)
+        assert seat is not None and seat in state.to_act()
+        await service.act(game_id, 1, state.deal_shown or 0, state.legal_actions(seat)[0])
+    raise AssertionError("no computer ever had to think")
+
+
+async def test_a_strong_computer_thinks_when_its_deadline_comes(storage: Storage) -> None:
+    thinker = Thinker(5.0, workers=1)
+    try:
+        service = _service(storage, thinker)
+        game_id = await _play_until_a_computer_thinks(service)
+        table = await service.game(game_id)
+        assert table is not None and table.deadline == NOW and table.turn_time == 0
+        moves_before = len(await storage.games.moves(game_id))
+        change = await service.time_out(game_id)
+        assert change is not None and change.moves
+        assert change.moves[0].source is MoveSource.COMPUTER
+        assert len(await storage.games.moves(game_id)) > moves_before
+        # The person's own turn is not taken by the thinking deadline.
+        assert all(m.source is not MoveSource.TIMEOUT for m in change.moves)
+    finally:
+        thinker.close()
+
+
+async def test_thinking_owed_before_a_restart_is_resumed(storage: Storage) -> None:
+    thinker = Thinker(5.0, workers=1)
+    try:
+        game_id = await _play_until_a_computer_thinks(_service(storage, thinker))
+        restarted = _service(storage, thinker)  # a new process: nothing in memory
+        change = await restarted.resume(game_id)
+        assert change is not None and change.table.deadline == NOW
+        change = await restarted.time_out(game_id)
+        assert change is not None and change.moves[0].source is MoveSource.COMPUTER
+    finally:
+        thinker.close()
+
+
+async def test_a_broken_pool_never_stalls_a_table(storage: Storage) -> None:
+    service = _service(storage, BrokenThinker(5.0, workers=1))
+    game_id = await _play_until_a_computer_thinks(service)
+    change = await service.time_out(game_id)
+    assert change is not None and change.moves[0].source is MoveSource.COMPUTER
+
+
+async def test_without_a_pool_strong_computers_play_in_line(storage: Storage) -> None:
+    service = _service(storage, None)
+    change = await service.play_private(Player(user_id=1, name="Аня"), ["computer=strong"])
+    table = change.table
+    state = change.state
+    assert state is not None
+    seat = table.seat_of(1)
+    assert seat is not None and seat in state.to_act()  # the computers moved already
+    assert table.turn_time != 0
