@@ -18,7 +18,13 @@ bot memory (idle, peak, per live game), Bot API calls per card, 429s and the bus
 100 another person sends ``/help`` in their private chat. Prints how long that private answer
 took (the target is under a second) and the 429s.
 
-    python benchmarks/load.py [--games N] [--seconds S] [--mix P,S,D] [--quick] [--flood]
+    python benchmarks/load.py [--games N] [--seconds S] [--mix P,S,D] [--computer LEVEL]
+                              [--quick] [--flood]
+
+Issue #17's check: ``--mix 0,0,1`` (two people and two computers a table: computers at half
+the seats) with ``--computer strong`` and again with ``--computer normal``; the card-press
+p99 of the first within 1.5× of the second's (the strong computers think in the bot's
+process pool, ``KOZEL_AI_BUDGET_MS`` a decision).
 
 The emulated people are cheap: a subclass of the emulator notices each message the bot sends
 or edits (``store`` and ``record_call`` hooks, O(1) per call) and wakes only the game the chat
@@ -59,7 +65,7 @@ MESSAGE_METHODS = frozenset(
 )
 KINDS = ("people", "solo", "duo")
 PEOPLE_OF_KIND = {"people": 4, "solo": 1, "duo": 2}
-NEW_GAME = "/newgame seating=ordered move_time=0"
+NEW_GAME = "/newgame seating=ordered move_time=0 computer={computer}"
 JOIN_BUTTON = "Сесть за стол"
 START_BUTTON = "Начать с ботами"
 MATCH_OVER = "🏆"
@@ -246,6 +252,8 @@ class Game:
     matches_started: int = 0
     matches_finished: int = 0
     stuck: str | None = None
+    computer: str = "strong"
+    """The computer level of the tables it opens (``--computer``)."""
     lobby_waits: list[float] = field(default_factory=list)
     """Seconds from each ``/newgame`` to its lobby message."""
     by_user: dict[int, Person] = field(default_factory=dict)
@@ -308,7 +316,7 @@ class Game:
         self.lobby, self.over = None, False
         for person in self.people:
             person.hand, person.acted_on = None, None
-        self.emu.send_text(creator.user, self.group.id, NEW_GAME)
+        self.emu.send_text(creator.user, self.group.id, NEW_GAME.format(computer=self.computer))
         sent = time.monotonic()
         if not await self.until(lambda: self.lobby is not None, deadline):
             self.stuck = "no lobby message before the end"
@@ -515,7 +523,7 @@ def kinds_for(games: int, mix: tuple[float, float, float]) -> list[str]:
 
 
 async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
-                    seed: int) -> dict[str, Any]:  # fmt: skip
+                    seed: int, computer: str = "strong") -> dict[str, Any]:  # fmt: skip
     workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
     rng = random.Random(seed)
     presses: list[Press] = []
@@ -532,7 +540,8 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
                 group = emu.add_group(title=f"Load {index}", members=users, admins=users[:1],
                                       creator=users[0])  # fmt: skip
                 tables.append(Game(index, kind, emu, group, [Person(u) for u in users],
-                                   random.Random(rng.random()), presses))  # fmt: skip
+                                   random.Random(rng.random()), presses,
+                                   computer=computer))  # fmt: skip
             people = [p.user for g in tables for p in g.people]
             setup_start = time.monotonic()
             await open_private_chats(emu, people, timeout=60 + len(people) / 10)
@@ -587,6 +596,7 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         "kinds": {kind: sum(g.kind == kind for g in tables) for kind in KINDS},
         "players": len(people),
         "duration": seconds,
+        "computer": computer,
         "setup_seconds": round(setup_seconds, 1),
         "drain_seconds": round(drain_seconds, 1),
         "settled": settled,
@@ -705,6 +715,8 @@ def main() -> None:
         help="weights of 4 people, 1 person + 3 computers, 2 + 2 (1,1,1)",
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--computer", choices=("strong", "normal", "easy"), default="strong",
+                        help="the computer players' level (strong)")  # fmt: skip
     parser.add_argument("--quick", action="store_true",
                         help="smoke test: 6 games (or the flood), 15 s")  # fmt: skip
     parser.add_argument("--flood", action="store_true",
@@ -714,7 +726,7 @@ def main() -> None:
         result = asyncio.run(run_flood(15.0 if args.quick else args.seconds))
     else:
         games, seconds = (6, 15.0) if args.quick else (args.games, args.seconds)
-        result = asyncio.run(run_games(games, seconds, args.mix, args.seed))
+        result = asyncio.run(run_games(games, seconds, args.mix, args.seed, args.computer))
     print(json.dumps(result, ensure_ascii=False))
 
 
