@@ -73,8 +73,10 @@ async def analysis_button(update: Update, context: Context) -> None:
         return
     table = await data.service.game(button.game_id)
     message = pressed.query.message
-    if table is None or not isinstance(message, Message) or message.chat.id not in (
-        table.chat_id, user.id
+    if (
+        table is None
+        or not isinstance(message, Message)
+        or message.chat.id not in (table.chat_id, user.id)
     ):
         await pressed.refuse(t("This button is not valid."))  # a match of another chat
         return

@@ -50,11 +50,17 @@ def analysis_text(found: Analysis, t: Translator) -> str:
     else:
         lines.append(t("What each play cost your side on average:"))
         for review in found.worst:
-            lines.append(html.escape(t("Play {number}: {played} → better {best}, +{value}",
-                                       number=review.number,
-                                       played=texts.move_label(review.played, t),
-                                       best=texts.move_label(review.best, t),
-                                       value=texts.expected_text(table.variant, review.loss, t))))
+            lines.append(
+                html.escape(
+                    t(
+                        "Play {number}: {played} → better {best}, +{value}",
+                        number=review.number,
+                        played=texts.move_label(review.played, t),
+                        best=texts.move_label(review.best, t),
+                        value=texts.expected_text(table.variant, review.loss, t),
+                    )
+                )
+            )
     return "\n".join(lines)
 
 

@@ -17,8 +17,9 @@ counts without anyone (the computer included) drifting. ``normal`` plays like an
 newcomer (μ 25, the prior's mean) and ``easy`` (a random legal move) clearly weaker (μ 18);
 ``strong`` (the search, issue #17) is set from the arena: the model predicts a pair of
 strong computers beats a pair of normal ones 9 times in 10, as ``kozelbot arena --a strong
---b normal`` measured across the presets (README, "The arena"): μ 29.5. All with σ 2, a strength the model is fairly sure of, so one match says more about the
-person than about the computer.
+--b normal`` measured across the presets (README, "The arena"): μ 29.5. All with σ 2, a
+strength the model is fairly sure of, so one match says more about the person than about
+the computer.
 
 **Shown rating.** The conservative ``mu - 3 * sigma`` on a friendly scale:
 ``DISPLAY_BASE + DISPLAY_SCALE × (mu - 3σ)``, rounded. A newcomer shows 1000 (the prior's

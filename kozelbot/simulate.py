@@ -24,11 +24,11 @@ from kozelbot.options import OptionError
 
 
 def play_match(
-    state: GameState, seed: int, *, on_deal: Any = None, max_deals: int = 10_000
-) -> GameState:
-    """Play ``state`` to its end with computer players of its ``computer`` option's level;
-    ``on_deal(state, result)`` per deal."""
-    level = str(state.options.get("computer", QUICK_LEVEL))
+    state: GameState, seed: int, *, on_deal: Any = None, max_deals: int = 10_000,
+    level: str = QUICK_LEVEL,
+) -> GameState:  # fmt: skip
+    """Play ``state`` to its end with computer players of ``level`` (the normal player's by
+    default: reproducible from the seed); ``on_deal(state, result)`` per deal."""
     rng = random.Random(f"{seed}:{level}")
 
     def choose(current: GameState, seat: int) -> Any:
@@ -95,7 +95,8 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
                     line = state.deal_trace(result, match=match, players=players)
                     trace_file.write(json.dumps(line, ensure_ascii=False) + "\n")
 
-            final = play_match(new_state(args.variant, options), match_seed, on_deal=record)
+            final = play_match(new_state(args.variant, options), match_seed, on_deal=record,
+                               level=str(options["computer"]))
             assert final.winner is not None
             wins[final.winner] += 1
     finally:

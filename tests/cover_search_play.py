@@ -90,7 +90,7 @@ def scrambled(options: dict[str, Any], rng: random.Random) -> CoverState:
         share = len(deck) // (rules.sides - side)
         taken, deck = deck[:share], deck[share:]
         taker = rules.seats.members(side)[0] if rules.pairs else seats[side % len(seats)]
-        face_up, face_down = taken[: len(taken) // 2], taken[len(taken) // 2:]
+        face_up, face_down = taken[: len(taken) // 2], taken[len(taken) // 2 :]
         game.rounds.append({
             "taker": taker, "lead": bits.text(bits.mask_of(face_up)).split(),
             "actions": [{"seat": taker, "type": "discard",
@@ -143,7 +143,8 @@ class Differential:
         assert from_state(state).snapshot() == pos.snapshot()
         seat = rng.choice(state.in_play())
         assert from_public(public_facts(state, seat), hidden_cards(state)).snapshot() == (
-            pos.snapshot())
+            pos.snapshot()
+        )
 
     def step(self, state: CoverState, pos: Position, rng: random.Random) -> bool:
         """One random move, made on both: mostly by the seat to act, at times a claim from

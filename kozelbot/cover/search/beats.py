@@ -149,8 +149,11 @@ def beat_sets(hand: int, tops: int, trump: int, poshka: bool) -> list[int]:
         if top:
             key = shift << 18 | (hand >> shift & CHUNK) << 9 | top
             ways = _plain_cache.get(key) or _plain(key)
-            combos = ways if combos is None else [
-                (mask | way, left + rest) for mask, left in combos for way, rest in ways]
+            combos = (
+                ways
+                if combos is None
+                else [(mask | way, left + rest) for mask, left in combos for way, rest in ways]
+            )
     shift = SHIFT[trump]
     top = tops >> shift & CHUNK
     key = shift << 18 | (hand >> shift & CHUNK) << 9 | top

@@ -99,8 +99,10 @@ def from_public(public: Public, hidden: Hidden) -> Position:
     pos.set_talon(tuple(BIT[card] for card in hidden.talon))
     pos.trump = SUIT_INDEX[public.trump]
     pos.bottom_shown = public.bottom is not None
-    pos.points = [shown + points(mask_of(cards))
-                  for shown, cards in zip(public.open_points, hidden.taken, strict=True)]
+    pos.points = [
+        shown + points(mask_of(cards))
+        for shown, cards in zip(public.open_points, hidden.taken, strict=True)
+    ]
     pos.tricks = list(public.tricks_won)
     pos.last_taker = public.last_taker
     pos.phase = PHASES[public.phase]
@@ -133,4 +135,3 @@ def _union(piles: Iterable[int]) -> int:
     for pile in piles:
         mask |= pile
     return mask
-

@@ -49,7 +49,8 @@ class Flow(Fields):
                 continue
             hand = hands[seat]
             if hand.bit_count() > target or (
-                    not self.discarded & bit and has_beat(hand, tops, self.trump, self.poshka)):
+                not self.discarded & bit and has_beat(hand, tops, self.trump, self.poshka)
+            ):
                 self.answered = answered
                 self.turn = seat
                 self.phase = ANSWER

@@ -149,8 +149,12 @@ def claim(pos: Position, seat: int) -> list[int]:
     if seat == pos.leader or not pos.in_play >> seat & 1 or pos.acted >> seat & 1:
         return []
     hand = pos.hands[seat]
-    count = max((hand & CHUNK).bit_count(), (hand >> 9 & CHUNK).bit_count(),
-                (hand >> 18 & CHUNK).bit_count(), (hand >> 27).bit_count())  # ``longest``
+    count = max(
+        (hand & CHUNK).bit_count(),
+        (hand >> 9 & CHUNK).bit_count(),
+        (hand >> 18 & CHUNK).bit_count(),
+        (hand >> 27).bit_count(),
+    )  # ``longest``
     if count < pos.claim_from:
         return []
     best = pos.claim_seat
