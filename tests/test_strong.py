@@ -20,15 +20,18 @@ from kozelbot.cover.search import from_public, move_of, public_facts
 from kozelbot.cover.strong.player import value as cover_value
 from kozelbot.cover.strong.policy import playout as cover_playout
 from kozelbot.cover.strong.sampling import sample as cover_sample
+from kozelbot.follow.ai import wants_redeal
 from kozelbot.follow.search.bits import CARDS, INDEX
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
 from kozelbot.follow.strong.exact import exact_value
 from kozelbot.follow.strong.policy import orders_of
 from kozelbot.follow.strong.sampling import Unknown
+from kozelbot.follow.vocabulary import AskRedeal, KeepHand
 from kozelbot.games import family_of, new_state
 from kozelbot.simulate import options_of
 from kozelbot.thinking import Thinker
+from tests.scripted import hands_with, new_match
 
 POSITIONS = int(os.environ.get("KOZEL_STRONG_POSITIONS", "600"))
 WORLDS = 24
@@ -226,3 +229,25 @@ async def test_a_searching_computer_thinks_off_the_event_loop() -> None:
         assert ticks >= spent / 0.005 * 0.5  # the loop ran on, at least half its ticks
     finally:
         thinker.close()
+
+
+def _redeal_offer(hand: str) -> tuple[Any, int]:
+    """A hvalenyi match whose first deal gives seat 0 ``hand`` and offers it a redeal."""
+    state = new_match()
+    state.deal_hands(hands_with({0: hand}, state.rules.cards))
+    assert 0 in state.to_act() and AskRedeal() in state.legal_actions(0)
+    return state, 0
+
+
+def test_a_redeal_offer_is_answered_by_the_hand_s_expected_award() -> None:
+    """Hvalenyi, hands under 14 points: all four jacks and the 6♣ are worth keeping; three
+    low trumps and small plain cards are given back — where the normal player's rule (more
+    than two trumps: keep) would keep them."""
+    family = family_of("hvalenyi")
+    strong, _ = _redeal_offer("6C JC JS JH JD 7S 7H 8H 9S")
+    keep = family.decide(strong, 0, random.Random(1), 200.0)
+    assert keep.action == KeepHand() and keep.values[0][1] > 0
+    weak, _ = _redeal_offer("7D 8D 9D 7S 8S 9S 7H 8H 7C")
+    assert not wants_redeal(weak.view_for(0))
+    give = family.decide(weak, 0, random.Random(1), 200.0)
+    assert give.action == AskRedeal() and give.value_of(KeepHand()) < 0  # type: ignore[operator]

@@ -7,15 +7,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from kozelbot.follow.presets import PRESETS
-from kozelbot.follow.vocabulary import PlayCard
+from kozelbot.follow.vocabulary import AskRedeal, KeepHand, PlayCard
 from kozelbot.i18n import Translator
 from kozelbot.texts import card_label
 
 
 def move_label(action: Any, t: Translator) -> str:
-    """The move advised or made: its card."""
+    """The move advised or made: its card, or the answer to a redeal offer (the buttons'
+    words)."""
     if isinstance(action, PlayCard):
         return card_label(action.card, t)
+    if isinstance(action, AskRedeal):
+        return t("Redeal")
+    if isinstance(action, KeepHand):
+        return t("Play on")
     return str(action)
 
 
@@ -43,6 +48,8 @@ def reason_text(reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         "lead_winner": lambda: t("leads a card nobody can beat"),
         "lead_cheap": lambda: t("leads a cheap card and keeps the strong ones"),
         "only": lambda: t("the only card you may play"),
+        "keep": lambda: t("this hand is worth more than a fresh deal"),
+        "redeal": lambda: t("a fresh deal is worth more than this hand"),
     }
     return texts.get(reason, lambda: t("the best card the search found"))()
 

@@ -8,9 +8,10 @@ seat's side minus the other side's (eyes, with the variant's thresholds, catch, 
 eggs as ``scoring.settle`` gives them), not raw card points. Every sample gives every card
 the same hidden hands (common random numbers), so the comparison is fair even with few.
 
-**Decision**: the steps before the cards (calls, blind cards, redeal offers, hand-offs)
-are decided by the normal player's rules — their worth hangs on a whole deal still to be
-dealt or revealed, which a card-play search does not sample (noted on issue #17).
+A redeal offer is answered by the same evaluation (``redeal``: the hand's expected award
+against a fresh deal's). **Decision**: the other steps before the cards (sixes' calls,
+kryuk's blind cards, hand-offs) follow the normal player's rules — they change which cards
+the partners hold, which this search does not sample (noted on issue #17).
 """
 
 from __future__ import annotations
@@ -25,22 +26,28 @@ from kozelbot.follow.search.position import Position
 from kozelbot.follow.strong.exact import exact_from, exact_value, leaf_value
 from kozelbot.follow.strong.policy import orders_of, playout
 from kozelbot.follow.strong.reasons import reason_for
+from kozelbot.follow.strong.redeal import decide_redeal
 from kozelbot.follow.strong.sampling import Unknown
 from kozelbot.follow.view import View
-from kozelbot.follow.vocabulary import PLAY, PLAYS
+from kozelbot.follow.vocabulary import PLAY, PLAYS, REDEAL
 
 MAX_SAMPLES = 400
 """Samples searched at most, however long the budget."""
 
 
 def searches(view: View) -> bool:
-    """The seat has cards to choose between in trick play (the search's step)."""
+    """The seat has cards to choose between in trick play, or a redeal offer to answer (the
+    steps the search decides)."""
+    if view.phase is REDEAL:
+        return bool(view.actions)
     return (view.phase is PLAY and len(view.legal) > 1
             and all(card is not None for _, card in view.trick))  # fmt: skip
 
 
 def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
     """The strong player's move for ``view``'s seat (its own view: nothing hidden is read)."""
+    if view.phase is REDEAL and view.actions:
+        return decide_redeal(view, rng, budget_ms)
     legal = view.legal if view.phase is PLAY else ()
     if view.phase is not PLAY or any(card is None for _, card in view.trick):
         return Decision(choose_action(view), reason="rule")

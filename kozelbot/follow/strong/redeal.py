@@ -1,0 +1,69 @@
+"""The strong player's redeal offer (issue #17: special steps by the same evaluation): keep
+the hand when the deal it starts is worth more to the seat's side than a fresh one.
+
+A fresh deal of the same match is worth nothing to either side on average (the cards are
+dealt at random to both), so the hand is kept when its expected award — the deal played out
+from its first card over sampled hands of the others, as in card play — is not below zero.
+**Decision**: where asking is not allowed or would cost (sixes' demand past its limit) the
+normal player's rule answers.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kozelbot.decisions import Budget, Decision
+from kozelbot.follow.ai import wants_redeal
+from kozelbot.follow.search.facts import DealFacts
+from kozelbot.follow.search.position import Position
+from kozelbot.follow.strong.exact import leaf_value
+from kozelbot.follow.strong.policy import orders_of, playout
+from kozelbot.follow.strong.sampling import Unknown
+from kozelbot.follow.view import View
+from kozelbot.follow.vocabulary import AskRedeal, KeepHand
+
+MAX_SAMPLES = 600
+FRESH_DEAL = 0.0
+"""What a fresh deal is worth to a side on average."""
+
+
+def facts_at_start(view: View) -> DealFacts | None:
+    """The public facts of the deal about to be played, as the first card will find them
+    (``None`` if the view does not fix them yet: no first leader or trump)."""
+    if view.first_leader is None or (view.trump_suit is None and view.rules.trump_rule != "fixed"):
+        return None
+    return DealFacts(
+        rules=view.rules, trump=view.trump_suit, leader=view.first_leader,
+        deal_no=view.deal_no, obligation=view.obligation, trump_lead=view.trump_lead,
+        score=view.score, eggs=view.multiplier - 1, carry=view.carry,
+    )  # fmt: skip
+
+
+def decide_redeal(view: View, rng: random.Random, budget_ms: float) -> Decision:
+    """Ask for a redeal or keep the hand, by the hand's expected award."""
+    facts = facts_at_start(view)
+    if facts is None or (view.rules.redeal_limit is not None
+                         and view.redeals >= view.rules.redeal_limit):  # fmt: skip
+        return Decision(AskRedeal() if wants_redeal(view) else KeepHand(), reason="rule")
+    assert view.seat is not None
+    unknown = Unknown.of_view(view, facts)
+    orders = orders_of(facts.tables)
+    side = view.rules.side_of(view.seat)
+    budget = Budget(budget_ms)
+    total = 0.0
+    samples = 0
+    while samples < MAX_SAMPLES and not budget.spent(samples):
+        hands, _talon = unknown.sample(rng)
+        pos = Position(facts, hands)
+        made = playout(pos, orders, rng)
+        total += leaf_value(pos, side)
+        for _ in range(made):
+            pos.unmake()
+        samples += 1
+    keep = total / samples
+    values = ((KeepHand(), keep), (AskRedeal(), FRESH_DEAL))
+    if keep < FRESH_DEAL:
+        values = values[::-1]
+    action = values[0][0]
+    return Decision(action, values, samples, "redeal" if action == AskRedeal() else "keep",
+                    {"value": keep})  # fmt: skip
