@@ -6,11 +6,7 @@ quick level; without a pool (tools, tests) the strong level thinks in line."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from kozelbot import turns
 from kozelbot.decisions import Decision
@@ -28,15 +24,6 @@ class BrokenThinker(Thinker):
 
     async def decide(self, dump: dict[str, Any], seat: int, seed: str) -> Decision:
         raise RuntimeError("the pool broke")
-
-
-@pytest.fixture
-async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "s.db")
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def _service(storage: Storage, thinker: Thinker | None) -> GameService:
