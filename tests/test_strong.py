@@ -21,13 +21,14 @@ from kozelbot.cover.strong.player import value as cover_value
 from kozelbot.cover.strong.policy import playout as cover_playout
 from kozelbot.cover.strong.sampling import sample as cover_sample
 from kozelbot.follow.ai import wants_redeal
-from kozelbot.follow.search.bits import CARDS, INDEX
+from kozelbot.follow.search.bits import CARDS, INDEX, mask_of
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
 from kozelbot.follow.strong.exact import exact_value
+from kozelbot.follow.strong.likelihood import Likelihood
 from kozelbot.follow.strong.policy import orders_of
 from kozelbot.follow.strong.sampling import Unknown
-from kozelbot.follow.vocabulary import AskRedeal, KeepHand
+from kozelbot.follow.vocabulary import PLAY, AskRedeal, KeepHand
 from kozelbot.games import family_of, new_state
 from kozelbot.simulate import options_of
 from kozelbot.thinking import Thinker
@@ -251,3 +252,30 @@ def test_a_redeal_offer_is_answered_by_the_hand_s_expected_award() -> None:
     assert not wants_redeal(weak.view_for(0))
     give = family.decide(weak, 0, random.Random(1), 200.0)
     assert give.action == AskRedeal() and give.value_of(KeepHand()) < 0  # type: ignore[operator]
+
+
+def test_samples_that_explain_the_others_plays_weigh_more() -> None:
+    """Mid-deal in matches the normal player plays at every seat, the true hands weigh more
+    (on average) than random hands consistent with the seat's view: the weights read the
+    others' plays."""
+    family = family_of("hvalenyi")
+    options = options_of("hvalenyi", [], None)
+    true_weights: list[float] = []
+    sampled: list[float] = []
+    rng = random.Random(4)
+    for match in range(30):
+        state = new_state("hvalenyi", options)
+        state.chance(random.Random(match))
+        while state.phase is not PLAY:  # type: ignore[attr-defined]
+            state.apply(state.to_act()[0], family.choose(state, state.to_act()[0]))
+        for _ in range(18):
+            seat = state.to_act()[0]
+            state.apply(seat, family.choose(state, seat))
+        seat = state.to_act()[0]
+        view = state.view_for(seat)
+        facts = DealFacts.of_view(view)
+        likelihood = Likelihood(view, facts, orders_of(facts.tables))
+        unknown = Unknown.of_view(view, facts)
+        true_weights.append(likelihood.weight([mask_of(h) for h in state.current.hands]))  # type: ignore[attr-defined]
+        sampled += [likelihood.weight(unknown.sample(rng)[0]) for _ in range(20)]
+    assert sum(true_weights) / len(true_weights) > 2 * sum(sampled) / len(sampled)

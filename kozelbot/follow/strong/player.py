@@ -1,11 +1,13 @@
 """The ``strong`` level of the follow-suit games (issue #17): determinized search.
 
 Per decision it samples the hidden hands consistently with what the seat has seen
-(``sampling``), and scores each legal card over the samples: with few cards left, exactly
-by alpha-beta (``exact``); before that, by playing the deal out with the normal player's
-rules (``policy``). The card with the best mean wins; the value is the deal's award to the
-seat's side minus the other side's (eyes, with the variant's thresholds, catch, Lyusya and
-eggs as ``scoring.settle`` gives them), not raw card points. Every sample gives every card
+(``sampling``), weights each sample by how well it explains the others' plays under the
+normal player's rules (``likelihood``), and scores each legal card over the samples: with
+few cards left, exactly by alpha-beta (``exact``); before that, by playing the deal out
+with the normal player's rules (``policy``). The card with the best weighted mean wins; the
+value is the deal's award to the seat's side minus the other side's (eyes, with the
+variant's thresholds, catch, Lyusya and eggs as ``scoring.settle`` gives them), not raw
+card points. Every sample gives every card
 the same hidden hands (common random numbers), so the comparison is fair even with few.
 
 A redeal offer is answered by the same evaluation (``redeal``: the hand's expected award
@@ -24,6 +26,7 @@ from kozelbot.follow.search.bits import CARDS, INDEX
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
 from kozelbot.follow.strong.exact import exact_from, exact_value, leaf_value
+from kozelbot.follow.strong.likelihood import Likelihood
 from kozelbot.follow.strong.policy import orders_of, playout
 from kozelbot.follow.strong.reasons import reason_for
 from kozelbot.follow.strong.redeal import decide_redeal
@@ -60,27 +63,31 @@ def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
     side = view.rules.side_of(view.seat)
     moves = [INDEX[card] for card in legal]
     totals = dict.fromkeys(moves, 0.0)
+    likelihood = Likelihood(view, facts, orders)
     budget = Budget(budget_ms)
     samples = 0
+    weights = 0.0
     size = view.rules.hand_size
     while samples < MAX_SAMPLES and not budget.spent(samples):
         hands, talon = unknown.sample(rng)
+        weight = likelihood.weight(hands)
         halves = (_mask(talon[:size]), _mask(talon[size:]))
         pos = Position(facts, hands, halves)
         exact = exact_from(pos)
         for move in moves:
             pos.make(move)
             if exact:
-                totals[move] += exact_value(pos, side, orders, -1e9, 1e9)
+                totals[move] += weight * exact_value(pos, side, orders, -1e9, 1e9)
             else:
                 made = playout(pos, orders, rng)
-                totals[move] += leaf_value(pos, side)
+                totals[move] += weight * leaf_value(pos, side)
                 for _ in range(made):
                     pos.unmake()
             pos.unmake()
         samples += 1
+        weights += weight
     ranked = sorted(moves, key=lambda m: (-totals[m], m))
-    values = tuple((PLAYS[CARDS[m]], totals[m] / samples) for m in ranked)
+    values = tuple((PLAYS[CARDS[m]], totals[m] / weights) for m in ranked)
     best = CARDS[ranked[0]]
     reason, fields = reason_for(view, best)
     return Decision(PLAYS[best], values, samples, reason, fields)

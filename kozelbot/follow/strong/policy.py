@@ -53,13 +53,18 @@ def first_in(order: tuple[int, ...], mask: int) -> int:
 
 
 def pick(pos: Position, orders: Orders, rng: random.Random) -> int:
-    """The card the rules play for the seat to play."""
+    """The card the rules play for the seat to play (now and then a random one)."""
     legal = pos.legal()
     if not legal & (legal - 1):
         return legal.bit_length() - 1
     if rng.random() < WANDER:
         choices = [i for i in orders.cheap if legal >> i & 1]
         return rng.choice(choices)
+    return rule_card(pos, orders, legal)
+
+
+def rule_card(pos: Position, orders: Orders, legal: int) -> int:
+    """The card the rules choose among ``legal`` for the seat to play (no randomness)."""
     n = pos.n
     if not n:
         plain = legal & pos.plain

@@ -112,7 +112,7 @@ def _voids(view: View, facts: DealFacts) -> list[int]:
     since = 0
     if view.rules.players == 2 and not view.talon and len(tricks) >= view.rules.hand_size:
         since = view.rules.hand_size  # the refill dealt new cards after these tricks
-    leaders = _leaders(view, facts, tricks)
+    leaders = trick_leaders(view, facts, tricks)
     for number, trick in enumerate(tricks):
         if number < since:
             continue
@@ -132,7 +132,7 @@ def _note(
             void[view.rules.rounds[leader][place]] |= led
 
 
-def _leaders(view: View, facts: DealFacts, tricks: list[list[Card]]) -> list[int]:
+def trick_leaders(view: View, facts: DealFacts, tricks: list[list[Card]]) -> list[int]:
     """Who led each completed trick: the first from the deal's first leader, each next
     from the winner of the one before."""
     leader = view.first_leader if view.first_leader is not None else 0
