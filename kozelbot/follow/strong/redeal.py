@@ -11,6 +11,7 @@ normal player's rule answers.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from kozelbot.decisions import Budget, Decision
 from kozelbot.follow.ai import wants_redeal
@@ -61,9 +62,9 @@ def decide_redeal(view: View, rng: random.Random, budget_ms: float) -> Decision:
             pos.unmake()
         samples += 1
     keep = total / samples
-    values = ((KeepHand(), keep), (AskRedeal(), FRESH_DEAL))
-    if keep < FRESH_DEAL:
+    values: tuple[tuple[Any, float], ...] = ((KeepHand(), keep), (AskRedeal(), FRESH_DEAL))
+    redeal = keep < FRESH_DEAL
+    if redeal:
         values = values[::-1]
-    action = values[0][0]
-    return Decision(action, values, samples, "redeal" if action == AskRedeal() else "keep",
+    return Decision(values[0][0], values, samples, "redeal" if redeal else "keep",
                     {"value": keep})  # fmt: skip
