@@ -356,10 +356,12 @@ class GameService:
             seat = turns.thinking_seat(table, state) if self.thinker else None
             if seat is None:
                 turns.time_out(change)
-            else:
-                assert self.thinker is not None
+                self._play_on(change)
+            while seat is not None and self.thinker is not None:
+                # Computers in a row think one after another and are shown at once.
                 await turns.think(change, seat, self.thinker)
-            self._play_on(change)
+                self._play_on(change)
+                seat = None if state.over else turns.thinking_seat(table, state)
             return await self._commit(change)
 
     async def resume(self, game_id: int) -> Change | None:

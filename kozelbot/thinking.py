@@ -10,6 +10,7 @@ and thinks once more in it; the service falls back to the quick level if that fa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -33,6 +34,17 @@ def think(dump: dict[str, Any], seat: int, seed: str, budget_ms: float) -> Decis
     return family_of(state.variant).decide(state, seat, random.Random(seed), budget_ms)
 
 
+WORKER_NICE = 10
+"""How much lower the workers' CPU priority is than the bot's: on a busy machine the event
+loop (answers, edits) is served first, the thinking with what is left."""
+
+
+def _lower_priority() -> None:
+    """A worker's initializer: give the CPU to the bot's event loop first."""
+    with contextlib.suppress(OSError, AttributeError):  # not allowed, or not on this system
+        os.nice(WORKER_NICE)
+
+
 def default_workers() -> int:
     """One worker per core but one (the event loop's), at least one."""
     return max(1, (os.cpu_count() or 2) - 1)
@@ -51,7 +63,8 @@ class Thinker:
             # forkserver: workers start from a clean process, not a copy of the bot's
             # threads (aiosqlite, the HTTP client), and import the rules once.
             context = multiprocessing.get_context("forkserver")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                             initializer=_lower_priority)  # fmt: skip
         return self._pool
 
     async def decide(self, dump: dict[str, Any], seat: int, seed: str) -> Decision:

@@ -64,14 +64,14 @@ def computer_seed(table: Table, level: str) -> str:
 
 
 async def think(change: Change, seat: int, thinker: Thinker) -> None:
-    """A searching computer's move, thought off the event loop on the committed state (the
+    """A searching computer's move, thought off the event loop on the change's state (the
     quick level's if thinking failed), applied to ``change``."""
     table, state = change.table, change.state
-    assert table.state is not None and state is not None
+    assert state is not None
     level = level_of(table, seat)
     seed = computer_seed(table, level)
     try:
-        action = (await thinker.decide(table.state, seat, seed)).action
+        action = (await thinker.decide(state.dump(), seat, seed)).action
         state.verify(seat, action)
     except Exception:  # a broken pool, or a decision the rules refuse: never stall
         log.exception("game %s: thinking failed; the quick level moves", table.game_id)
