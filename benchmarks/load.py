@@ -331,6 +331,15 @@ class Game:
             self.stuck = "a join was refused or unanswered"
             return False
         if len(self.people) < 4:
+            # /newgame seats its sender just after the lobby shows: wait to see them seated
+            # (a person would), or the start is refused as coming from someone not seated.
+            name = creator.user.first_name
+            if not await self.until(lambda: self.lobby is not None and name in self.lobby.text,
+                                    deadline):  # fmt: skip
+                self.stuck = "the creator was never seated"
+                return False
+            lobby = self.lobby
+            assert lobby is not None
             start = await self.press(creator, lobby, text=START_BUTTON)
             if start.answered is None or start.refused:
                 self.stuck = "the start was refused or unanswered"
