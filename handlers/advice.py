@@ -85,6 +85,9 @@ async def analysis_button(update: Update, context: Context) -> None:
     except AdviceError as error:
         await pressed.refuse(refusal(error.code, t))
         return
+    if not data.coach.first_sending(found, user.id):
+        await pressed.answer(t("🔍 The analysis is in our private chat."))  # sent already
+        return
     in_private = message.chat.id == user.id
     await pressed.answer(None if in_private else t("🔍 The analysis is in our private chat."))
     data.presenter.note(user.id, lambda gt: Outgoing(analysis_text(found, gt)),

@@ -73,6 +73,7 @@ class Coach:
         self.budget_ms = budget_ms
         self._hints: OrderedDict[tuple[int, int, int], Hint] = OrderedDict()
         self._analyses: OrderedDict[tuple[int, int, int], Analysis] = OrderedDict()
+        self._sent: OrderedDict[tuple[int, int, int], bool] = OrderedDict()
 
     @property
     def budget(self) -> float:
@@ -128,6 +129,16 @@ class Coach:
                 reviews.append(analysis.review(position, self.budget, seed))
         result = Analysis(table, deal_no, len(reviews), tuple(analysis.worst(reviews)))
         return _keep(self._analyses, key, result)
+
+
+    def first_sending(self, found: Analysis, user_id: int) -> bool:
+        """Whether this analysis goes to the person for the first time (a double tap, or a
+        second press, gets no second copy)."""
+        key = (found.table.game_id, found.deal_no, user_id)
+        if key in self._sent:
+            return False
+        _keep(self._sent, key, True)
+        return True
 
 
 def _keep(store: OrderedDict[Any, V], key: Any, value: V) -> V:

@@ -90,6 +90,10 @@ async def test_a_hint_names_the_strong_move_and_the_analysis_reviews_a_deal(
     await emu.wait_for(lambda: any("🔍" in m.text and "Сдача 1" in m.text
                                    for m in emu.messages(ann.id)[before:]))  # fmt: skip
     report = next(m for m in emu.messages(ann.id)[before:] if m.text.startswith("🔍 Сдача 1"))
+    again = await emu.press(ann, ann.id, over[0].message_id, f"z:{game_id}:0")  # a double tap
+    assert again.text == "🔍 Разбор — в нашем личном чате."
+    await bot.drain()
+    assert sum(m.text.startswith("🔍 Сдача 1") for m in emu.messages(ann.id)) == 1
     assert "ваши ходы" in report.text
     lines = report.text.splitlines()[1:]
     assert lines and all(re.match(r"(Ход \d+: .+ → лучше .+, \+\d+,\d .+|Все|Ваш|В этой)", line)
