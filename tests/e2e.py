@@ -15,6 +15,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 
 from botapi_emulator import BotApiEmulator, CallbackAnswer, ChatMessage, Group, Limits, User
 from kozelbot.app import KozelApplication, build_application
@@ -186,6 +187,17 @@ class Players:
     def group_text(self) -> str:
         """Everything the group shows, message after message."""
         return "\n".join(m.text for m in self.emu.messages(self.group.id))
+
+
+async def play_alone(emu: BotApiEmulator, name: str = "Аня") -> tuple[User, Players]:
+    """A person opens the private chat and sends /play: a match against the computer, in
+    that chat (``Players`` around it), once their hand has arrived."""
+    user = emu.add_user(first_name=name, language_code="ru")
+    await emu.start_private(user)
+    emu.send_text(user, user.id, "/play")
+    players = Players(emu, SimpleNamespace(id=user.id), [user])  # type: ignore[arg-type]
+    await emu.wait_for(lambda: players.hand_message(user) is not None)
+    return user, players
 
 
 NAMES = ("Аня", "Борис", "Вера", "Глеб")

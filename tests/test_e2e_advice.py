@@ -4,11 +4,10 @@ scored deal, through the emulator — pressed, answered, and refused when forged
 from __future__ import annotations
 
 import re
-from types import SimpleNamespace
 from typing import Any
 
 from botapi_emulator import BotApiEmulator, ChatMessage
-from tests.e2e import BotRunner, Players, seat_four
+from tests.e2e import BotRunner, play_alone, seat_four
 
 
 def _buttons(message: ChatMessage | None) -> list[str]:
@@ -29,11 +28,7 @@ def _live_table(bot: BotRunner, chat_id: int) -> Any:
 async def test_a_hint_names_the_strong_move_and_the_analysis_reviews_a_deal(
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
-    ann = emu.add_user(first_name="Аня", language_code="ru")
-    await emu.start_private(ann)
-    emu.send_text(ann, ann.id, "/play")
-    players = Players(emu, SimpleNamespace(id=ann.id), [ann])  # type: ignore[arg-type]
-    await emu.wait_for(lambda: players.hand_message(ann) is not None)
+    ann, players = await play_alone(emu)
     game_id = _live_table(bot, ann.id).game_id
 
     # Her turn with a choice: the hand carries 💡; the hint is an alert naming a legal card.

@@ -9,13 +9,20 @@ import json
 import re
 import time
 from hashlib import sha256
-from types import SimpleNamespace
 from typing import Any
 
 from botapi_emulator import BotApiEmulator, ChatMessage
 from kozelbot.table import Table, TableStatus
 from kozelbot.verify import verify
-from tests.e2e import BotRunner, Players, last_id, reply_after, seat_four, start_with_bots
+from tests.e2e import (
+    BotRunner,
+    Players,
+    last_id,
+    play_alone,
+    reply_after,
+    seat_four,
+    start_with_bots,
+)
 
 
 def _app(bot: BotRunner) -> Any:
@@ -96,11 +103,7 @@ async def test_settings_are_refused_to_a_non_admin_and_apply_to_the_next_lobby(
 async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rated_apart(
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
-    ann = emu.add_user(first_name="Аня", language_code="ru")
-    await emu.start_private(ann)
-    emu.send_text(ann, ann.id, "/play")
-    players = Players(emu, SimpleNamespace(id=ann.id), [ann])  # type: ignore[arg-type]
-    await emu.wait_for(lambda: players.hand_message(ann) is not None)
+    ann, players = await play_alone(emu)
     table = _table(bot, ann.id)
     seat = table.seat_of(ann.id)
     assert table.private and seat is not None
