@@ -25,10 +25,11 @@ from kozelbot.follow.search.bits import CARDS, INDEX, mask_of
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
 from kozelbot.follow.strong.exact import exact_value
+from kozelbot.follow.strong.handoff import handoff_choices
 from kozelbot.follow.strong.likelihood import Likelihood
 from kozelbot.follow.strong.policy import orders_of
 from kozelbot.follow.strong.sampling import Unknown
-from kozelbot.follow.vocabulary import PLAY, AskRedeal, KeepHand
+from kozelbot.follow.vocabulary import HANDOFF, PLAY, AskRedeal, KeepHand
 from kozelbot.games import family_of, new_state
 from kozelbot.simulate import options_of
 from kozelbot.thinking import Thinker
@@ -279,3 +280,31 @@ def test_samples_that_explain_the_others_plays_weigh_more() -> None:
         true_weights.append(likelihood.weight([mask_of(h) for h in state.current.hands]))  # type: ignore[attr-defined]
         sampled += [likelihood.weight(unknown.sample(rng)[0]) for _ in range(20)]
     assert sum(true_weights) / len(true_weights) > 2 * sum(sampled) / len(sampled)
+
+
+@pytest.mark.parametrize("variant", ["kryuk", "sixes"])
+def test_the_last_trump_hand_off_is_decided_by_the_search(variant: str) -> None:
+    """Kryuk's hidden hand-off and sixes' announced one: the giver's choices (each trump it
+    may pass, or the offer, and keeping) are all valued over sampled deals; the decision is
+    legal and the best valued."""
+    family = family_of(variant)
+    options = options_of(variant, [], None)
+    decided = 0
+    for match in range(300):
+        state = new_state(variant, options)
+        state.chance(random.Random(match))
+        while state.phase is not PLAY and not state.needs_chance:  # type: ignore[attr-defined]
+            seat = state.to_act()[0]
+            view = state.view_for(seat)
+            choices = handoff_choices(view)
+            if view.phase is HANDOFF and choices:
+                decision = family.decide(state, seat, random.Random(match), 30.0)
+                state.verify(seat, decision.action)
+                assert {a for a, _ in decision.values} == {a for a, _ in choices}
+                assert decision.samples >= 2
+                assert decision.values[0][1] == max(v for _, v in decision.values)
+                decided += 1
+            state.apply(seat, family.choose(state, seat))
+        if decided >= 5:
+            break
+    assert decided >= 5

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from kozelbot.follow.presets import PRESETS
-from kozelbot.follow.vocabulary import AskRedeal, KeepHand, PlayCard
+from kozelbot.follow.vocabulary import AskRedeal, GiveTrump, KeepHand, OfferHandoff, PlayCard
 from kozelbot.i18n import Translator
-from kozelbot.texts import card_label
+from kozelbot.texts import card_label, cards_label
 
 
 def move_label(action: Any, t: Translator) -> str:
@@ -20,7 +20,11 @@ def move_label(action: Any, t: Translator) -> str:
     if isinstance(action, AskRedeal):
         return t("Redeal")
     if isinstance(action, KeepHand):
-        return t("Play on")
+        return t("Keep")
+    if isinstance(action, GiveTrump):
+        return t("give {cards}", cards=cards_label(action.cards, t))
+    if isinstance(action, OfferHandoff):
+        return t("offer the hand-off")
     return str(action)
 
 
@@ -49,6 +53,8 @@ def reason_text(reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         "lead_cheap": lambda: t("leads a cheap card and keeps the strong ones"),
         "only": lambda: t("the only card you may play"),
         "keep": lambda: t("this hand is worth more than a fresh deal"),
+        "handoff_give": lambda: t("your partner makes more of the trump than you"),
+        "handoff_keep": lambda: t("the trump is worth more in your hand"),
         "redeal": lambda: t("a fresh deal is worth more than this hand"),
     }
     return texts.get(reason, lambda: t("the best card the search found"))()

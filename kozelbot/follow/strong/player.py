@@ -10,10 +10,11 @@ variant's thresholds, catch, Lyusya and eggs as ``scoring.settle`` gives them), 
 card points. Every sample gives every card
 the same hidden hands (common random numbers), so the comparison is fair even with few.
 
-A redeal offer is answered by the same evaluation (``redeal``: the hand's expected award
-against a fresh deal's). **Decision**: the other steps before the cards (sixes' calls,
-kryuk's blind cards, hand-offs) follow the normal player's rules — they change which cards
-the partners hold, which this search does not sample (noted on issue #17).
+A redeal offer and the decision to hand off the last trump are answered by the same
+evaluation (``redeal``: the hand's expected award against a fresh deal's; ``handoff``: the
+deal's worth with the trump passed or kept). **Decision**: sixes' call of an opening and
+kryuk's face-down hvalyonka follow the normal player's rules — they decide which cards are
+drawn or shown, which this search does not sample (noted on issue #17).
 """
 
 from __future__ import annotations
@@ -26,13 +27,14 @@ from kozelbot.follow.search.bits import CARDS, INDEX
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
 from kozelbot.follow.strong.exact import exact_from, exact_value, leaf_value
+from kozelbot.follow.strong.handoff import decide_handoff, handoff_choices
 from kozelbot.follow.strong.likelihood import Likelihood
 from kozelbot.follow.strong.policy import orders_of, playout
 from kozelbot.follow.strong.reasons import reason_for
 from kozelbot.follow.strong.redeal import decide_redeal
 from kozelbot.follow.strong.sampling import Unknown
 from kozelbot.follow.view import View
-from kozelbot.follow.vocabulary import PLAY, PLAYS, REDEAL
+from kozelbot.follow.vocabulary import HANDOFF, PLAY, PLAYS, REDEAL
 
 MAX_SAMPLES = 400
 """Samples searched at most, however long the budget."""
@@ -43,6 +45,8 @@ def searches(view: View) -> bool:
     steps the search decides)."""
     if view.phase is REDEAL:
         return bool(view.actions)
+    if view.phase is HANDOFF:
+        return bool(handoff_choices(view))
     return (view.phase is PLAY and len(view.legal) > 1
             and all(card is not None for _, card in view.trick))  # fmt: skip
 
@@ -51,6 +55,8 @@ def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
     """The strong player's move for ``view``'s seat (its own view: nothing hidden is read)."""
     if view.phase is REDEAL and view.actions:
         return decide_redeal(view, rng, budget_ms)
+    if view.phase is HANDOFF:
+        return decide_handoff(view, rng, budget_ms)
     legal = view.legal if view.phase is PLAY else ()
     if view.phase is not PLAY or any(card is None for _, card in view.trick):
         return Decision(choose_action(view), reason="rule")
