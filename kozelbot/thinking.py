@@ -15,6 +15,8 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -39,10 +41,24 @@ WORKER_NICE = 10
 loop (answers, edits) is served first, the thinking with what is left."""
 
 
-def _lower_priority() -> None:
-    """A worker's initializer: give the CPU to the bot's event loop first."""
+WATCH_SECONDS = 1.0
+"""How often a worker checks that the bot that started it is still alive."""
+
+
+def _start_worker(bot_pid: int) -> None:
+    """A worker's initializer: give the CPU to the bot's event loop first, and end with the
+    bot — killed outright (``kill -9``), a bot leaves its workers waiting for work that
+    never comes, which nothing else would stop."""
     with contextlib.suppress(OSError, AttributeError):  # not allowed, or not on this system
         os.nice(WORKER_NICE)
+    threading.Thread(target=_watch, args=(bot_pid,), daemon=True).start()
+
+
+def _watch(bot_pid: int) -> None:
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if os.getppid() != bot_pid:  # the bot is gone: its workers were handed to init
+            os._exit(0)
 
 
 def default_workers() -> int:
@@ -60,11 +76,13 @@ class Thinker:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            # forkserver: workers start from a clean process, not a copy of the bot's
-            # threads (aiosqlite, the HTTP client), and import the rules once.
-            context = multiprocessing.get_context("forkserver")
+            # spawn: workers start from a clean interpreter, not a copy of the bot's threads
+            # (aiosqlite, the HTTP client), as direct children of the bot (no forkserver
+            # left behind if the bot is killed), and import the rules once each.
+            context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                             initializer=_lower_priority)  # fmt: skip
+                                             initializer=_start_worker,
+                                             initargs=(os.getpid(),))  # fmt: skip
         return self._pool
 
     async def decide(self, dump: dict[str, Any], seat: int, seed: str) -> Decision:

@@ -5,7 +5,14 @@ quick level; without a pool (tools, tests) the strong level thinks in line."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 from kozelbot import turns
@@ -96,3 +103,57 @@ async def test_without_a_pool_strong_computers_play_in_line(storage: Storage) ->
     seat = table.seat_of(1)
     assert seat is not None and seat in state.to_act()  # the computers moved already
     assert table.turn_time != 0
+
+
+def test_the_workers_end_with_a_bot_killed_outright(tmp_path: Path) -> None:
+    """A bot killed with SIGKILL leaves no thinking worker behind."""
+    script = tmp_path / "bot.py"
+    script.write_text(
+        "import asyncio, os, sys, time\n"
+        "from kozelbot.thinking import Thinker\n"
+        "from kozelbot.games import new_state\n"
+        "import random\n"
+        "async def main():\n"
+        "    thinker = Thinker(5.0, workers=1)\n"
+        "    state = new_state('hvalenyi', {})\n"
+        "    state.chance(random.Random(1))\n"
+        "    await thinker.decide(state.dump(), state.to_act()[0], 'x')\n"
+        "    print(os.getpid(), flush=True)\n"
+        "    time.sleep(60)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
+    )
+    bot = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert bot.stdout is not None
+        pid = int(bot.stdout.readline())
+        workers = _children(pid)
+        assert workers
+        os.kill(pid, signal.SIGKILL)
+        bot.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.2)
+        assert not any(_alive(w) for w in workers)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
