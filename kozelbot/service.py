@@ -22,7 +22,7 @@ from kozelbot import seating, turns
 from kozelbot.change import Change, TableError, computer
 from kozelbot.fairplay import seed_word
 from kozelbot.game import GameError, GameState
-from kozelbot.games import DEFAULT_PRESET, family_of, load_state, new_state, seats_of
+from kozelbot.games import DEFAULT_PRESET, family_of, load_state, new_state
 from kozelbot.records import MoveSource
 from kozelbot.repository import Repository
 from kozelbot.table import Player, SeatTaken, Table, TableStatus
@@ -124,20 +124,12 @@ class GameService:
         if existing is not None:
             raise TableError("game_running", existing)
         options = seating.lobby_options(variant, args, defaults)
-        table = Table(
-            chat_id=chat_id,
-            thread_id=thread_id,
-            variant=variant,
-            options=options,
-            seats=[None] * seats_of(variant, options),
-            creator_id=creator_id,
-            seed=self.rng.getrandbits(48),
-            secret=self.entropy(32).hex(),
+        table = seating.lobby_table(
+            chat_id, thread_id, variant, options, creator_id, chat_title,
+            seed=self.rng.getrandbits(48), secret=self.entropy(32).hex(),
             invite=base64.urlsafe_b64encode(self.entropy(9)).decode(),
-            created_at=self.clock(),
-            deadline=self.clock() + self.lobby_ttl,
-            chat_title=chat_title,
-        )
+            created_at=self.clock(), deadline=self.clock() + self.lobby_ttl,
+        )  # fmt: skip
         table = await self.repo.create_game(table)
         self.tables.remember(table)
         return table
@@ -340,8 +332,8 @@ class GameService:
             return await self._commit(change)
 
     async def time_out(self, game_id: int) -> Change | None:
-        """A deadline passed: move for the people whose time ran out (``turns.time_out``), or
-        close a lobby nobody started. ``None`` if nothing was due."""
+        """A deadline passed: what is overdue is done (``turns.overdue``), or a lobby nobody
+        started closes. ``None`` if nothing was due."""
         async with self.lock(game_id):
             table = await self.repo.game(game_id)
             if table is None or not table.status.live:
@@ -351,17 +343,8 @@ class GameService:
             if table.status is TableStatus.LOBBY:
                 table.closed_reason = "expired"
                 return await self._commit(self._stopped(table))
-            state = self._state(table)
-            change = Change(table, state)
-            seat = turns.thinking_seat(table, state) if self.thinker else None
-            if seat is None:
-                turns.time_out(change)
-                self._play_on(change)
-            while seat is not None and self.thinker is not None:
-                # Computers in a row think one after another and are shown at once.
-                await turns.think(change, seat, self.thinker)
-                self._play_on(change)
-                seat = None if state.over else turns.thinking_seat(table, state)
+            change = Change(table, self._state(table))
+            await turns.overdue(change, self.thinker, self.clock)
             return await self._commit(change)
 
     async def resume(self, game_id: int) -> Change | None:

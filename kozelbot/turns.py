@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from typing import Any
 
 from kozelbot import ledger, levels, seating
@@ -61,6 +62,23 @@ def thinking_seat(table: Table, state: GameState) -> int | None:
 def computer_seed(table: Table, level: str) -> str:
     """The seed of the computer's next move's RNG: the match replays from its seed."""
     return f"{table.seed}:{table.move_seq}:{level}"
+
+
+async def overdue(change: Change, thinker: Thinker | None, clock: Callable[[], float]) -> None:
+    """A deadline passed: the searching computers to act think (with a ``thinker``; several
+    in a row one after another, shown at once), else ``time_out`` moves for the people
+    whose time ran out; then play goes on."""
+    table, state = change.table, change.state
+    assert state is not None
+    seat = thinking_seat(table, state) if thinker is not None else None
+    if seat is None:
+        time_out(change)
+        play_on(change, clock(), think_later=thinker is not None)
+        return
+    while seat is not None and thinker is not None:
+        await think(change, seat, thinker)
+        play_on(change, clock(), think_later=True)
+        seat = None if state.over else thinking_seat(table, state)
 
 
 async def think(change: Change, seat: int, thinker: Thinker) -> None:
