@@ -7,7 +7,8 @@ playing the game out with the normal player's rules (``policy``) from it; each s
 every move the same hidden cards. A move's value is the loser points it saves the seat's
 side against the others' (``search.result``: eggs, four of a kind, the multiplier), with a
 match won or lost worth ``MATCH`` more. Moves that fall far behind are dropped as samples
-come in (successive halving), so the budget goes to the moves that matter.
+come in (successive halving), so the budget goes to the moves that matter, and the search
+stops once the best of the rest is clear (``kozelbot.tally``).
 
 **Decision**: between games (a new deal's chance step) there is nothing to decide; the
 seat's moves outside a game in play are the normal player's.
@@ -26,6 +27,7 @@ from kozelbot.cover.strong.policy import playout
 from kozelbot.cover.strong.reasons import reason_for
 from kozelbot.cover.strong.sampling import sample
 from kozelbot.decisions import Budget, Decision
+from kozelbot.tally import Tally
 
 MATCH = 6.0
 """What winning (losing) the match with this game is worth beside its loser points; going
@@ -74,27 +76,28 @@ def decide(
     public = public_facts(state, seat)
     side = state.rules.side_of(seat)
     candidates = list(by_move)
-    totals = dict.fromkeys(candidates, 0.0)
+    tally = Tally(candidates)
     budget = Budget(budget_ms)
-    samples = 0
     prune_at = 4
-    while samples < MAX_SAMPLES and not budget.spent(samples):
+    while tally.samples < MAX_SAMPLES and not budget.spent(tally.samples):
         pos = from_public(public, sample(public, rng))
         for move in candidates:
             pos.make(move)
             made = playout(pos, rng)
-            totals[move] += value(pos, side)
+            tally.add(move, value(pos, side))
             for _ in range(made):
                 pos.unmake()
             pos.unmake()
-        samples += 1
-        if samples == prune_at and len(candidates) > KEEP:
-            candidates.sort(key=lambda m: -totals[m])
+        tally.close()
+        if tally.samples == prune_at and len(candidates) > KEEP:
+            candidates = tally.ranked(candidates)
             kept = candidates[: max(KEEP, len(candidates) // 2)]
             candidates = kept + [m for m in candidates[len(kept) :] if by_move[m] == keep]
             prune_at *= 2
-    considered = sorted(candidates, key=lambda m: -totals[m])
-    values = tuple((by_move[m], totals[m] / samples) for m in considered)
+        elif tally.settled(candidates):
+            break
+    considered = tally.ranked(candidates)
+    values = tuple((by_move[m], tally.mean(m)) for m in considered)
     best = by_move[considered[0]]
     reason, fields = reason_for(state.view_for(seat), best)
-    return Decision(best, values, samples, reason, fields)
+    return Decision(best, values, tally.samples, reason, fields)

@@ -8,7 +8,8 @@ with the normal player's rules (``policy``). The card with the best weighted mea
 value is the deal's award to the seat's side minus the other side's (eyes, with the
 variant's thresholds, catch, Lyusya and eggs as ``scoring.settle`` gives them), not raw
 card points. Every sample gives every card
-the same hidden hands (common random numbers), so the comparison is fair even with few.
+the same hidden hands (common random numbers), so the comparison is fair even with few; the
+search stops early once the best card is clear (``kozelbot.tally``).
 
 A redeal offer and the decision to hand off the last trump are answered by the same
 evaluation (``redeal``: the hand's expected award against a fresh deal's; ``handoff``: the
@@ -35,6 +36,7 @@ from kozelbot.follow.strong.redeal import decide_redeal
 from kozelbot.follow.strong.sampling import Unknown
 from kozelbot.follow.view import View
 from kozelbot.follow.vocabulary import HANDOFF, PLAY, PLAYS, REDEAL
+from kozelbot.tally import Tally
 
 MAX_SAMPLES = 400
 """Samples searched at most, however long the budget."""
@@ -68,35 +70,33 @@ def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
     assert view.seat is not None
     side = view.rules.side_of(view.seat)
     moves = [INDEX[card] for card in legal]
-    totals = dict.fromkeys(moves, 0.0)
+    tally = Tally(moves)
     likelihood = Likelihood(view, facts, orders)
     budget = Budget(budget_ms)
-    samples = 0
-    weights = 0.0
     size = view.rules.hand_size
-    while samples < MAX_SAMPLES and not budget.spent(samples):
+    while tally.samples < MAX_SAMPLES and not budget.spent(tally.samples):
         hands, talon = unknown.sample(rng)
-        weight = likelihood.weight(hands)
         halves = (_mask(talon[:size]), _mask(talon[size:]))
         pos = Position(facts, hands, halves)
         exact = exact_from(pos)
         for move in moves:
             pos.make(move)
             if exact:
-                totals[move] += weight * exact_value(pos, side, orders, -1e9, 1e9)
+                tally.add(move, exact_value(pos, side, orders, -1e9, 1e9))
             else:
                 made = playout(pos, orders, rng)
-                totals[move] += weight * leaf_value(pos, side)
+                tally.add(move, leaf_value(pos, side))
                 for _ in range(made):
                     pos.unmake()
             pos.unmake()
-        samples += 1
-        weights += weight
-    ranked = sorted(moves, key=lambda m: (-totals[m], m))
-    values = tuple((PLAYS[CARDS[m]], totals[m] / weights) for m in ranked)
+        tally.close(likelihood.weight(hands))
+        if tally.settled(moves):
+            break
+    ranked = sorted(moves, key=lambda m: (-tally.mean(m), m))
+    values = tuple((PLAYS[CARDS[m]], tally.mean(m)) for m in ranked)
     best = CARDS[ranked[0]]
     reason, fields = reason_for(view, best)
-    return Decision(PLAYS[best], values, samples, reason, fields)
+    return Decision(PLAYS[best], values, tally.samples, reason, fields)
 
 
 def _mask(cards: list[int]) -> int:
