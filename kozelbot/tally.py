@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable
+from typing import Generic, TypeVar
 
 FIRST = 24
 """Samples before the first check."""
@@ -23,23 +24,25 @@ EVERY = 8
 Z = 3.0
 """Standard errors the best must lead each other move by."""
 
+M = TypeVar("M", bound=Hashable)
 
-class Tally:
+
+class Tally(Generic[M]):
     """Per-move sample values with their weights: ``add`` each move's value, then ``close``
     the sample with its weight; ``mean``, ``best`` and ``settled`` read them."""
 
     __slots__ = ("_open", "_values", "weights")
 
-    def __init__(self, moves: Iterable[Hashable]) -> None:
-        self._values: dict[Hashable, list[float]] = {move: [] for move in moves}
-        self._open: dict[Hashable, float] = {}
+    def __init__(self, moves: Iterable[M]) -> None:
+        self._values: dict[M, list[float]] = {move: [] for move in moves}
+        self._open: dict[M, float] = {}
         self.weights: list[float] = []
 
     @property
     def samples(self) -> int:
         return len(self.weights)
 
-    def add(self, move: Hashable, value: float) -> None:
+    def add(self, move: M, value: float) -> None:
         self._open[move] = value
 
     def close(self, weight: float = 1.0) -> None:
@@ -49,7 +52,7 @@ class Tally:
         self._open.clear()
         self.weights.append(weight)
 
-    def mean(self, move: Hashable) -> float:
+    def mean(self, move: M) -> float:
         """The move's weighted mean over the samples it was searched in (0 with none)."""
         values = self._values[move]
         weights = self.weights[: len(values)]  # a move dropped early: its first samples
@@ -58,11 +61,11 @@ class Tally:
             return 0.0
         return sum(w * v for w, v in zip(weights, values, strict=True)) / total
 
-    def ranked(self, moves: Iterable[Hashable]) -> list[Hashable]:
+    def ranked(self, moves: Iterable[M]) -> list[M]:
         """``moves`` best first (ties: in the order given)."""
         return sorted(moves, key=lambda move: -self.mean(move))
 
-    def settled(self, moves: Iterable[Hashable]) -> bool:
+    def settled(self, moves: Iterable[M]) -> bool:
         """Whether the best of ``moves`` (each searched in every sample) is clear enough to
         stop: checked only at ``FIRST`` samples and every ``EVERY`` after."""
         n = self.samples

@@ -24,13 +24,23 @@ from kozelbot.follow.ai import wants_redeal
 from kozelbot.follow.search.bits import CARDS, INDEX, mask_of
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
+from kozelbot.follow.strong import call as call_module
 from kozelbot.follow.strong.exact import exact_value
 from kozelbot.follow.strong.handoff import handoff_choices
 from kozelbot.follow.strong.likelihood import Likelihood
 from kozelbot.follow.strong.policy import orders_of
 from kozelbot.follow.strong.sampling import Unknown
-from kozelbot.follow.vocabulary import HANDOFF, PLAY, AskRedeal, KeepHand
-from kozelbot.games import family_of, new_state
+from kozelbot.follow.vocabulary import (
+    CALL,
+    HANDOFF,
+    OPENINGS,
+    PLAY,
+    AskRedeal,
+    CallOpening,
+    KeepHand,
+)
+from kozelbot.games import family_of, new_state, texts_of
+from kozelbot.i18n import translator
 from kozelbot.simulate import options_of
 from kozelbot.thinking import Thinker
 from tests.scripted import hands_with, new_match
@@ -141,7 +151,7 @@ def test_the_strong_level_takes_a_forced_win_and_avoids_a_blunder_in_trick_play(
     wins = blunders = 0
     for state, seat in searched_positions(variant, [], 4000, 3):
         deal = state.current  # type: ignore[attr-defined]
-        if sum(len(h) for h in deal.hands) > 12:
+        if state.phase is not PLAY or sum(len(h) for h in deal.hands) > 12:  # type: ignore[attr-defined]
             continue
         values = _follow_values(state, seat, WORLDS, rng)
         cards = list(values)
@@ -308,3 +318,71 @@ def test_the_last_trump_hand_off_is_decided_by_the_search(variant: str) -> None:
         if decided >= 5:
             break
     assert decided >= 5
+
+
+def _at_a_sixes_call(score: tuple[int, int]):  # type: ignore[no-untyped-def]
+    """A sixes match at a later deal's call (the first deal has none), the score set as
+    (the caller's pair, the other)."""
+    family = family_of("sixes")
+    state = new_state("sixes", options_of("sixes", [], None))
+    rng = random.Random(7)
+    while state.phase is not CALL:  # type: ignore[attr-defined]
+        if state.needs_chance:
+            state.chance(random.Random(rng.getrandbits(32)))
+            continue
+        state.apply(state.to_act()[0], family.choose(state, state.to_act()[0]))
+    seat = state.to_act()[0]
+    side = state.side_of(seat)
+    state.score = [score[0], score[1]] if side == 0 else [score[1], score[0]]  # type: ignore[attr-defined]
+    return state, seat
+
+
+def test_sixes_call_is_decided_by_the_deal_each_call_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the call nobody holds a card: every call is valued over the same sampled decks,
+    the opening's trick drawn by the engine and the deal played out. A plain deal is worth
+    about nothing to either pair; the caller's openings are worth more (its first card
+    decides what the others draw), so the search calls one — where the normal player's
+    rule calls a plain deal when not behind."""
+    monkeypatch.setattr(call_module, "MAX_SAMPLES", 300)
+    state, seat = _at_a_sixes_call((2, 0))
+    view = state.view_for(seat)
+    assert view.hand == () and family_of("sixes").searches(state, seat)
+    assert family_of("sixes").choose(state, seat) == CallOpening("plain")
+    decision = family_of("sixes").decide(state, seat, random.Random(1), 60_000.0)
+    assert {a for a, _ in decision.values} == {CallOpening(kind) for kind in OPENINGS}
+    assert decision.samples == 300 and decision.reason == "call"
+    assert decision.action != CallOpening("plain")
+    assert abs(decision.value_of(CallOpening("plain"))) < 0.1  # type: ignore[arg-type]
+    assert decision.values[0][1] > decision.value_of(CallOpening("plain")) + 0.05  # type: ignore[operator]
+    state.verify(seat, decision.action)
+
+
+def test_a_call_sample_holds_the_view_s_facts_and_nothing_else() -> None:
+    """The state a call is tried on is made from the caller's view: the score, eggs, trump,
+    first leader and obligation are the match's; the stock is the sample's."""
+    state, seat = _at_a_sixes_call((3, 1))
+    view = state.view_for(seat)
+    deck = list(view.rules.cards)
+    random.Random(3).shuffle(deck)
+    tried = call_module.call_state(view, deck)
+    real = state.current  # type: ignore[attr-defined]
+    assert tried.score == state.score and tried.phase is CALL and tried.to_act() == (seat,)
+    assert (tried.current.first_leader, tried.current.trump, tried.current.obligation) == (
+        real.first_leader, real.trump, real.obligation)  # fmt: skip
+    assert tried.current.stock == deck and tried.current.stock != real.stock
+    assert set(tried.legal_actions(seat)) == set(state.legal_actions(seat))
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("ru", ("зеркало", "эта сдача выгоднее всего вашей паре")),
+    ("uk", ("дзеркало", "ця роздача найвигідніша вашій парі")),
+    ("en", ("mirror", "the deal it starts is worth the most to your pair")),
+])  # fmt: skip
+def test_a_call_hint_names_the_call_and_why(language: str, words: tuple[str, str]) -> None:
+    """The 💡 at a sixes call names the call as its button does, and says why."""
+    texts = texts_of("sixes")
+    t = translator(language)
+    assert texts.move_label(CallOpening("mirror"), t).lower() == words[0]
+    assert texts.reason_text("call", {"value": 0.2}, t) == words[1]

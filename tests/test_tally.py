@@ -5,13 +5,19 @@ number."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 
 from kozelbot.tally import EVERY, FIRST, Tally
 
 
-def fill(tally: Tally, samples: int, values, weight=lambda i: 1.0) -> None:
+def fill(
+    tally: Tally[str],
+    samples: int,
+    values: Callable[[int], dict[str, float]],
+    weight: Callable[[int], float] = lambda i: 1.0,
+) -> None:
     for i in range(samples):
         for move, value in values(i).items():
             tally.add(move, value)

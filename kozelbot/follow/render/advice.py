@@ -7,14 +7,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from kozelbot.follow.presets import PRESETS
-from kozelbot.follow.vocabulary import AskRedeal, GiveTrump, KeepHand, OfferHandoff, PlayCard
+from kozelbot.follow.render.common import opening_name
+from kozelbot.follow.vocabulary import (
+    AskRedeal,
+    CallOpening,
+    GiveTrump,
+    KeepHand,
+    OfferHandoff,
+    PlayCard,
+)
 from kozelbot.i18n import Translator
 from kozelbot.texts import card_label, cards_label
 
 
 def move_label(action: Any, t: Translator) -> str:
-    """The move advised or made: its card, or the answer to a redeal offer (the buttons'
-    words)."""
+    """The move advised or made: its card, the answer to a redeal offer, a hand-off or a
+    sixes call (the buttons' words)."""
     if isinstance(action, PlayCard):
         return card_label(action.card, t)
     if isinstance(action, AskRedeal):
@@ -25,6 +33,8 @@ def move_label(action: Any, t: Translator) -> str:
         return t("give {cards}", cards=cards_label(action.cards, t))
     if isinstance(action, OfferHandoff):
         return t("offer the hand-off")
+    if isinstance(action, CallOpening):
+        return opening_name(action.kind, t)
     return str(action)
 
 
@@ -56,6 +66,7 @@ def reason_text(reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         "handoff_give": lambda: t("your partner makes more of the trump than you"),
         "handoff_keep": lambda: t("the trump is worth more in your hand"),
         "redeal": lambda: t("a fresh deal is worth more than this hand"),
+        "call": lambda: t("the deal it starts is worth the most to your pair"),
     }
     return texts.get(reason, lambda: t("the best card the search found"))()
 

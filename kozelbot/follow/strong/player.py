@@ -11,11 +11,12 @@ card points. Every sample gives every card
 the same hidden hands (common random numbers), so the comparison is fair even with few; the
 search stops early once the best card is clear (``kozelbot.tally``).
 
-A redeal offer and the decision to hand off the last trump are answered by the same
-evaluation (``redeal``: the hand's expected award against a fresh deal's; ``handoff``: the
-deal's worth with the trump passed or kept). **Decision**: sixes' call of an opening and
-kryuk's face-down hvalyonka follow the normal player's rules — they decide which cards are
-drawn or shown, which this search does not sample (noted on issue #17).
+A redeal offer, the decision to hand off the last trump and sixes' call are answered by the
+same evaluation (``redeal``: the hand's expected award against a fresh deal's; ``handoff``:
+the deal's worth with the trump passed or kept; ``call``: the deal each call starts, over
+sampled decks). **Decision**: kryuk's face-down hvalyonka card follows the normal player's
+rules (the cheapest card): it is played before the hands are dealt, from a few drawn cards,
+and its trick is decided by cards nobody has seen (noted on issue #17).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from kozelbot.follow.ai import choose_action
 from kozelbot.follow.search.bits import CARDS, INDEX
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
+from kozelbot.follow.strong.call import decide_call
 from kozelbot.follow.strong.exact import exact_from, exact_value, leaf_value
 from kozelbot.follow.strong.handoff import decide_handoff, handoff_choices
 from kozelbot.follow.strong.likelihood import Likelihood
@@ -35,7 +37,7 @@ from kozelbot.follow.strong.reasons import reason_for
 from kozelbot.follow.strong.redeal import decide_redeal
 from kozelbot.follow.strong.sampling import Unknown
 from kozelbot.follow.view import View
-from kozelbot.follow.vocabulary import HANDOFF, PLAY, PLAYS, REDEAL
+from kozelbot.follow.vocabulary import CALL, HANDOFF, PLAY, PLAYS, REDEAL
 from kozelbot.tally import Tally
 
 MAX_SAMPLES = 400
@@ -43,9 +45,9 @@ MAX_SAMPLES = 400
 
 
 def searches(view: View) -> bool:
-    """The seat has cards to choose between in trick play, or a redeal offer to answer (the
-    steps the search decides)."""
-    if view.phase is REDEAL:
+    """The seat has cards to choose between in trick play, a redeal offer to answer or a
+    sixes deal to call (the steps the search decides)."""
+    if view.phase in (REDEAL, CALL):
         return bool(view.actions)
     if view.phase is HANDOFF:
         return bool(handoff_choices(view))
@@ -59,6 +61,8 @@ def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
         return decide_redeal(view, rng, budget_ms)
     if view.phase is HANDOFF:
         return decide_handoff(view, rng, budget_ms)
+    if view.phase is CALL and view.actions:
+        return decide_call(view, rng, budget_ms)
     legal = view.legal if view.phase is PLAY else ()
     if view.phase is not PLAY or any(card is None for _, card in view.trick):
         return Decision(choose_action(view), reason="rule")
