@@ -16,21 +16,27 @@ from typing import Any
 
 import pytest
 
-from kozelbot.cover.search import from_public, move_of, public_facts
+from kozelbot.cover.search import from_public, from_state, hidden_cards, move_of, public_facts
+from kozelbot.cover.strong.likelihood import Likelihood as CoverLikelihood
+from kozelbot.cover.strong.likelihood import round_start
 from kozelbot.cover.strong.player import value as cover_value
 from kozelbot.cover.strong.policy import playout as cover_playout
 from kozelbot.cover.strong.sampling import sample as cover_sample
+from kozelbot.cover.vocabulary import Phase as CoverPhase
 from kozelbot.follow.ai import wants_redeal
 from kozelbot.follow.search.bits import CARDS, INDEX, mask_of
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
 from kozelbot.follow.strong import call as call_module
+from kozelbot.follow.strong.blind import blind_state
 from kozelbot.follow.strong.exact import exact_value
 from kozelbot.follow.strong.handoff import handoff_choices
 from kozelbot.follow.strong.likelihood import Likelihood
 from kozelbot.follow.strong.policy import orders_of
 from kozelbot.follow.strong.sampling import Unknown
+from kozelbot.follow.strong.start import deal_start
 from kozelbot.follow.vocabulary import (
+    BLIND,
     CALL,
     HANDOFF,
     OPENINGS,
@@ -366,7 +372,7 @@ def test_a_call_sample_holds_the_view_s_facts_and_nothing_else() -> None:
     view = state.view_for(seat)
     deck = list(view.rules.cards)
     random.Random(3).shuffle(deck)
-    tried = call_module.call_state(view, deck)
+    tried = deal_start(view, deck, CALL)
     real = state.current  # type: ignore[attr-defined]
     assert tried.score == state.score and tried.phase is CALL and tried.to_act() == (seat,)
     assert (tried.current.first_leader, tried.current.trump, tried.current.obligation) == (
@@ -386,3 +392,103 @@ def test_a_call_hint_names_the_call_and_why(language: str, words: tuple[str, str
     t = translator(language)
     assert texts.move_label(CallOpening("mirror"), t).lower() == words[0]
     assert texts.reason_text("call", {"value": 0.2}, t) == words[1]
+    assert texts.reason_text("blind", {}, t) != texts.reason_text("unknown", {}, t)
+
+
+ROUND_FIELDS = ("hands", "phase", "leader", "turn", "last_beater", "tops", "table", "down",
+                "answered", "discarded", "acted", "responded", "given", "tpos", "points",
+                "tricks", "level", "trick")  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["cover", "cover self-3"])
+def test_cover_samples_that_explain_the_round_weigh_more(name: str) -> None:
+    """Mid-round in cover games the normal player plays at every seat: the round replayed
+    from its lead starts where the engine started it (the true hidden cards put back), the
+    true cards explain every move the others made (weight 1), and random placements
+    consistent with the seat's view weigh clearly less on average."""
+    variant, words = CONFIGS[name]
+    family = family_of(variant)
+    options = options_of(variant, words, None)
+    rng = random.Random(5)
+    sampled: list[float] = []
+    checked = 0
+    for match in range(12):
+        state = new_state(variant, options)
+        lead = None
+        while not state.over and checked < 150 * (match + 1) // 12:
+            if state.needs_chance:
+                state.chance(random.Random(rng.getrandbits(32)))
+                continue
+            if state.phase is CoverPhase.LEAD:  # type: ignore[attr-defined]
+                lead = state.copy()
+            seat = state.to_act()[0]
+            if state.phase in (CoverPhase.ANSWER, CoverPhase.REBEAT) and lead is not None:  # type: ignore[attr-defined]
+                public = public_facts(state, seat)  # type: ignore[arg-type]
+                likelihood = CoverLikelihood(public)
+                if likelihood.active:
+                    truth = hidden_cards(state)  # type: ignore[arg-type]
+                    start, engine = round_start(public, truth), from_state(lead)  # type: ignore[arg-type]
+                    for field in ROUND_FIELDS:
+                        assert getattr(start, field) == getattr(engine, field), field
+                    assert likelihood.replay(truth) == 1.0
+                    sampled += [likelihood.weight(cover_sample(public, rng)) for _ in range(10)]
+                    checked += 1
+            state.apply(seat, family.choose(state, seat))
+    assert checked >= 100
+    assert sum(sampled) / len(sampled) < 0.8
+
+
+def _blind_positions(count: int):  # type: ignore[no-untyped-def]
+    """Kryuk positions where a seat plays its hvalyonka card face down with a choice."""
+    family = family_of("kryuk")
+    options = options_of("kryuk", [], None)
+    found = 0
+    for match in range(200):
+        state = new_state("kryuk", options)
+        rng = random.Random(match)
+        while not state.over and found < count:
+            if state.needs_chance:
+                state.chance(random.Random(rng.getrandbits(32)))
+                continue
+            seat = state.to_act()[0]
+            if state.phase is BLIND and len(state.legal_cards(seat)) > 1:  # type: ignore[attr-defined]
+                found += 1
+                yield state, seat
+            state.apply(seat, family.choose(state, seat))
+        if found >= count:
+            return
+
+
+def test_a_hvalyonka_sample_deals_what_the_seat_knows() -> None:
+    """A sampled deck replays the hvalyonka to the seat's face-down card: its own cards as it
+    drew them, each earlier player's draw as large as the table saw it and dealt by the rules
+    (pairs of trumps, then a pair with a plain card), their cards played face down."""
+    rng = random.Random(3)
+    checked = 0
+    for state, seat in _blind_positions(40):
+        view = state.view_for(seat)
+        for _ in range(5):
+            tried = blind_state(view, rng)
+            assert tried is not None
+            deal, real = tried.current, state.current  # type: ignore[attr-defined]
+            assert tried.to_act() == (seat,) and set(deal.hands[seat]) == set(view.hand)
+            assert [len(h) for h in deal.hands] == [len(h) for h in real.hands]
+            assert [s for s, _ in deal.trick] == [s for s, _ in real.trick]
+            for draw in deal.draws:
+                *pairs, last = [draw.cards[i : i + 2] for i in range(0, len(draw.cards), 2)]
+                assert all(view.strength.is_trump(c) for pair in pairs for c in pair)
+                assert any(not view.strength.is_trump(c) for c in last)
+            checked += 1
+    assert checked >= 200
+
+
+def test_the_hvalyonka_card_is_decided_by_the_search() -> None:
+    """Every legal face-down card is valued over sampled decks; the decision is legal and
+    the best valued."""
+    family = family_of("kryuk")
+    for state, seat in _blind_positions(6):
+        decision = family.decide(state, seat, random.Random(1), 30.0)
+        state.verify(seat, decision.action)
+        assert decision.reason == "blind" and decision.samples >= 2
+        assert {a.card for a, _ in decision.values} == set(state.legal_cards(seat))
+        assert decision.values[0][1] == max(v for _, v in decision.values)

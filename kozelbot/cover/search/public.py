@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kozelbot.cards import DECK_36, Card, Suit
-from kozelbot.cover.board import CoverGame
+from kozelbot.cover.board import CoverGame, Move
 from kozelbot.cover.presets import CoverRules
 from kozelbot.cover.state import CoverState
 from kozelbot.cover.vocabulary import Phase
@@ -75,6 +75,10 @@ class Public:
     level_pending: tuple[int, ...]
     taker: int
     """Who took the trick being levelled (-1 otherwise)."""
+    standing: tuple[tuple[int, str, tuple[Card, ...], int], ...] = ()
+    """The round's standing moves in order, as the table saw them: the seat, the kind
+    (``lead``, ``beat``, ``discard``, ``pass``, ``otboy``), the cards put face up, and how
+    many went face down."""
 
     @property
     def unseen(self) -> frozenset[Card]:
@@ -181,7 +185,14 @@ def public_facts(state: CoverState, seat: int) -> Public:
         claim=rnd.claims[-1] if rnd.claims else None,
         level_pending=tuple(rnd.level_pending),
         taker=rnd.taker,
+        standing=tuple(_as_seen(move) for move in rnd.moves),
     )
+
+
+def _as_seen(move: Move) -> tuple[int, str, tuple[Card, ...], int]:
+    """A standing move as the table saw it: face-up cards shown, face-down ones counted."""
+    face_up = move.cards if move.kind in ("lead", "beat") else ()
+    return move.seat, move.kind, face_up, len(move.cards) if move.kind == "discard" else 0
 
 
 def hidden_cards(state: CoverState) -> Hidden:

@@ -2,7 +2,9 @@
 a game in play — the lead's size, beat or shed, re-beat or Відбій, levelling, claims.
 
 Per decision it places the cards the seat cannot see at random (``sampling``: nothing but
-the seat's own facts, ``search.public_facts``, is read), and scores each legal move by
+the seat's own facts, ``search.public_facts``, is read), weights each placement by how well
+it explains the others' moves in the round standing under the normal player's rules
+(``likelihood``), and scores each legal move by
 playing the game out with the normal player's rules (``policy``) from it; each sample gives
 every move the same hidden cards. A move's value is the loser points it saves the seat's
 side against the others' (``search.result``: eggs, four of a kind, the multiplier), with a
@@ -23,6 +25,7 @@ from kozelbot.cover.ai import choose
 from kozelbot.cover.search import PHASES, from_public, move_of, public_facts, result
 from kozelbot.cover.search.position import Position
 from kozelbot.cover.state import CoverState
+from kozelbot.cover.strong.likelihood import Likelihood
 from kozelbot.cover.strong.policy import playout
 from kozelbot.cover.strong.reasons import reason_for
 from kozelbot.cover.strong.sampling import sample
@@ -77,10 +80,12 @@ def decide(
     side = state.rules.side_of(seat)
     candidates = list(by_move)
     tally = Tally(candidates)
+    likelihood = Likelihood(public)
     budget = Budget(budget_ms)
     prune_at = 4
     while tally.samples < MAX_SAMPLES and not budget.spent(tally.samples):
-        pos = from_public(public, sample(public, rng))
+        hidden = sample(public, rng)
+        pos = from_public(public, hidden)
         for move in candidates:
             pos.make(move)
             made = playout(pos, rng)
@@ -88,7 +93,7 @@ def decide(
             for _ in range(made):
                 pos.unmake()
             pos.unmake()
-        tally.close()
+        tally.close(likelihood.weight(hidden))
         if tally.samples == prune_at and len(candidates) > KEEP:
             candidates = tally.ranked(candidates)
             kept = candidates[: max(KEEP, len(candidates) // 2)]

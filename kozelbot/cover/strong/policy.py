@@ -40,6 +40,12 @@ def pick(pos: Position, seat: int, moves: list[int], rng: random.Random) -> int:
         return moves[0]
     if rng.random() < WANDER:
         return rng.choice(moves)
+    return rule_move(pos, seat, moves)
+
+
+def rule_move(pos: Position, seat: int, moves: list[int]) -> int:
+    """The rules' move for ``seat`` among ``moves``, without the playouts' wandering (what
+    the normal player would do: ``likelihood`` reads the others' plays against it)."""
     trump = pos.trump
     kinds: dict[int, list[int]] = {}
     for move in moves:

@@ -67,6 +67,7 @@ def reason_text(reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         "handoff_keep": lambda: t("the trump is worth more in your hand"),
         "redeal": lambda: t("a fresh deal is worth more than this hand"),
         "call": lambda: t("the deal it starts is worth the most to your pair"),
+        "blind": lambda: t("the deal is worth the most with this card face down"),
     }
     return texts.get(reason, lambda: t("the best card the search found"))()
 

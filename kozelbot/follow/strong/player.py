@@ -11,12 +11,10 @@ card points. Every sample gives every card
 the same hidden hands (common random numbers), so the comparison is fair even with few; the
 search stops early once the best card is clear (``kozelbot.tally``).
 
-A redeal offer, the decision to hand off the last trump and sixes' call are answered by the
-same evaluation (``redeal``: the hand's expected award against a fresh deal's; ``handoff``:
-the deal's worth with the trump passed or kept; ``call``: the deal each call starts, over
-sampled decks). **Decision**: kryuk's face-down hvalyonka card follows the normal player's
-rules (the cheapest card): it is played before the hands are dealt, from a few drawn cards,
-and its trick is decided by cards nobody has seen (noted on issue #17).
+A redeal offer, the decision to hand off the last trump, sixes' call and kryuk's face-down
+hvalyonka card are answered by the same evaluation (``redeal``: the hand's expected award
+against a fresh deal's; ``handoff``: the deal's worth with the trump passed or kept;
+``call`` and ``blind``: the deal each choice starts, over sampled decks the engine deals).
 """
 
 from __future__ import annotations
@@ -28,6 +26,7 @@ from kozelbot.follow.ai import choose_action
 from kozelbot.follow.search.bits import CARDS, INDEX
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
+from kozelbot.follow.strong.blind import decide_blind
 from kozelbot.follow.strong.call import decide_call
 from kozelbot.follow.strong.exact import exact_from, exact_value, leaf_value
 from kozelbot.follow.strong.handoff import decide_handoff, handoff_choices
@@ -37,7 +36,7 @@ from kozelbot.follow.strong.reasons import reason_for
 from kozelbot.follow.strong.redeal import decide_redeal
 from kozelbot.follow.strong.sampling import Unknown
 from kozelbot.follow.view import View
-from kozelbot.follow.vocabulary import CALL, HANDOFF, PLAY, PLAYS, REDEAL
+from kozelbot.follow.vocabulary import BLIND, CALL, HANDOFF, PLAY, PLAYS, REDEAL
 from kozelbot.tally import Tally
 
 MAX_SAMPLES = 400
@@ -45,12 +44,14 @@ MAX_SAMPLES = 400
 
 
 def searches(view: View) -> bool:
-    """The seat has cards to choose between in trick play, a redeal offer to answer or a
-    sixes deal to call (the steps the search decides)."""
+    """The seat has cards to choose between in trick play or face down, a redeal offer to
+    answer or a sixes deal to call (the steps the search decides)."""
     if view.phase in (REDEAL, CALL):
         return bool(view.actions)
     if view.phase is HANDOFF:
         return bool(handoff_choices(view))
+    if view.phase is BLIND:
+        return len(view.legal) > 1
     return (view.phase is PLAY and len(view.legal) > 1
             and all(card is not None for _, card in view.trick))  # fmt: skip
 
@@ -63,6 +64,8 @@ def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
         return decide_handoff(view, rng, budget_ms)
     if view.phase is CALL and view.actions:
         return decide_call(view, rng, budget_ms)
+    if view.phase is BLIND and len(view.legal) > 1:
+        return decide_blind(view, rng, budget_ms)
     legal = view.legal if view.phase is PLAY else ()
     if view.phase is not PLAY or any(card is None for _, card in view.trick):
         return Decision(choose_action(view), reason="rule")

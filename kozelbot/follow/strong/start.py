@@ -1,0 +1,69 @@
+"""A deal at its start rebuilt from one seat's view with a sampled deck, and played out — for
+the strong player's steps taken before the hands are dealt (sixes' call, kryuk's face-down
+hvalyonka card), which the search representation does not model: the engine draws and plays
+the opening as at the table, then the deal is handed to the search's playout.
+
+Nothing is read but the view: the score, eggs, trump, the first leader and the obligation are
+the match's public facts; the deck's order is the sample's.
+"""
+
+from __future__ import annotations
+
+import random
+
+from kozelbot.cards import Card
+from kozelbot.follow.ai import choose_action
+from kozelbot.follow.records import DealState
+from kozelbot.follow.search.position import Position
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.strong.exact import leaf_value
+from kozelbot.follow.strong.policy import orders_of, playout
+from kozelbot.follow.view import View
+from kozelbot.follow.vocabulary import PLAY, Phase
+
+STEPS = 64
+"""Engine steps before the first card of trick play at most (a guard, never reached)."""
+
+
+def deal_start(view: View, stock: list[Card], phase: Phase) -> MatchState:
+    """The match at the start of the view's deal, nobody holding a card, the deck ``stock``
+    (top first), waiting in ``phase`` (``call``, or ``blind`` once the first leader drew)."""
+    assert view.first_leader is not None
+    state = MatchState.of(view.rules)
+    state.phase = phase
+    state.score = list(view.score)
+    state.eggs = view.multiplier - 1
+    state.carry = view.carry
+    state.deal_no = view.deal_no
+    state.redeals = view.redeals
+    first = view.first_leader
+    state.current = DealState(
+        deal_no=view.deal_no, hands=[[] for _ in range(view.players)],
+        initial_hands=tuple(() for _ in range(view.players)), first_leader=first,
+        leader=first, trump=view.trump_suit, obligation=view.obligation, stock=list(stock),
+        deck=list(stock), dealer=state.seats.before(first), redeals=view.redeals,
+        opening=view.opening,
+    )  # fmt: skip
+    return state
+
+
+def by_the_rules(state: MatchState, until: tuple[int, ...] | None = None) -> bool:
+    """Answer every step with the normal player's rules until trick play (or until the seats
+    ``until`` are asked); whether that point was reached."""
+    for _ in range(STEPS):
+        asked = state.to_act()
+        if state.phase is PLAY or not asked or asked == until:
+            return state.phase is PLAY or (bool(asked) and asked == until)
+        state.apply(asked[0], choose_action(state.view_for(asked[0])))
+    return False
+
+
+def played_out(state: MatchState, seat: int, rng: random.Random) -> float:
+    """The deal from here, its steps answered by the rules and its cards played out by the
+    search: its award to ``seat``'s side minus the other's (0 if it never reaches card play —
+    a redeal, worth a fresh deal's nothing)."""
+    if not by_the_rules(state):
+        return 0.0
+    pos = Position.of_state(state)
+    playout(pos, orders_of(pos.facts.tables), rng)
+    return leaf_value(pos, state.side_of(seat))
