@@ -23,7 +23,7 @@ from kozelbot.cover.strong.player import value as cover_value
 from kozelbot.cover.strong.policy import playout as cover_playout
 from kozelbot.cover.strong.sampling import sample as cover_sample
 from kozelbot.cover.vocabulary import Phase as CoverPhase
-from kozelbot.follow.ai import wants_redeal
+from kozelbot.follow.ai import choose_card, wants_redeal
 from kozelbot.follow.search.bits import CARDS, INDEX, mask_of
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
@@ -32,7 +32,7 @@ from kozelbot.follow.strong.blind import blind_state
 from kozelbot.follow.strong.exact import exact_value
 from kozelbot.follow.strong.handoff import handoff_choices
 from kozelbot.follow.strong.likelihood import Likelihood
-from kozelbot.follow.strong.policy import orders_of
+from kozelbot.follow.strong.policy import orders_of, rule_card
 from kozelbot.follow.strong.sampling import Unknown
 from kozelbot.follow.strong.start import deal_start
 from kozelbot.follow.vocabulary import (
@@ -132,7 +132,7 @@ def _follow_values(
     view = state.view_for(seat)
     facts = DealFacts.of_view(view)
     unknown = Unknown.of_view(view, facts)
-    orders = orders_of(facts.tables)
+    orders = orders_of(facts)
     side = view.rules.side_of(seat)
     values: dict[int, list[float]] = {INDEX[c]: [] for c in view.legal}
     for _ in range(worlds):
@@ -272,9 +272,9 @@ def test_a_redeal_offer_is_answered_by_the_hand_s_expected_award() -> None:
 
 
 def test_samples_that_explain_the_others_plays_weigh_more() -> None:
-    """Mid-deal in matches the normal player plays at every seat, the true hands weigh more
-    (on average) than random hands consistent with the seat's view: the weights read the
-    others' plays."""
+    """Mid-deal in matches the normal player plays at every seat, the true hands explain
+    every play (weight 1: the search's rules are the normal player's), and random hands
+    consistent with the seat's view weigh far less: the weights read the others' plays."""
     family = family_of("hvalenyi")
     options = options_of("hvalenyi", [], None)
     true_weights: list[float] = []
@@ -291,11 +291,12 @@ def test_samples_that_explain_the_others_plays_weigh_more() -> None:
         seat = state.to_act()[0]
         view = state.view_for(seat)
         facts = DealFacts.of_view(view)
-        likelihood = Likelihood(view, facts, orders_of(facts.tables))
+        likelihood = Likelihood(view, facts, orders_of(facts))
         unknown = Unknown.of_view(view, facts)
         true_weights.append(likelihood.weight([mask_of(h) for h in state.current.hands]))  # type: ignore[attr-defined]
         sampled += [likelihood.weight(unknown.sample(rng)[0]) for _ in range(20)]
-    assert sum(true_weights) / len(true_weights) > 2 * sum(sampled) / len(sampled)
+    assert true_weights == [1.0] * len(true_weights)  # the rules explain every play
+    assert sum(sampled) / len(sampled) < 0.5
 
 
 @pytest.mark.parametrize("variant", ["kryuk", "sixes"])
@@ -492,3 +493,36 @@ def test_the_hvalyonka_card_is_decided_by_the_search() -> None:
         assert decision.reason == "blind" and decision.samples >= 2
         assert {a.card for a, _ in decision.values} == set(state.legal_cards(seat))
         assert decision.values[0][1] == max(v for _, v in decision.values)
+
+
+@pytest.mark.parametrize("name", ["hvalenyi", "hvalenyi players=2", "kryuk", "sixes", "belka"])
+def test_the_search_s_rules_play_the_normal_player_s_card(name: str) -> None:
+    """On the search representation the playouts and the sample weights play the normal
+    player's card (``ai.choose_card``) — or one it holds equal (same cost, both trumps or
+    neither) — in positions of matches played half at random."""
+    variant, words = CONFIGS[name]
+    family = family_of(variant)
+    options = options_of(variant, words, None)
+    rng = random.Random(2)
+    compared = 0
+    for _ in range(12):
+        state = new_state(variant, options)
+        while not state.over:
+            if state.needs_chance:
+                state.chance(random.Random(rng.getrandbits(32)))
+                continue
+            seat = state.to_act()[0]
+            if state.phase is PLAY and len(state.legal_cards(seat)) > 1:  # type: ignore[attr-defined]
+                view = state.view_for(seat)
+                pos = Position.of_state(state)  # type: ignore[arg-type]
+                orders = orders_of(pos.facts)
+                card = INDEX[choose_card(view)]  # type: ignore[arg-type]
+                rule = rule_card(pos, orders, pos.legal())
+                assert orders.cost[rule] == orders.cost[card], (CARDS[rule], CARDS[card])
+                assert orders.trumps >> rule & 1 == orders.trumps >> card & 1
+                compared += 1
+            if rng.random() < 0.5:
+                state.apply(seat, rng.choice(state.legal_actions(seat)))
+            else:
+                state.apply(seat, family.choose(state, seat))
+    assert compared >= 500

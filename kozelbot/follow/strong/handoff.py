@@ -53,7 +53,7 @@ def decide_handoff(view: View, rng: random.Random, budget_ms: float) -> Decision
     assert view.seat is not None and view.partner is not None
     me, partner = view.seat, view.partner
     unknown = Unknown.of_view(view, facts)
-    orders = orders_of(facts.tables)
+    orders = orders_of(facts)
     side = view.rules.side_of(me)
     totals = [0.0] * len(choices)
     budget = Budget(budget_ms)

@@ -5,9 +5,9 @@ played as sensible players would counts more than one in which they would have t
 aces away.
 
 The deal is replayed from its first card with the sample's hands as they were then (their
-cards now plus those they played). A play the rules agree with keeps the weight; one they
-do not multiplies it by ``MISS`` (people, and the rules' own playouts, differ from the rules
-often enough that no sample is ruled out).
+cards now plus those they played). A play the rules agree with (the rules' card, or one they
+hold equal to it) keeps the weight; one they do not multiplies it by ``MISS`` (people, and
+the rules' own playouts, differ from the rules often enough that no sample is ruled out).
 
 **Decision**: only plain four-seat deals are weighted — a hand-off, the two-player refill
 or a face-down opening changes the hands during the deal, and then every sample counts the
@@ -66,7 +66,17 @@ class Likelihood:
         for seat, card in self.plays:
             if seat != self.seat and pos.turn == seat:
                 legal = pos.legal()
-                if legal & (legal - 1) and rule_card(pos, self.orders, legal) != card:
+                if legal & (legal - 1) and not _alike(
+                    self.orders, rule_card(pos, self.orders, legal), card
+                ):
                     weight *= MISS
             pos.make(card)
         return weight
+
+
+def _alike(orders: Orders, card: int, other: int) -> bool:
+    """The normal player holds the two cards equal (same cost, both trumps or neither): it
+    plays whichever comes first in its hand, so either agrees with its rules."""
+    return orders.cost[card] == orders.cost[other] and (
+        orders.trumps >> card & 1 == orders.trumps >> other & 1
+    )

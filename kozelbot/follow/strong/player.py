@@ -73,7 +73,7 @@ def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:
         return Decision(PLAYS[legal[0]], ((PLAYS[legal[0]], 0.0),), reason="only")
     facts = DealFacts.of_view(view)
     unknown = Unknown.of_view(view, facts)
-    orders = orders_of(facts.tables)
+    orders = orders_of(facts)
     assert view.seat is not None
     side = view.rules.side_of(view.seat)
     moves = [INDEX[card] for card in legal]

@@ -48,7 +48,7 @@ def decide_redeal(view: View, rng: random.Random, budget_ms: float) -> Decision:
         return Decision(AskRedeal() if wants_redeal(view) else KeepHand(), reason="rule")
     assert view.seat is not None
     unknown = Unknown.of_view(view, facts)
-    orders = orders_of(facts.tables)
+    orders = orders_of(facts)
     side = view.rules.side_of(view.seat)
     budget = Budget(budget_ms)
     total = 0.0

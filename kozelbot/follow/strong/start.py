@@ -65,5 +65,5 @@ def played_out(state: MatchState, seat: int, rng: random.Random) -> float:
     if not by_the_rules(state):
         return 0.0
     pos = Position.of_state(state)
-    playout(pos, orders_of(pos.facts.tables), rng)
+    playout(pos, orders_of(pos.facts), rng)
     return leaf_value(pos, state.side_of(seat))
