@@ -3,7 +3,11 @@ configuration the issue names, one JSON line each (plus the configuration), so t
 table is the output of one command.
 
     python benchmarks/arena_all.py [--a strong] [--b normal] [--matches 400] [--budget 150]
-                                   [--jobs J] [--seed S] [--only VARIANT]
+                                   [--jobs J] [--seed S] [--only CONFIG ...]
+
+``--only`` takes a variant (every configuration of it) or one configuration as the JSON's
+``config`` names it (``'cover mode=self players=3'``), repeated to run several, in the order
+given.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout
 
 from kozelbot import arena
 
-CONFIGS = (
+CONFIGS: tuple[tuple[str, list[str]], ...] = (
     ("hvalenyi", []),
     ("hvalenyi", ["players=2"]),
     ("kryuk", []),
@@ -38,11 +42,18 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=150.0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only")
+    parser.add_argument("--only", action="append", default=[],
+                        help="a variant (all its configurations) or one configuration, "
+                        "as 'cover mode=self players=3'; repeat for several")  # fmt: skip
     args = parser.parse_args()
-    for variant, words in CONFIGS:
-        if args.only and args.only != variant:
-            continue
+    def rank(config: tuple[str, list[str]]) -> int | None:
+        """Where ``--only`` names the configuration (``None``: not at all)."""
+        names = (config[0], " ".join([config[0], *config[1]]))
+        return next((i for i, only in enumerate(args.only) if only in names), None)
+
+    chosen = [c for c in CONFIGS if not args.only or rank(c) is not None]
+    chosen.sort(key=lambda config: rank(config) or 0)
+    for variant, words in chosen:
         argv = ["--variant", variant, "--a", args.a, "--b", args.b,
                 "--matches", str(args.matches), "--budget", str(args.budget),
                 "--jobs", str(args.jobs), "--seed", str(args.seed)]  # fmt: skip
