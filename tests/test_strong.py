@@ -27,7 +27,7 @@ from kozelbot.follow.ai import choose_card, wants_redeal
 from kozelbot.follow.search.bits import CARDS, INDEX, mask_of
 from kozelbot.follow.search.facts import DealFacts
 from kozelbot.follow.search.position import Position
-from kozelbot.follow.strong import call as call_module
+from kozelbot.follow.strong import start as start_module
 from kozelbot.follow.strong.blind import blind_state
 from kozelbot.follow.strong.exact import exact_value
 from kozelbot.follow.strong.handoff import handoff_choices
@@ -352,7 +352,7 @@ def test_sixes_call_is_decided_by_the_deal_each_call_starts(
     about nothing to either pair; the caller's openings are worth more (its first card
     decides what the others draw), so the search calls one — where the normal player's
     rule calls a plain deal when not behind."""
-    monkeypatch.setattr(call_module, "MAX_SAMPLES", 300)
+    monkeypatch.setattr(start_module, "MAX_SAMPLES", 300)
     state, seat = _at_a_sixes_call((2, 0))
     view = state.view_for(seat)
     assert view.hand == () and family_of("sixes").searches(state, seat)

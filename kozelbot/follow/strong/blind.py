@@ -20,16 +20,14 @@ from __future__ import annotations
 import random
 
 from kozelbot.cards import Card
-from kozelbot.decisions import Budget, Decision
+from kozelbot.decisions import Decision
 from kozelbot.follow.ai import choose_action
 from kozelbot.follow.dealing import draw_blind
 from kozelbot.follow.state import MatchState
-from kozelbot.follow.strong.start import by_the_rules, deal_start, played_out
+from kozelbot.follow.strong.start import by_the_rules, deal_start, decide_over_deals
 from kozelbot.follow.view import View
 from kozelbot.follow.vocabulary import BLIND, PLAYS
-from kozelbot.tally import Tally
 
-MAX_SAMPLES = 300
 TRIES = 20
 """Decks tried for one sample before the search gives up (the earlier draws cannot be
 dealt: the rules' choice answers)."""
@@ -83,22 +81,9 @@ def blind_state(view: View, rng: random.Random) -> MatchState | None:
 
 
 def decide_blind(view: View, rng: random.Random, budget_ms: float) -> Decision:
-    """The face-down card worth most to the seat's side over sampled decks."""
-    assert view.seat is not None
+    """The face-down card worth most to the seat's side over sampled decks (the rules' card
+    when no deck deals what the seat saw)."""
     moves = [PLAYS[card] for card in view.legal]
-    tally = Tally(moves)
-    budget = Budget(budget_ms)
-    while tally.samples < MAX_SAMPLES and not budget.spent(tally.samples):
-        start = blind_state(view, rng)
-        if start is None:
-            return Decision(choose_action(view), reason="rule")
-        for played in moves:
-            tried = start.copy()
-            tried.apply(view.seat, played)
-            tally.add(played, played_out(tried, view.seat, rng))
-        tally.close()
-        if tally.settled(moves):
-            break
-    ranked = tally.ranked(moves)
-    values = tuple((move, tally.mean(move)) for move in ranked)
-    return Decision(ranked[0], values, tally.samples, "blind", {"value": values[0][1]})
+    decision = decide_over_deals(view, moves, lambda rng: blind_state(view, rng), rng,
+                                 budget_ms, "blind")  # fmt: skip
+    return decision or Decision(choose_action(view), reason="rule")

@@ -16,32 +16,22 @@ from __future__ import annotations
 
 import random
 
-from kozelbot.decisions import Budget, Decision
-from kozelbot.follow.strong.start import deal_start, played_out
+from kozelbot.decisions import Decision
+from kozelbot.follow.state import MatchState
+from kozelbot.follow.strong.start import deal_start, decide_over_deals
 from kozelbot.follow.view import View
 from kozelbot.follow.vocabulary import CALL, CallOpening
-from kozelbot.tally import Tally
-
-MAX_SAMPLES = 400
 
 
 def decide_call(view: View, rng: random.Random, budget_ms: float) -> Decision:
     """The call worth most to the caller's side over sampled decks."""
-    assert view.seat is not None
     calls = [action for action in view.actions if isinstance(action, CallOpening)]
-    tally = Tally(calls)
-    budget = Budget(budget_ms)
     deck = list(view.rules.cards)
-    while tally.samples < MAX_SAMPLES and not budget.spent(tally.samples):
+
+    def deal(rng: random.Random) -> MatchState:
         rng.shuffle(deck)
-        start = deal_start(view, deck, CALL)
-        for call in calls:
-            tried = start.copy()
-            tried.apply(view.seat, call)
-            tally.add(call, played_out(tried, view.seat, rng))
-        tally.close()
-        if tally.settled(calls):
-            break
-    ranked = tally.ranked(calls)
-    values = tuple((call, tally.mean(call)) for call in ranked)
-    return Decision(ranked[0], values, tally.samples, "call", {"value": values[0][1]})
+        return deal_start(view, deck, CALL)
+
+    decision = decide_over_deals(view, calls, deal, rng, budget_ms, "call")
+    assert decision is not None  # every deck deals a call
+    return decision

@@ -3,6 +3,7 @@ the strong player's steps taken before the hands are dealt (sixes' call, kryuk's
 hvalyonka card), which the search representation does not model: the engine draws and plays
 the opening as at the table, then the deal is handed to the search's playout.
 
+``decide_over_deals`` answers such a step: every choice tried on the same sampled states.
 Nothing is read but the view: the score, eggs, trump, the first leader and the obligation are
 the match's public facts; the deck's order is the sample's.
 """
@@ -10,8 +11,10 @@ the match's public facts; the deck's order is the sample's.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 from kozelbot.cards import Card
+from kozelbot.decisions import Budget, Decision
 from kozelbot.follow.ai import choose_action
 from kozelbot.follow.records import DealState
 from kozelbot.follow.search.position import Position
@@ -19,8 +22,11 @@ from kozelbot.follow.state import MatchState
 from kozelbot.follow.strong.exact import leaf_value
 from kozelbot.follow.strong.policy import orders_of, playout
 from kozelbot.follow.view import View
-from kozelbot.follow.vocabulary import PLAY, Phase
+from kozelbot.follow.vocabulary import PLAY, Action, Phase
+from kozelbot.tally import Tally
 
+MAX_SAMPLES = 400
+"""Samples searched at most, however long the budget."""
 STEPS = 64
 """Engine steps before the first card of trick play at most (a guard, never reached)."""
 
@@ -67,3 +73,33 @@ def played_out(state: MatchState, seat: int, rng: random.Random) -> float:
     pos = Position.of_state(state)
     playout(pos, orders_of(pos.facts), rng)
     return leaf_value(pos, state.side_of(seat))
+
+
+def decide_over_deals(
+    view: View,
+    choices: Sequence[Action],
+    deal: Callable[[random.Random], MatchState | None],
+    rng: random.Random,
+    budget_ms: float,
+    reason: str,
+) -> Decision | None:
+    """The choice of the view's seat worth most to its side: each sampled state (``deal``)
+    tried with every choice, the rest by the rules and the search's playout; ``None`` if
+    ``deal`` finds no sample."""
+    assert view.seat is not None
+    tally = Tally(choices)
+    budget = Budget(budget_ms)
+    while tally.samples < MAX_SAMPLES and not budget.spent(tally.samples):
+        start = deal(rng)
+        if start is None:
+            return None
+        for choice in choices:
+            tried = start.copy()
+            tried.apply(view.seat, choice)
+            tally.add(choice, played_out(tried, view.seat, rng))
+        tally.close()
+        if tally.settled(choices):
+            break
+    ranked = tally.ranked(choices)
+    values = tuple((choice, tally.mean(choice)) for choice in ranked)
+    return Decision(ranked[0], values, tally.samples, reason, {"value": values[0][1]})
