@@ -71,7 +71,8 @@ def test_normal_beats_easy_clearly() -> None:
     assert 0.5 < low <= figures["a_win_rate"] <= high <= 1.0
     assert figures["mean_award_per_deal"]["normal"] > figures["mean_award_per_deal"]["easy"]
     timing = figures["decision_time"]["normal"]
-    assert timing["decisions"] > 0 and 0 < timing["mean_ms"] <= timing["p95_ms"]
+    # (a mean may pass the 95th percentile: a few slow decisions on a busy machine)
+    assert timing["decisions"] > 0 and timing["mean_ms"] > 0 and timing["p95_ms"] > 0
 
 
 def test_the_wilson_interval() -> None:
