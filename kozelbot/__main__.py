@@ -2,11 +2,14 @@
 (the real bot against a local Telegram emulator, played from a web page), ``kozelbot simulate
 ...`` (computer-only matches), ``kozelbot arena ...`` (two computer levels measured),
 ``kozelbot backup FILE`` (a consistent copy of the live
-database) or ``kozelbot verify SEED HASH`` (check a deal's revealed shuffle seed against the
-hash shown before it)."""
+database), ``kozelbot export MATCH_ID [FILE]`` / ``kozelbot replay FILE`` (a finished match as
+a replay file, and its check) or ``kozelbot verify SEED HASH`` (check a deal's revealed
+shuffle seed against the hash shown before it)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import sqlite3
 import sys
 from collections.abc import Sequence
@@ -29,6 +32,12 @@ USAGE = (
     "matches: A's match wins with a 95 % interval, awards and decision times\n"
     "       kozelbot backup FILE  copy the database (KOZEL_DB_PATH) to FILE, "
     "also while the bot runs\n"
+    "       kozelbot export MATCH_ID [FILE]\n"
+    "                           write a finished match (from KOZEL_DB_PATH) as a replay file: "
+    "players, fair play, every deal's hands, tricks and moves (to FILE, or to standard output)"
+    "\n"
+    "       kozelbot replay FILE  play a replay file again through the rules and check every "
+    "deal, seal and score in it\n"
     "       kozelbot verify SEED HASH [--secret S --seal L --client C]\n"
     "                           check that a deal's revealed seed has the hash shown before "
     "its first card (and, with the match's revealed secret, its lobby seal and the players' "
@@ -55,6 +64,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return backup(args[1:])
     if args and args[0] == "verify":
         return verify(args[1:])
+    if args and args[0] == "export":
+        return export(args[1:])
+    if args and args[0] == "replay":
+        return replay(args[1:])
     if args and args[0] == "sandbox":
         return sandbox(args[1:])
     options = run_options(args)
@@ -157,6 +170,58 @@ def backup(args: Sequence[str]) -> int:
         return 1
     size = target.stat().st_size
     print(f"kozelbot: backed up {source} to {target} ({size:,} bytes, {pages} pages)")
+    return 0
+
+
+def export(args: Sequence[str]) -> int:
+    """``kozelbot export MATCH_ID [FILE]``: the replay file of a finished match; 1 if there
+    is none (or it is still being played), 2 for bad usage."""
+    if not 1 <= len(args) <= 2 or not args[0].isdigit() or args[-1].startswith("-"):
+        print(USAGE, file=sys.stderr)
+        return 2
+    from kozelbot.config import Settings
+
+    source = Path(Settings().db_path)
+    if not source.is_file():
+        print(f"kozelbot: no database at {source} (set KOZEL_DB_PATH)", file=sys.stderr)
+        return 1
+    from kozelbot.app import export_match
+    from kozelbot.replay import NotExportable
+
+    try:
+        found = asyncio.run(export_match(str(source), int(args[0])))
+    except NotExportable as exc:
+        print(f"kozelbot export: {exc}", file=sys.stderr)
+        return 1
+    text = found.model_dump_json(indent=1) + "\n"
+    if len(args) == 1:
+        sys.stdout.write(text)
+        return 0
+    Path(args[1]).write_text(text, encoding="utf-8")
+    print(f"kozelbot export: match {args[0]}, {len(found.deals)} deals, to {args[1]}")
+    return 0
+
+
+def replay(args: Sequence[str]) -> int:
+    """``kozelbot replay FILE``: 0 if the file plays again exactly as it says, 1 if not (or
+    it cannot be read), 2 for bad usage."""
+    if len(args) != 1 or args[0].startswith("-"):
+        print(USAGE, file=sys.stderr)
+        return 2
+    from kozelbot.replay import check
+
+    try:
+        data = json.loads(Path(args[0]).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"kozelbot replay: cannot read {args[0]}: {exc}", file=sys.stderr)
+        return 1
+    found = check(data if isinstance(data, dict) else {})
+    for problem in found.problems:
+        print(f"kozelbot replay: {problem}", file=sys.stderr)
+    if not found.ok:
+        return 1
+    print(f"kozelbot replay: {args[0]}: {found.deals} deals and {found.moves} moves played "
+          "again; every trace, seal and score matches")  # fmt: skip
     return 0
 
 

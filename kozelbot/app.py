@@ -40,9 +40,11 @@ from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
 from handlers.transport import AiohttpRequest
+from kozelbot import replay
 from kozelbot.coach import Coach
 from kozelbot.config import Settings
 from kozelbot.i18n import LANGUAGES
+from kozelbot.replay import NotExportable, ReplayFile
 from kozelbot.service import GameService
 from kozelbot.thinking import Thinker
 from storage import Storage
@@ -296,3 +298,17 @@ def run(
                   "network)", settings.api_url, error)  # fmt: skip
         return 1
     return 0
+
+
+async def export_match(db_path: str, game_id: int) -> ReplayFile:
+    """``kozelbot export``: the replay file of a finished match, read from the database
+    (``NotExportable`` if there is no such match or it is still being played)."""
+    storage = await Storage.open(db_path)
+    try:
+        table = await storage.games.game(game_id)
+        if table is None:
+            raise NotExportable(f"no match {game_id}")
+        deals = await storage.games.deals(game_id)
+        return replay.export(table, deals, await storage.games.moves(game_id))
+    finally:
+        await storage.close()
