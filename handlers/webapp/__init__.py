@@ -1,0 +1,4 @@
+"""The Mini App (issue #18): the table as a page beside the chat, served by the bot itself.
+
+One job a module: ``auth`` checks the ``initData`` Telegram signs for the page.
+"""
