@@ -6,7 +6,7 @@ The composition root (``kozelbot/app.py``) fills it in ``post_init``.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from telegram import Bot
 from telegram.ext import CallbackContext, ExtBot, JobQueue
@@ -18,12 +18,16 @@ from handlers.presenter import Presenter
 from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
+from handlers.webapp.hub import Hub
 from kozelbot.coach import Coach
 from kozelbot.config import Settings
 from kozelbot.i18n import Translator, pick_language, translator
 from kozelbot.service import GameService
 from kozelbot.thinking import Thinker
 from storage import Storage
+
+if TYPE_CHECKING:
+    from handlers.webapp.server import WebApp
 
 LOOKUP_TTL = 60.0
 """Seconds a chat administrator or member look-up is trusted."""
@@ -54,6 +58,10 @@ class BotData:
         """Per-user button presses (set from the settings in ``post_init``)."""
         self.commands = Throttle(6, 0.5)
         """Per-user commands."""
+        self.hub = Hub()
+        """The Mini App's open streams, nudged by every change shown (``flow.publish``)."""
+        self.webapp: WebApp | None = None
+        """The Mini App's server, while ``KOZEL_WEBAPP_URL`` is set."""
         self.lookups: dict[tuple[str, int, int], tuple[bool, float]] = {}
         """(question, chat, user) → (Telegram's answer, monotonic time it expires): is the
         user an administrator (``admin``), a member (``member``) of the chat."""

@@ -34,9 +34,10 @@ log = logging.getLogger(__name__)
 
 
 def publish(data: BotData, change: Change) -> None:
-    """Schedule the messages of ``change`` and its timer."""
+    """Schedule the messages of ``change`` and its timer; nudge its Mini App streams."""
     data.presenter.show(change)
     sync_timer(data, change.table)
+    data.hub.changed(change.table.game_id)
 
 
 def timer_name(table: Table) -> str:

@@ -40,6 +40,7 @@ from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
 from handlers.transport import AiohttpRequest
+from handlers.webapp.server import WebApp
 from kozelbot import replay
 from kozelbot.coach import Coach
 from kozelbot.config import Settings
@@ -148,6 +149,9 @@ async def _open(
     await set_command_menus(application.bot, settings.language)
     await resume_games(data)
     await data.presenter.resume_posts()
+    if settings.webapp_url:
+        data.webapp = WebApp(data)
+        await data.webapp.start(settings.webapp_listen, settings.webapp_port)
 
 
 async def set_command_menus(bot: Bot, default_language: str) -> None:
@@ -193,6 +197,8 @@ async def _flush(application: KozelApplication) -> None:
     then stop sending. Updates and jobs have stopped by now, and the flood gate and the HTTP
     session are still open: ``app.shutdown()``, which closes them, comes next."""
     data = application.bot_data
+    if data.webapp is not None:  # no more moves from the page
+        await data.webapp.stop()
     if hasattr(data, "presenter"):
         try:
             await data.presenter.drain(timeout=SHUTDOWN_FLUSH_SECONDS)

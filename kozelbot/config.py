@@ -55,6 +55,18 @@ class Settings(BaseSettings):
     per play of a 🔍 analysis)."""
     ai_workers: int = Field(default=0, ge=0, le=64)
     """Processes the strong level thinks in, off the event loop; 0: one per core but one."""
+    webapp_url: str | None = None
+    """The Mini App's public HTTPS address (what a reverse proxy serves from
+    ``webapp_listen:webapp_port``); unset: the Mini App is off and nothing changes."""
+    webapp_port: int = Field(default=8081, ge=0, le=65535)
+    """Port the Mini App is served on (behind the proxy)."""
+    webapp_listen: str = "127.0.0.1"
+    """Address the Mini App is served on."""
+    webapp_name: str | None = None
+    """The Mini App's short name from BotFather's ``/newapp``, for the group's direct link
+    ``https://t.me/<bot>/<name>?startapp=…``."""
+    webapp_max_age: int = Field(default=3600, ge=10)
+    """Seconds a page's signed ``initData`` stays good (``auth_date`` at most this old)."""
     sandbox_port: int = Field(default=8080, ge=0, le=65535)
     """Port of the sandbox's page on 127.0.0.1 (``kozelbot`` without a token, or ``kozelbot
     sandbox``); if it is taken, the next free one; 0 picks any free port."""
@@ -64,6 +76,20 @@ class Settings(BaseSettings):
     sandbox_seed: int | None = None
     """Seed of the sandbox's games and of watch mode's choices: the same seed on a new
     sandbox database replays the same matches (unset: random)."""
+
+    @field_validator("webapp_url", "webapp_name", mode="before")
+    @classmethod
+    def _blank_is_off(cls, value: object) -> object:
+        """``KOZEL_WEBAPP_URL=`` (as in ``.env.example``) leaves the Mini App off."""
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _https(cls, value: str | None) -> str | None:
+        """Telegram opens Mini Apps only over HTTPS."""
+        if value is not None and not value.startswith("https://"):
+            raise ValueError("KOZEL_WEBAPP_URL must be an https:// address")
+        return value
 
     @field_validator("sandbox_seed", mode="before")
     @classmethod

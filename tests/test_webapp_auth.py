@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 import pytest
 
 from handlers.webapp.auth import InitDataError, check_init_data, sign
+from kozelbot.config import Settings
 
 TOKEN = "123456:ABC-the-bot"
 NOW = 1_800_000_000.0
@@ -81,3 +82,12 @@ def test_signed_init_data_without_a_user_is_refused() -> None:
     raw = urlencode({**fields, "hash": sign(fields, TOKEN)})
     with pytest.raises(InitDataError, match="malformed"):
         check_init_data(raw, TOKEN, max_age=HOUR, now=NOW)
+
+
+def test_the_mini_app_is_off_unless_an_https_address_is_set() -> None:
+    assert Settings(_env_file=None).webapp_url is None  # type: ignore[call-arg]
+    assert Settings(_env_file=None, webapp_url=" ").webapp_url is None  # type: ignore[call-arg]
+    on = Settings(_env_file=None, webapp_url="https://kozel.example/app")  # type: ignore[call-arg]
+    assert on.webapp_url == "https://kozel.example/app" and on.webapp_max_age == 3600
+    with pytest.raises(ValueError, match="https"):
+        Settings(_env_file=None, webapp_url="http://kozel.example/app")  # type: ignore[call-arg]

@@ -1,0 +1,43 @@
+"""Who is watching which table in the Mini App, and the nudge a committed change gives them.
+
+Each open page stream holds a queue of one slot for its game; ``changed`` puts a nudge in
+every queue of that game (a nudge already waiting is enough: changes coalesce, and the
+stream reads the newest committed table when it wakes). Nothing here knows Telegram or the
+game; ``flow.publish`` calls ``changed`` for every change it shows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import defaultdict
+from collections.abc import Iterator
+
+
+class Hub:
+    """The open streams by game."""
+
+    def __init__(self) -> None:
+        self._streams: defaultdict[int, set[asyncio.Queue[None]]] = defaultdict(set)
+
+    @contextlib.contextmanager
+    def watch(self, game_id: int) -> Iterator[asyncio.Queue[None]]:
+        """A queue nudged on each change of the game, for as long as the block runs."""
+        queue: asyncio.Queue[None] = asyncio.Queue(maxsize=1)
+        self._streams[game_id].add(queue)
+        try:
+            yield queue
+        finally:
+            self._streams[game_id].discard(queue)
+            if not self._streams[game_id]:
+                del self._streams[game_id]
+
+    def changed(self, game_id: int) -> None:
+        """A change of the game was committed: nudge its streams."""
+        for queue in self._streams.get(game_id, ()):
+            with contextlib.suppress(asyncio.QueueFull):
+                queue.put_nowait(None)
+
+    def watching(self, game_id: int) -> int:
+        """How many streams of the game are open."""
+        return len(self._streams.get(game_id, ()))

@@ -1,0 +1,193 @@
+"""The Mini App's HTTP side (issue #18), served by the bot's own process with aiohttp.
+
+Every request carries the raw ``initData`` Telegram gave the page (the ``X-Telegram-Init-Data``
+header, or ``init`` where a header cannot be set: an ``EventSource``), checked by ``auth``;
+anything unproven is answered 401 and nothing of it is acted on. What a person gets is
+``kozelbot.page``: their own seat's view, or the table's when they are not seated.
+
+- ``GET /webapp/api/state?game=ID``: the payload, once.
+- ``GET /webapp/api/stream?game=ID&init=…``: Server-Sent Events — the payload from scratch on
+  every (re)connect, then again after each committed change of the table (``hub``), and a
+  comment every ``HEARTBEAT`` seconds to keep proxies from closing it.
+- ``POST /webapp/api/move`` with ``{"init", "game", "deal", "action"}`` (the move in the move
+  log's notation, ``play:QC``): applied by the same service call as a button press — the
+  same lock, move log and refusals (409 with the refusal's text and the legal moves, 403 for
+  someone not seated, 429 past the press rate), then shown as a press is.
+
+Every answer carries a Content-Security-Policy (nothing but this origin and Telegram's own
+script; framing only by Telegram's web clients), ``nosniff`` and ``no-store``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from handlers.flow import publish
+from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
+from kozelbot.game import GameError
+from kozelbot.games import family_of, texts_of
+from kozelbot.page import page
+from kozelbot.render import table_error_text
+from kozelbot.service import TableError
+
+if TYPE_CHECKING:
+    from handlers.deps import BotData
+
+HEARTBEAT = 15.0
+"""Seconds between keep-alive comments on an idle stream."""
+CSP = (
+    "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors https://web.telegram.org https://*.telegram.org"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@web.middleware
+async def _secure(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every answer, refusals included, with the security headers."""
+    try:
+        response = await handler(request)
+    except web.HTTPException as refusal:
+        refusal.headers.update(HEADERS)
+        raise
+    if not response.prepared:
+        response.headers.update(HEADERS)
+    return response
+
+
+def _refuse(status: type[web.HTTPException], reason: str, **more: Any) -> web.HTTPException:
+    return status(text=json.dumps({"error": reason, **more}, ensure_ascii=False),
+                  content_type="application/json")  # fmt: skip
+
+
+class WebApp:
+    """The Mini App's routes over the bot's service (``data``); ``clock`` is wall time."""
+
+    def __init__(self, data: BotData, clock: Callable[[], float] = time.time) -> None:
+        self.data = data
+        self.clock = clock
+        self.runner: web.AppRunner | None = None
+
+    def application(self) -> web.Application:
+        app = web.Application(middlewares=[_secure], client_max_size=64 * 1024)
+        app.router.add_get("/webapp/api/state", self.state)
+        app.router.add_get("/webapp/api/stream", self.stream)
+        app.router.add_post("/webapp/api/move", self.move)
+        return app
+
+    async def start(self, listen: str, port: int) -> None:
+        """Serve on ``listen:port`` until ``stop``."""
+        self.runner = web.AppRunner(self.application())
+        await self.runner.setup()
+        await web.TCPSite(self.runner, listen, port).start()
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+            self.runner = None
+
+    # -- who asks, about which table ----------------------------------------------------
+
+    def _user(self, raw: str | None) -> WebAppUser:
+        settings = self.data.settings
+        token = settings.token or ""
+        try:
+            return check_init_data(raw or "", token, max_age=settings.webapp_max_age,
+                                   now=self.clock())  # fmt: skip
+        except InitDataError as error:
+            raise _refuse(web.HTTPUnauthorized, error.reason) from None
+
+    @staticmethod
+    def _game_id(value: object) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.isdigit():
+            return int(value)
+        raise _refuse(web.HTTPBadRequest, "game")
+
+    async def _payload(self, game_id: int, user_id: int) -> dict[str, Any]:
+        service = self.data.service
+        table = service.snapshot(game_id) or await service.game(game_id)
+        if table is None:
+            raise _refuse(web.HTTPNotFound, "no_game")
+        state = service.state_of(table) if table.state is not None else None
+        return page(table, state, table.seat_of(user_id), self.clock())
+
+    # -- the routes ---------------------------------------------------------------------
+
+    async def state(self, request: web.Request) -> web.Response:
+        user = self._user(request.headers.get("X-Telegram-Init-Data"))
+        payload = await self._payload(self._game_id(request.query.get("game")), user.user_id)
+        return web.json_response(payload)
+
+    async def stream(self, request: web.Request) -> web.StreamResponse:
+        raw = request.headers.get("X-Telegram-Init-Data") or request.query.get("init")
+        user = self._user(raw)
+        game_id = self._game_id(request.query.get("game"))
+        payload = await self._payload(game_id, user.user_id)
+        response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
+                                               "X-Accel-Buffering": "no"})  # fmt: skip
+        await response.prepare(request)
+        last = None
+        with self.data.hub.watch(game_id) as nudges:
+            while True:
+                shown = {k: v for k, v in payload.items() if k != "seconds_left"}
+                if shown != last:
+                    text = json.dumps(payload, ensure_ascii=False)
+                    await response.write(f"event: table\ndata: {text}\n\n".encode())
+                    last = shown
+                try:
+                    await asyncio.wait_for(nudges.get(), HEARTBEAT)
+                except TimeoutError:
+                    await response.write(b": keep-alive\n\n")
+                payload = await self._payload(game_id, user.user_id)
+
+    async def move(self, request: web.Request) -> web.Response:
+        try:
+            body = await request.json()
+        except ValueError:
+            raise _refuse(web.HTTPBadRequest, "json") from None
+        if not isinstance(body, dict):
+            raise _refuse(web.HTTPBadRequest, "json")
+        user = self._user(body.get("init"))
+        data = self.data
+        if not data.presses.allow(user.user_id):
+            raise _refuse(web.HTTPTooManyRequests, "slow_down")
+        game_id, deal_no = self._game_id(body.get("game")), body.get("deal")
+        table = data.service.snapshot(game_id) or await data.service.game(game_id)
+        if table is None:
+            raise _refuse(web.HTTPNotFound, "no_game")
+        t = await data.user_translator(user.user_id, user.language_code)
+        seat = table.seat_of(user.user_id)
+        if seat is None:
+            raise _refuse(web.HTTPForbidden, "not_seated", text=table_error_text("not_seated", t))
+        if not isinstance(deal_no, int) or not isinstance(body.get("action"), str):
+            raise _refuse(web.HTTPBadRequest, "move")
+        try:
+            action = family_of(table.variant).parse_action(body["action"])
+        except ValueError:
+            raise _refuse(web.HTTPBadRequest, "move") from None
+        try:
+            change = await data.service.act(game_id, user.user_id, deal_no, action)
+        except GameError as error:
+            legal = (await self._payload(game_id, user.user_id))["legal"]
+            text = texts_of(table.variant).error_text(error, table, t)
+            raise _refuse(web.HTTPConflict, "refused", legal=legal, text=text) from None
+        except TableError as error:
+            raise _refuse(web.HTTPConflict, error.code,
+                          text=table_error_text(error.code, t)) from None  # fmt: skip
+        publish(data, change)
+        return web.json_response({"ok": True, "page": await self._payload(game_id, user.user_id)})

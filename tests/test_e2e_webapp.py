@@ -1,0 +1,240 @@
+"""Issue #18 end to end, the Mini App's server side: the real bot against the emulator with
+``KOZEL_WEBAPP_URL`` set. A seated person's page gets their own view, live over Server-Sent
+Events; a card tapped in the page is played through the same service call as a button
+(the group's table shows it, the other pages hear of it); a double tap, a card out of turn,
+an illegal card, someone not seated and every kind of unproven initData are refused and
+change nothing; every answer carries the Content-Security-Policy."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+import pytest
+
+from botapi_emulator import BotApiEmulator
+from botapi_emulator.models import User
+from handlers.webapp.auth import sign
+from kozelbot.cards import Card
+from kozelbot.i18n import translator
+from kozelbot.render import card_label
+from tests.e2e import TOKEN, BotRunner, Players, bot_settings, seat_four
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+async def webapp_bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[tuple[BotRunner, str]]:
+    port = free_port()
+    runner = BotRunner(bot_settings(emu, db_path, webapp_url="https://kozel.example/app",
+                                    webapp_port=port))  # fmt: skip
+    await runner.start()
+    try:
+        yield runner, f"http://127.0.0.1:{port}/webapp/api"
+    finally:
+        await runner.stop()
+
+
+def init_for(user: User, *, token: str = TOKEN, age: float = 5.0) -> str:
+    fields = {
+        "user": json.dumps({"id": user.id, "first_name": user.first_name, "language_code": "ru"},
+                           ensure_ascii=False, separators=(",", ":")),
+        "auth_date": str(int(time.time() - age)),
+        "chat_type": "private",
+    }  # fmt: skip
+    return urlencode({**fields, "hash": sign(fields, token)})
+
+
+class Page:
+    """One person's open page: its stream of payloads."""
+
+    def __init__(self, session: aiohttp.ClientSession, base: str, user: User, game_id: int):
+        self.session, self.base, self.user, self.game_id = session, base, user, game_id
+        self.payloads: list[dict[str, Any]] = []
+        self.task: asyncio.Task[None] | None = None
+
+    async def open(self) -> None:
+        query = urlencode({"game": self.game_id, "init": init_for(self.user)})
+        response = await self.session.get(f"{self.base}/stream?{query}")
+        assert response.status == 200
+        assert "Content-Security-Policy" in response.headers
+        self.task = asyncio.create_task(self._read(response))
+        await self.wait(lambda p: True)
+
+    async def _read(self, response: aiohttp.ClientResponse) -> None:
+        event = None
+        async for raw in response.content:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[7:]
+            elif line.startswith("data: ") and event == "table":
+                self.payloads.append(json.loads(line[6:]))
+
+    async def wait(self, test: Any, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.payloads and test(self.payloads[-1]):
+                return self.payloads[-1]
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"no such payload for {self.user.first_name}")
+
+    def close(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+
+async def post_move(session: aiohttp.ClientSession, base: str, init: str, game_id: int,
+                    deal: int, action: str) -> tuple[int, dict[str, Any]]:  # fmt: skip
+    body = {"init": init, "game": game_id, "deal": deal, "action": action}
+    async with session.post(f"{base}/move", json=body) as response:
+        assert "Content-Security-Policy" in response.headers
+        return response.status, await response.json()
+
+
+def _game_id(runner: BotRunner, chat_id: int) -> int:
+    assert runner.app is not None
+    tables = [t for t in runner.app.bot_data.service.tables.live.values() if t.chat_id == chat_id]
+    return int(tables[0].game_id)
+
+
+def _version(runner: BotRunner, game_id: int) -> int:
+    assert runner.app is not None
+    table = runner.app.bot_data.service.snapshot(game_id)
+    assert table is not None
+    return table.version
+
+
+async def test_a_card_tapped_in_the_page_is_played_and_seen_everywhere(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    runner, base = webapp_bot
+    players: Players = await seat_four(emu)
+    game_id = _game_id(runner, players.group.id)
+    await players.next_turn()
+    found = players.whose_turn()
+    assert found is not None
+    mover = found[0]
+    other = next(u for u in players.users if u.id != mover.id)
+    async with aiohttp.ClientSession() as session:
+        mine, theirs = (Page(session, base, u, game_id) for u in (mover, other))
+        await mine.open()
+        await theirs.open()
+        first = mine.payloads[-1]
+        seat = first["seat"]
+        assert seat is not None and first["legal"] and first["view"]["hand"]
+        assert all(a.startswith("play:") for a in first["legal"])
+        # The other page shows the other seat's own hand, and no card of the mover's.
+        assert not set(theirs.payloads[-1]["view"]["hand"]) & set(first["view"]["hand"])
+
+        deal = first["deal"]
+        card = first["legal"][0]
+        hand = first["view"]["hand"]
+        wrong = [f"play:{c}" for c in hand if f"play:{c}" not in first["legal"]]
+        if wrong:  # a card the rules forbid now: refused, with the legal ones
+            status, body = await post_move(session, base, init_for(mover), game_id, deal, wrong[0])
+            assert status == 409 and body["error"] == "refused" and body["legal"] == first["legal"]
+        before = _version(runner, game_id)
+        # Out of turn: refused, nothing changes.
+        status, body = await post_move(session, base, init_for(other), game_id, deal, "play:6S")
+        assert status == 409 and _version(runner, game_id) == before
+
+        status, body = await post_move(session, base, init_for(mover), game_id, deal, card)
+        assert status == 200 and body["ok"] is True
+        assert _version(runner, game_id) == before + 1
+        played = card.split(":", 1)[1]
+        await theirs.wait(lambda p: any(c == played for _, c in p["view"]["trick"]))
+        await mine.wait(lambda p: played not in p["view"]["hand"])
+        # A double tap: the same card again is refused and changes nothing.
+        status, body = await post_move(session, base, init_for(mover), game_id, deal, card)
+        assert status == 409 and body["text"]
+        await runner.drain()
+        assert _version(runner, game_id) >= before + 1
+        for page in (mine, theirs):
+            page.close()
+    # The group's table message shows the card played from the page.
+    label = card_label(Card.parse(played), translator("ru"))
+    await emu.wait_for(lambda: label in players.group_text())
+
+
+async def test_unproven_init_data_and_strangers_change_nothing(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    runner, base = webapp_bot
+    players = await seat_four(emu)
+    game_id = _game_id(runner, players.group.id)
+    await players.next_turn()
+    found = players.whose_turn()
+    assert found is not None
+    mover = found[0]
+    stranger = emu.add_user(first_name="Чужой")
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{base}/state?game={game_id}",
+                               headers={"X-Telegram-Init-Data": init_for(mover)}) as response:
+            assert response.status == 200
+            state = await response.json()
+        legal, deal = state["legal"], state["deal"]
+        before = _version(runner, game_id)
+        good = init_for(mover)
+        bad = {
+            "forged": init_for(mover, token="654321:OTHER"),
+            "altered": good.replace(str(mover.id), str(mover.id + 1)),
+            "stale": init_for(mover, age=7200),
+            "unsigned": good.split("&hash=")[0],
+            "empty": "",
+        }
+        for name, init in bad.items():
+            status, body = await post_move(session, base, init, game_id, deal, legal[0])
+            assert status == 401, name
+            async with session.get(f"{base}/state?game={game_id}",
+                                   headers={"X-Telegram-Init-Data": init}) as response:
+                assert response.status == 401 and "Content-Security-Policy" in response.headers
+            async with session.get(f"{base}/stream?game={game_id}&{urlencode({'init': init})}"
+                                   ) as response:  # fmt: skip
+                assert response.status == 401
+        status, body = await post_move(session, base, init_for(stranger), game_id, deal, legal[0])
+        assert status == 403 and body["error"] == "not_seated"
+        status, body = await post_move(session, base, good, game_id, deal + 5, legal[0])
+        assert status == 409 and body["error"] == "stale"
+        for junk in ({"init": good}, {"init": good, "game": game_id, "deal": deal,
+                                      "action": "fly:away"}):  # fmt: skip
+            async with session.post(f"{base}/move", json=junk) as response:
+                assert response.status == 400
+        async with session.post(f"{base}/move", data=b"not json") as response:
+            assert response.status == 400
+        assert _version(runner, game_id) == before
+        # A stranger watches the public table: no hand, no moves.
+        async with session.get(f"{base}/state?game={game_id}",
+                               headers={"X-Telegram-Init-Data": init_for(stranger)}) as response:
+            watched = await response.json()
+        assert watched["seat"] is None and watched["view"]["hand"] == [] and watched["legal"] == []
+        async with session.get(f"{base}/state?game=999999",
+                               headers={"X-Telegram-Init-Data": good}) as response:
+            assert response.status == 404
+
+
+async def test_without_a_webapp_url_nothing_is_served(
+    emu: BotApiEmulator, db_path: Path
+) -> None:
+    """``KOZEL_WEBAPP_URL`` unset (the default): no Mini App server, nothing changes."""
+    port = free_port()
+    runner = BotRunner(bot_settings(emu, db_path, webapp_port=port))
+    await runner.start()
+    try:
+        assert runner.app is not None and runner.app.bot_data.webapp is None
+        with pytest.raises(aiohttp.ClientConnectionError):
+            async with aiohttp.ClientSession() as session:
+                await session.get(f"http://127.0.0.1:{port}/webapp/api/state")
+    finally:
+        await runner.stop()
