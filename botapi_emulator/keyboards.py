@@ -1,7 +1,8 @@
 """Validation of ``reply_markup``, with Telegram's limits on inline keyboards.
 
 Inline buttons need a text and exactly one action; ``callback_data`` must be 1-64 UTF-8 bytes
-(else ``BUTTON_DATA_INVALID``). A keyboard holds at most 100 buttons, at most 8 in a row.
+(else ``BUTTON_DATA_INVALID``); a ``web_app`` button needs an ``https://`` address and a
+private chat. A keyboard holds at most 100 buttons, at most 8 in a row.
 Reply keyboards, keyboard removal and force-reply markups are accepted as they are.
 """
 
@@ -31,10 +32,14 @@ _BUTTON_ACTIONS = (
 _URL_SCHEMES = ("http://", "https://", "tg://")
 
 
-def parse_reply_markup(raw: Any, *, inline_only: bool = False) -> dict[str, Any] | None:
+def parse_reply_markup(
+    raw: Any, *, inline_only: bool = False, private: bool = True
+) -> dict[str, Any] | None:
     """Validate a ``reply_markup`` value (JSON text or decoded) and return it decoded.
 
-    Raises :class:`~botapi_emulator.errors.ApiError` (400) on the first problem found.
+    ``private``: the markup goes to a private chat — the only place a ``web_app`` button is
+    allowed (elsewhere Telegram answers ``BUTTON_TYPE_INVALID``). Raises
+    :class:`~botapi_emulator.errors.ApiError` (400) on the first problem found.
     """
     if raw is None or raw == "":
         return None
@@ -47,7 +52,10 @@ def parse_reply_markup(raw: Any, *, inline_only: bool = False) -> dict[str, Any]
     if not isinstance(markup, dict):
         raise bad_request("can't parse reply keyboard markup JSON object")
     if "inline_keyboard" in markup:
-        return {"inline_keyboard": _inline_keyboard(markup["inline_keyboard"])}
+        keyboard = _inline_keyboard(markup["inline_keyboard"])
+        if not private and any("web_app" in button for row in keyboard for button in row):
+            raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+        return {"inline_keyboard": keyboard}
     if inline_only:
         raise bad_request("inline keyboard expected")
     if any(key in markup for key in ("keyboard", "remove_keyboard", "force_reply")):
@@ -84,6 +92,10 @@ def _inline_button(button: Any) -> dict[str, Any]:
         raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
     if action == "url" and not (isinstance(value, str) and value.startswith(_URL_SCHEMES)):
         raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
+    if action == "web_app" and not (
+        isinstance(value, dict) and str(value.get("url", "")).startswith("https://")
+    ):
+        raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")  # Mini Apps open over HTTPS
     return {"text": text, action: value}
 
 
@@ -99,7 +111,8 @@ def inline_buttons(markup: dict[str, Any] | None) -> list[list[tuple[str, str]]]
     for row in markup["inline_keyboard"]:
         rows.append(
             [
-                (button["text"], str(button.get("callback_data", button.get("url", ""))))
+                (button["text"], str(button.get("callback_data", button.get("url", ""))
+                                     or button.get("web_app", {}).get("url", "")))
                 for button in row
             ]
         )

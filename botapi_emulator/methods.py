@@ -482,7 +482,7 @@ class BotApiMethods:
         state = self.state
         chat_id = self._target(params)
         source, formatted, parse_mode = self._format(params)
-        markup = parse_reply_markup(params.get("reply_markup"))
+        markup = parse_reply_markup(params.get("reply_markup"), private=self._private(chat_id))
         topic = self._send_topic(chat_id, params)
         reply_to = self._reply_target(chat_id, params)
         threads = state.thread_fields(chat_id, topic, reply_to)
@@ -511,7 +511,8 @@ class BotApiMethods:
         """``editMessageText``; without ``reply_markup`` the inline keyboard is removed."""
         message = self._editable(params)
         source, formatted, parse_mode = self._format(params)
-        markup = parse_reply_markup(params.get("reply_markup"), inline_only=True)
+        markup = parse_reply_markup(params.get("reply_markup"), inline_only=True,
+                                    private=self._private(message.chat_id))  # fmt: skip
         if (
             formatted.text == message.text
             and formatted.entities == message.entities
@@ -532,7 +533,8 @@ class BotApiMethods:
     def edit_message_reply_markup(self, params: JsonDict) -> JsonDict:
         """``editMessageReplyMarkup``; without ``reply_markup`` the keyboard is removed."""
         message = self._editable(params)
-        markup = parse_reply_markup(params.get("reply_markup"), inline_only=True)
+        markup = parse_reply_markup(params.get("reply_markup"), inline_only=True,
+                                    private=self._private(message.chat_id))  # fmt: skip
         if markup == message.reply_markup:
             raise ApiError(400, errors.NOT_MODIFIED)
         self._throttle("editMessageReplyMarkup", message.chat_id)
@@ -540,6 +542,10 @@ class BotApiMethods:
         message.reply_markup = markup
         self._edited(message)
         return message.to_json()
+
+    def _private(self, chat_id: int) -> bool:
+        """Whether ``chat_id`` is a person's private chat with the bot."""
+        return not self.state.is_group(chat_id)
 
     def _edited(self, message: ChatMessage) -> None:
         message.edits += 1

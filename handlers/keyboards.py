@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from kozelbot.render import Keyboard
 
@@ -16,6 +16,8 @@ def to_markup(keyboard: Keyboard) -> InlineKeyboardMarkup | None:
             [
                 InlineKeyboardButton(b.text, url=b.url)
                 if b.url
+                else InlineKeyboardButton(b.text, web_app=WebAppInfo(b.web_app))
+                if b.web_app
                 else InlineKeyboardButton(b.text, callback_data=b.data)
                 for b in row
             ]

@@ -22,8 +22,10 @@ from handlers.message_book import MessageBook
 from handlers.selection import Selections
 from handlers.sender import Sender
 from kozelbot.i18n import Translator
+from kozelbot.links import WebAppLinks
 from kozelbot.records import MessageRef
 from kozelbot.screens import (
+    Screen,
     closed_lobby_screen,
     deal_over_screen,
     final_table_screen,
@@ -34,6 +36,7 @@ from kozelbot.screens import (
 )
 from kozelbot.service import GameService
 from kozelbot.table import Table, TableStatus
+from kozelbot.texts import Button
 from storage import Storage
 
 
@@ -48,8 +51,11 @@ class LiveMessages:
         book: MessageBook,
         selections: Selections,
         translators: Translators,
+        links: WebAppLinks | None = None,
     ) -> None:
         self.service = service
+        self.links = links
+        """The Mini App's buttons (``KOZEL_WEBAPP_URL``), or ``None``."""
         self.storage = storage
         self.sender = sender
         self.book = book
@@ -82,6 +88,8 @@ class LiveMessages:
             await self.sender.edit(chat_id, lobby.message_id, closed.text, closed.keyboard)
             self._lobby_closed.add(table.game_id)
         screen = table_screen(table, state, t)
+        if self.links is not None and table.status is TableStatus.PLAYING:
+            screen = _with_row(screen, self.links.table_row(table.game_id, t))
         result = state.last_result
         ref = await self.book.message(table.game_id, "table")
         if ref is not None and ref.chat_id == chat_id:
@@ -144,6 +152,8 @@ class LiveMessages:
         user_id = player.user_id
         t = await self.translators.user(user_id)
         screen = hand_screen(table, state, seat, t, self.selections.of(game_id, seat))
+        if self.links is not None and table.status is TableStatus.PLAYING and not player.away:
+            screen = _with_row(screen, self.links.hand_row(game_id, t))
         known = await self.book.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
             if known.deal_no == deal_no:
@@ -175,3 +185,8 @@ class LiveMessages:
             await self.sender.deliver(lambda: self.sender.edit(user_id, known.message_id, text),
                                       f"left:{user_id}")  # fmt: skip
         await self.book.forget(game_id, "hand", seat)
+
+
+def _with_row(screen: Screen, row: tuple[Button, ...]) -> Screen:
+    """``screen`` with one more row of buttons at the bottom (none if ``row`` is empty)."""
+    return Screen(screen.text, (*screen.keyboard, row)) if row else screen

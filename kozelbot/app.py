@@ -45,6 +45,7 @@ from kozelbot import replay
 from kozelbot.coach import Coach
 from kozelbot.config import Settings
 from kozelbot.i18n import LANGUAGES
+from kozelbot.links import WebAppLinks
 from kozelbot.replay import NotExportable, ReplayFile
 from kozelbot.service import GameService
 from kozelbot.thinking import Thinker
@@ -128,8 +129,10 @@ async def _open(
     data.sender = Sender(application.bot, Backoff(random.Random()))
     data.messages = MessageBook(data.storage)
     data.selections = Selections()
+    links = None if not settings.webapp_url else WebAppLinks(
+        settings.webapp_url, settings.webapp_name, application.bot.username)
     live = LiveMessages(data.service, data.storage, data.sender, data.messages, data.selections,
-                        translators)  # fmt: skip
+                        translators, links)  # fmt: skip
     outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat)
     data.presenter = Presenter(
         data.service,

@@ -15,22 +15,31 @@ import enum
 from collections.abc import Mapping
 from typing import Any
 
-from kozelbot.cards import Card
+from kozelbot.cards import DECK_36, Card
 from kozelbot.game import GameState
+from kozelbot.games import texts_of
+from kozelbot.i18n import Translator
 from kozelbot.table import Table
+from kozelbot.texts import card_label
 
+RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 HIDDEN_FIELDS = frozenset({"rules", "strength"})
 """View fields that are the preset's tables, not the game: left out."""
 
 
-def page(table: Table, state: GameState | None, seat: int | None, now: float) -> dict[str, Any]:
-    """The payload of the table for ``seat`` (``None``: a spectator) at time ``now``."""
+def page(
+    table: Table, state: GameState | None, seat: int | None, now: float,
+    t: Translator | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The payload of the table for ``seat`` (``None``: a spectator) at time ``now``; with a
+    translator, each legal move with its label (``moves``) and the page's words (``words``)."""
     players = [
         {"seat": index, "name": player.name, "computer": player.is_computer, "away": player.away}
         for index, player in enumerate(table.seats)
         if player is not None
     ]
     legal = [] if state is None or seat is None else [str(a) for a in state.legal_actions(seat)]
+    view = None if state is None else state.view_for(seat)
     return {
         "game_id": table.game_id,
         "variant": table.variant,
@@ -40,8 +49,50 @@ def page(table: Table, state: GameState | None, seat: int | None, now: float) ->
         "players": players,
         "seconds_left": None if table.deadline is None else max(0.0, table.deadline - now),
         "deal": None if state is None else state.deal_shown,
-        "view": None if state is None else plain(state.view_for(seat)),
+        "view": None if view is None else plain(view),
+        "trumps": [] if view is None else trumps(view),
         "legal": legal,
+        "moves": [] if t is None or state is None or seat is None
+        else [move(table.variant, action, t) for action in state.legal_actions(seat)],
+        "words": {} if t is None else words(t),
+    }
+
+
+def trumps(view: Any) -> list[str]:
+    """The cards that are trumps in this deal, as the view's preset and trump say."""
+    strength = getattr(view, "strength", None)
+    if strength is not None:  # the follow-suit games: the ladder and the trump suit
+        return [str(card) for card in view.rules.cards if strength.is_trump(card)]
+    trump = getattr(view, "trump", None)
+    return [str(card) for card in DECK_36 if trump is not None and card.suit == trump]
+
+
+def move(variant: str, action: Any, t: Translator) -> dict[str, Any]:
+    """A legal move as the page offers it: its notation, its label, the cards it plays."""
+    cards = getattr(action, "cards", None)
+    if cards is None:
+        card = getattr(action, "card", None)
+        cards = () if card is None else (card,)
+    text = str(action)
+    return {"action": text, "kind": text.split(":", 1)[0],
+            "label": texts_of(variant).move_label(action, t),
+            "cards": [str(card) for card in cards]}  # fmt: skip
+
+
+def words(t: Translator) -> dict[str, Any]:
+    """The page's own words, in the reader's language."""
+    return {
+        "your_turn": t("Your turn"),
+        "waiting": t("Waiting for {name}", name="{name}"),
+        "trick": t("On the table"),
+        "last_trick": t("Last trick"),
+        "score": t("Score"),
+        "trump": t("Trump"),
+        "points": t("Points this deal"),
+        "watching": t("You are watching"),
+        "over": t("The match is over"),
+        "offline": t("Connection lost — reconnecting…"),
+        "ranks": {rank: card_label(Card.parse(f"{rank}S"), t)[:-1] for rank in RANKS},
     }
 
 

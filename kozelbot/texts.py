@@ -18,11 +18,13 @@ from kozelbot.table import Table
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """An inline button: callback ``data`` or a ``url``."""
+    """An inline button: callback ``data``, a ``url``, or a Mini App to open (``web_app``, its
+    address: private chats only)."""
 
     text: str
     data: str | None = None
     url: str | None = None
+    web_app: str | None = None
 
 
 Keyboard = tuple[tuple[Button, ...], ...]

@@ -38,8 +38,8 @@ def free_port() -> int:
 @pytest.fixture
 async def webapp_bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[tuple[BotRunner, str]]:
     port = free_port()
-    runner = BotRunner(bot_settings(emu, db_path, webapp_url="https://kozel.example/app",
-                                    webapp_port=port))  # fmt: skip
+    runner = BotRunner(bot_settings(emu, db_path, webapp_url="https://kozel.example/app/",
+                                    webapp_port=port, webapp_name="table"))  # fmt: skip
     await runner.start()
     try:
         yield runner, f"http://127.0.0.1:{port}/webapp/api"
@@ -238,3 +238,30 @@ async def test_without_a_webapp_url_nothing_is_served(
                 await session.get(f"http://127.0.0.1:{port}/webapp/api/state")
     finally:
         await runner.stop()
+
+
+async def test_the_hand_and_the_table_carry_the_mini_app_s_buttons(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    """Each seated person's private hand opens their table in the Mini App (a ``web_app``
+    button, private chats only); the group's table message links to the app's direct link
+    for anyone in the group."""
+    runner, _ = webapp_bot
+    players = await seat_four(emu)
+    game_id = _game_id(runner, players.group.id)
+    await runner.drain()
+    for user in players.users:
+        hand = players.hand_message(user)
+        assert hand is not None
+        markup = hand.reply_markup or {}
+        web_apps = [b["web_app"]["url"] for row in markup["inline_keyboard"] for b in row
+                    if "web_app" in b]  # fmt: skip
+        assert web_apps == [f"https://kozel.example/app/?game={game_id}"]
+    link = f"https://t.me/kozel_test_bot/table?startapp=g{game_id}"
+
+    def group_buttons() -> list[dict[str, Any]]:
+        markups = [m.reply_markup or {} for m in emu.messages(players.group.id)]
+        return [b for markup in markups for row in markup.get("inline_keyboard", []) for b in row]
+
+    await emu.wait_for(lambda: any(b.get("url") == link for b in group_buttons()))
+    assert not any("web_app" in b for b in group_buttons())

@@ -22,6 +22,7 @@ from telegram import (
     InlineKeyboardMarkup,
     Message,
     Update,
+    WebAppInfo,
 )
 from telegram.error import BadRequest, Forbidden, RetryAfter
 from telegram.ext import (
@@ -461,6 +462,30 @@ async def test_callback_data_over_64_bytes_is_button_data_invalid(emu: BotApiEmu
         )
         with pytest.raises(BadRequest, match=r"(?i)too many buttons"):
             await bot.send_message(group.id, "9 in a row", reply_markup=nine)
+
+
+async def test_web_app_buttons_only_in_private_chats_and_over_https(emu: BotApiEmulator) -> None:
+    """As Telegram: a ``web_app`` button in a group is ``BUTTON_TYPE_INVALID`` (sent or edited
+    in), one without an https address ``BUTTON_URL_INVALID``; in a private chat it is kept."""
+    anya = emu.add_user("Аня")
+    group = emu.add_group("Козлятня", members=[anya])
+    await emu.start_private(anya)
+    app = WebAppInfo("https://k.example/")
+    opens = InlineKeyboardMarkup([[InlineKeyboardButton("🃏", web_app=app)]])
+    async with plain_bot(emu) as bot:
+        sent = await bot.send_message(anya.id, "рука", reply_markup=opens)
+        assert emu.messages(anya.id)[-1].reply_markup == {
+            "inline_keyboard": [[{"text": "🃏", "web_app": {"url": "https://k.example/"}}]]}
+        assert sent.reply_markup is not None
+        with pytest.raises(BadRequest, match=r"(?i)BUTTON_TYPE_INVALID"):
+            await bot.send_message(group.id, "стол", reply_markup=opens)
+        table = await bot.send_message(group.id, "стол")
+        with pytest.raises(BadRequest, match=r"(?i)BUTTON_TYPE_INVALID"):
+            await bot.edit_message_text("стол 2", group.id, table.message_id, reply_markup=opens)
+        insecure = WebAppInfo("http://k/")
+        plain = InlineKeyboardMarkup([[InlineKeyboardButton("🃏", web_app=insecure)]])
+        with pytest.raises(BadRequest, match=r"(?i)BUTTON_URL_INVALID"):
+            await bot.send_message(anya.id, "рука", reply_markup=plain)
 
 
 async def test_text_must_be_non_empty_and_at_most_4096_characters(emu: BotApiEmulator) -> None:

@@ -5,6 +5,8 @@ header, or ``init`` where a header cannot be set: an ``EventSource``), checked b
 anything unproven is answered 401 and nothing of it is acted on. What a person gets is
 ``kozelbot.page``: their own seat's view, or the table's when they are not seated.
 
+- ``GET /webapp/`` and ``/webapp/static/…``: the page (``static/``: HTML, CSS, the card
+  drawings and the script; nothing from other origins but Telegram's own script).
 - ``GET /webapp/api/state?game=ID``: the payload, once.
 - ``GET /webapp/api/stream?game=ID&init=…``: Server-Sent Events — the payload from scratch on
   every (re)connect, then again after each committed change of the table (``hub``), and a
@@ -21,9 +23,11 @@ script; framing only by Telegram's web clients), ``nosniff`` and ``no-store``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -39,6 +43,8 @@ from kozelbot.service import TableError
 if TYPE_CHECKING:
     from handlers.deps import BotData
 
+STATIC = Path(__file__).resolve().parent / "static"
+STATIC_FILES = frozenset({"page.js", "cards.js", "page.css"})
 HEARTBEAT = 15.0
 """Seconds between keep-alive comments on an idle stream."""
 CSP = (
@@ -83,6 +89,8 @@ class WebApp:
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[_secure], client_max_size=64 * 1024)
+        app.router.add_get("/webapp/", self.index)
+        app.router.add_get("/webapp/static/{name}", self.static)
         app.router.add_get("/webapp/api/state", self.state)
         app.router.add_get("/webapp/api/stream", self.stream)
         app.router.add_post("/webapp/api/move", self.move)
@@ -118,32 +126,44 @@ class WebApp:
             return int(value)
         raise _refuse(web.HTTPBadRequest, "game")
 
-    async def _payload(self, game_id: int, user_id: int) -> dict[str, Any]:
+    async def _payload(self, game_id: int, user: WebAppUser) -> dict[str, Any]:
         service = self.data.service
         table = service.snapshot(game_id) or await service.game(game_id)
         if table is None:
             raise _refuse(web.HTTPNotFound, "no_game")
         state = service.state_of(table) if table.state is not None else None
-        return page(table, state, table.seat_of(user_id), self.clock())
+        t = await self.data.user_translator(user.user_id, user.language_code)
+        return page(table, state, table.seat_of(user.user_id), self.clock(), t)
 
     # -- the routes ---------------------------------------------------------------------
 
+    async def index(self, request: web.Request) -> web.FileResponse:
+        """The page (it proves nothing yet: its requests do)."""
+        return web.FileResponse(STATIC / "index.html")
+
+    async def static(self, request: web.Request) -> web.FileResponse:
+        """The page's script, styles and card drawings: these files and no others."""
+        name = request.match_info["name"]
+        if name not in STATIC_FILES:
+            raise _refuse(web.HTTPNotFound, "no_file")
+        return web.FileResponse(STATIC / name)
+
     async def state(self, request: web.Request) -> web.Response:
         user = self._user(request.headers.get("X-Telegram-Init-Data"))
-        payload = await self._payload(self._game_id(request.query.get("game")), user.user_id)
+        payload = await self._payload(self._game_id(request.query.get("game")), user)
         return web.json_response(payload)
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
         raw = request.headers.get("X-Telegram-Init-Data") or request.query.get("init")
         user = self._user(raw)
         game_id = self._game_id(request.query.get("game"))
-        payload = await self._payload(game_id, user.user_id)
+        payload = await self._payload(game_id, user)
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
                                                "X-Accel-Buffering": "no"})  # fmt: skip
         await response.prepare(request)
         last = None
-        with self.data.hub.watch(game_id) as nudges:
-            while True:
+        with self.data.hub.watch(game_id) as nudges, contextlib.suppress(ConnectionResetError):
+            while True:  # until the page goes away (its connection resets)
                 shown = {k: v for k, v in payload.items() if k != "seconds_left"}
                 if shown != last:
                     text = json.dumps(payload, ensure_ascii=False)
@@ -153,7 +173,8 @@ class WebApp:
                     await asyncio.wait_for(nudges.get(), HEARTBEAT)
                 except TimeoutError:
                     await response.write(b": keep-alive\n\n")
-                payload = await self._payload(game_id, user.user_id)
+                payload = await self._payload(game_id, user)
+        return response
 
     async def move(self, request: web.Request) -> web.Response:
         try:
@@ -183,11 +204,11 @@ class WebApp:
         try:
             change = await data.service.act(game_id, user.user_id, deal_no, action)
         except GameError as error:
-            legal = (await self._payload(game_id, user.user_id))["legal"]
+            legal = (await self._payload(game_id, user))["legal"]
             text = texts_of(table.variant).error_text(error, table, t)
             raise _refuse(web.HTTPConflict, "refused", legal=legal, text=text) from None
         except TableError as error:
             raise _refuse(web.HTTPConflict, error.code,
                           text=table_error_text(error.code, t)) from None  # fmt: skip
         publish(data, change)
-        return web.json_response({"ok": True, "page": await self._payload(game_id, user.user_id)})
+        return web.json_response({"ok": True, "page": await self._payload(game_id, user)})

@@ -9,12 +9,14 @@ from typing import Any
 from kozelbot.follow.presets import PRESETS
 from kozelbot.follow.render.common import opening_name
 from kozelbot.follow.vocabulary import (
+    AnswerOffer,
     AskRedeal,
     CallOpening,
     GiveTrump,
     KeepHand,
     OfferHandoff,
     PlayCard,
+    ReturnCard,
 )
 from kozelbot.i18n import Translator
 from kozelbot.texts import card_label, cards_label
@@ -35,6 +37,10 @@ def move_label(action: Any, t: Translator) -> str:
         return t("offer the hand-off")
     if isinstance(action, CallOpening):
         return opening_name(action.kind, t)
+    if isinstance(action, AnswerOffer):
+        return t("Go ahead") if action.agree else t("No need")
+    if isinstance(action, ReturnCard):
+        return card_label(action.card, t)
     return str(action)
 
 

@@ -1,0 +1,40 @@
+"""The buttons that open the Mini App (issue #18): in a seated person's private hand, a
+``web_app`` button (Telegram allows those only in private chats) that opens their table;
+under the group's table message, a link button to the Mini App's direct link
+``https://t.me/<bot>/<name>?startapp=g<game>``, which opens the same table for anyone in the
+group (seated people see their hand, others watch). None of them without
+``KOZEL_WEBAPP_URL``; the group's only with the app's short name (``KOZEL_WEBAPP_NAME``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kozelbot.i18n import Translator
+from kozelbot.texts import Button
+
+
+@dataclass(frozen=True, slots=True)
+class WebAppLinks:
+    """Where the Mini App is: its page's public address, its short name and the bot's
+    username (the direct link needs both)."""
+
+    url: str
+    name: str | None = None
+    bot: str | None = None
+
+    def page(self, game_id: int) -> str:
+        """The page's address for one table."""
+        joiner = "&" if "?" in self.url else "?"
+        return f"{self.url}{joiner}game={game_id}"
+
+    def hand_row(self, game_id: int, t: Translator) -> tuple[Button, ...]:
+        """The private hand's 🃏 button."""
+        return (Button("🃏 " + t("Open the table"), web_app=self.page(game_id)),)
+
+    def table_row(self, game_id: int, t: Translator) -> tuple[Button, ...]:
+        """The group table's 🃏 link (none without the app's short name)."""
+        if not self.name or not self.bot:
+            return ()
+        link = f"https://t.me/{self.bot}/{self.name}?startapp=g{game_id}"
+        return (Button("🃏 " + t("Open the table"), url=link),)

@@ -1,0 +1,118 @@
+"""Issue #18 in a real browser: the Mini App's page in headless Chromium (Debian's package,
+driven by Playwright) against the real bot and the emulator. A seated person sees their hand
+as card pictures with the legal cards raised, taps one — the page's trick and the group's
+table message both show it; a card out of turn is refused in the page; someone not seated
+watches the table with no hand. Screenshots (phone and desktop) go to ``$KOZEL_ARTIFACTS``
+(or ``tests/artifacts/``) and, when missing or ``KOZEL_UPDATE_SCREENSHOT=1``, to ``docs/``.
+
+Missing Chromium or Playwright fails the test with what to install; it never skips.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from botapi_emulator import BotApiEmulator
+from kozelbot.cards import Card
+from kozelbot.i18n import translator
+from kozelbot.render import card_label
+from tests.e2e import BotRunner, bot_settings, seat_four
+from tests.test_e2e_webapp import free_port, init_for
+from tests.test_sandbox_browser import ARTIFACTS, CHROMIUM, DESKTOP, PHONE, _playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+WAIT_MS = 15_000
+
+
+def _async_playwright() -> Any:
+    _playwright()  # fails with what to install when Playwright or Chromium is missing
+    from playwright.async_api import async_playwright
+
+    return async_playwright
+
+
+@pytest.fixture
+async def webapp_bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[tuple[BotRunner, str]]:
+    port = free_port()
+    runner = BotRunner(bot_settings(emu, db_path, webapp_url="https://kozel.example/app",
+                                    webapp_port=port))  # fmt: skip
+    await runner.start()
+    try:
+        yield runner, f"http://127.0.0.1:{port}/webapp/"
+    finally:
+        await runner.stop()
+
+
+def _shot(name: str, data: bytes) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / name).write_bytes(data)
+    docs = ROOT / "docs" / name
+    if not docs.exists() or os.environ.get("KOZEL_UPDATE_SCREENSHOT") == "1":
+        docs.parent.mkdir(exist_ok=True)
+        shutil.copyfile(ARTIFACTS / name, docs)
+
+
+async def test_the_mini_app_plays_a_card_in_a_browser(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    runner, url = webapp_bot
+    players = await seat_four(emu)
+    assert runner.app is not None
+    game_id = next(t.game_id for t in runner.app.bot_data.service.tables.live.values()
+                   if t.chat_id == players.group.id)  # fmt: skip
+    await players.next_turn()
+    found = players.whose_turn()
+    assert found is not None
+    mover = found[0]
+    stranger = emu.add_user(first_name="Зритель")
+    async with _async_playwright()() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            phone = await browser.new_page(viewport=PHONE)
+            # Offline here: Telegram's own script is not to be had, and the page works without.
+            await phone.route("https://telegram.org/**", lambda route: route.abort())
+            address = f"{url}?game={game_id}#tgWebAppData={quote(init_for(mover))}"
+            await phone.goto(address, wait_until="domcontentloaded")
+            legal = phone.locator("#hand svg.card.legal")
+            await legal.first.wait_for(timeout=WAIT_MS)
+            hand = players.hand_message(mover)
+            assert hand is not None
+            cards = [d for row in hand.buttons for _, d in row if d.startswith("c:")]
+            assert await phone.locator("#hand svg.card").count() == len(cards)
+            assert "Ваш ход" in await phone.locator("#status").inner_text()
+            _shot("webapp-phone.png", await phone.screenshot())
+
+            card = await legal.first.get_attribute("data-card")
+            assert card is not None
+            await legal.first.click()
+            await phone.locator(f'#trick svg[data-card="{card}"]').wait_for(timeout=WAIT_MS)
+            label = card_label(Card.parse(card), translator("ru"))
+            await emu.wait_for(lambda: label in players.group_text())
+
+            # Not their turn any more: a tapped card is refused in the page, nothing moves.
+            await phone.locator("#hand svg.card.legal").first.wait_for(state="detached",
+                                                                       timeout=WAIT_MS)  # fmt: skip
+            before = runner.app.bot_data.service.snapshot(game_id).version  # type: ignore[union-attr]
+            await phone.locator("#hand svg.card").first.click()
+            await phone.locator("#status.refused").wait_for(timeout=WAIT_MS)
+            assert runner.app.bot_data.service.snapshot(game_id).version == before  # type: ignore[union-attr]
+
+            desktop = await browser.new_page(viewport=DESKTOP)
+            await desktop.route("https://telegram.org/**", lambda route: route.abort())
+            watcher = f"{url}?game={game_id}#tgWebAppData={quote(init_for(stranger))}"
+            await desktop.goto(watcher, wait_until="domcontentloaded")
+            await desktop.locator(f'#trick svg[data-card="{card}"]').wait_for(timeout=WAIT_MS)
+            assert await desktop.locator("#hand svg.card").count() == 0
+            assert "Вы смотрите" in await desktop.locator("#status").inner_text()
+            _shot("webapp-desktop.png", await desktop.screenshot())
+            csp = (await desktop.request.get(url)).headers["content-security-policy"]
+            assert "default-src 'self'" in csp
+        finally:
+            await browser.close()
