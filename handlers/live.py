@@ -52,10 +52,14 @@ class LiveMessages:
         selections: Selections,
         translators: Translators,
         links: WebAppLinks | None = None,
+        viewing: Callable[[int, int], bool] = lambda game_id, user_id: False,
     ) -> None:
         self.service = service
         self.links = links
         """The Mini App's buttons (``KOZEL_WEBAPP_URL``), or ``None``."""
+        self.viewing = viewing
+        """Whether a person has their table open in the Mini App (``hub.viewing``): their
+        hand message then waits, and catches up when the page closes."""
         self.storage = storage
         self.sender = sender
         self.book = book
@@ -156,6 +160,8 @@ class LiveMessages:
             screen = _with_row(screen, self.links.hand_row(game_id, t))
         known = await self.book.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
+            if known.deal_no == deal_no and self.viewing(game_id, user_id):
+                return  # played in the Mini App: no edit per card (issue #18)
             if known.deal_no == deal_no:
                 if await self.sender.edit(user_id, known.message_id, screen.text,
                                           screen.keyboard):  # fmt: skip

@@ -132,7 +132,7 @@ async def _open(
     links = None if not settings.webapp_url else WebAppLinks(
         settings.webapp_url, settings.webapp_name, application.bot.username)
     live = LiveMessages(data.service, data.storage, data.sender, data.messages, data.selections,
-                        translators, links)  # fmt: skip
+                        translators, links, data.hub.viewing)  # fmt: skip
     outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat)
     data.presenter = Presenter(
         data.service,

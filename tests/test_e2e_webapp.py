@@ -25,7 +25,7 @@ from handlers.webapp.auth import sign
 from kozelbot.cards import Card
 from kozelbot.i18n import translator
 from kozelbot.render import card_label
-from tests.e2e import TOKEN, BotRunner, Players, bot_settings, seat_four
+from tests.e2e import TOKEN, BotRunner, Players, bot_settings, seat_four, shows_turn
 
 
 def free_port() -> int:
@@ -64,12 +64,14 @@ class Page:
         self.session, self.base, self.user, self.game_id = session, base, user, game_id
         self.payloads: list[dict[str, Any]] = []
         self.task: asyncio.Task[None] | None = None
+        self.response: aiohttp.ClientResponse | None = None
 
     async def open(self) -> None:
         query = urlencode({"game": self.game_id, "init": init_for(self.user)})
         response = await self.session.get(f"{self.base}/stream?{query}")
         assert response.status == 200
         assert "Content-Security-Policy" in response.headers
+        self.response = response
         self.task = asyncio.create_task(self._read(response))
         await self.wait(lambda p: True)
 
@@ -91,8 +93,11 @@ class Page:
         raise AssertionError(f"no such payload for {self.user.first_name}")
 
     def close(self) -> None:
+        """The person closes the page: the stream's connection goes."""
         if self.task is not None:
             self.task.cancel()
+        if self.response is not None:
+            self.response.close()
 
 
 async def post_move(session: aiohttp.ClientSession, base: str, init: str, game_id: int,
@@ -265,3 +270,36 @@ async def test_the_hand_and_the_table_carry_the_mini_app_s_buttons(
 
     await emu.wait_for(lambda: any(b.get("url") == link for b in group_buttons()))
     assert not any("web_app" in b for b in group_buttons())
+
+
+async def test_a_hand_open_in_the_page_is_not_edited_per_card_and_catches_up(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    """While a seated person has their table open in the Mini App, their private hand message
+    is not edited for each card (the page shows it); when the page closes, it catches up."""
+    runner, base = webapp_bot
+    players = await seat_four(emu)
+    game_id = _game_id(runner, players.group.id)
+    await players.next_turn()
+    found = players.whose_turn()
+    assert found is not None
+    mover, hand = found
+    async with aiohttp.ClientSession() as session:
+        page = Page(session, base, mover, game_id)
+        await page.open()
+        payload = page.payloads[-1]
+        card = payload["legal"][0]
+        status, _ = await post_move(session, base, init_for(mover), game_id, payload["deal"], card)
+        assert status == 200
+        others = [u for u in players.users if u.id != mover.id]
+        await emu.wait_for(lambda: any(
+            shows_turn(m) for m in map(players.hand_message, others) if m is not None))
+        await runner.drain()
+        edits = emu.message(mover.id, hand.message_id).edits
+        assert edits == hand.edits, "the hand was edited while its page was open"
+        page.close()
+        played = card.split(":", 1)[1]
+        await emu.wait_for(lambda: emu.message(mover.id, hand.message_id).edits > edits)
+        await runner.drain()
+        buttons = [d for row in emu.message(mover.id, hand.message_id).buttons for _, d in row]
+        assert not any(d.endswith(f":{played}") for d in buttons if d.startswith("c:"))

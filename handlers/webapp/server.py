@@ -47,6 +47,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = frozenset({"page.js", "cards.js", "page.css"})
 HEARTBEAT = 15.0
 """Seconds between keep-alive comments on an idle stream."""
+LOOK = 1.0
+"""Seconds between looks at whether an idle stream's page went away."""
 CSP = (
     "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
@@ -72,6 +74,12 @@ async def _secure(request: web.Request, handler: Handler) -> web.StreamResponse:
     if not response.prepared:
         response.headers.update(HEADERS)
     return response
+
+
+def _gone(request: web.Request) -> bool:
+    """The page closed its connection."""
+    transport = request.transport
+    return transport is None or transport.is_closing()
 
 
 def _refuse(status: type[web.HTTPException], reason: str, **more: Any) -> web.HTTPException:
@@ -161,20 +169,39 @@ class WebApp:
         response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
                                                "X-Accel-Buffering": "no"})  # fmt: skip
         await response.prepare(request)
+        try:
+            await self._serve(request, response, game_id, user, payload)
+        finally:
+            seat = payload.get("seat")
+            if seat is not None and not self.data.hub.viewing(game_id, user.user_id):
+                self.data.presenter.show_hand(game_id, seat)  # the hand catches up
+        return response
+
+    async def _serve(
+        self, request: web.Request, response: web.StreamResponse, game_id: int,
+        user: WebAppUser, payload: dict[str, Any],
+    ) -> None:  # fmt: skip
+        """Write the payload now and after each change, until the page goes away."""
         last = None
-        with self.data.hub.watch(game_id) as nudges, contextlib.suppress(ConnectionResetError):
-            while True:  # until the page goes away (its connection resets)
+        quiet = 0.0
+        with self.data.hub.watch(game_id, user.user_id) as nudges, contextlib.suppress(
+            ConnectionResetError
+        ):
+            while not _gone(request):  # until the page goes away
                 shown = {k: v for k, v in payload.items() if k != "seconds_left"}
                 if shown != last:
                     text = json.dumps(payload, ensure_ascii=False)
                     await response.write(f"event: table\ndata: {text}\n\n".encode())
-                    last = shown
+                    last, quiet = shown, 0.0
                 try:
-                    await asyncio.wait_for(nudges.get(), HEARTBEAT)
+                    await asyncio.wait_for(nudges.get(), LOOK)
                 except TimeoutError:
-                    await response.write(b": keep-alive\n\n")
+                    quiet += LOOK
+                    if quiet >= HEARTBEAT:
+                        await response.write(b": keep-alive\n\n")
+                        quiet = 0.0
+                    continue
                 payload = await self._payload(game_id, user)
-        return response
 
     async def move(self, request: web.Request) -> web.Response:
         try:
