@@ -28,14 +28,14 @@ with the file's, the seals against the seeds, and the last score.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
 from kozelbot.fairplay import commitment, match_seal
-from kozelbot.game import DealScored, GameError, shuffle_for
+from kozelbot.game import DealScored, GameError, GameState, shuffle_for
 from kozelbot.games import family_of, new_state
 from kozelbot.records import DealRecord, MoveRecord
 from kozelbot.table import Table
@@ -163,8 +163,13 @@ class ReplayCheck:
         return not self.problems
 
 
-def check(data: Mapping[str, Any]) -> ReplayCheck:
-    """Play the file's match again through the engine and compare it with the file."""
+Visit = Callable[[GameState, ReplayMove, Any], None]
+"""Called after each move played again: the state after it, the move, its action."""
+
+
+def check(data: Mapping[str, Any], visit: Visit | None = None) -> ReplayCheck:
+    """Play the file's match again through the engine and compare it with the file;
+    ``visit`` sees the state after each move (``frames`` draws the replay from it)."""
     found = ReplayCheck()
     try:
         replay = ReplayFile.model_validate(data)
@@ -200,12 +205,15 @@ def check(data: Mapping[str, Any]) -> ReplayCheck:
     def play(move: ReplayMove, where: str) -> bool:
         chance()
         try:
-            events = state.apply(move.seat, family.parse_action(move.action))
+            action = family.parse_action(move.action)
+            events = state.apply(move.seat, action)
         except (GameError, ValueError) as error:
             found.problems.append(f"{where}: {move.action} by seat {move.seat} refused ({error})")
             return False
         found.moves += 1
         scored(events)
+        if visit is not None:
+            visit(state, move, action)
         return True
 
     for deal in replay.deals:

@@ -25,7 +25,9 @@ from handlers.webapp.auth import sign
 from kozelbot.cards import Card
 from kozelbot.i18n import translator
 from kozelbot.render import card_label
+from kozelbot.table import TableStatus
 from tests.e2e import TOKEN, BotRunner, Players, bot_settings, seat_four, shows_turn
+from tests.test_replay import finished_match
 
 
 def free_port() -> int:
@@ -303,3 +305,39 @@ async def test_a_hand_open_in_the_page_is_not_edited_per_card_and_catches_up(
         await runner.drain()
         buttons = [d for row in emu.message(mover.id, hand.message_id).buttons for _, d in row]
         assert not any(d.endswith(f":{played}") for d in buttons if d.startswith("c:"))
+
+
+async def test_a_finished_match_replays_and_a_live_one_does_not(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    """``/webapp/api/replay``: a finished match frame by frame; a live one 409, an unknown
+    one 404, unproven initData 401."""
+    runner, base = webapp_bot
+    assert runner.app is not None
+    games = runner.app.bot_data.storage.games
+    table, deals, moves = finished_match("hvalenyi", 6)
+    created = await games.create_game(table.model_copy(
+        update={"status": TableStatus.LOBBY, "game_id": 0, "chat_id": -777}))  # fmt: skip
+    game_id = created.game_id
+    await games.save_game(
+        created.model_copy(update={"status": TableStatus.FINISHED, "version": created.version + 1}),
+        moves=[m.model_copy(update={"game_id": game_id}) for m in moves],
+        deals=[d.model_copy(update={"game_id": game_id}) for d in deals],
+    )
+    players = await seat_four(emu)
+    live_id = _game_id(runner, players.group.id)
+    viewer = players.users[0]
+    async with aiohttp.ClientSession() as session:
+        async def get(game: int, init: str) -> tuple[int, Any]:
+            async with session.get(f"{base}/replay?game={game}",
+                                   headers={"X-Telegram-Init-Data": init}) as response:
+                assert "Content-Security-Policy" in response.headers
+                return response.status, await response.json()
+
+        status, replay = await get(game_id, init_for(viewer))
+        assert status == 200 and len(replay["frames"]) == len(moves)
+        assert replay["frames"][-1]["action"] == moves[-1].action
+        assert sum(len(hand) for hand in replay["frames"][0]["hands"]) == 35  # one card played
+        assert (await get(live_id, init_for(viewer)))[0] == 409
+        assert (await get(999_999, init_for(viewer)))[0] == 404
+        assert (await get(game_id, init_for(viewer, token="1:OTHER")))[0] == 401

@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 from kozelbot.fairplay import players_seed
+from kozelbot.frames import NotReplayable, frames
 from kozelbot.game import DealScored, shuffle_for
 from kozelbot.games import family_of, new_state
+from kozelbot.i18n import translator
 from kozelbot.ledger import deal_record
 from kozelbot.records import DealRecord, MoveRecord, MoveSource
-from kozelbot.replay import NotExportable, check, export
+from kozelbot.replay import NotExportable, ReplayFile, check, export
 from kozelbot.simulate import options_of
 from kozelbot.table import Player, Table, TableStatus
 from storage import Storage
@@ -190,3 +192,23 @@ def test_kozelbot_export_and_replay_from_the_command_line(tmp_path: Path) -> Non
     assert _cli("export", "x", db=db).returncode == 2
     assert _cli("replay", db=db).returncode == 2
     assert _cli("replay", str(tmp_path / "none.json"), db=db).returncode == 1
+
+
+@pytest.mark.parametrize("name", ["hvalenyi", "kryuk", "cover self-3"])
+def test_the_replay_s_frames_show_every_move_with_every_hand(name: str) -> None:
+    """One frame after each move, naming it, with every seat's hand (the match is over) and
+    a label in the reader's language; every deal with its verify line; a changed file draws
+    nothing."""
+    table, deals, moves = finished_match(name, 4)
+    replay = export(table, deals, moves)
+    drawn = frames(replay, translator("uk"))
+    assert len(drawn["frames"]) == len(moves)
+    assert [d["deal_no"] for d in drawn["deals"]] == [d.deal_no for d in deals]
+    assert all(d["verify"] for d in drawn["deals"])
+    for frame, move in zip(drawn["frames"], moves, strict=True):
+        assert (frame["seat"], frame["action"]) == (move.seat, move.action)
+        assert frame["label"] and len(frame["hands"]) == len(table.seats) - table.seats.count(None)
+    data = json.loads(replay.model_dump_json())
+    data["deals"][0]["moves"].reverse()
+    with pytest.raises(NotReplayable):
+        frames(ReplayFile.model_validate(data), translator("uk"))

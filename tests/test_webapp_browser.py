@@ -23,8 +23,10 @@ from botapi_emulator import BotApiEmulator
 from kozelbot.cards import Card
 from kozelbot.i18n import translator
 from kozelbot.render import card_label
+from kozelbot.table import TableStatus
 from tests.e2e import BotRunner, bot_settings, seat_four
 from tests.test_e2e_webapp import free_port, init_for
+from tests.test_replay import finished_match
 from tests.test_sandbox_browser import ARTIFACTS, CHROMIUM, DESKTOP, PHONE, _playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -114,5 +116,45 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
             _shot("webapp-desktop.png", await desktop.screenshot())
             csp = (await desktop.request.get(url)).headers["content-security-policy"]
             assert "default-src 'self'" in csp
+        finally:
+            await browser.close()
+
+
+async def test_a_finished_match_replays_in_the_page(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    """The replay opens at the match's last move with every hand shown; ◀ steps back, ⏮
+    jumps to the deal before, and each deal shows its `kozelbot verify` line."""
+    runner, url = webapp_bot
+    assert runner.app is not None
+    games = runner.app.bot_data.storage.games
+    table, deals, moves = finished_match("hvalenyi", 6)
+    created = await games.create_game(table.model_copy(
+        update={"status": TableStatus.LOBBY, "game_id": 0, "chat_id": -777}))  # fmt: skip
+    await games.save_game(
+        created.model_copy(update={"status": TableStatus.FINISHED, "version": created.version + 1}),
+        moves=[m.model_copy(update={"game_id": created.game_id}) for m in moves],
+        deals=[d.model_copy(update={"game_id": created.game_id}) for d in deals],
+    )
+    viewer = emu.add_user(first_name="Зритель", language_code="ru")
+    total = len(moves)
+    async with _async_playwright()() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            page = await browser.new_page(viewport=PHONE)
+            await page.route("https://telegram.org/**", lambda route: route.abort())
+            address = f"{url}?replay={created.game_id}#tgWebAppData={quote(init_for(viewer))}"
+            await page.goto(address, wait_until="domcontentloaded")
+            counter = page.locator("#bar .deal")
+            await counter.wait_for(timeout=WAIT_MS)
+            assert f"{total}/{total}" in await counter.inner_text()
+            assert await page.locator(".seat.open").count() == 4
+            assert "kozelbot verify " in await page.locator("code.verify").inner_text()
+            _shot("webapp-replay.png", await page.screenshot())
+            await page.locator("button.control", has_text="◀").click()
+            assert f"{total - 1}/{total}" in await counter.inner_text()
+            last_deal = deals[-1].deal_no
+            await page.locator("button.control", has_text="⏮").click()
+            assert f"#{last_deal} " in await counter.inner_text()  # the deal before the last
         finally:
             await browser.close()

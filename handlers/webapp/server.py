@@ -11,6 +11,8 @@ anything unproven is answered 401 and nothing of it is acted on. What a person g
 - ``GET /webapp/api/stream?game=ID&init=…``: Server-Sent Events — the payload from scratch on
   every (re)connect, then again after each committed change of the table (``hub``), and a
   comment every ``HEARTBEAT`` seconds to keep proxies from closing it.
+- ``GET /webapp/api/replay?game=ID``: a finished match frame by frame (``kozelbot.frames``),
+  every hand shown; 409 while it is being played.
 - ``POST /webapp/api/move`` with ``{"init", "game", "deal", "action"}`` (the move in the move
   log's notation, ``play:QC``): applied by the same service call as a button press — the
   same lock, move log and refusals (409 with the refusal's text and the legal moves, 403 for
@@ -26,6 +28,7 @@ import asyncio
 import contextlib
 import json
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -34,17 +37,21 @@ from aiohttp import web
 
 from handlers.flow import publish
 from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
+from kozelbot.frames import NotReplayable, frames
 from kozelbot.game import GameError
 from kozelbot.games import family_of, texts_of
 from kozelbot.page import page
 from kozelbot.render import table_error_text
+from kozelbot.replay import NotExportable, export
 from kozelbot.service import TableError
 
 if TYPE_CHECKING:
     from handlers.deps import BotData
 
 STATIC = Path(__file__).resolve().parent / "static"
-STATIC_FILES = frozenset({"page.js", "cards.js", "page.css"})
+STATIC_FILES = frozenset({"page.js", "cards.js", "replay.js", "start.js", "page.css"})
+REPLAYS_KEPT = 32
+"""Finished matches' replays kept drawn, by match and language (they never change)."""
 HEARTBEAT = 15.0
 """Seconds between keep-alive comments on an idle stream."""
 LOOK = 1.0
@@ -94,6 +101,7 @@ class WebApp:
         self.data = data
         self.clock = clock
         self.runner: web.AppRunner | None = None
+        self._replays: OrderedDict[tuple[int, str], bytes] = OrderedDict()
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[_secure], client_max_size=64 * 1024)
@@ -102,6 +110,7 @@ class WebApp:
         app.router.add_get("/webapp/api/state", self.state)
         app.router.add_get("/webapp/api/stream", self.stream)
         app.router.add_post("/webapp/api/move", self.move)
+        app.router.add_get("/webapp/api/replay", self.replay)
         return app
 
     async def start(self, listen: str, port: int) -> None:
@@ -202,6 +211,34 @@ class WebApp:
                         quiet = 0.0
                     continue
                 payload = await self._payload(game_id, user)
+
+    async def replay(self, request: web.Request) -> web.Response:
+        """A finished match, frame by frame, every hand shown (the match is over)."""
+        user = self._user(request.headers.get("X-Telegram-Init-Data"))
+        game_id = self._game_id(request.query.get("game"))
+        t = await self.data.user_translator(user.user_id, user.language_code)
+        key = (game_id, t.language)
+        body = self._replays.get(key)
+        if body is None:
+            games = self.data.storage.games
+            table = await games.game(game_id)
+            if table is None:
+                raise _refuse(web.HTTPNotFound, "no_game")
+            try:
+                file = export(table, await games.deals(game_id), await games.moves(game_id))
+            except NotExportable:
+                raise _refuse(web.HTTPConflict, "live") from None
+            try:  # playing the match again takes a moment: off the event loop
+                drawn = await asyncio.to_thread(frames, file, t)
+            except NotReplayable:
+                raise _refuse(web.HTTPConflict, "broken") from None
+            body = json.dumps(drawn, ensure_ascii=False).encode()
+            self._replays[key] = body
+            while len(self._replays) > REPLAYS_KEPT:
+                self._replays.popitem(last=False)
+        response = web.Response(body=body, content_type="application/json")
+        response.enable_compression()
+        return response
 
     async def move(self, request: web.Request) -> web.Response:
         try:

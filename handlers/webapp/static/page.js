@@ -12,7 +12,9 @@ const launch = new URLSearchParams(location.hash.slice(1));
 const query = new URLSearchParams(location.search);
 let telegram = null;
 let initData = launch.get("tgWebAppData") || "";
-let gameId = query.get("game") || (launch.get("tgWebAppStartParam") || "").replace(/^g/, "");
+const start = launch.get("tgWebAppStartParam") || "";
+let gameId = query.get("game") || (start.startsWith("g") ? start.slice(1) : "");
+let replayId = query.get("replay") || (start.startsWith("r") ? start.slice(1) : "");
 let current = null;
 let selected = new Set();
 let shownAt = 0;
@@ -38,9 +40,10 @@ function withTelegram() {
     telegram.expand();
     if (!initData && telegram.initData) {
       initData = telegram.initData;
-      const start = telegram.initDataUnsafe && telegram.initDataUnsafe.start_param;
-      if (!gameId && start) gameId = String(start).replace(/^g/, "");
-      connect();
+      const param = (telegram.initDataUnsafe && telegram.initDataUnsafe.start_param) || "";
+      if (!gameId && !replayId && param.startsWith("g")) gameId = param.slice(1);
+      if (!gameId && !replayId && param.startsWith("r")) replayId = param.slice(1);
+      begin();
     }
     theme(telegram.themeParams || {});
     telegram.onEvent("themeChanged", () => theme(telegram.themeParams || {}));
@@ -268,6 +271,3 @@ function sweep(last) {
   setTimeout(() => ghost.remove(), 700);
 }
 
-setInterval(() => { if (current && current.seconds_left !== null) render(); }, 1000);
-withTelegram();
-connect();
