@@ -20,6 +20,7 @@ from handlers.message_book import MessageBook
 from handlers.sender import Sender
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.i18n import Translator
+from kozelbot.links import WebAppLinks
 from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
 from kozelbot.records import OutboxItem
 from kozelbot.screens import deal_result_screen, final_table_screen, match_over_screen
@@ -38,8 +39,10 @@ class Outbox:
         sender: Sender,
         book: MessageBook,
         translator: Callable[[int], Awaitable[Translator]],
+        links: WebAppLinks | None = None,
     ) -> None:
-        """``translator``: the language of a chat."""
+        """``translator``: the language of a chat; ``links``: the Mini App's buttons."""
+        self.links = links
         self.storage = storage
         self.service = service
         self.sender = sender
@@ -88,7 +91,10 @@ class Outbox:
             out = Outgoing(deal_result_screen(post.table, event, t).text)
         elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
             changes = await self.storage.boards.rating_changes(item.game_id)
-            out = Outgoing(match_over_screen(post.table, event, t, changes).text)
+            over = match_over_screen(post.table, event, t, changes)
+            replay = () if self.links is None else self.links.replay_row(
+                item.game_id, t, private=chat_id > 0)  # fmt: skip
+            out = Outgoing(over.text, (replay,) if replay else None)
         else:
             log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
             return

@@ -133,7 +133,8 @@ async def _open(
         settings.webapp_url, settings.webapp_name, application.bot.username)
     live = LiveMessages(data.service, data.storage, data.sender, data.messages, data.selections,
                         translators, links, data.hub.viewing)  # fmt: skip
-    outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat)
+    outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat,
+                    links)  # fmt: skip
     data.presenter = Presenter(
         data.service,
         data.sender,

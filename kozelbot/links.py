@@ -2,8 +2,9 @@
 ``web_app`` button (Telegram allows those only in private chats) that opens their table;
 under the group's table message, a link button to the Mini App's direct link
 ``https://t.me/<bot>/<name>?startapp=g<game>``, which opens the same table for anyone in the
-group (seated people see their hand, others watch). None of them without
-``KOZEL_WEBAPP_URL``; the group's only with the app's short name (``KOZEL_WEBAPP_NAME``).
+group (seated people see their hand, others watch); under a match's result, its replay.
+None of them without ``KOZEL_WEBAPP_URL``; a group's only with the app's short name
+(``KOZEL_WEBAPP_NAME``).
 """
 
 from __future__ import annotations
@@ -38,3 +39,14 @@ class WebAppLinks:
             return ()
         link = f"https://t.me/{self.bot}/{self.name}?startapp=g{game_id}"
         return (Button("🃏 " + t("Open the table"), url=link),)
+
+    def replay_row(self, game_id: int, t: Translator, *, private: bool) -> tuple[Button, ...]:
+        """The 🃏 replay of a finished match: a ``web_app`` button in a private chat, the
+        direct link (``startapp=r<game>``) in a group (none without the short name)."""
+        label = "🃏 " + t("Replay")
+        if private:
+            joiner = "&" if "?" in self.url else "?"
+            return (Button(label, web_app=f"{self.url}{joiner}replay={game_id}"),)
+        if not self.name or not self.bot:
+            return ()
+        return (Button(label, url=f"https://t.me/{self.bot}/{self.name}?startapp=r{game_id}"),)
