@@ -155,7 +155,8 @@ async def _open(
     await data.presenter.resume_posts()
     if settings.webapp_url:
         data.webapp = WebApp(data)
-        await data.webapp.start(settings.webapp_listen, settings.webapp_port)
+        if settings.webapp_port:
+            await data.webapp.start(settings.webapp_listen, settings.webapp_port)
 
 
 async def set_command_menus(bot: Bot, default_language: str) -> None:

@@ -59,7 +59,8 @@ class Settings(BaseSettings):
     """The Mini App's public HTTPS address (what a reverse proxy serves from
     ``webapp_listen:webapp_port``); unset: the Mini App is off and nothing changes."""
     webapp_port: int = Field(default=8081, ge=0, le=65535)
-    """Port the Mini App is served on (behind the proxy)."""
+    """Port the Mini App is served on (behind the proxy); 0: no port of its own (the sandbox
+    serves the page beside its own)."""
     webapp_listen: str = "127.0.0.1"
     """Address the Mini App is served on."""
     webapp_name: str | None = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import html
 from collections.abc import Mapping
 from typing import Any
 
@@ -20,7 +21,7 @@ from kozelbot.game import GameState
 from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
-from kozelbot.texts import card_label
+from kozelbot.texts import card_label, seat_name
 
 RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 HIDDEN_FIELDS = frozenset({"rules", "strength"})
@@ -34,10 +35,11 @@ def page(
     """The payload of the table for ``seat`` (``None``: a spectator) at time ``now``; with a
     translator, each legal move with its label (``moves``) and the page's words (``words``)."""
     players = [
-        {"seat": index, "name": player.name, "computer": player.is_computer, "away": player.away}
+        {"seat": index, "name": _name(table, index, player.name, t),
+         "computer": player.is_computer, "away": player.away}
         for index, player in enumerate(table.seats)
         if player is not None
-    ]
+    ]  # fmt: skip
     legal = [] if state is None or seat is None else [str(a) for a in state.legal_actions(seat)]
     view = None if state is None else state.view_for(seat)
     return {
@@ -56,6 +58,11 @@ def page(
         else [move(table.variant, action, t) for action in state.legal_actions(seat)],
         "words": {} if t is None else words(t),
     }
+
+
+def _name(table: Table, seat: int, name: str, t: Translator | None) -> str:
+    """A seat's name as the chat shows it (a computer: "🤖 Bot 2"), as plain text."""
+    return name if t is None else html.unescape(seat_name(table, seat, t))
 
 
 def trumps(view: Any) -> list[str]:

@@ -25,6 +25,7 @@ from aiohttp import web
 from botapi_emulator import User
 from botapi_emulator.hosts import is_local_host
 
+from .miniapp import mount, page_address
 from .watch import MAX_DELAY, MIN_DELAY
 from .world import LANGUAGES, MAX_NAME_LENGTH, JsonDict, World
 
@@ -109,6 +110,8 @@ def make_app(sandbox: Sandbox) -> web.Application:
     app.router.add_post("/api/person", api.person)
     app.router.add_post("/api/watch", api.watch)
     app.router.add_post("/api/limits", api.limits)
+    app.router.add_post("/api/webapp", api.webapp)
+    mount(app, sandbox)
     return app
 
 
@@ -352,3 +355,12 @@ class _Api:
         on = _bool(body, "on")
         await self.sandbox.set_limits(on)
         return web.json_response({"ok": True, "limits": on})
+
+    async def webapp(self, request: web.Request) -> web.Response:
+        """Where a Mini App button opens, for the person who pressed it (``miniapp``)."""
+        body = await _body(request)
+        person = self._person(body)
+        address = page_address(_str(body, "url"), person, self.sandbox.token)
+        if address is None:
+            raise BadInput("not a Mini App address")
+        return web.json_response({"ok": True, "url": address})

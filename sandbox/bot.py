@@ -39,6 +39,12 @@ UNLIMITED: dict[str, Any] = {
 """The bot's flood settings while Telegram's limits are off."""
 
 
+WEBAPP_URL = "https://kozel.sandbox/webapp/"
+"""The Mini App's address as the bot's buttons name it; the sandbox maps it to its own."""
+WEBAPP_NAME = "table"
+"""The Mini App's short name in the sandbox's direct links."""
+
+
 def new_token() -> str:
     """A token for one run of the sandbox: :data:`BOT_ID` and a random secret, shaped like
     Telegram's. The emulator accepts only it, so a program that reaches the emulator's port
@@ -55,6 +61,11 @@ def bot_settings(
         "api_url": api_root,
         "db_path": db_path,
         "poll_timeout": min(settings.poll_timeout, MAX_POLL_TIMEOUT),
+        # The Mini App, served by the sandbox's own server beside its page (no port of its
+        # own); its public address is never fetched: the page opens it in a phone frame.
+        "webapp_url": WEBAPP_URL,
+        "webapp_name": WEBAPP_NAME,
+        "webapp_port": 0,
     }
     if not limits:
         update.update(UNLIMITED)

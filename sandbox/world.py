@@ -189,6 +189,7 @@ class World:
                         "text": button.get("text", ""),
                         "data": button.get("callback_data"),
                         "url": button.get("url"),
+                        "web_app": (button.get("web_app") or {}).get("url"),
                     }
                     for button in row
                 ]

@@ -83,7 +83,10 @@ def test_no_page_names_a_card_its_reader_cannot_see(name: str) -> None:
                 earlier = view.pop("last_result", None)  # the deal before: its cards are out
                 assert earlier is None or earlier["deal_no"] != payload["deal"] or not (
                     state.to_act())  # fmt: skip
-                text = json.dumps({**payload, "view": view})
+                # Which cards are trumps is the preset's and the trump suit's, not a hand's.
+                deck_facts = payload["trumps"]
+                assert deck_facts == page(table, state, None, 0.0)["trumps"]
+                text = json.dumps({**payload, "view": view, "trumps": []})
                 named = set(CARD.findall(text))
                 leaked = named & hidden_from(state, seat)
                 assert not leaked, (seat, leaked)

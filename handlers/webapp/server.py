@@ -19,7 +19,8 @@ anything unproven is answered 401 and nothing of it is acted on. What a person g
   someone not seated, 429 past the press rate), then shown as a press is.
 
 Every answer carries a Content-Security-Policy (nothing but this origin and Telegram's own
-script; framing only by Telegram's web clients), ``nosniff`` and ``no-store``.
+script; framing only by Telegram's web clients and this origin — the sandbox's phone frame),
+``nosniff`` and ``no-store``.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ LOOK = 1.0
 CSP = (
     "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
-    "frame-ancestors https://web.telegram.org https://*.telegram.org"
+    "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
 )
 HEADERS = {
     "Content-Security-Policy": CSP,
@@ -68,6 +69,15 @@ HEADERS = {
     "Cache-Control": "no-store",
 }
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+ROUTES = (
+    ("GET", "/webapp/", "index"),
+    ("GET", "/webapp/static/{name}", "static"),
+    ("GET", "/webapp/api/state", "state"),
+    ("GET", "/webapp/api/stream", "stream"),
+    ("POST", "/webapp/api/move", "move"),
+    ("GET", "/webapp/api/replay", "replay"),
+)
+"""Every route of the Mini App: method, path, the ``WebApp`` method that answers it."""
 
 
 @web.middleware
@@ -105,13 +115,14 @@ class WebApp:
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[_secure], client_max_size=64 * 1024)
-        app.router.add_get("/webapp/", self.index)
-        app.router.add_get("/webapp/static/{name}", self.static)
-        app.router.add_get("/webapp/api/state", self.state)
-        app.router.add_get("/webapp/api/stream", self.stream)
-        app.router.add_post("/webapp/api/move", self.move)
-        app.router.add_get("/webapp/api/replay", self.replay)
+        for method, path, name in ROUTES:
+            app.router.add_route(method, path, getattr(self, name))
         return app
+
+    async def handle(self, name: str, request: web.Request) -> web.StreamResponse:
+        """Answer ``request`` with the route ``name`` (of ``ROUTES``), headers and all: how
+        another server (the sandbox's) serves the Mini App beside its own pages."""
+        return await _secure(request, getattr(self, name))
 
     async def start(self, listen: str, port: int) -> None:
         """Serve on ``listen:port`` until ``stop``."""

@@ -214,6 +214,10 @@
       toast(`@${link.bot} is another bot: only @${S.bot.username} lives in this sandbox`);
       return;
     }
+    if (new URL(href).searchParams.has("startapp")) {
+      await openMiniApp(href, personId);  // the Mini App's direct link
+      return;
+    }
     if (link.startgroup !== undefined) {
       toast(`The sandbox has one group, “${S.group.title}”, and @${S.bot.username} is already ` +
             "in it: adding the bot to another group only works in real Telegram.");
@@ -422,8 +426,37 @@
 
   // ---------------------------------------------------------------- pressing and answers
 
+  /** The Mini App a button opens, in a phone frame beside the chat, as ``personId`` — with
+      initData the sandbox signs with the bot's token, as Telegram would. */
+  async function openMiniApp(address, personId) {
+    if (personId === null || personId === undefined) {
+      toast("Choose who is acting first", true);
+      return;
+    }
+    let result;
+    try {
+      result = await api("POST", "/api/webapp", { person: personId, url: address });
+    } catch (error) {
+      toast(error.message, true);
+      return;
+    }
+    let frame = document.getElementById("miniapp");
+    if (!frame) {
+      frame = el("div", { id: "miniapp", className: "miniapp" });
+      const close = el("button", { type: "button", className: "miniapp-close", text: "✕" });
+      close.onclick = () => frame.remove();
+      frame.append(close, el("iframe", { title: "Mini App" }));
+      document.body.append(frame);
+    }
+    frame.querySelector("iframe").src = result.url;
+  }
+
   async function pressButton(message, button, node) {
     const who = currentPerson();
+    if (button.web_app) {
+      await openMiniApp(button.web_app, who);
+      return;
+    }
     if (button.url) {
       await openLink(button.url, who);
       return;
