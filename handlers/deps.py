@@ -22,6 +22,7 @@ from handlers.webapp.hub import Hub
 from kozelbot.coach import Coach
 from kozelbot.config import Settings
 from kozelbot.i18n import Translator, pick_language, translator
+from kozelbot.links import WebAppLinks
 from kozelbot.service import GameService
 from kozelbot.thinking import Thinker
 from storage import Storage
@@ -62,6 +63,8 @@ class BotData:
         """The Mini App's open streams, nudged by every change shown (``flow.publish``)."""
         self.webapp: WebApp | None = None
         """The Mini App's server, while ``KOZEL_WEBAPP_URL`` is set."""
+        self.links: WebAppLinks | None = None
+        """The buttons that open the Mini App, while ``KOZEL_WEBAPP_URL`` is set."""
         self.lookups: dict[tuple[str, int, int], tuple[bool, float]] = {}
         """(question, chat, user) → (Telegram's answer, monotonic time it expires): is the
         user an administrator (``admin``), a member (``member``) of the chat."""

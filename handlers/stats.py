@@ -1,7 +1,8 @@
 """/top, /stats and /history: boards, personal records and a chat's last matches.
 
 Thin adapters: parse the command, read storage, render with ``kozelbot.boards``, reply. A
-/history button edits its own message in place: a match deal by deal (◀ ▶ between pages)
+/history button edits its own message in place: a match deal by deal (◀ ▶ between pages,
+and its 🃏 replay in the Mini App where there is one)
 and back to the list. A button only ever shows a match of the chat its message is in, and
 only on a message the bot sent as /history (storage keeps which).
 """
@@ -187,9 +188,13 @@ async def history_button(update: Update, context: Context) -> None:
                            strict=True))  # fmt: skip
         number, page, game_id = numbers.get(button.game_id), button.page, button.game_id
 
+        links = data.links
+
         def render(gt: Translator) -> Outgoing:
+            keyboard = deals_keyboard(game_id, page, pages, gt, deals)
+            replay = () if links is None else links.replay_row(game_id, gt, private=False)
             return Outgoing(deals_page_text(summary, deals, page, gt, number=number),
-                            deals_keyboard(game_id, page, pages, gt, deals),
+                            (*keyboard, replay) if replay else keyboard,
                             edit_message_id=message.message_id)  # fmt: skip
 
     data.presenter.note(chat_id, render, thread_id=topic_of(message), reply=True)

@@ -129,7 +129,7 @@ async def _open(
     data.sender = Sender(application.bot, Backoff(random.Random()))
     data.messages = MessageBook(data.storage)
     data.selections = Selections()
-    links = None if not settings.webapp_url else WebAppLinks(
+    data.links = links = None if not settings.webapp_url else WebAppLinks(
         settings.webapp_url, settings.webapp_name, application.bot.username)
     live = LiveMessages(data.service, data.storage, data.sender, data.messages, data.selections,
                         translators, links, data.hub.viewing)  # fmt: skip

@@ -27,6 +27,7 @@ from kozelbot.i18n import translator
 from kozelbot.render import card_label
 from kozelbot.table import TableStatus
 from tests.e2e import TOKEN, BotRunner, Players, bot_settings, seat_four, shows_turn
+from tests.test_e2e_stats import ask, english_group, store_match
 from tests.test_replay import finished_match
 
 
@@ -341,3 +342,20 @@ async def test_a_finished_match_replays_and_a_live_one_does_not(
         assert (await get(live_id, init_for(viewer)))[0] == 409
         assert (await get(999_999, init_for(viewer)))[0] == 404
         assert (await get(game_id, init_for(viewer, token="1:OTHER")))[0] == 401
+
+
+async def test_history_offers_a_finished_match_s_replay(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    """A /history match page carries the 🃏 replay: the Mini App's direct link."""
+    runner, _ = webapp_bot
+    assert runner.app is not None
+    group, users = await english_group(emu)
+    game_id = await store_match(runner.app.bot_data.storage, group.id, users, 0, deals=2)
+    listing = await ask(emu, users[1], group, "/history")
+    answer = await emu.press(users[1], group.id, listing.message_id, f"h:{game_id}:0")
+    assert not answer.show_alert, answer.text
+    link = f"https://t.me/kozel_test_bot/table?startapp=r{game_id}"
+    await emu.wait_for(lambda: any(
+        data == link for row in emu.message(group.id, listing.message_id).buttons
+        for _, data in row))  # fmt: skip
