@@ -19,16 +19,15 @@ from urllib.parse import urlencode
 import aiohttp
 import pytest
 
-from botapi_emulator import BotApiEmulator
+from botapi_emulator import BotApiEmulator, ChatMessage
 from botapi_emulator.models import User
 from handlers.webapp.auth import sign
 from kozelbot.cards import Card
 from kozelbot.i18n import translator
 from kozelbot.render import card_label
-from kozelbot.table import TableStatus
 from tests.e2e import TOKEN, BotRunner, Players, bot_settings, seat_four, shows_turn
+from tests.matches import finished_match, store_finished
 from tests.test_e2e_stats import ask, english_group, store_match
-from tests.test_replay import finished_match
 
 
 def free_port() -> int:
@@ -111,6 +110,14 @@ async def post_move(session: aiohttp.ClientSession, base: str, init: str, game_i
         return response.status, await response.json()
 
 
+async def to_move(players: Players) -> tuple[User, ChatMessage]:
+    """Who is to move once the match waits for someone, and their hand message."""
+    await players.next_turn()
+    found = players.whose_turn()
+    assert found is not None
+    return found
+
+
 def _game_id(runner: BotRunner, chat_id: int) -> int:
     assert runner.app is not None
     tables = [t for t in runner.app.bot_data.service.tables.live.values() if t.chat_id == chat_id]
@@ -130,10 +137,7 @@ async def test_a_card_tapped_in_the_page_is_played_and_seen_everywhere(
     runner, base = webapp_bot
     players: Players = await seat_four(emu)
     game_id = _game_id(runner, players.group.id)
-    await players.next_turn()
-    found = players.whose_turn()
-    assert found is not None
-    mover = found[0]
+    mover, _ = await to_move(players)
     other = next(u for u in players.users if u.id != mover.id)
     async with aiohttp.ClientSession() as session:
         mine, theirs = (Page(session, base, u, game_id) for u in (mover, other))
@@ -182,10 +186,7 @@ async def test_unproven_init_data_and_strangers_change_nothing(
     runner, base = webapp_bot
     players = await seat_four(emu)
     game_id = _game_id(runner, players.group.id)
-    await players.next_turn()
-    found = players.whose_turn()
-    assert found is not None
-    mover = found[0]
+    mover, _ = await to_move(players)
     stranger = emu.add_user(first_name="Чужой")
     async with aiohttp.ClientSession() as session:
         async with session.get(f"{base}/state?game={game_id}",
@@ -283,10 +284,7 @@ async def test_a_hand_open_in_the_page_is_not_edited_per_card_and_catches_up(
     runner, base = webapp_bot
     players = await seat_four(emu)
     game_id = _game_id(runner, players.group.id)
-    await players.next_turn()
-    found = players.whose_turn()
-    assert found is not None
-    mover, hand = found
+    mover, hand = await to_move(players)
     async with aiohttp.ClientSession() as session:
         page = Page(session, base, mover, game_id)
         await page.open()
@@ -315,16 +313,8 @@ async def test_a_finished_match_replays_and_a_live_one_does_not(
     one 404, unproven initData 401."""
     runner, base = webapp_bot
     assert runner.app is not None
-    games = runner.app.bot_data.storage.games
-    table, deals, moves = finished_match("hvalenyi", 6)
-    created = await games.create_game(table.model_copy(
-        update={"status": TableStatus.LOBBY, "game_id": 0, "chat_id": -777}))  # fmt: skip
-    game_id = created.game_id
-    await games.save_game(
-        created.model_copy(update={"status": TableStatus.FINISHED, "version": created.version + 1}),
-        moves=[m.model_copy(update={"game_id": game_id}) for m in moves],
-        deals=[d.model_copy(update={"game_id": game_id}) for d in deals],
-    )
+    game_id = await store_finished(runner.app.bot_data.storage.games, "hvalenyi", 6)
+    moves = finished_match("hvalenyi", 6)[2]
     players = await seat_four(emu)
     live_id = _game_id(runner, players.group.id)
     viewer = players.users[0]

@@ -16,16 +16,8 @@ from kozelbot.games import new_state
 from kozelbot.page import page
 from kozelbot.simulate import options_of
 from kozelbot.table import Player, Table, TableStatus
+from tests.matches import CONFIGS
 
-CONFIGS = {
-    "hvalenyi": ("hvalenyi", []),
-    "hvalenyi players=2": ("hvalenyi", ["players=2"]),
-    "kryuk": ("kryuk", []),
-    "sixes": ("sixes", []),
-    "belka": ("belka", []),
-    "cover": ("cover", []),
-    "cover self-3": ("cover", ["mode=self", "players=3"]),
-}
 CARD = re.compile(r'"((?:10|[6-9JQKA])[CDHS])"')
 
 

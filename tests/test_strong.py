@@ -49,20 +49,12 @@ from kozelbot.games import family_of, new_state, texts_of
 from kozelbot.i18n import translator
 from kozelbot.simulate import options_of
 from kozelbot.thinking import Thinker
+from tests.matches import CONFIGS
 from tests.scripted import hands_with, new_match
 
 POSITIONS = int(os.environ.get("KOZEL_STRONG_POSITIONS", "600"))
 WORLDS = 24
 """Deals of the hidden cards a forced win or a blunder must hold in."""
-CONFIGS = {
-    "hvalenyi": ("hvalenyi", []),
-    "hvalenyi players=2": ("hvalenyi", ["players=2"]),
-    "kryuk": ("kryuk", []),
-    "sixes": ("sixes", []),
-    "belka": ("belka", []),
-    "cover": ("cover", []),
-    "cover self-3": ("cover", ["mode=self", "players=3"]),
-}
 
 
 def searched_positions(variant: str, words: list[str], count: int, seed: int):  # type: ignore[no-untyped-def]

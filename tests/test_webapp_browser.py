@@ -20,13 +20,13 @@ from urllib.parse import quote
 import pytest
 
 from botapi_emulator import BotApiEmulator
+from botapi_emulator.models import User
 from kozelbot.cards import Card
 from kozelbot.i18n import translator
 from kozelbot.render import card_label
-from kozelbot.table import TableStatus
 from tests.e2e import BotRunner, bot_settings, seat_four
-from tests.test_e2e_webapp import free_port, init_for
-from tests.test_replay import finished_match
+from tests.matches import finished_match, store_finished
+from tests.test_e2e_webapp import free_port, init_for, to_move
 from tests.test_sandbox_browser import ARTIFACTS, CHROMIUM, DESKTOP, PHONE, _playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +52,16 @@ async def webapp_bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[tuple[
         await runner.stop()
 
 
+async def open_page(browser: Any, viewport: dict[str, int], address: str, person: User) -> Any:
+    """The Mini App at ``address`` as Telegram opens it for ``person`` (signed initData after
+    ``#``). Offline here: Telegram's own script is not to be had, and the page works without."""
+    page = await browser.new_page(viewport=viewport)
+    await page.route("https://telegram.org/**", lambda route: route.abort())
+    await page.goto(f"{address}#tgWebAppData={quote(init_for(person))}",
+                    wait_until="domcontentloaded")  # fmt: skip
+    return page
+
+
 def _shot(name: str, data: bytes) -> None:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / name).write_bytes(data)
@@ -69,19 +79,12 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
     assert runner.app is not None
     game_id = next(t.game_id for t in runner.app.bot_data.service.tables.live.values()
                    if t.chat_id == players.group.id)  # fmt: skip
-    await players.next_turn()
-    found = players.whose_turn()
-    assert found is not None
-    mover = found[0]
+    mover, _ = await to_move(players)
     stranger = emu.add_user(first_name="Зритель")
     async with _async_playwright()() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
-            phone = await browser.new_page(viewport=PHONE)
-            # Offline here: Telegram's own script is not to be had, and the page works without.
-            await phone.route("https://telegram.org/**", lambda route: route.abort())
-            address = f"{url}?game={game_id}#tgWebAppData={quote(init_for(mover))}"
-            await phone.goto(address, wait_until="domcontentloaded")
+            phone = await open_page(browser, PHONE, f"{url}?game={game_id}", mover)
             legal = phone.locator("#hand svg.card.legal")
             await legal.first.wait_for(timeout=WAIT_MS)
             hand = players.hand_message(mover)
@@ -106,10 +109,7 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
             await phone.locator("#status.refused").wait_for(timeout=WAIT_MS)
             assert runner.app.bot_data.service.snapshot(game_id).version == before  # type: ignore[union-attr]
 
-            desktop = await browser.new_page(viewport=DESKTOP)
-            await desktop.route("https://telegram.org/**", lambda route: route.abort())
-            watcher = f"{url}?game={game_id}#tgWebAppData={quote(init_for(stranger))}"
-            await desktop.goto(watcher, wait_until="domcontentloaded")
+            desktop = await open_page(browser, DESKTOP, f"{url}?game={game_id}", stranger)
             await desktop.locator(f'#trick svg[data-card="{card}"]').wait_for(timeout=WAIT_MS)
             assert await desktop.locator("#hand svg.card").count() == 0
             assert "Вы смотрите" in await desktop.locator("#status").inner_text()
@@ -127,24 +127,14 @@ async def test_a_finished_match_replays_in_the_page(
     jumps to the deal before, and each deal shows its `kozelbot verify` line."""
     runner, url = webapp_bot
     assert runner.app is not None
-    games = runner.app.bot_data.storage.games
-    table, deals, moves = finished_match("hvalenyi", 6)
-    created = await games.create_game(table.model_copy(
-        update={"status": TableStatus.LOBBY, "game_id": 0, "chat_id": -777}))  # fmt: skip
-    await games.save_game(
-        created.model_copy(update={"status": TableStatus.FINISHED, "version": created.version + 1}),
-        moves=[m.model_copy(update={"game_id": created.game_id}) for m in moves],
-        deals=[d.model_copy(update={"game_id": created.game_id}) for d in deals],
-    )
+    game_id = await store_finished(runner.app.bot_data.storage.games, "hvalenyi", 6)
+    _table, deals, moves = finished_match("hvalenyi", 6)
     viewer = emu.add_user(first_name="Зритель", language_code="ru")
     total = len(moves)
     async with _async_playwright()() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
-            page = await browser.new_page(viewport=PHONE)
-            await page.route("https://telegram.org/**", lambda route: route.abort())
-            address = f"{url}?replay={created.game_id}#tgWebAppData={quote(init_for(viewer))}"
-            await page.goto(address, wait_until="domcontentloaded")
+            page = await open_page(browser, PHONE, f"{url}?replay={game_id}", viewer)
             counter = page.locator("#bar .deal")
             await counter.wait_for(timeout=WAIT_MS)
             assert f"{total}/{total}" in await counter.inner_text()
