@@ -148,3 +148,33 @@ async def test_a_finished_match_replays_in_the_page(
             assert f"#{last_deal} " in await counter.inner_text()  # the deal before the last
         finally:
             await browser.close()
+
+
+async def test_the_cover_game_s_cards_are_picked_then_led_in_the_page(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    """The cover game (several cards a move): the leader picks cards in the page, the move
+    they make appears as its button once the picked cards are exactly its cards, and the
+    press leads them — the page's table shows them."""
+    runner, url = webapp_bot
+    players = await seat_four(emu, options="cover seating=ordered")
+    assert runner.app is not None
+    game_id = next(t.game_id for t in runner.app.bot_data.service.tables.live.values()
+                   if t.chat_id == players.group.id)  # fmt: skip
+    leader, _ = await to_move(players)
+    async with _async_playwright()() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            page = await open_page(browser, PHONE, f"{url}?game={game_id}", leader)
+            await page.locator("#hand svg.card.legal").first.wait_for(timeout=WAIT_MS)
+            assert await page.locator("button.move").count() == 0  # nothing picked yet
+            card = await page.locator("#hand svg.card.legal").first.get_attribute("data-card")
+            await page.locator(f'#hand svg[data-card="{card}"]').click()
+            lead = page.locator("button.move[data-action^='lead:']")
+            await lead.first.wait_for(timeout=WAIT_MS)
+            assert await lead.get_attribute("data-action") == f"lead:{card}"
+            await lead.click()
+            await page.locator(f'#trick svg[data-card="{card}"]').wait_for(timeout=WAIT_MS)
+            _shot("webapp-cover.png", await page.screenshot())
+        finally:
+            await browser.close()
