@@ -147,6 +147,7 @@ async def _open(
         group_interval=settings.group_interval,
         private_interval=settings.private_interval,
         reply_budget=settings.reply_budget,
+        viewing=data.hub.viewing,
     )
     data.lifecycle = ChatLifecycle(data.service, data.storage, data.presenter,
                                    on_change=lambda change: publish(data, change))  # fmt: skip

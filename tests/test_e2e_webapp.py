@@ -21,6 +21,7 @@ import pytest
 
 from botapi_emulator import BotApiEmulator, ChatMessage
 from botapi_emulator.models import User
+from handlers.presenter import PAGE_PACE
 from handlers.webapp.auth import sign
 from kozelbot.cards import Card
 from kozelbot.i18n import translator
@@ -67,6 +68,7 @@ class Page:
         self.payloads: list[dict[str, Any]] = []
         self.task: asyncio.Task[None] | None = None
         self.response: aiohttp.ClientResponse | None = None
+        self.closed = False
 
     async def open(self) -> None:
         query = urlencode({"game": self.game_id, "init": init_for(self.user)})
@@ -96,6 +98,7 @@ class Page:
 
     def close(self) -> None:
         """The person closes the page: the stream's connection goes."""
+        self.closed = True
         if self.task is not None:
             self.task.cancel()
         if self.response is not None:
@@ -349,3 +352,63 @@ async def test_history_offers_a_finished_match_s_replay(
     await emu.wait_for(lambda: any(
         data == link for row in emu.message(group.id, listing.message_id).buttons
         for _, data in row))  # fmt: skip
+
+
+async def test_a_table_everyone_follows_in_the_page_is_edited_less_often(
+    emu: BotApiEmulator, db_path: Path
+) -> None:
+    """With every seated person in the Mini App, a card no longer edits the group's table at
+    once: it catches up ``PAGE_PACE`` group intervals later (the pages show each card). With
+    someone outside the page, a card edits it at once, as always."""
+    port = free_port()
+    runner = BotRunner(bot_settings(emu, db_path, webapp_url="https://kozel.example/app/",
+                                    webapp_port=port, group_period=20.0))  # fmt: skip
+    await runner.start()
+    base = f"http://127.0.0.1:{port}/webapp/api"
+    try:
+        players = await seat_four(emu)
+        game_id = _game_id(runner, players.group.id)
+        interval = runner.settings.group_interval
+        async with aiohttp.ClientSession() as session:
+            pages = {u.id: Page(session, base, u, game_id) for u in players.users}
+            for page in pages.values():
+                await page.open()
+
+            def table_edits() -> int:
+                tables = [m for m in emu.messages(players.group.id)
+                          if m.from_bot and "Сдача 1" in m.text]  # fmt: skip
+                return tables[-1].edits if tables else -1
+
+            async def play_from_page() -> None:
+                """Whoever's open page offers moves plays the first of them."""
+                def offered() -> Page | None:
+                    return next((p for p in pages.values() if not p.closed and p.payloads
+                                 and p.payloads[-1]["legal"]), None)  # fmt: skip
+
+                await emu.wait_for(lambda: offered() is not None)
+                page = offered()
+                assert page is not None
+                mine = page.payloads[-1]
+                status, _ = await post_move(session, base, init_for(page.user), game_id,
+                                            mine["deal"], mine["legal"][0])  # fmt: skip
+                assert status == 200
+                await page.wait(lambda p: p["version"] > mine["version"])
+
+            async def edit_delay() -> float:
+                """Seconds from a card played in the page to the group table's edit."""
+                await asyncio.sleep(interval + 0.5)  # the table's lane is idle again
+                before = table_edits()
+                started = time.monotonic()
+                await play_from_page()
+                await emu.wait_for(lambda: table_edits() > before, timeout=interval * 6)
+                return time.monotonic() - started
+
+            pace = interval * PAGE_PACE
+            assert await edit_delay() >= pace - 0.05, "edited at once though all are in the page"
+            waiting = [u for u in players.users if not pages[u.id].payloads[-1]["legal"]]
+            pages[waiting[0].id].close()
+            assert await edit_delay() < pace - 0.5, "one person is out of the page: at once"
+            for page in pages.values():
+                page.close()
+    finally:
+        await runner.stop()
