@@ -19,7 +19,12 @@ bot memory (idle, peak, per live game), Bot API calls per card, 429s and the bus
 took (the target is under a second) and the 429s.
 
     python benchmarks/load.py [--games N] [--seconds S] [--mix P,S,D] [--computer LEVEL]
-                              [--quick] [--flood]
+                              [--webapp [--pace S]] [--quick] [--flood]
+
+``--webapp`` (issue #18): the people play in the Mini App (``pages``) instead of their hand
+messages; ``--pace S`` holds each table to a card per S seconds at most. It adds taps (sent,
+refused, unanswered) and tap → new view p50/p99, and every run gives the message calls per
+card by kind (group or private, send or edit).
 
 Issue #17's check: ``--mix 0,0,1`` (two people and two computers a table: computers at half
 the seats) with ``--computer strong`` and again with ``--computer normal``; the card-press
@@ -39,6 +44,7 @@ import bisect
 import contextlib
 import json
 import random
+import socket
 import sys
 import tempfile
 import time
@@ -48,9 +54,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.bot_cpu import cpu_seconds, rss_mb
+from benchmarks.pages import PageTable, Tap
 from botapi_emulator import ApiCall, BotApiEmulator, ChatMessage, Group, Limits, User
 from kozelbot.callbacks import parse
 from kozelbot.config import Settings
@@ -257,6 +266,8 @@ class Game:
     lobby_waits: list[float] = field(default_factory=list)
     """Seconds from each ``/newgame`` to its lobby message."""
     by_user: dict[int, Person] = field(default_factory=dict)
+    pages: PageRun | None = None
+    """``--webapp``: the people play in the Mini App (``pages``) instead of their hands."""
 
     def __post_init__(self) -> None:
         self.by_user = {p.user.id: p for p in self.people}
@@ -309,7 +320,13 @@ class Game:
         while time.monotonic() < deadline:
             if not await self.open_match(deadline):
                 return
-            await self.play(deadline)
+            if self.pages is None:
+                await self.play(deadline)
+                continue
+            assert self.lobby is not None
+            table = self.pages.table(self.lobby, [p.user for p in self.people], self.rng)
+            if await table.play(deadline):
+                self.matches_finished += 1
 
     async def open_match(self, deadline: float) -> bool:
         creator = self.people[0]
@@ -377,6 +394,23 @@ class Game:
             person, hand, data = found[0]
             person.acted_on = (hand.message_id, hand.edits)
             await self.press(person, hand, data)
+
+
+@dataclass
+class PageRun:
+    """What ``--webapp`` tables share: the HTTP session, the Mini App's address, the taps."""
+
+    session: Any
+    base: str
+    pace: float
+    taps: list[Tap] = field(default_factory=list)
+
+    def table(self, lobby: ChatMessage, users: list[User], rng: random.Random) -> PageTable:
+        """The pages of the match the lobby opened (its buttons name its game)."""
+        ids = [getattr(parse(data), "game_id", None) for row in lobby.buttons for _, data in row]
+        game_id = next(i for i in ids if isinstance(i, int))
+        return PageTable(self.session, self.base, TOKEN, game_id, users, rng, self.taps,
+                         self.pace)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- measuring
@@ -470,14 +504,20 @@ async def count_leaks(emu: LoadEmulator, db_path: Path, games: int) -> int:
     (``tests/leaks.py``: buttons, and cards named in texts about a deal)."""
     storage = await Storage.open(db_path)
     try:
-        return len(await leaks.scan(emu, storage, list(range(1, games + 1))))
+        found = await leaks.scan(emu, storage, list(range(1, games + 1)))
+        for leak in found[:3]:
+            print("leak:", leak, file=sys.stderr)
+        return len(found)
     finally:
         await storage.close()
 
 
-async def start_bot(emu: LoadEmulator, workdir: Path) -> BotProcess:
+async def start_bot(
+    emu: LoadEmulator, workdir: Path, extra: dict[str, str] | None = None
+) -> BotProcess:
     """The bot as a process with its default flood settings, once it polls for updates."""
-    bot = BotProcess(emu, workdir / "load.db", workdir, env=default_flood_env())
+    env = {**default_flood_env(), **(extra or {})}
+    bot = BotProcess(emu, workdir / "load.db", workdir, env=env)
     await bot.start()
     assert bot.process is not None
     polled = asyncio.create_task(emu.polled.wait())
@@ -532,12 +572,19 @@ def kinds_for(games: int, mix: tuple[float, float, float]) -> list[str]:
 
 
 async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
-                    seed: int, computer: str = "strong") -> dict[str, Any]:  # fmt: skip
+                    seed: int, computer: str = "strong", *, webapp: bool = False,
+                    pace: float = 0.0) -> dict[str, Any]:  # fmt: skip
     workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
     rng = random.Random(seed)
     presses: list[Press] = []
+    port = free_port()
+    extra = {"KOZEL_WEBAPP_URL": "https://load.example/webapp/", "KOZEL_WEBAPP_PORT": str(port),
+             "KOZEL_WEBAPP_LISTEN": "127.0.0.1"} if webapp else {}  # fmt: skip
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) if webapp else None
+    pages = None if session is None else PageRun(session, f"http://127.0.0.1:{port}/webapp/api",
+                                                 pace)  # fmt: skip
     async with LoadEmulator(token=TOKEN, limits=telegram_limits()) as emu:
-        bot = await start_bot(emu, workdir)
+        bot = await start_bot(emu, workdir, extra)
         assert bot.process is not None
         pid = bot.process.pid
         try:
@@ -550,7 +597,7 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
                                       creator=users[0])  # fmt: skip
                 tables.append(Game(index, kind, emu, group, [Person(u) for u in users],
                                    random.Random(rng.random()), presses,
-                                   computer=computer))  # fmt: skip
+                                   computer=computer, pages=pages))  # fmt: skip
             people = [p.user for g in tables for p in g.people]
             setup_start = time.monotonic()
             await open_private_chats(emu, people, timeout=60 + len(people) / 10)
@@ -576,6 +623,8 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
             cpu = cpu_seconds(pid) - cpu0
         finally:
             crashed = await stop_bot(bot)
+            if session is not None:
+                await session.close()
     cards, game_ids = await count_cards(workdir / "load.db")
     leaked = await count_leaks(emu, workdir / "load.db", game_ids)
 
@@ -599,8 +648,22 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
     def per_card(amount: float) -> float | None:
         return round(amount / cards, 2) if cards else None
 
+    by_kind = Counter(("group " if int(c.params.get("chat_id", 0)) < 0 else "private ")
+                      + c.method for c in message_calls)  # fmt: skip
+    taps = [] if pages is None else pages.taps
+    tap_latency = [1000 * (t.answered - t.created) for t in taps if t.answered is not None]
+    in_pages = {} if pages is None else {
+        "webapp": True,
+        "pace_s": pace,
+        "taps": len(taps),
+        "taps_refused": sum(t.refused for t in taps),
+        "taps_unanswered": sum(t.answered is None for t in taps),
+        "tap_to_view_ms_p50": rounded(percentile(tap_latency, 50)),
+        "tap_to_view_ms_p99": rounded(percentile(tap_latency, 99)),
+    }  # fmt: skip
     return {
         "scenario": "games",
+        **in_pages,
         "games": games,
         "kinds": {kind: sum(g.kind == kind for g in tables) for kind in KINDS},
         "players": len(people),
@@ -637,6 +700,7 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         "bot_rss_mib_peak": round(peak, 1),
         "bot_rss_mib_per_game": round((peak - rss_idle) / games, 3),
         "message_calls_per_card": per_card(len(message_calls)),
+        "message_calls_per_card_by_kind": {k: per_card(v) for k, v in sorted(by_kind.items())},
         "callback_answers_per_card": per_card(len(answers)),
         **flood_summary(emu),
         "max_message_calls_1s": busiest_second(every_message),
@@ -705,6 +769,13 @@ async def run_flood(seconds: float, commands: int = 300, private_after: int = 10
     }
 
 
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
 def parse_mix(text: str) -> tuple[float, float, float]:
     parts = [float(x) for x in text.split(",")]
     if len(parts) != 3 or any(x < 0 for x in parts) or not sum(parts):
@@ -730,12 +801,17 @@ def main() -> None:
                         help="smoke test: 6 games (or the flood), 15 s")  # fmt: skip
     parser.add_argument("--flood", action="store_true",
                         help="the /help flood scenario instead of games")  # fmt: skip
+    parser.add_argument("--webapp", action="store_true",
+                        help="people play in the Mini App, not their hand messages")  # fmt: skip
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="--webapp: a table plays a card per PACE s at most")  # fmt: skip
     args = parser.parse_args()
     if args.flood:
         result = asyncio.run(run_flood(15.0 if args.quick else args.seconds))
     else:
         games, seconds = (6, 15.0) if args.quick else (args.games, args.seconds)
-        result = asyncio.run(run_games(games, seconds, args.mix, args.seed, args.computer))
+        result = asyncio.run(run_games(games, seconds, args.mix, args.seed, args.computer,
+                                       webapp=args.webapp, pace=args.pace))  # fmt: skip
     print(json.dumps(result, ensure_ascii=False))
 
 

@@ -183,8 +183,10 @@ async def _secret_steps(
         if call.method in MESSAGE_CALLS and call.ok and call.chat_id == table.chat_id:
             text = str(call.params.get("text", ""))
             found = DEAL_RE.search(text)
-            if found is not None:
-                shown.append(secret_steps.Shown(call.time + offset, int(found.group(1)) - 1, text))
+            when = call.time + offset
+            # An earlier match in the same chat has deals of the same numbers: not this one's.
+            if found is not None and when >= table.created_at:
+                shown.append(secret_steps.Shown(when, int(found.group(1)) - 1, text))
     if table.variant == "cover":
         sides = cover_sides(table)
         why = [w for d in await storage.games.deals(game_id)

@@ -1,0 +1,140 @@
+"""``load.py --webapp``: the emulated people play in the Mini App instead of their private
+hand messages (issue #18 item 5).
+
+Once a table's match has started, each person opens their page's stream (Server-Sent
+Events, ``initData`` signed with the bot's token as Telegram signs it) and keeps its latest
+payload; whoever's payload offers moves makes one — "play on" when a redeal is offered, a
+random card otherwise, the first move where there is no card — by POSTing it, at most one
+card per ``pace`` seconds a table. A tap is timed from the POST to the answer, which carries
+the tapper's new view. The match is over when the payloads say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode
+
+import aiohttp
+
+from botapi_emulator import User
+from handlers.webapp.auth import sign
+
+TAP_TIMEOUT = 120.0
+SLOW_DOWN = 0.5
+"""Seconds a person waits after "slow down" (the bot's press rate is 2 a second)."""
+
+
+def init_data(user: User, token: str) -> str:
+    """A person's ``initData``, signed with the bot's token."""
+    fields = {
+        "user": json.dumps({"id": user.id, "first_name": user.first_name, "language_code": "ru"},
+                           ensure_ascii=False, separators=(",", ":")),
+        "auth_date": str(int(time.time())),
+        "chat_type": "private",
+    }  # fmt: skip
+    return urlencode({**fields, "hash": sign(fields, token)})
+
+
+@dataclass
+class Tap:
+    """One move made in the page: when it was sent, when the answer came, refused or not."""
+
+    created: float
+    answered: float | None = None
+    refused: bool = False
+
+
+@dataclass(eq=False)
+class PageTable:
+    """The pages of one table's people, for one match."""
+
+    session: aiohttp.ClientSession
+    base: str
+    token: str
+    game_id: int
+    users: list[User]
+    rng: random.Random
+    taps: list[Tap]
+    pace: float = 0.0
+    latest: dict[int, dict[str, Any]] = field(default_factory=dict)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    version: int = 0
+    """The newest table version a tap's answer showed: older payloads wait for their stream."""
+
+    async def _follow(self, user: User) -> None:
+        query = urlencode({"game": self.game_id, "init": init_data(user, self.token)})
+        async with self.session.get(f"{self.base}/stream?{query}", timeout=None) as response:
+            event = None
+            async for raw in response.content:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: ") and event == "table":
+                    self.latest[user.id] = json.loads(line[6:])
+                    self.wake.set()
+
+    def _next(self) -> tuple[User, dict[str, Any], str] | None:
+        for user in self.users:
+            payload = self.latest.get(user.id)
+            if payload is None or not payload["legal"] or payload["version"] < self.version:
+                continue
+            moves = payload["legal"]
+            if "keep" in moves:
+                return user, payload, "keep"
+            cards = [m for m in moves if m.startswith("play:")]
+            return user, payload, self.rng.choice(cards) if cards else moves[0]
+        return None
+
+    def over(self) -> bool:
+        return any(p["status"] != "playing" for p in self.latest.values())
+
+    async def play(self, deadline: float) -> bool:
+        """Play the match in the pages until it is over (True) or ``deadline`` (False)."""
+        streams = [asyncio.create_task(self._follow(u)) for u in self.users]
+        last_card = 0.0
+        try:
+            while time.monotonic() < deadline:
+                self.wake.clear()
+                if self.over():
+                    return True
+                found = self._next()
+                if found is None:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self.wake.wait(), deadline - time.monotonic())
+                    continue
+                wait = last_card + self.pace - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                user, payload, action = found
+                await self._tap(user, payload, action)
+                last_card = time.monotonic()
+            return False
+        finally:
+            for stream in streams:
+                stream.cancel()
+            await asyncio.gather(*streams, return_exceptions=True)
+
+    async def _tap(self, user: User, payload: dict[str, Any], action: str) -> None:
+        tap = Tap(time.monotonic())
+        self.taps.append(tap)
+        body = {"init": init_data(user, self.token), "game": self.game_id,
+                "deal": payload["deal"], "action": action}  # fmt: skip
+        try:
+            async with self.session.post(f"{self.base}/move", json=body,
+                                         timeout=aiohttp.ClientTimeout(TAP_TIMEOUT)) as response:
+                answer = await response.json()
+        except (TimeoutError, aiohttp.ClientError):
+            return
+        tap.answered = time.monotonic()
+        tap.refused = response.status != 200
+        if response.status == 429:  # tapping faster than a person may: wait as one would
+            await asyncio.sleep(SLOW_DOWN)
+        if response.status == 200:
+            self.latest[user.id] = answer["page"]
+            self.version = max(self.version, answer["page"]["version"])
