@@ -160,8 +160,8 @@ class LiveMessages:
             screen = _with_row(screen, self.links.hand_row(game_id, t))
         known = await self.book.message(game_id, "hand", seat)
         if known is not None and known.chat_id == user_id:
-            if known.deal_no == deal_no and self.viewing(game_id, user_id):
-                return  # played in the Mini App: no edit per card (issue #18)
+            if self.viewing(game_id, user_id):
+                return  # played in the Mini App: no edit per card, no hand per deal (#18)
             if known.deal_no == deal_no:
                 if await self.sender.edit(user_id, known.message_id, screen.text,
                                           screen.keyboard):  # fmt: skip
