@@ -226,9 +226,15 @@ async def test_unproven_init_data_and_strangers_change_nothing(
         async with session.post(f"{base}/move", data=b"not json") as response:
             assert response.status == 400
         assert _version(runner, game_id) == before
-        # A stranger watches the public table: no hand, no moves.
+        # Someone of the group who is not seated watches the table: no hand, no moves; a
+        # stranger to the group sees nothing of it.
         async with session.get(f"{base}/state?game={game_id}",
                                headers={"X-Telegram-Init-Data": init_for(stranger)}) as response:
+            assert response.status == 403 and (await response.json())["error"] == "not_member"
+        member = emu.add_user(first_name="Своя")
+        emu.add_member(players.group, member)
+        async with session.get(f"{base}/state?game={game_id}",
+                               headers={"X-Telegram-Init-Data": init_for(member)}) as response:
             watched = await response.json()
         assert watched["seat"] is None and watched["view"]["hand"] == [] and watched["legal"] == []
         async with session.get(f"{base}/state?game=999999",
@@ -312,15 +318,18 @@ async def test_a_hand_open_in_the_page_is_not_edited_per_card_and_catches_up(
 async def test_a_finished_match_replays_and_a_live_one_does_not(
     emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
 ) -> None:
-    """``/webapp/api/replay``: a finished match frame by frame; a live one 409, an unknown
-    one 404, unproven initData 401."""
+    """``/webapp/api/replay``: a finished match frame by frame, for the group; a live one
+    409, an unknown one 404, unproven initData 401, someone not of the group 403."""
     runner, base = webapp_bot
     assert runner.app is not None
-    game_id = await store_finished(runner.app.bot_data.storage.games, "hvalenyi", 6)
-    moves = finished_match("hvalenyi", 6)[2]
     players = await seat_four(emu)
     live_id = _game_id(runner, players.group.id)
+    games = runner.app.bot_data.storage.games
     viewer = players.users[0]
+    club = emu.add_group(title="Клуб", members=[viewer])  # where the match was played
+    game_id = await store_finished(games, "hvalenyi", 6, chat_id=club.id)
+    moves = finished_match("hvalenyi", 6)[2]
+    stranger = emu.add_user(first_name="Чужой")
     async with aiohttp.ClientSession() as session:
         async def get(game: int, init: str) -> tuple[int, Any]:
             async with session.get(f"{base}/replay?game={game}",
@@ -335,6 +344,7 @@ async def test_a_finished_match_replays_and_a_live_one_does_not(
         assert (await get(live_id, init_for(viewer)))[0] == 409
         assert (await get(999_999, init_for(viewer)))[0] == 404
         assert (await get(game_id, init_for(viewer, token="1:OTHER")))[0] == 401
+        assert (await get(game_id, init_for(stranger)))[0] == 403  # not of the group
 
 
 async def test_history_offers_a_finished_match_s_replay(

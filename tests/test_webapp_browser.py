@@ -81,6 +81,7 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
                    if t.chat_id == players.group.id)  # fmt: skip
     mover, _ = await to_move(players)
     stranger = emu.add_user(first_name="Зритель")
+    emu.add_member(players.group, stranger)  # of the group, not seated: watches
     async with _async_playwright()() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
@@ -127,9 +128,11 @@ async def test_a_finished_match_replays_in_the_page(
     jumps to the deal before, and each deal shows its `kozelbot verify` line."""
     runner, url = webapp_bot
     assert runner.app is not None
-    game_id = await store_finished(runner.app.bot_data.storage.games, "hvalenyi", 6)
-    _table, deals, moves = finished_match("hvalenyi", 6)
     viewer = emu.add_user(first_name="Зритель", language_code="ru")
+    group = emu.add_group(title="Козлятня", members=[viewer])
+    game_id = await store_finished(runner.app.bot_data.storage.games, "hvalenyi", 6,
+                                   chat_id=group.id)  # fmt: skip
+    _table, deals, moves = finished_match("hvalenyi", 6)
     total = len(moves)
     async with _async_playwright()() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)

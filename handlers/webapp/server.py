@@ -3,7 +3,8 @@
 Every request carries the raw ``initData`` Telegram gave the page (the ``X-Telegram-Init-Data``
 header, or ``init`` where a header cannot be set: an ``EventSource``), checked by ``auth``;
 anything unproven is answered 401 and nothing of it is acted on. What a person gets is
-``kozelbot.page``: their own seat's view, or the table's when they are not seated.
+``kozelbot.page``: their own seat's view, or the table's when they are not seated — for a
+group's table, to members of the group only (a private match, to its own person only).
 
 - ``GET /webapp/`` and ``/webapp/static/…``: the page (``static/``: HTML, CSS, the card
   drawings and the script; nothing from other origins but Telegram's own script).
@@ -37,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from handlers.flow import publish
+from handlers.members import is_member
 from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
 from kozelbot.frames import NotReplayable, frames
 from kozelbot.game import GameError
@@ -159,9 +161,20 @@ class WebApp:
         table = service.snapshot(game_id) or await service.game(game_id)
         if table is None:
             raise _refuse(web.HTTPNotFound, "no_game")
+        seat = table.seat_of(user.user_id)
+        if seat is None:
+            await self._may_watch(table.chat_id, user.user_id)
         state = service.state_of(table) if table.state is not None else None
         t = await self.data.user_translator(user.user_id, user.language_code)
-        return page(table, state, table.seat_of(user.user_id), self.clock(), t)
+        return page(table, state, seat, self.clock(), t)
+
+    async def _may_watch(self, chat_id: int, user_id: int) -> None:
+        """Someone not seated watches a group's table only as one of the group (as the
+        group's message shows it to them); a private match, only its own person."""
+        allowed = (chat_id == user_id if chat_id > 0
+                   else await is_member(self.data, chat_id, user_id))  # fmt: skip
+        if not allowed:
+            raise _refuse(web.HTTPForbidden, "not_member")
 
     # -- the routes ---------------------------------------------------------------------
 
@@ -224,17 +237,20 @@ class WebApp:
                 payload = await self._payload(game_id, user)
 
     async def replay(self, request: web.Request) -> web.Response:
-        """A finished match, frame by frame, every hand shown (the match is over)."""
+        """A finished match, frame by frame, every hand shown (the match is over); drawn
+        once per language and kept (it never changes), shown to whoever may watch it."""
         user = self._user(request.headers.get("X-Telegram-Init-Data"))
         game_id = self._game_id(request.query.get("game"))
+        games = self.data.storage.games
+        table = await games.game(game_id)
+        if table is None:
+            raise _refuse(web.HTTPNotFound, "no_game")
+        if table.seat_of(user.user_id) is None:
+            await self._may_watch(table.chat_id, user.user_id)
         t = await self.data.user_translator(user.user_id, user.language_code)
         key = (game_id, t.language)
         body = self._replays.get(key)
         if body is None:
-            games = self.data.storage.games
-            table = await games.game(game_id)
-            if table is None:
-                raise _refuse(web.HTTPNotFound, "no_game")
             try:
                 file = export(table, await games.deals(game_id), await games.moves(game_id))
             except NotExportable:
