@@ -31,6 +31,7 @@ from handlers.lifecycle import ChatMoved, ChatRefused, HandRefused, Report
 from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
 from handlers.outbox import Outbox
+from handlers.pacing import Pacing
 from handlers.selection import Selections
 from handlers.sender import Sender
 from kozelbot.i18n import Translator
@@ -45,13 +46,9 @@ from kozelbot.screens import (
     take_over_notice,
 )
 from kozelbot.service import Change, GameService
-from kozelbot.table import Table, TableStatus
+from kozelbot.table import Table
 
 log = logging.getLogger(__name__)
-PAGE_PACE = 2.0
-"""Group intervals between refreshes of a table whose players are all in the Mini App: at
-Telegram's limits (4.5 s) a table played at a card every 4 s is edited about every other
-card instead of at every card."""
 
 class Presenter:
     """Keeps every place's lobby/table message and every private hand up to date."""
@@ -85,10 +82,8 @@ class Presenter:
         self.group_interval = group_interval
         self.private_interval = private_interval
         self.reply_budget = reply_budget
-        self.viewing = viewing
-        """Whether a person has their table open in the Mini App (``webapp.hub``)."""
-        self._paced: dict[Place, asyncio.TimerHandle] = {}
-        """Tables whose everyone is in the Mini App: the refresh waiting its turn."""
+        self.pacing = Pacing(viewing, group_interval)
+        """Tables whose players are all in the Mini App: refreshed a little later."""
         self.closed = False
         self._chats: dict[Place, Lane] = {}
         self._hands: dict[tuple[int, int], Lane] = {}
@@ -106,10 +101,10 @@ class Presenter:
         lane = self.chat_lane(*table.place)
         if change.outbox:
             lane.touch_outbox()
-        if change.outbox or not self._all_in_page(table):
+        if change.outbox or not self.pacing.all_in_page(table):
             lane.touch()
         else:
-            self._pace(table.place, lane)
+            self.pacing.later(table.place, lane)
         for seat, _player in table.humans:
             self.hand_lane(table.game_id, seat).touch()
         for seat in change.away:
@@ -120,27 +115,6 @@ class Presenter:
             self._close_hand_of_leaver(table, user_id, seat)
         if change.moves:
             self._drop_reminders(table.game_id)
-
-    def _all_in_page(self, table: Table) -> bool:
-        """Every seated person follows the match in the Mini App (there is one at least)."""
-        humans = [p for _, p in table.humans]
-        return (table.status is TableStatus.PLAYING and bool(humans)
-                and all(p.user_id is not None and self.viewing(table.game_id, p.user_id)
-                        for p in humans))  # fmt: skip
-
-    def _pace(self, place: Place, lane: Lane) -> None:
-        """Refresh the place's table at most every ``PAGE_PACE`` group intervals while its
-        players are all in the Mini App (issue #18: the page shows every card, the group's
-        table catches up a few times a trick); a pending refresh is not put off again."""
-        if place in self._paced:
-            return
-        loop = asyncio.get_running_loop()
-
-        def due() -> None:
-            self._paced.pop(place, None)
-            lane.touch()
-
-        self._paced[place] = loop.call_later(self.group_interval * PAGE_PACE, due)
 
     def show_hand(self, game_id: int, seat: int) -> None:
         """Re-render a seat's hand soon (its selection changed)."""
@@ -357,9 +331,7 @@ class Presenter:
         for each to end. Posts stay in the outbox for the next start; replies and edits that
         were still waiting are dropped on purpose, and counted once in the log."""
         self.closed = True
-        for handle in self._paced.values():
-            handle.cancel()
-        self._paced.clear()
+        self.pacing.close()
         lanes = self._lanes()
         dropped = sum(lane.pending for lane in lanes)
         tasks = [lane.task for lane in lanes if lane.task is not None and not lane.task.done()]

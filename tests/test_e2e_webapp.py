@@ -21,7 +21,7 @@ import pytest
 
 from botapi_emulator import BotApiEmulator, ChatMessage
 from botapi_emulator.models import User
-from handlers.presenter import PAGE_PACE
+from handlers.pacing import PAGE_PACE
 from handlers.webapp.auth import sign
 from kozelbot.cards import Card
 from kozelbot.i18n import translator
