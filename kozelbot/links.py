@@ -24,10 +24,16 @@ class WebAppLinks:
     name: str | None = None
     bot: str | None = None
 
-    def page(self, game_id: int) -> str:
-        """The page's address for one table."""
+    def page(self, game_id: int, key: str = "game") -> str:
+        """The page's address for one table (``key="replay"``: a finished match's replay)."""
         joiner = "&" if "?" in self.url else "?"
-        return f"{self.url}{joiner}game={game_id}"
+        return f"{self.url}{joiner}{key}={game_id}"
+
+    def _direct(self, start: str) -> str | None:
+        """The app's direct link opening ``start`` (none without its short name)."""
+        if not self.name or not self.bot:
+            return None
+        return f"https://t.me/{self.bot}/{self.name}?startapp={start}"
 
     def hand_row(self, game_id: int, t: Translator) -> tuple[Button, ...]:
         """The private hand's 🃏 button."""
@@ -35,18 +41,14 @@ class WebAppLinks:
 
     def table_row(self, game_id: int, t: Translator) -> tuple[Button, ...]:
         """The group table's 🃏 link (none without the app's short name)."""
-        if not self.name or not self.bot:
-            return ()
-        link = f"https://t.me/{self.bot}/{self.name}?startapp=g{game_id}"
-        return (Button("🃏 " + t("Open the table"), url=link),)
+        link = self._direct(f"g{game_id}")
+        return () if link is None else (Button("🃏 " + t("Open the table"), url=link),)
 
     def replay_row(self, game_id: int, t: Translator, *, private: bool) -> tuple[Button, ...]:
         """The 🃏 replay of a finished match: a ``web_app`` button in a private chat, the
         direct link (``startapp=r<game>``) in a group (none without the short name)."""
         label = "🃏 " + t("Replay")
         if private:
-            joiner = "&" if "?" in self.url else "?"
-            return (Button(label, web_app=f"{self.url}{joiner}replay={game_id}"),)
-        if not self.name or not self.bot:
-            return ()
-        return (Button(label, url=f"https://t.me/{self.bot}/{self.name}?startapp=r{game_id}"),)
+            return (Button(label, web_app=self.page(game_id, "replay")),)
+        link = self._direct(f"r{game_id}")
+        return () if link is None else (Button(label, url=link),)

@@ -48,7 +48,3 @@ class Hub:
         for queue in self._streams.get(game_id, ()):
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait(None)
-
-    def watching(self, game_id: int) -> int:
-        """How many streams of the game are open."""
-        return len(self._streams.get(game_id, ()))

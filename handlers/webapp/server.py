@@ -47,6 +47,7 @@ from kozelbot.page import page
 from kozelbot.render import table_error_text
 from kozelbot.replay import NotExportable, export
 from kozelbot.service import TableError
+from kozelbot.table import Table
 
 if TYPE_CHECKING:
     from handlers.deps import BotData
@@ -156,11 +157,17 @@ class WebApp:
             return int(value)
         raise _refuse(web.HTTPBadRequest, "game")
 
-    async def _payload(self, game_id: int, user: WebAppUser) -> dict[str, Any]:
+    async def _table(self, game_id: int) -> Table:
+        """The game's latest committed table (404 if there is no such game)."""
         service = self.data.service
         table = service.snapshot(game_id) or await service.game(game_id)
         if table is None:
             raise _refuse(web.HTTPNotFound, "no_game")
+        return table
+
+    async def _payload(self, game_id: int, user: WebAppUser) -> dict[str, Any]:
+        service = self.data.service
+        table = await self._table(game_id)
         seat = table.seat_of(user.user_id)
         if seat is None:
             await self._may_watch(table.chat_id, user.user_id)
@@ -279,9 +286,7 @@ class WebApp:
         if not data.presses.allow(user.user_id):
             raise _refuse(web.HTTPTooManyRequests, "slow_down")
         game_id, deal_no = self._game_id(body.get("game")), body.get("deal")
-        table = data.service.snapshot(game_id) or await data.service.game(game_id)
-        if table is None:
-            raise _refuse(web.HTTPNotFound, "no_game")
+        table = await self._table(game_id)
         t = await data.user_translator(user.user_id, user.language_code)
         seat = table.seat_of(user.user_id)
         if seat is None:
