@@ -113,6 +113,24 @@ async def post_move(session: aiohttp.ClientSession, base: str, init: str, game_i
         return response.status, await response.json()
 
 
+async def play_from_page(emu: BotApiEmulator, session: aiohttp.ClientSession, base: str,
+                         pages: dict[int, Page], game_id: int) -> None:  # fmt: skip
+    """Whoever's open page offers moves plays the first of them."""
+
+    def offered() -> Page | None:
+        return next((p for p in pages.values()
+                     if not p.closed and p.payloads and p.payloads[-1]["legal"]), None)  # fmt: skip
+
+    await emu.wait_for(lambda: offered() is not None)
+    page = offered()
+    assert page is not None
+    mine = page.payloads[-1]
+    status, _ = await post_move(session, base, init_for(page.user), game_id, mine["deal"],
+                                mine["legal"][0])  # fmt: skip
+    assert status == 200
+    await page.wait(lambda p: p["version"] > mine["version"])
+
+
 async def to_move(players: Players) -> tuple[User, ChatMessage]:
     """Who is to move once the match waits for someone, and their hand message."""
     await players.next_turn()
@@ -389,27 +407,12 @@ async def test_a_table_everyone_follows_in_the_page_is_edited_less_often(
                           if m.from_bot and "Сдача 1" in m.text]  # fmt: skip
                 return tables[-1].edits if tables else -1
 
-            async def play_from_page() -> None:
-                """Whoever's open page offers moves plays the first of them."""
-                def offered() -> Page | None:
-                    return next((p for p in pages.values() if not p.closed and p.payloads
-                                 and p.payloads[-1]["legal"]), None)  # fmt: skip
-
-                await emu.wait_for(lambda: offered() is not None)
-                page = offered()
-                assert page is not None
-                mine = page.payloads[-1]
-                status, _ = await post_move(session, base, init_for(page.user), game_id,
-                                            mine["deal"], mine["legal"][0])  # fmt: skip
-                assert status == 200
-                await page.wait(lambda p: p["version"] > mine["version"])
-
             async def edit_delay() -> float:
                 """Seconds from a card played in the page to the group table's edit."""
                 await asyncio.sleep(interval + 0.5)  # the table's lane is idle again
                 before = table_edits()
                 started = time.monotonic()
-                await play_from_page()
+                await play_from_page(emu, session, base, pages, game_id)
                 await emu.wait_for(lambda: table_edits() > before, timeout=interval * 6)
                 return time.monotonic() - started
 
@@ -422,3 +425,44 @@ async def test_a_table_everyone_follows_in_the_page_is_edited_less_often(
                 page.close()
     finally:
         await runner.stop()
+
+
+async def test_a_new_deal_s_hand_waits_while_the_page_is_open(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    """A new deal sends nobody in the page a new private hand (the page shows the new deal);
+    whoever closes the page then gets the new deal's hand, with its cards as buttons."""
+    runner, base = webapp_bot
+    players = await seat_four(emu)
+    game_id = _game_id(runner, players.group.id)
+    await players.next_turn()
+    async with aiohttp.ClientSession() as session:
+        pages = {u.id: Page(session, base, u, game_id) for u in players.users}
+        for page in pages.values():
+            await page.open()
+        firsts = {u.id: players.hand_message(u) for u in players.users}
+        first_ids = {uid: m.message_id for uid, m in firsts.items() if m is not None}
+        assert len(first_ids) == 4
+        first = pages[players.users[0].id].payloads[-1]["deal"]
+        while all(p.payloads[-1]["deal"] == first for p in pages.values()):
+            await play_from_page(emu, session, base, pages, game_id)
+        for page in pages.values():
+            await page.wait(lambda p: p["deal"] == first + 1 and bool(p["view"]["hand"]))
+        await runner.drain()
+        for user in players.users:
+            latest = players.hand_message(user)
+            assert latest is not None and latest.message_id == first_ids[user.id], (
+                f"{user.first_name} got a new hand while in the page")
+        leaver = players.users[0]
+        pages[leaver.id].close()
+        await emu.wait_for(lambda: (m := players.hand_message(leaver)) is not None
+                           and m.message_id != first_ids[leaver.id])  # fmt: skip
+        fresh = players.hand_message(leaver)
+        assert fresh is not None
+        cards = {d.rsplit(":", 1)[1] for row in fresh.buttons for _, d in row if d.startswith("c:")}
+        assert cards and cards <= set(pages[leaver.id].payloads[-1]["view"]["hand"])
+        for user in players.users[1:]:
+            latest = players.hand_message(user)
+            assert latest is not None and latest.message_id == first_ids[user.id]
+        for page in pages.values():
+            page.close()
