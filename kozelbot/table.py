@@ -84,6 +84,17 @@ def _counts() -> dict[str, int]:
     return {}
 
 
+class TournamentTable(BaseModel):
+    """Where a tournament's table stands in it (issue #19): storage keeps one match per
+    tournament, round and table, so a table is never opened twice."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tournament_id: int
+    round_no: int
+    table_no: int
+
+
 CORE_TALLIES = ("deals", "points", "timeouts")
 """What a seat's ``Table.tally`` counts over a match in every family, for /stats: deals
 played, the card points its side took, moves the timer made for it. Each family adds its
@@ -151,6 +162,11 @@ class Table(BaseModel):
     """Per seat, the counts so far (``CORE_TALLIES`` and the family's own), by name; they go
     with the result to /stats."""
     created_at: float = 0.0
+    tournament: TournamentTable | None = None
+    """A tournament's table (issue #19); ``None`` for every other match."""
+    reserved: list[int | None] | None = None
+    """A tournament's table: the person each seat is kept for (``None``: a computer's), as
+    the draw seated them. Only they may sit there; ``None`` for an open lobby."""
 
     @property
     def private(self) -> bool:
