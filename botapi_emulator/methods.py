@@ -30,9 +30,11 @@ from .models import (
     Group,
     JsonDict,
     MessageEvent,
+    Photo,
     Topic,
     Webhook,
 )
+from .photos import CAPTION_TOO_LONG, MAX_CAPTION_LENGTH, dimensions, photo_source
 from .state import EmulatorState
 
 MAX_TEXT_LENGTH = 4096
@@ -51,6 +53,7 @@ STRING_FIELDS = frozenset(
         "language_code",
         "action",
         "caption",
+        "photo",
         "title",
         "description",
         "short_description",
@@ -139,6 +142,7 @@ class BotApiMethods:
             "deleteWebhook": self.delete_webhook,
             "getWebhookInfo": self.get_webhook_info,
             "sendMessage": self.send_message,
+            "sendPhoto": self.send_photo,
             "editMessageText": self.edit_message_text,
             "editMessageReplyMarkup": self.edit_message_reply_markup,
             "deleteMessage": self.delete_message,
@@ -214,16 +218,21 @@ class BotApiMethods:
         user = self.state.users.get(user_id)
         return user.to_json() if user is not None else None
 
-    def _format(self, params: JsonDict) -> tuple[str, FormattedText, str | None]:
+    def _format(
+        self, params: JsonDict, *, caption: bool = False
+    ) -> tuple[str, FormattedText, str | None]:
         """``(text as sent, parsed text, parse mode)``, the mode ``"HTML"`` or None; 400 for
-        empty, too long or unparsable text."""
-        raw = params.get("text")
+        empty, too long or unparsable text. With ``caption`` it reads a media caption
+        (``caption``, ``caption_entities``), which may be absent or empty."""
+        raw = params.get("caption" if caption else "text")
         if raw is None:
+            if caption:
+                return "", FormattedText("", []), None
             raise ApiError(400, errors.TEXT_EMPTY)
         source = raw if isinstance(raw, str) else json.dumps(raw, ensure_ascii=False)
         parse_mode = str(params.get("parse_mode") or "")
         if not parse_mode:
-            entities = params.get("entities") or []
+            entities = params.get("caption_entities" if caption else "entities") or []
             if not isinstance(entities, list):
                 raise bad_request("can't parse entities JSON object")
             formatted = FormattedText(source, [dict(entity) for entity in entities])
@@ -234,6 +243,12 @@ class BotApiMethods:
                 raise bad_request(f"can't parse entities: {error}") from error
         else:
             raise bad_request(f"unsupported parse_mode {parse_mode!r} (the emulator knows HTML)")
+        if caption and len(formatted.text) > MAX_CAPTION_LENGTH:
+            raise ApiError(400, CAPTION_TOO_LONG)
+        if caption and not formatted.text.strip():
+            return "", FormattedText("", []), None
+        if caption:
+            return source, formatted, "HTML" if parse_mode else None
         if not formatted.text.strip():
             raise ApiError(400, errors.TEXT_EMPTY)
         if len(formatted.text) > MAX_TEXT_LENGTH:
@@ -479,15 +494,42 @@ class BotApiMethods:
         with ``message_thread_id`` to a message of another topic lands in the named topic as an
         ``external_reply``, as the Bot API server allows.
         """
-        state = self.state
         chat_id = self._target(params)
-        source, formatted, parse_mode = self._format(params)
+        return self._post("sendMessage", chat_id, params, self._format(params))
+
+    def send_photo(self, params: JsonDict) -> JsonDict:
+        """``sendPhoto``: a photo with an optional caption (at most ``MAX_CAPTION_LENGTH``
+        characters once parsed), placed as :meth:`send_message` places a message.
+
+        The photo is an upload (``multipart/form-data``) or the ``file_id`` of a photo sent
+        before (see :mod:`.photos` for what is refused). The message keeps the upload's bytes
+        (``ChatMessage.photo``), and its caption as its text.
+        """
+        chat_id = self._target(params)
+        source = photo_source(params, self.state.photos)
+        photo = source if isinstance(source, Photo) else (source.data, *dimensions(source))
+        return self._post("sendPhoto", chat_id, params, self._format(params, caption=True), photo)
+
+    def _post(
+        self,
+        method: str,
+        chat_id: int,
+        params: JsonDict,
+        text: tuple[str, FormattedText, str | None],
+        photo: Photo | tuple[bytes, int, int] | None = None,
+    ) -> JsonDict:
+        """Post a new bot message, ``text`` as :meth:`_format` read it, after the checks of
+        keyboard, topic, reply and flood limits; ``photo`` is a photo sent before or an
+        upload's ``(bytes, width, height)``, kept as a new photo only once every check passed.
+        """
+        state = self.state
+        source, formatted, parse_mode = text
         markup = parse_reply_markup(params.get("reply_markup"), private=self._private(chat_id))
         topic = self._send_topic(chat_id, params)
         reply_to = self._reply_target(chat_id, params)
         threads = state.thread_fields(chat_id, topic, reply_to)
         self._check_open(chat_id, threads.get("thread_id"))
-        self._throttle("sendMessage", chat_id)
+        self._throttle(method, chat_id)
         message = state.store(
             ChatMessage(
                 chat=state.chat_json(chat_id),
@@ -501,6 +543,7 @@ class BotApiMethods:
                 entities=formatted.entities,
                 reply_markup=markup,
                 reply_to=reply_to,
+                photo=state.add_photo(*photo) if isinstance(photo, tuple) else photo,
                 **threads,
             )
         )
@@ -508,8 +551,11 @@ class BotApiMethods:
         return message.to_json()
 
     def edit_message_text(self, params: JsonDict) -> JsonDict:
-        """``editMessageText``; without ``reply_markup`` the inline keyboard is removed."""
+        """``editMessageText``; without ``reply_markup`` the inline keyboard is removed. A
+        photo has no text to edit (its caption is ``editMessageCaption``'s, not emulated)."""
         message = self._editable(params)
+        if message.photo is not None:
+            raise bad_request("there is no text in the message to edit")
         source, formatted, parse_mode = self._format(params)
         markup = parse_reply_markup(params.get("reply_markup"), inline_only=True,
                                     private=self._private(message.chat_id))  # fmt: skip

@@ -132,6 +132,51 @@ class Topic:
         return data
 
 
+@dataclass(frozen=True, eq=False, repr=False)
+class UploadedFile:
+    """A file part of a ``multipart/form-data`` request (how PTB uploads a photo)."""
+
+    filename: str
+    content_type: str
+    data: bytes
+
+    def __repr__(self) -> str:  # the call log prints parameters: not megabytes of bytes
+        return f"UploadedFile({self.filename!r}, {self.content_type!r}, {len(self.data)} bytes)"
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Photo:
+    """A photo the bot sent (``sendPhoto``), as the uploaded bytes and their dimensions.
+
+    Telegram re-encodes a photo into several sizes (thumbnails up to 1280 px); the emulator
+    keeps the upload as its one size, so a test can open exactly what the bot drew.
+    """
+
+    file_id: str
+    file_unique_id: str
+    data: bytes
+    width: int
+    height: int
+
+    @property
+    def file_size(self) -> int:
+        """The photo's size in bytes."""
+        return len(self.data)
+
+    def to_json(self) -> JsonDict:
+        """The Bot API ``PhotoSize`` object."""
+        return {
+            "file_id": self.file_id,
+            "file_unique_id": self.file_unique_id,
+            "width": self.width,
+            "height": self.height,
+            "file_size": self.file_size,
+        }
+
+    def __repr__(self) -> str:
+        return f"Photo({self.file_id!r}, {self.width}x{self.height}, {self.file_size} bytes)"
+
+
 @dataclass(eq=False)
 class ChatMessage:
     """A message in a chat, sent by the bot (``from_bot``) or by a user.
@@ -149,6 +194,9 @@ class ChatMessage:
     the reply chain: ``reply_thread_id`` is the chain's first message, sent as
     ``message_thread_id`` without ``is_topic_message``. ``service`` holds the fields of a
     service message (``{"forum_topic_created": {...}}``), which has no text.
+
+    A photo message (``photo``) keeps its caption in ``text``/``html``/``entities`` and goes
+    out with ``photo`` and ``caption``/``caption_entities`` instead of ``text``/``entities``.
     """
 
     chat: JsonDict
@@ -173,11 +221,18 @@ class ChatMessage:
     service: JsonDict | None = None
     parse_mode: str | None = None
     """The ``parse_mode`` the bot sent the current text with (``"HTML"``), or None."""
+    photo: Photo | None = None
+    """The photo of a ``sendPhoto`` message (``photo.data`` is the image as uploaded)."""
 
     @property
     def chat_id(self) -> int:
         """The id of the chat the message is in."""
         return int(self.chat["id"])
+
+    @property
+    def caption(self) -> str | None:
+        """A photo's caption as shown (plain text, "" if none); None for other messages."""
+        return self.text if self.photo is not None else None
 
     @property
     def is_service(self) -> bool:
@@ -218,10 +273,14 @@ class ChatMessage:
             data["is_topic_message"] = True
         if self.service is not None:
             data.update(self.service)
+        elif self.photo is not None:
+            data["photo"] = [self.photo.to_json()]
+            if self.text:
+                data["caption"] = self.text
         else:
             data["text"] = self.text
         if self.entities:
-            data["entities"] = self.entities
+            data["caption_entities" if self.photo is not None else "entities"] = self.entities
         if self.reply_markup is not None and "inline_keyboard" in self.reply_markup:
             data["reply_markup"] = self.reply_markup
         if self.edit_date is not None:

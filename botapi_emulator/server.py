@@ -28,7 +28,15 @@ from .faults import Faults, InjectedFault
 from .hosts import is_local_host
 from .limits import Limits
 from .methods import BotApiMethods, decode_params
-from .models import ApiCall, CallbackAnswer, ChatMessage, JsonDict, User, chat_id_param
+from .models import (
+    ApiCall,
+    CallbackAnswer,
+    ChatMessage,
+    JsonDict,
+    UploadedFile,
+    User,
+    chat_id_param,
+)
 from .state import ChatRef, EmulatorState
 from .webhook import WebhookSender
 
@@ -407,7 +415,18 @@ async def _read_params(request: web.Request) -> JsonDict:
             if isinstance(body, dict):
                 raw.update(body)
         else:
-            form = await request.post()
+            try:
+                form = await request.post()
+            except web.HTTPRequestEntityTooLarge as error:  # over client_max_size, as Telegram
+                raise ApiError(413, "Request Entity Too Large") from error
             for key, value in form.items():
-                raw[key] = value if isinstance(value, str) else getattr(value, "filename", "")
+                raw[key] = value if isinstance(value, str) else _uploaded(value)
     return decode_params(raw)
+
+
+def _uploaded(part: web.FileField | bytes | bytearray) -> UploadedFile:
+    """A file part of a multipart body (``sendPhoto``'s ``photo``), or a part of binary
+    content without a file name, read into memory."""
+    if isinstance(part, web.FileField):
+        return UploadedFile(part.filename, part.content_type, part.file.read())
+    return UploadedFile("", "application/octet-stream", bytes(part))

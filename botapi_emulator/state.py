@@ -33,6 +33,7 @@ from .models import (
     Group,
     JsonDict,
     MessageEvent,
+    Photo,
     Topic,
     User,
     Webhook,
@@ -161,6 +162,9 @@ class EmulatorState:
         self.webhook_deliveries: list[WebhookDelivery] = []
         self.webhook_last_error: tuple[int, str] | None = None
         """``(unix time, message)`` of the last failed webhook delivery."""
+        self.photos: dict[str, Photo] = {}
+        """Every photo the bot sent, by ``file_id`` (a later ``sendPhoto`` may name one)."""
+        self._next_file_no = 1
 
     # ----------------------------------------------------------------- notifications
 
@@ -448,6 +452,14 @@ class EmulatorState:
         self._chats.setdefault(message.chat_id, {})[message.message_id] = message
         self.notify(MessageEvent(message, "new"))
         return message
+
+    def add_photo(self, data: bytes, width: int, height: int) -> Photo:
+        """Keep a photo the bot uploaded, under a new ``file_id``."""
+        number = self._next_file_no
+        self._next_file_no += 1
+        photo = Photo(f"AgACAgEmu{number:08d}", f"AQADEmu{number:06d}", data, width, height)
+        self.photos[photo.file_id] = photo
+        return photo
 
     def message(self, chat: ChatRef, message_id: int) -> ChatMessage:
         """The message ``message_id`` of a chat, deleted or not; AssertionError if unknown."""
