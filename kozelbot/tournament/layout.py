@@ -1,0 +1,461 @@
+"""Where everything of the tournament picture goes, each text shortened to fit its place.
+
+Pure: the standings (``board.Cross``) and a translator in, a :class:`Layout` of positions,
+sizes and fitted texts out; ``picture`` paints it and the tests check it. Top to bottom: the
+title (the caller's, translated), a champion line at the end, the standings (rank, name, match
+points, the deal-point difference, Buchholz in ``pairs``, matches played), the cross table (a
+column per round or per pair, each result coloured by its outcome) and a legend of the colours.
+Telegram keeps at most 1280 px of a photo's long side and fits it to the screen's width, so
+the picture is at most ``MAX_WIDTH`` wide and grows downwards (32 entrants: about 3 000 px, far
+inside Telegram's limits: width + height ≤ 10 000, sides' ratio ≤ 20, 10 MB).
+
+**Decision**: two tables one above the other, not one chess-style table with the totals after
+the results: each keeps the full width for its own columns (16 pairs leave no room for five
+more), and the standings, which most people look for, come first. Both list the competitors in
+standings order; the cross table labels its rows with the rank (``rotating``) or the pair's
+number (``pairs``: the board's columns are the pairs in number order, ``Row.competitor`` is a
+pair's column, and a pair's own cell is greyed out). The format is read from the rows
+(``Row.buchholz`` is set exactly in ``pairs``), so no parameter can disagree with the data.
+
+**Decision**: when columns do not fit, the name column narrows first (to ``NAME_MIN_EM``
+letters), then the result cells lose their padding (down to the widest score), then the
+table's text shrinks a pixel at a time down to ``SMALLEST``; a note wider than its cell (a
+table number, "bye") is drawn smaller than the scores. Only then are texts cut, always with
+"…". A narrow table makes a narrower picture (down to ``MIN_WIDTH``), which Telegram scales up
+more, so its letters show larger.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from kozelbot.i18n import Translator
+from kozelbot.tournament.board import Cell, Cross, Row
+from kozelbot.tournament.fonts import fit, font, printable, width
+
+MAX_WIDTH = 1280
+"""Telegram shows at most 1280 px of a photo's long side."""
+MIN_WIDTH = 720
+MARGIN = 28
+BODY = 24
+"""Table text, in pixels, when everything fits (the headings are two pixels smaller)."""
+SMALLEST = 14
+"""The smallest table text a crowded cross table shrinks to."""
+TITLE, SECTION, CHAMPION, LEGEND = 36, 26, 30, 20
+NAME_MAX_EM = 15
+"""A name column is at most this many times the font size wide (about 30 letters)."""
+NAME_MIN_EM = 7
+CELL_MIN_EM = 2.6
+"""Result cells are at least this many times the font size wide while there is room."""
+MIN_PAD = 4
+
+Role = Literal["fixed", "name", "cell"]
+"""A column's part: names (left-aligned, the first to narrow), results (one width for all) or
+anything else (centred)."""
+
+OUTCOMES = ("win", "draw", "loss", "bye", "playing")
+SCORES = frozenset({"win", "draw", "loss"})
+"""Cells showing a match's score: a cross table keeps them at its text size; a longer note
+("стол 12", "bye") is drawn smaller where it does not fit."""
+STYLES = (*OUTCOMES, "plain", "self")
+"""What a cell of a table may look like: an outcome's colours, none (``plain``) or a pair's
+own square in the cross table (``self``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A line of text: its left edge and vertical middle, fitted to its room."""
+
+    x: int
+    y: int
+    text: str
+    size: int
+    bold: bool = False
+    muted: bool = False
+    """Drawn in grey (captions, the legend)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """A placed column of a table, with its heading and its texts already fitted."""
+
+    x: int
+    width: int
+    pad: int
+    """Pixels kept free at each side of its texts."""
+    heading: str
+    role: Role
+    bold: bool
+    texts: tuple[str, ...]
+    """One per row, each at most ``room`` pixels wide in the table's font."""
+    styles: tuple[str, ...]
+    """One per row: a key of ``STYLES``."""
+    sizes: tuple[int, ...]
+    """One per row: the text's size (the table's, or smaller for a long note in a cell)."""
+
+    @property
+    def room(self) -> int:
+        """The width its texts may take."""
+        return self.width - 2 * self.pad
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A placed table: a header row, then one row per competitor."""
+
+    top: int
+    size: int
+    """The body text's size; headings are ``heading_size(size)``."""
+    columns: tuple[Column, ...]
+    rows: int
+
+    @property
+    def header_height(self) -> int:
+        """The header row's height."""
+        return round(self.size * 1.8)
+
+    @property
+    def row_height(self) -> int:
+        """Each competitor's row's height."""
+        return round(self.size * 1.7)
+
+    @property
+    def bottom(self) -> int:
+        """The y just below the table."""
+        return self.top + self.header_height + self.rows * self.row_height
+
+    @property
+    def right(self) -> int:
+        """The x just right of the last column."""
+        return self.columns[-1].x + self.columns[-1].width
+
+
+@dataclass(frozen=True, slots=True)
+class Swatch:
+    """A legend entry: a colour sample (a square of ``size``) and its label."""
+
+    x: int
+    y: int
+    size: int
+    style: str
+    label: Text
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Everything the picture shows, placed."""
+
+    width: int
+    height: int
+    title: Text
+    trophy: tuple[int, int, int] | None
+    """The champion's cup: left, top and size of its square; None before the end."""
+    champion: Text | None
+    captions: tuple[Text, Text]
+    """Over the standings and over the cross table."""
+    standings: Table
+    cross: Table
+    legend: tuple[Swatch, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Spec:
+    """A column before it is placed: heading candidates (longest first) and texts."""
+
+    headings: tuple[str, ...]
+    texts: tuple[str, ...]
+    role: Role
+    bold: bool = False
+    styles: tuple[str, ...] = ()
+
+
+def heading_size(size: int) -> int:
+    """The header row's text size for a table whose body text is ``size``."""
+    return max(size - 2, SMALLEST)
+
+
+def _signed(value: int) -> str:
+    """A difference with its sign ("+12", "−3" with a true minus, "0")."""
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def _specs(cross: Cross, t: Translator) -> tuple[list[_Spec], list[_Spec], bool]:
+    """The standings' and the cross table's columns, and whether the format is ``pairs``."""
+    rows: list[Row] = [row for row, _ in cross.rows]
+    pairs = any(row.buchholz is not None for row in rows)
+    names = tuple(printable(row.name) for row in rows)
+    who = t.p("column", "Pair") if pairs else t.p("column", "Player")
+    rank = (t.p("column", "Rank"), "#")
+    standings = [
+        _Spec(rank, tuple(str(row.rank) for row in rows), "fixed"),
+        _Spec((who,), names, "name"),
+        _Spec((t.p("column", "Points"),), tuple(str(row.points) for row in rows), "fixed", True),
+        _Spec(
+            (t.p("column", "Deal points ±"), "±"),
+            tuple(_signed(row.deal_diff) for row in rows),
+            "fixed",
+        ),
+    ]
+    if pairs:
+        texts = tuple("" if row.buchholz is None else str(row.buchholz) for row in rows)
+        standings.append(_Spec((t.p("column", "Buchholz"),), texts, "fixed"))
+    played = tuple(str(row.played) for row in rows)
+    standings.append(_Spec((t.p("column", "Played"),), played, "fixed"))
+    own = [row.competitor if pairs else -1 for row in rows]  # each row's own column, greyed
+    if pairs and all(0 <= column < len(cross.columns) for column in own):
+        labels = tuple(cross.columns[column] for column in own)
+        table = [_Spec((t.p("column", "No."), "#"), labels, "fixed"), _Spec((who,), names, "name")]
+    else:
+        own = [-1] * len(rows)
+        labels = tuple(str(row.rank) for row in rows)
+        table = [_Spec(rank, labels, "fixed"), _Spec((who,), names, "name")]
+    for index, heading in enumerate(cross.columns):
+        cells = [cells[index] if index < len(cells) else None for _, cells in cross.rows]
+        texts = tuple("" if cell is None else _cell_text(cell, t) for cell in cells)
+        styles = tuple(
+            cell.outcome if cell is not None and cell.outcome in OUTCOMES
+            else "self" if own[number] == index
+            else "plain"
+            for number, cell in enumerate(cells)
+        )  # fmt: skip
+        headings = (heading,) if pairs else (t("Round {n}", n=heading), heading)
+        table.append(_Spec(headings, texts, "cell", styles=styles))
+    return standings, table, pairs
+
+
+def _cell_text(cell: Cell, t: Translator) -> str:
+    """What a result cell says: its text, a bare table number as "table 2", "bye" for a bye."""
+    if cell.outcome == "playing" and cell.text.isdigit():
+        return t("table {n}", n=cell.text)
+    return cell.text or (t.p("cross table cell", "bye") if cell.outcome == "bye" else "")
+
+
+def _measure(spec: _Spec, size: int) -> tuple[int, int, int]:
+    """A column's natural width, its least width and its natural padding at ``size``."""
+    body, head = font(size, bold=spec.bold), font(heading_size(size), bold=True)
+    text = max((width(text, body) for text in spec.texts), default=0)
+    heads = [width(heading, head) for heading in spec.headings]
+    pad = round(size * 0.45)
+    if spec.role == "name":
+        natural = min(max(text, heads[-1]), NAME_MAX_EM * size) + 2 * pad
+        return natural, min(natural, NAME_MIN_EM * size), pad
+    if spec.role == "cell":
+        natural = max(text, heads[0], round(CELL_MIN_EM * size)) + 2 * pad
+        scores = [width(text, body) for text, style in zip(spec.texts, spec.styles, strict=True)
+                  if style in SCORES]  # fmt: skip
+        return natural, max([*scores, heads[-1]]) + 2 * MIN_PAD, pad
+    natural = max(text, heads[0]) + 2 * pad
+    return natural, min(natural, max(text, min(heads[-1], 4 * size)) + 2 * MIN_PAD), pad
+
+
+def _fit_widths(specs: Sequence[_Spec], size: int, budget: int, *, force: bool) -> list[int] | None:
+    """Column widths at ``size`` that add up to at most ``budget``, shrinking the name, then
+    the cells (all one width), then the other columns to their least widths; None if that is
+    not enough, unless ``force`` (then cells and names get narrower still, texts will be cut).
+    """
+    measured = [_measure(spec, size) for spec in specs]
+    widths = [natural for natural, _, _ in measured]
+    cells = [i for i, spec in enumerate(specs) if spec.role == "cell"]
+    if cells:
+        common = max(widths[i] for i in cells)
+        for i in cells:
+            widths[i] = common
+    over = sum(widths) - budget
+    for role in ("name", "cell", "fixed"):
+        chosen = [i for i, spec in enumerate(specs) if spec.role == role]
+        if over <= 0 or not chosen:
+            continue
+        if role == "cell":
+            least = max(measured[i][1] for i in chosen)
+            narrower = max(least, widths[chosen[0]] - -(-over // len(chosen)))
+            over -= (widths[chosen[0]] - narrower) * len(chosen)
+            for i in chosen:
+                widths[i] = narrower
+            continue
+        for i in sorted(chosen, key=lambda i: -widths[i]):  # the widest give first
+            cut = min(over, widths[i] - measured[i][1])
+            widths[i] -= cut
+            over -= cut
+    if over > 0 and force:
+        others = sum(w for i, w in enumerate(widths) if i not in cells)
+        if cells:
+            narrow = max(2 * MIN_PAD + 1, (budget - others) // len(cells))
+            for i in cells:
+                widths[i] = narrow
+        over = sum(widths) - budget
+        for i, spec in enumerate(specs):
+            if spec.role == "name" and over > 0:
+                cut = max(min(over, widths[i] - (2 * MIN_PAD + 1)), 0)
+                widths[i] -= cut
+                over -= cut
+    return widths if over <= 0 or force else None
+
+
+def _choose(specs: Sequence[_Spec], budget: int) -> tuple[int, list[int]]:
+    """The largest text size (``BODY`` down to ``SMALLEST``) at which the columns fit, and
+    their widths."""
+    for size in range(BODY, SMALLEST - 1, -1):
+        widths = _fit_widths(specs, size, budget, force=size == SMALLEST)
+        if widths is not None:
+            return size, widths
+    raise AssertionError("unreachable: the smallest size always fits")  # pragma: no cover
+
+
+def _spread(specs: Sequence[_Spec], widths: list[int], size: int, target: int) -> list[int]:
+    """Widths widened to add up to ``target``: the name column up to its natural width, the
+    rest evenly over every column."""
+    widths = list(widths)
+    extra = target - sum(widths)
+    for i, spec in enumerate(specs):
+        if spec.role == "name" and extra > 0:
+            grow = min(extra, max(_measure(spec, size)[0] - widths[i], 0))
+            widths[i] += grow
+            extra -= grow
+    if extra > 0 and widths:
+        share, rest = divmod(extra, len(widths))
+        widths = [w + share + (1 if i < rest else 0) for i, w in enumerate(widths)]
+    return widths
+
+
+def _place(specs: Sequence[_Spec], widths: list[int], size: int, top: int) -> Table:
+    """The table with its columns at their x and every text fitted to its column."""
+    columns: list[Column] = []
+    x = MARGIN
+    head = font(heading_size(size), bold=True)
+    for spec, column_width in zip(specs, widths, strict=True):
+        body = font(size, bold=spec.bold)
+        natural_pad = _measure(spec, size)[2]
+        content = min(max((width(text, body) for text in spec.texts), default=0), column_width)
+        pad = max(MIN_PAD, min(natural_pad, (column_width - content) // 2))
+        room = column_width - 2 * pad
+        heading = next((h for h in spec.headings if width(h, head) <= room), spec.headings[-1])
+        sizes = tuple(
+            _size_for(text, size, room, spec.bold) if spec.role == "cell" else size
+            for text in spec.texts
+        )
+        columns.append(
+            Column(
+                x=x,
+                width=column_width,
+                pad=pad,
+                heading=fit(heading, head, room),
+                role=spec.role,
+                bold=spec.bold,
+                texts=tuple(
+                    fit(text, font(shown, bold=spec.bold), room)
+                    for text, shown in zip(spec.texts, sizes, strict=True)
+                ),
+                styles=spec.styles or ("plain",) * len(spec.texts),
+                sizes=sizes,
+            )
+        )
+        x += column_width
+    rows = len(specs[0].texts) if specs else 0
+    return Table(top=top, size=size, columns=tuple(columns), rows=rows)
+
+
+def _size_for(text: str, size: int, room: int, bold: bool) -> int:
+    """The largest size from ``size`` down to ``SMALLEST`` at which ``text`` fits ``room``
+    (``SMALLEST`` if none: the text is then cut)."""
+    for shown in range(size, SMALLEST, -1):
+        if width(text, font(shown, bold=bold)) <= room:
+            return shown
+    return SMALLEST
+
+
+def layout(
+    title: str, cross: Cross, t: Translator, *, final: bool = False, champion: str | None = None
+) -> Layout:
+    """Where everything of the picture goes (see the module's docstring for what it shows).
+
+    ``champion`` names the winner on the champion line, shown only when ``final``; without it
+    a sole first-ranked competitor is named (a shared first place names nobody).
+    """
+    standings_specs, cross_specs, pairs = _specs(cross, t)
+    budget = MAX_WIDTH - 2 * MARGIN
+    standings_size, standings_widths = _choose(standings_specs, budget)
+    cross_size, cross_widths = _choose(cross_specs, budget)
+    if final and champion is None:
+        first = [row for row, _ in cross.rows if row.rank == 1]
+        champion = first[0].name if len(first) == 1 else None
+    champion_text = t("Champion: {name}", name=printable(champion)) if final and champion else None
+    title_font, champion_font = font(TITLE, bold=True), font(CHAMPION, bold=True)
+    wanted = max(
+        sum(standings_widths),
+        sum(cross_widths),
+        width(title, title_font),
+        width(champion_text, champion_font) + CHAMPION * 2 if champion_text else 0,
+    )
+    image_width = min(max(wanted + 2 * MARGIN, MIN_WIDTH), MAX_WIDTH)
+    inner = image_width - 2 * MARGIN
+
+    y = MARGIN
+    title_line = Text(MARGIN, y + TITLE * 3 // 4, fit(title, title_font, inner), TITLE, True)
+    y += round(TITLE * 1.5)
+    trophy: tuple[int, int, int] | None = None
+    champion_line: Text | None = None
+    if champion_text is not None:
+        cup = round(CHAMPION * 1.4)
+        trophy = (MARGIN, y + 4, cup)
+        room = inner - cup - CHAMPION // 2
+        text = fit(champion_text, champion_font, room)
+        champion_line = Text(MARGIN + cup + CHAMPION // 2, y + 4 + cup // 2, text, CHAMPION, True)
+        y += cup + 12
+    y += 12
+    first_caption = t("Standings")
+    second_caption = t("Results against each pair") if pairs else t("Results by round")
+    section_font = font(SECTION, bold=True)
+    captions: list[Text] = []
+    tables: list[Table] = []
+    for caption, specs, size, widths in (
+        (first_caption, standings_specs, standings_size, standings_widths),
+        (second_caption, cross_specs, cross_size, cross_widths),
+    ):
+        captions.append(Text(MARGIN, y + SECTION * 3 // 4, fit(caption, section_font, inner),
+                             SECTION, True, True))  # fmt: skip
+        y += round(SECTION * 1.6)
+        table = _place(specs, _spread(specs, widths, size, inner), size, y)
+        tables.append(table)
+        y = table.bottom + 28
+    legend, y = _legend(cross, t, y, inner)
+    return Layout(
+        width=image_width,
+        height=y + MARGIN,
+        title=title_line,
+        trophy=trophy,
+        champion=champion_line,
+        captions=(captions[0], captions[1]),
+        standings=tables[0],
+        cross=tables[1],
+        legend=legend,
+    )
+
+
+def _legend(cross: Cross, t: Translator, top: int, inner: int) -> tuple[tuple[Swatch, ...], int]:
+    """The colour samples of the outcomes the cross table shows, flowing over lines, and the
+    y below them."""
+    labels = {
+        "win": t.p("outcome", "win"),
+        "draw": t.p("outcome", "draw"),
+        "loss": t.p("outcome", "loss"),
+        "bye": t.p("outcome", "bye"),
+        "playing": t.p("outcome", "playing now"),
+    }
+    shown = {cell.outcome for _, cells in cross.rows for cell in cells}
+    label_font = font(LEGEND)
+    line = round(LEGEND * 1.7)
+    swatches: list[Swatch] = []
+    x, y = MARGIN, top
+    for outcome in OUTCOMES:
+        if outcome not in shown:
+            continue
+        label = fit(labels[outcome], label_font, inner - LEGEND * 2)
+        entry = LEGEND * 2 + width(label, label_font)
+        if x > MARGIN and x + entry > MARGIN + inner:
+            x, y = MARGIN, y + line
+        text = Text(x + LEGEND * 3 // 2, y + line // 2, label, LEGEND, False, True)
+        swatches.append(Swatch(x, y + (line - LEGEND) // 2, LEGEND, outcome, text))
+        x += entry + LEGEND * 2
+    return tuple(swatches), (y + line if swatches else top)
