@@ -40,6 +40,15 @@ class StaleVersion(Exception):
         self.game_id = game_id
 
 
+class TableAlreadyOpen(Exception):
+    """A tournament's table already has its match (storage refuses a second one for the same
+    tournament, round and table); nothing was written. ``game_id`` is the match it has."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"this tournament table is already open as game {game_id}")
+        self.game_id = game_id
+
+
 class TableStatus(StrEnum):
     """Lifecycle of a game: ``lobby`` → ``playing`` → ``finished`` (or ``stopped``)."""
 

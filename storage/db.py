@@ -1,5 +1,6 @@
 """``Storage``: the bot's SQLite database, opened, migrated, backed up and closed, with its
-parts over the one connection — ``games``, ``people``, ``posts`` and ``boards``.
+parts over the one connection — ``games``, ``people``, ``posts``, ``boards``, ``tournaments``
+and ``notices``.
 
 One aiosqlite connection (WAL, ``synchronous=FULL``, foreign keys, a 5 s busy timeout),
 shared by every part through ``storage.core.Database``: every write is one ``BEGIN IMMEDIATE``
@@ -40,8 +41,10 @@ from storage.core import Clock, Database
 from storage.files import is_file_database, open_private_database
 from storage.games import Games
 from storage.migrate import apply_migrations
+from storage.notices import Notices
 from storage.people import People
 from storage.posts import Posts
+from storage.tournaments import Tournaments
 
 SYNCHRONOUS = "FULL"
 """SQLite's ``synchronous`` setting (``FULL``: see the durability promise above; the CPU
@@ -62,7 +65,8 @@ def _pragmas() -> tuple[str, ...]:
 class Storage:
     """The bot's database: ``games`` (the game service's repository: tables, moves, deals,
     results), ``people`` (users, chats, languages, chat settings), ``posts`` (the outbox and
-    the bot's message book) and ``boards`` (leaderboards, stats, history, ratings)."""
+    the bot's message book), ``boards`` (leaderboards, stats, history, ratings),
+    ``tournaments`` (the tournament director's repository) and ``notices`` (/notify)."""
 
     def __init__(self, connection: aiosqlite.Connection, clock: Clock = time.time) -> None:
         """Wrap an open connection; use ``Storage.open`` instead."""
@@ -71,7 +75,10 @@ class Storage:
         self.people = People(self.database)
         self.posts = Posts(self.database)
         self.boards = Boards(self.database)
-        self.games = Games(self.database, people=self.people, posts=self.posts)
+        self.tournaments = Tournaments(self.database)
+        self.notices = Notices(self.database)
+        self.games = Games(self.database, people=self.people, posts=self.posts,
+                           followers=(self.tournaments, self.notices))  # fmt: skip
         self._closed = False
 
     # -- lifecycle -------------------------------------------------------------------------

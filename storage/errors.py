@@ -1,12 +1,15 @@
 """Errors that storage raises for rule-level conflicts a caller is expected to handle.
 
-``GameAlreadyRunning`` and ``StaleVersion`` are the domain's own exceptions
-(``kozelbot.table``), so the game service can catch them without importing storage.
+``GameAlreadyRunning``, ``SeatTaken``, ``StaleVersion`` and ``TableAlreadyOpen`` are the
+domain's own exceptions (``kozelbot.table``), and ``TournamentAlreadyRunning`` and
+``StaleTournament`` the tournament repository's (``kozelbot.repository``), so the services
+can catch them without importing storage.
 """
 
 from __future__ import annotations
 
-from kozelbot.table import GameAlreadyRunning, SeatTaken, StaleVersion
+from kozelbot.repository import StaleTournament, TournamentAlreadyRunning
+from kozelbot.table import GameAlreadyRunning, SeatTaken, StaleVersion, TableAlreadyOpen
 
 
 class StorageError(Exception):
@@ -17,4 +20,13 @@ class SchemaTooNew(StorageError):
     """The database was migrated by a newer release than this one."""
 
 
-__all__ = ["GameAlreadyRunning", "SchemaTooNew", "SeatTaken", "StaleVersion", "StorageError"]
+__all__ = [
+    "GameAlreadyRunning",
+    "SchemaTooNew",
+    "SeatTaken",
+    "StaleTournament",
+    "StaleVersion",
+    "StorageError",
+    "TableAlreadyOpen",
+    "TournamentAlreadyRunning",
+]

@@ -19,13 +19,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from kozelbot.records import DealRecord, MatchResult, MoveRecord, OutboxItem
 from kozelbot.table import Table
-from storage import ranking
+from storage import ranking, tournaments
 from storage.core import Database, Transaction
-from storage.errors import GameAlreadyRunning, SeatTaken, StaleVersion
+from storage.errors import GameAlreadyRunning, SeatTaken, StaleVersion, TableAlreadyOpen
 from storage.people import People
 from storage.posts import Posts
 from storage.values import fits, match_score, sides_json, to_json
@@ -94,15 +94,24 @@ def _check_belongs(
         raise ValueError(f"records of another game passed to save_game({game_id})")
 
 
+class ChatFollower(Protocol):
+    """A part of storage whose rows move with a group that gets a new id."""
+
+    async def move_chat(self, tx: Transaction, old_chat_id: int, new_chat_id: int) -> None: ...
+
+
 class Games:
     """The games of every chat, their logs and results (``Repository``)."""
 
-    def __init__(self, database: Database, *, people: People, posts: Posts) -> None:
+    def __init__(self, database: Database, *, people: People, posts: Posts,
+                 followers: Sequence[ChatFollower] = ()) -> None:  # fmt: skip
         """Keep games through the shared connection; ``people`` and ``posts`` write their
-        parts of a save."""
+        parts of a save; ``followers`` (tournaments, /notify subscribers) move with a group
+        whose id changes, in the same transaction."""
         self._db = database
         self._people = people
         self._posts = posts
+        self._followers = tuple(followers)
         self._seated: dict[int, frozenset[int]] = {}
         """Game → the people ``live_seats`` lists for it, as last committed (most saves seat
         nobody new, and then ``live_seats`` is not touched)."""
@@ -112,10 +121,16 @@ class Games:
     async def create_game(self, table: Table) -> Table:
         """Insert a new game; return a copy with its ``game_id`` (and ``created_at``) set.
 
-        Raises ``GameAlreadyRunning`` if the chat already has a lobby or playing game.
+        Raises ``GameAlreadyRunning`` if the chat already has a lobby or playing game. A
+        tournament's table (``table.tournament``) is recorded as opened in the same
+        transaction; if it has a match already, ``TableAlreadyOpen`` names that match (before
+        any other refusal) and nothing is written.
         """
         now = self._db.clock()
+        key = table.tournament
         async with self._db.write() as tx:
+            if key is not None and (opened := await tournaments.open_game(tx, key)) is not None:
+                raise TableAlreadyOpen(opened)
             try:
                 cursor = await tx.execute(
                     "INSERT INTO games (chat_id, thread_id, status, version, deadline, data,"
@@ -135,6 +150,8 @@ class Games:
             await tx.execute(
                 "UPDATE games SET data = ? WHERE game_id = ?", (created.to_json(), game_id)
             )
+            if key is not None:
+                await tournaments.claim_table(tx, key, game_id)
             seated = await self._sync_live_seats(tx, created)
         self._seated_committed(created.game_id, seated)
         return created
@@ -304,6 +321,8 @@ class Games:
                 "UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
             )
             await ranking.move_chat(tx, old_chat_id, new_chat_id)
+            for follower in self._followers:
+                await follower.move_chat(tx, old_chat_id, new_chat_id)
         self._seated.clear()  # games stopped here by SQL: read live_seats afresh
 
     # -- reads -----------------------------------------------------------------------------
