@@ -18,7 +18,7 @@ from telegram.ext import (
     filters,
 )
 
-from handlers import admin, advice, info, lobby, play, seals, settings, stats
+from handlers import admin, advice, info, lobby, play, seals, settings, stats, tournament
 from handlers.errors import on_error
 from kozelbot.callbacks import (
     AnalysisButton,
@@ -30,6 +30,7 @@ from kozelbot.callbacks import (
     OptionButton,
     SealButton,
     SettingsButton,
+    TournamentButton,
     VoteButton,
     pattern,
 )
@@ -75,6 +76,11 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(on_press(seals.seal_button, SealButton))
     application.add_handler(on_press(advice.hint_button, HintButton))
     application.add_handler(on_press(advice.analysis_button, AnalysisButton))
+    # Tournaments (issue #19)
+    application.add_handler(CommandHandler("tournament", tournament.tournament))
+    application.add_handler(CommandHandler("pair", tournament.pair))
+    application.add_handler(CommandHandler("notify", tournament.notify))
+    application.add_handler(on_press(tournament.tournament_button, TournamentButton))
     application.add_handler(CommandHandler("help", info.help_command))
     application.add_handler(CommandHandler("rules", info.rules))
     application.add_handler(MessageHandler(filters.COMMAND & private, info.unknown_command))

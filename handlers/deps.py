@@ -28,6 +28,7 @@ from kozelbot.thinking import Thinker
 from storage import Storage
 
 if TYPE_CHECKING:
+    from handlers.tournament_run import TournamentRunner
     from handlers.webapp.server import WebApp
 
 LOOKUP_TTL = 60.0
@@ -49,6 +50,8 @@ class BotData:
     lifecycle: ChatLifecycle
     job_queue: JobQueue[Any]
     bot: Bot
+    tournaments: TournamentRunner
+    """The group tournaments (issue #19): their director and what shows them."""
 
     def __init__(self) -> None:
         self.chat_languages: dict[int, str] = {}

@@ -38,6 +38,8 @@ def publish(data: BotData, change: Change) -> None:
     data.presenter.show(change)
     sync_timer(data, change.table)
     data.hub.changed(change.table.game_id)
+    if change.table.tournament is not None and not change.table.status.live:
+        data.tournaments.table_ended(change.table)  # the tournament moves on (issue #19)
 
 
 def timer_name(table: Table) -> str:

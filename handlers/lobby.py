@@ -24,6 +24,7 @@ from handlers.flow import (
     variant_and_options,
 )
 from handlers.members import is_member
+from handlers.notices import tell_subscribers
 from kozelbot import callbacks
 from kozelbot.games import DEFAULT_PRESET
 from kozelbot.i18n import Translator
@@ -33,6 +34,7 @@ from kozelbot.screens import deep_link
 from kozelbot.service import Change, TableError
 from kozelbot.table import GameAlreadyRunning, Table, TableStatus
 from kozelbot.texts import Button, Keyboard
+from kozelbot.tournament.model import Status as TournamentStatus
 
 JOIN_PREFIX = "join-"
 HAND_PREFIX = "hand-"
@@ -51,6 +53,9 @@ async def new_game(update: Update, context: Context) -> None:
     if cmd is None:
         return
     chat, user, t = cmd.chat, cmd.user, cmd.t
+    if not chat.is_forum and await _tournament_on(data, chat.id):
+        cmd.reply(t("A tournament is on here: its tables use the group. /tournament shows it."))
+        return
     await data.storage.people.upsert_chat(chat.id, chat.title)
     await remember(data, user)
     chosen = await data.storage.people.chat_settings(chat.id)
@@ -69,6 +74,13 @@ async def new_game(update: Update, context: Context) -> None:
         return
     publish(data, Change(table))
     await seat(data, cmd, table.game_id)
+    await tell_subscribers(data, chat.id, chat.title, user.id)
+
+
+async def _tournament_on(data: BotData, chat_id: int) -> bool:
+    """Whether the group's tournament is playing (a plain group's tables need the chat)."""
+    live = await data.storage.tournaments.live_tournament(chat_id)
+    return live is not None and live.status is TournamentStatus.RUNNING
 
 
 async def join(update: Update, context: Context) -> None:

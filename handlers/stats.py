@@ -30,10 +30,13 @@ from kozelbot.boards import (
 from kozelbot.callbacks import HistoryButton
 from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS
 from kozelbot.i18n import Translator
+from kozelbot.tournament.texts import history_lines
 
 GLOBAL = "global"
 HISTORY = "history"
 """The kind under which /history messages are kept (only they take /history buttons)."""
+HISTORY_TOURNAMENTS = 5
+"""The group's latest tournaments /history lists under its matches (issue #19)."""
 
 
 async def chat_variant(data: BotData, chat_id: int) -> str:
@@ -143,8 +146,11 @@ async def history(update: Update, context: Context) -> None:
     async def sent(message_id: int) -> None:
         await data.storage.posts.remember_board_message(chat_id, message_id, HISTORY)
 
-    cmd.reply(html=True, text=history_text(rows, cmd.t, total=total, chat_title=cmd.chat.title),
-              markup=history_keyboard(rows, cmd.t, total=total), on_sent=sent)  # fmt: skip
+    tours = await data.storage.tournaments.tournaments_in(chat_id, limit=HISTORY_TOURNAMENTS)
+    text = "\n".join([history_text(rows, cmd.t, total=total, chat_title=cmd.chat.title),
+                      *history_lines(tours, cmd.t)])  # fmt: skip
+    cmd.reply(html=True, text=text, markup=history_keyboard(rows, cmd.t, total=total),
+              on_sent=sent)  # fmt: skip
 
 
 async def history_button(update: Update, context: Context) -> None:
@@ -172,9 +178,12 @@ async def history_button(update: Update, context: Context) -> None:
     total = await data.storage.boards.finished_matches(chat_id)
     if button.page == -1:
 
+        tours = await data.storage.tournaments.tournaments_in(chat_id, limit=HISTORY_TOURNAMENTS)
+
         def render(gt: Translator) -> Outgoing:
-            return Outgoing(history_text(rows, gt, total=total, chat_title=title),
-                            history_keyboard(rows, gt, total=total),
+            text = "\n".join([history_text(rows, gt, total=total, chat_title=title),
+                              *history_lines(tours, gt)])  # fmt: skip
+            return Outgoing(text, history_keyboard(rows, gt, total=total),
                             edit_message_id=message.message_id)  # fmt: skip
 
     else:

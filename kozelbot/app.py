@@ -39,6 +39,7 @@ from handlers.presenter import Presenter
 from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
+from handlers.tournament_run import TournamentRunner
 from handlers.transport import AiohttpRequest
 from handlers.webapp.server import WebApp
 from kozelbot import replay
@@ -49,6 +50,7 @@ from kozelbot.links import WebAppLinks
 from kozelbot.replay import NotExportable, ReplayFile
 from kozelbot.service import GameService
 from kozelbot.thinking import Thinker
+from kozelbot.tournament.director import Director
 from storage import Storage
 from storage.flood import FloodJournal
 
@@ -151,8 +153,12 @@ async def _open(
     )
     data.lifecycle = ChatLifecycle(data.service, data.storage, data.presenter,
                                    on_change=lambda change: publish(data, change))  # fmt: skip
+    director = Director(data.storage.tournaments, data.service, clock=data.service.clock,
+                        rng=rng, minute=settings.tournament_minute)  # fmt: skip
+    data.tournaments = TournamentRunner(data, director)
     await set_command_menus(application.bot, settings.language)
     await resume_games(data)
+    await data.tournaments.resume()
     await data.presenter.resume_posts()
     if settings.webapp_url:
         data.webapp = WebApp(data)

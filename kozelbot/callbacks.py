@@ -276,3 +276,20 @@ class AnalysisButton(Callback):
     def __post_init__(self) -> None:
         if self.deal_no < 0:
             raise ValueError(self.deal_no)
+
+
+TOURNAMENT_VERBS = ("join", "leave", "start", "confirm")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentButton(Callback):
+    """A tournament's registration button (issue #19): ``join``, ``leave``, ``start`` (the
+    creator or an admin) or ``confirm`` (the partner named by someone who joined)."""
+
+    prefix = "t"
+    tournament_id: int
+    verb: str
+
+    def __post_init__(self) -> None:
+        if self.verb not in TOURNAMENT_VERBS:
+            raise ValueError(self.verb)

@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     """Seconds between two edits of one private hand message (≈1 message/s per chat)."""
     lobby_minutes: float = Field(default=60, gt=0)
     """Minutes a lobby stays open after its last change before it closes itself."""
+    tournament_minute: float = Field(default=60.0, gt=0)
+    """Seconds in a minute of a tournament's clock (``round_time``, ``start``, the 3-minute
+    no-show wait). Only tests shorten it."""
     poll_timeout: int = Field(default=30, ge=0)
     """Long-polling timeout of getUpdates, seconds."""
     press_burst: int = Field(default=8, ge=1)

@@ -133,6 +133,10 @@ class GameState(Protocol):
         """Whether moves for ``deal_no`` are taken now (else a button is stale)."""
 
     def side_of(self, seat: int) -> int: ...
+    def leader(self) -> int | None:
+        """The side ahead on the match score now (``None``: level): a match a tournament's
+        clock ends early is decided by it (issue #19)."""
+
     def seed_context(self) -> str:
         """What the next chance step needs to deal, as the ``<context>`` of its seed text:
         comma-separated ``key=value`` words (no ``:``) that ``Family.deal_from_seed`` reads."""

@@ -60,8 +60,13 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
     family = texts_of(table.variant)
     lines = [f"🐐 <b>{escape(family.title(table.variant, t))}</b> — " + t("gathering players")]
     lines.append(escape(options_line(table, t)))
+    if table.tournament is not None:
+        lines.insert(0, "🏆 " + t("Tournament · round {n} · table {table}",
+                                  n=table.tournament.round_no, table=table.tournament.table_no))
     for seat, player in enumerate(table.seats):
         name = seat_name(table, seat, t)
+        if player is None and table.reserved is not None and table.status is TableStatus.LOBBY:
+            name = t("waiting for someone drawn here") if table.reserved[seat] else t("computer")
         if player is not None and player.user_id in flagged:
             name += " ⚠️ " + t("(leaves matches: a cowardly kozel)")
         lines.append(f"{seat + 1}. {name}")
@@ -71,7 +76,11 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
         lines.append(t("Pairs: 1+3 against 2+4"))
     else:
         lines.append(t("Pairs: drawn at random when the game starts"))
-    if table.status is TableStatus.LOBBY:
+    if table.status is TableStatus.LOBBY and table.reserved is not None:
+        lines.append(t("The players drawn here take their seats with the button; the match "
+                       "starts when all have come, or in 3 minutes with computers for the "
+                       "rest."))  # fmt: skip
+    elif table.status is TableStatus.LOBBY:
         lines.append(t("Join with the button or /join."))
         lines.append(t("The creator may start with bots and change the settings (⚙)."))
     elif table.closed_reason == "expired":
@@ -92,6 +101,9 @@ def lobby_keyboard(table: Table, t: Translator) -> Keyboard:
     if table.status is not TableStatus.LOBBY:
         return ()
     gid = table.game_id
+    if table.reserved is not None:  # a tournament's table: its seats and options are set
+        return ((Button(t("Take a seat"), LobbyButton(gid, "join").pack()),),
+                *seal_keyboard(table, None, t))  # fmt: skip
     family = texts_of(table.variant)
     settings = [Button("🎲 " + family.title(table.variant, t), OptionButton(gid, VARIANT).pack())]
     settings += [Button("⚙ " + label, OptionButton(gid, key).pack())
@@ -129,6 +141,7 @@ def table_error_text(code: str, t: Translator) -> str:
         "no_free_seat": t("Every seat is taken by a person."),
         "not_away": t("You are at the table already."),
         "away": t("A computer plays your seat: press “I'm here” first."),
+        "reserved": t("This is a tournament table: only the players drawn to it sit here."),
     }
     return texts.get(code, t("That is not possible now."))
 
@@ -171,7 +184,7 @@ def leaderboard_text(rows: list[LeaderRow], title: str | None, t: Translator) ->
 
 GROUP_COMMANDS = (
     "newgame", "join", "leave", "seed", "hand", "table", "stop", "top", "stats", "history",
-    "settings", "rules", "language", "help",
+    "tournament", "pair", "notify", "settings", "rules", "language", "help",
 )  # fmt: skip
 """The commands that work in a group (its command menu and /help there)."""
 PRIVATE_COMMANDS = ("play", "hand", "stop", "stats", "top", "rules", "language", "help")
@@ -191,6 +204,9 @@ def command_descriptions(t: Translator) -> dict[str, str]:
         "top": t("leaderboard"),
         "stats": t("your stats"),
         "history": t("the last matches"),
+        "tournament": t("a tournament: register, standings"),
+        "pair": t("enter a pairs tournament with a partner"),
+        "notify": t("tell me privately when a game opens here"),
         "settings": t("the chat's defaults"),
         "play": t("play against the computer"),
         "rules": t("the rules"),
@@ -219,6 +235,9 @@ def help_text(t: Translator, private: bool = False, *, heading: bool = True) -> 
             "open a table: /newgame VARIANT KEY=VALUE… (the lobby's buttons change them too)"
         ),
         "leave": t("leave the table (a bot takes over during a match)"),
+        "tournament": t("a tournament (admins): /tournament VARIANT format=rotating|pairs "
+                        "rounds=N round_time=MIN; alone: the standings; /tournament stop"),
+        "pair": t("reply /pair to your partner's message to enter a pairs tournament"),
         "seed": t("/seed WORD in the lobby: your word goes into the players' seed that every "
                   "shuffle mixes with the sealed secret (fair play)"),
         "table": t("show the table again, at the bottom of the chat"),

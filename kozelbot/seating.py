@@ -14,6 +14,7 @@ from kozelbot.fairplay import players_seed, seating_seed
 from kozelbot.games import TABLE_PRESETS, preset, seats_of
 from kozelbot.options import OptionError
 from kozelbot.table import Player, Table
+from kozelbot.tournament import tables
 
 STOP_VOTE_TIME = 120.0
 """Seconds a vote to stop a match stays open (issue #8: two minutes)."""
@@ -61,6 +62,11 @@ def sit_down(table: Table, player: Player, token: str | None) -> bool:
     """Seat a person at a lobby's first free seat (``full`` if none); ``token``, the id
     Telegram gave the join, goes into the players' seed. True when that was the last free
     seat: the match starts."""
+    if table.reserved is not None:  # a tournament's table: one's own seat (issue #19)
+        assert player.user_id is not None
+        table.seats[tables.check_may_sit(table, player.user_id)] = player
+        contribute(table, f"join:{player.user_id}:{token or ''}")
+        return tables.all_came(table)
     free = [s for s, p in enumerate(table.seats) if p is None]
     if not free:
         raise TableError("full", table)
@@ -90,7 +96,10 @@ def free_seats(table: Table) -> list[int]:
 
 
 def wait_for_seat(table: Table, player: Player) -> Change:
-    """A newcomer asks for a computer-held seat: they sit down at the next deal."""
+    """A newcomer asks for a computer-held seat: they sit down at the next deal (never at
+    a tournament's table, whose seats are the draw's)."""
+    if table.reserved is not None:
+        raise TableError("reserved", table)
     if len(free_seats(table)) <= len(table.waiting):
         raise TableError("no_free_seat", table)
     table.waiting.append(player)
@@ -123,6 +132,8 @@ def cycle_option(table: Table, key: str) -> None:
 
     A change of the number of seats keeps the people seated, in join order; it is refused
     (``full``) when more people sit than the new table has seats."""
+    if table.tournament is not None:
+        raise TableError("reserved", table)  # a tournament's tables keep its options
     if key == "variant":
         names = list(TABLE_PRESETS)
         table.variant = names[(names.index(table.variant) + 1) % len(names)]

@@ -25,9 +25,10 @@ from kozelbot.game import GameError, GameState
 from kozelbot.games import DEFAULT_PRESET, family_of, load_state, new_state
 from kozelbot.records import MoveSource
 from kozelbot.repository import Repository
-from kozelbot.table import Player, SeatTaken, Table, TableStatus
+from kozelbot.table import Player, SeatTaken, Table, TableAlreadyOpen, TableStatus, TournamentTable
 from kozelbot.table_cache import ENDED_CACHE, TableCache
 from kozelbot.thinking import Thinker
+from kozelbot.tournament import tables
 
 __all__ = ["ENDED_CACHE", "MISSED_TO_AWAY", "STOP_VOTE_TIME", "Change", "GameService",
            "Repository", "TableError", "computer"]  # fmt: skip
@@ -115,22 +116,37 @@ class GameService:
         *,
         thread_id: int | None = None,
         defaults: Mapping[str, Any] | None = None,
+        tournament: TournamentTable | None = None,
+        reserved: list[int | None] | None = None,
+        wait: float | None = None,
     ) -> Table:
         """Open a lobby (``OptionError`` for bad ``KEY=VALUE`` words, ``game_running``).
 
         ``defaults`` are the chat's default options for ``variant`` (/settings); typed words
-        go on top of them. Defaults the preset no longer accepts are ignored."""
+        go on top of them. Defaults the preset no longer accepts are ignored. A tournament's
+        table (issue #19) keeps its seats for the ``reserved`` people and starts without
+        whoever has not come ``wait`` seconds later; opened again, it is the same game
+        (``TableAlreadyOpen``: a table is never opened twice)."""
         existing = await self.live_game(chat_id, thread_id)
-        if existing is not None:
+        if existing is not None and (tournament is None or existing.tournament != tournament):
             raise TableError("game_running", existing)
         options = seating.lobby_options(variant, args, defaults)
+        wait = self.lobby_ttl if wait is None else wait
         table = seating.lobby_table(
             chat_id, thread_id, variant, options, creator_id, chat_title,
             seed=self.rng.getrandbits(48), secret=self.entropy(32).hex(),
             invite=base64.urlsafe_b64encode(self.entropy(9)).decode(),
-            created_at=self.clock(), deadline=self.clock() + self.lobby_ttl,
+            created_at=self.clock(), deadline=self.clock() + wait,
         )  # fmt: skip
-        table = await self.repo.create_game(table)
+        if tournament is not None and reserved is not None:
+            table.tournament = tournament
+            tables.reserve(table, reserved)
+        try:
+            table = await self.repo.create_game(table)
+        except TableAlreadyOpen as opened:
+            again = await self.game(opened.game_id)
+            assert again is not None
+            return again
         self.tables.remember(table)
         return table
 
@@ -340,6 +356,8 @@ class GameService:
                 return None
             if table.deadline is None or self.clock() < table.deadline - 0.01:
                 return None  # an old timer, or the turn moved on meanwhile
+            if table.status is TableStatus.LOBBY and table.reserved is not None:
+                return await self._commit(self._start(table))  # no-shows: computers play
             if table.status is TableStatus.LOBBY:
                 table.closed_reason = "expired"
                 return await self._commit(self._stopped(table))
@@ -379,6 +397,15 @@ class GameService:
             self.tables.remember(moved)
         return moved if moved is not None and moved.status.live else None
 
+    async def change(self, game_id: int, make: Callable[[Change], None]) -> Change:
+        """Apply a pure change (``make`` edits the running match's ``Change``) under the
+        game's lock and commit it: the tournament's clock decides a match this way."""
+        async with self.lock(game_id):
+            table = await self._load(game_id, TableStatus.PLAYING)
+            change = Change(table, self._state(table))
+            make(change)
+            return await self._commit(change)
+
     async def stop(self, game_id: int) -> Change:
         """End a game without a result (the caller checked the right to do so)."""
         async with self.lock(game_id):
@@ -417,8 +444,10 @@ class GameService:
         return load_state(table.state)
 
     def _lobby_changed(self, table: Table) -> Change:
-        """Activity in a lobby keeps it open for another ``lobby_ttl`` seconds."""
-        table.deadline = self.clock() + self.lobby_ttl
+        """Activity in a lobby keeps it open for another ``lobby_ttl`` seconds (a
+        tournament's table keeps its no-show deadline)."""
+        if table.reserved is None:
+            table.deadline = self.clock() + self.lobby_ttl
         return Change(table)
 
     def _stopped(self, table: Table) -> Change:

@@ -13,7 +13,7 @@ from html import escape, unescape
 
 from kozelbot.cards import Card, Rank, Suit
 from kozelbot.i18n import Translator
-from kozelbot.table import Table
+from kozelbot.table import Table, TableStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,3 +145,15 @@ def pack_lines(parts: Sequence[str], sep: str = " · ") -> list[str]:
         else:
             lines.append(part)
     return lines
+
+
+def ended_line(table: Table, t: Translator) -> str | None:
+    """How a match ended early, for its table: stopped, or ended by a tournament round's
+    clock (issue #19: on its score, or level); ``None`` while it runs or once it finished."""
+    if table.closed_reason == "round_time":
+        if table.status is TableStatus.FINISHED:
+            return "⏰ " + t("Time: the round's clock decided the match on its score.")
+        return "⏰ " + t("Time: the round's clock ended the match level.")
+    if table.status is TableStatus.STOPPED:
+        return t("The game was stopped.")
+    return None

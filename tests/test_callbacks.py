@@ -59,7 +59,8 @@ def test_every_button_is_declared_once_and_round_trips_through_its_prefix() -> N
                callbacks.OptionButton(7, "move_time"), callbacks.BackButton(7),
                callbacks.SettingsButton("language"), callbacks.HistoryButton(7, -1),
                callbacks.VoteButton(7), callbacks.SealButton(7, -1),
-               callbacks.HintButton(7, 0), callbacks.AnalysisButton(7, 2)]  # fmt: skip
+               callbacks.HintButton(7, 0), callbacks.AnalysisButton(7, 2),
+               callbacks.TournamentButton(7, "join")]  # fmt: skip
     assert {type(b) for b in samples} == set(callbacks.BUTTONS.values())
     for button in samples:
         packed = button.pack()

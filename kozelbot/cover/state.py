@@ -122,6 +122,14 @@ class CoverState:
     def side_of(self, seat: int) -> int:
         return self.rules.seats.side_of(seat)
 
+    def leader(self) -> int | None:
+        """The side with the fewest loser points (``None``: several tie for it); a seat
+        already out of the match (``self`` mode) is behind everyone still in."""
+        standing = [(side in self.out, points) for side, points in enumerate(self.score)]
+        best = min(standing)
+        sides = [side for side, key in enumerate(standing) if key == best]
+        return sides[0] if len(sides) == 1 else None
+
     @property
     def multiplier(self) -> int:
         """Eggs double the next game's loser points: ×2, ×4 after two eggs in a row…"""

@@ -222,6 +222,11 @@ class MatchState:
     def side_of(self, seat: int) -> int:
         return self.seats.side_of(seat)
 
+    def leader(self) -> int | None:
+        """The side with more match points (eyes toward the target); ``None`` when level.
+        **Decision**: eggs waiting for the next deal count for nobody yet."""
+        return _ahead(self.score, higher=True)
+
     @property
     def multiplier(self) -> int:
         """The eggs multiplier of the current deal: k eggs in a row → ×(k+1) (RULES.md §1.1)."""
@@ -414,3 +419,10 @@ class MatchState:
 
 
 _ADAPTER: TypeAdapter[MatchState] = TypeAdapter(MatchState)
+
+
+def _ahead(score: list[int], *, higher: bool) -> int | None:
+    """The one side whose score is best (highest or lowest), or ``None`` if several tie."""
+    best = max(score) if higher else min(score)
+    sides = [side for side, value in enumerate(score) if value == best]
+    return sides[0] if len(sides) == 1 else None

@@ -94,6 +94,8 @@ class TableDraw(BaseModel):
     opened_at: float | None = None
     deadline: float | None = None
     """When the clock decides the match (epoch seconds), once opened."""
+    ended_at: float | None = None
+    """When its result was recorded."""
     no_shows: list[int] = Field(default_factory=list)
     """People replaced by a computer because they did not come within ``NO_SHOW_SECONDS``."""
     result: TableResult | None = None
@@ -152,6 +154,14 @@ class Tournament(BaseModel):
     version: int = 0
     created_at: float = 0.0
     finished_at: float | None = None
+    messages: dict[str, int] = Field(default_factory=dict)
+    """The group messages that show it, by kind (``registration``, ``standings``): edited in
+    place. The presenter's bookkeeping, kept here so a restart edits the same messages."""
+    announced: int = 0
+    """Rounds whose draw was posted to the group (posts follow the rounds after a restart:
+    each is sent once it is due, then marked)."""
+    pictured: int = 0
+    """Rounds whose standings picture was posted (the final one included)."""
 
     @property
     def current(self) -> Round | None:

@@ -29,8 +29,8 @@ from kozelbot.cover.view import PLAYING, View
 from kozelbot.cover.vocabulary import Phase
 from kozelbot.game import DealScored
 from kozelbot.i18n import Translator
-from kozelbot.table import Table, TableStatus
-from kozelbot.texts import card_label, seat_name
+from kozelbot.table import Table
+from kozelbot.texts import card_label, ended_line, seat_name
 
 
 def _talon_line(view: View, t: Translator) -> str:
@@ -97,8 +97,9 @@ def table_text(table: Table, state: CoverState, t: Translator) -> str:
         in_play = [s for s in sides_of(view) if pairs or s in view.in_play]
         lines.append(figures(lambda s: t("Open card points: {points}", points=s), names,
                              [str(p) for p in view.open_points], in_play))  # fmt: skip
-    if table.status is TableStatus.STOPPED:
-        lines.append(t("The game was stopped."))
+    ended = ended_line(table, t)
+    if ended is not None:
+        lines.append(ended)
     return "\n".join(lines)
 
 

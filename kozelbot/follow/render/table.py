@@ -22,8 +22,16 @@ from kozelbot.follow.view import View
 from kozelbot.follow.vocabulary import IN_DEAL, Phase
 from kozelbot.game import DealScored
 from kozelbot.i18n import Translator
-from kozelbot.table import Table, TableStatus
-from kozelbot.texts import card_label, cards_label, fit_line, pack_lines, pair_name, seat_name
+from kozelbot.table import Table
+from kozelbot.texts import (
+    card_label,
+    cards_label,
+    ended_line,
+    fit_line,
+    pack_lines,
+    pair_name,
+    seat_name,
+)
 
 
 def table_text(table: Table, state: MatchState, t: Translator) -> str:
@@ -61,8 +69,9 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
         lines.append(
             "⌛ " + t("Played by the computer on time-out: {names}", names=", ".join(late))
         )
-    if table.status is TableStatus.STOPPED:
-        lines.append(t("The game was stopped."))
+    ended = ended_line(table, t)
+    if ended is not None:
+        lines.append(ended)
     return "\n".join(lines)
 
 

@@ -1,0 +1,176 @@
+"""Tournament commands and buttons (issue #19): ``/tournament``, ``/pair``, ``/notify`` and
+the registration post's Join / Leave / Start / Confirm. Thin: the director decides, the
+runner (``handlers.tournament_run``) shows and sets in motion."""
+
+from __future__ import annotations
+
+from telegram import Update
+
+from handlers.deps import BotData, Context
+from handlers.flow import Command, group_command, plain, press, remember
+from handlers.members import is_admin, is_member
+from handlers.notices import tell_subscribers
+from kozelbot import callbacks
+from kozelbot.games import DEFAULT_PRESET
+from kozelbot.i18n import Translator
+from kozelbot.tournament import texts
+from kozelbot.tournament.director import TournamentError
+from kozelbot.tournament.model import Format, Status
+from kozelbot.tournament.standings import standings
+
+
+def error_text(error: TournamentError, t: Translator) -> str:
+    """A short answer for a refused tournament operation."""
+    texts_ = {
+        "running": t("A tournament is already on here: /tournament shows it."),
+        "option": t("Unknown tournament option or value: {word}. Allowed: format=rotating|pairs, "
+                    "rounds=1–15, round_time=5–240 (minutes), computer_fill=true|false, "
+                    "start=1–1440 (minutes from now), and the game's own options.",
+                    word=plain(error.word[:40])),
+        "variant": t("Tournaments are for games of two pairs at four seats."),
+        "registered": t("You are registered already."),
+        "not_registered": t("You are not registered."),
+        "not_registration": t("Registration is closed."),
+        "too_few": t("Too few entrants to start."),
+        "full": t("The tournament is full."),
+        "partner": t("Name a partner who is not in a pair yet: reply /pair to their message."),
+        "no_invite": t("Nobody has asked you to be their partner."),
+        "no_tournament": t("There is no tournament here."),
+    }
+    return texts_.get(error.code, t("That is not possible now."))
+
+
+async def tournament(update: Update, context: Context) -> None:
+    """/tournament [VARIANT] [KEY=VALUE …] opens registration (chat admins); with nothing
+    after it, the running one's standings; ``/tournament stop`` (admins) ends it."""
+    data = context.bot_data
+    cmd = await group_command(update, data,
+                              lambda t: t("Send /tournament in the group that plays."))  # fmt: skip
+    if cmd is None:
+        return
+    runner = data.tournaments
+    words = list(context.args or [])
+    live = await runner.director.live(cmd.chat.id)
+    if words == ["stop"]:
+        if live is None:
+            cmd.reply(error_text(TournamentError("no_tournament"), cmd.t))
+        elif not await is_admin(data, cmd.chat.id, cmd.user.id):
+            cmd.reply(cmd.t("Only a chat admin can do that."))
+        else:
+            await runner.stop(live)
+            cmd.reply(cmd.t("The tournament was stopped."))
+        return
+    if live is not None:
+        rows = standings(live)
+        text = (texts.registration_text(live, cmd.t, runner.director.clock())
+                if live.status is Status.REGISTRATION else texts.standings_text(live, rows, cmd.t))
+        cmd.reply(text, html=True)
+        return
+    if not await is_admin(data, cmd.chat.id, cmd.user.id):
+        cmd.reply(cmd.t("Only a chat admin can open a tournament."))
+        return
+    if not await _room_for_tables(data, cmd):
+        return
+    await remember(data, cmd.user)
+    chosen = await data.storage.people.chat_settings(cmd.chat.id)
+    try:
+        tour = await runner.director.announce(
+            cmd.chat.id, cmd.thread_id, forum=bool(cmd.chat.is_forum), chat_title=cmd.chat.title,
+            creator_id=cmd.user.id, words=words,
+            default_variant=chosen.variant if chosen is not None else DEFAULT_PRESET)
+    except TournamentError as error:
+        cmd.reply(error_text(error, cmd.t))
+        return
+    await runner.step(tour.tournament_id)
+    await tell_subscribers(data, cmd.chat.id, cmd.chat.title, cmd.user.id, tournament=True)
+
+
+async def _room_for_tables(data: BotData, cmd: Command) -> bool:
+    """A plain group plays one game at a time: its tournament waits for no other game."""
+    if cmd.chat.is_forum:
+        return True
+    if await data.service.live_game(cmd.chat.id) is not None:
+        cmd.reply(cmd.t("Finish the game in play first: the tournament's tables need the group."))
+        return False
+    return True
+
+
+async def pair(update: Update, context: Context) -> None:
+    """/pair as a reply to someone's message: join a ``pairs`` tournament with them as
+    partner; they confirm with the button under the invitation."""
+    data = context.bot_data
+    cmd = await group_command(update, data, lambda t: t("Send /pair in the group."))
+    if cmd is None:
+        return
+    live = await data.tournaments.director.live(cmd.chat.id)
+    if live is None or live.format is not Format.PAIRS:
+        cmd.reply(cmd.t("There is no pairs tournament to join here."))
+        return
+    replied = cmd.message.reply_to_message
+    partner = None if replied is None else replied.from_user
+    if partner is None or partner.is_bot:
+        cmd.reply(error_text(TournamentError("partner"), cmd.t))
+        return
+    await remember(data, cmd.user)
+    try:
+        tour = await data.tournaments.director.register(
+            live.tournament_id, cmd.user.id, cmd.user.first_name,
+            partner=(partner.id, partner.first_name))
+    except TournamentError as error:
+        cmd.reply(error_text(error, cmd.t))
+        return
+    cmd.reply(cmd.t("{name} asks {partner} to play as a pair. {partner}, press Confirm.",
+                    name=plain(cmd.user.first_name), partner=plain(partner.first_name)),
+              html=True, markup=texts.confirm_keyboard(tour, cmd.t))  # fmt: skip
+    await data.tournaments.step(tour.tournament_id)
+
+
+async def notify(update: Update, context: Context) -> None:
+    """/notify in a group: toggle a private message when a table or tournament opens here."""
+    data = context.bot_data
+    cmd = await group_command(update, data, lambda t: t("Send /notify in the group."))
+    if cmd is None:
+        return
+    await remember(data, cmd.user)
+    on = await data.storage.notices.toggle(cmd.chat.id, cmd.user.id)
+    cmd.reply(cmd.t("I will write to you privately when a new table or tournament opens here.")
+              if on else cmd.t("No more messages about new tables here."))  # fmt: skip
+
+
+async def tournament_button(update: Update, context: Context) -> None:
+    """Join, Leave, Start and Confirm under the registration post or an invitation."""
+    data = context.bot_data
+    pressed = await press(update, data)
+    if pressed is None or not isinstance(pressed.button, callbacks.TournamentButton):
+        return
+    button, user, t = pressed.button, pressed.user, pressed.t
+    director = data.tournaments.director
+    tour = await data.storage.tournaments.tournament(button.tournament_id)
+    if tour is None or not tour.status.live:
+        await pressed.refuse(error_text(TournamentError("not_registration"), t))
+        return
+    if not await is_member(data, tour.chat_id, user.id):
+        await pressed.refuse(t("Only members of this group may enter its tournament."))
+        return
+    await remember(data, user)
+    try:
+        if button.verb == "join":
+            if tour.format is Format.PAIRS:
+                await pressed.refuse(error_text(TournamentError("partner"), t))
+                return
+            await director.register(tour.tournament_id, user.id, user.first_name)
+        elif button.verb == "leave":
+            await director.withdraw(tour.tournament_id, user.id)
+        elif button.verb == "confirm":
+            await director.confirm(tour.tournament_id, user.id, user.first_name)
+        else:
+            if user.id != tour.creator_id and not await is_admin(data, tour.chat_id, user.id):
+                await pressed.refuse(t("Only the tournament's creator or a chat admin can "
+                                        "start it."))  # fmt: skip
+                return
+            await data.tournaments.begin(tour)
+    except TournamentError as error:
+        await pressed.refuse(error_text(error, t))
+        return
+    await pressed.answer(t("Done."))
+    await data.tournaments.step(tour.tournament_id)

@@ -1,0 +1,92 @@
+"""A tournament's table as a match: seats kept for the people drawn, the no-show rule, and
+the clock's decision — pure changes of a ``Table`` the service makes under the game's lock
+(``GameService.change``), as ``kozelbot.seating`` does for ordinary lobbies.
+
+A tournament table opens as a lobby whose seats are *reserved* (``Table.reserved``): each
+person drawn takes their own seat (Join, or the link in their private message), nobody else
+may sit, and the options are the tournament's. When the last of them sits down the match
+starts; ``NO_SHOW_SECONDS`` after the table opened it starts anyway, computers in the seats of
+whoever has not come (``no_shows``).
+"""
+
+from __future__ import annotations
+
+from kozelbot import ledger
+from kozelbot.change import Change, TableError
+from kozelbot.game import GameState, MatchOver
+from kozelbot.table import Table, TableStatus
+from kozelbot.tournament.model import TableResult
+
+
+def reserve(table: Table, reserved: list[int | None]) -> None:
+    """Keep each seat for the person drawn to it; the seats stay as drawn (no seating
+    draw at the start) and computers take the seats drawn as ``None``."""
+    table.reserved = list(reserved)
+    table.options = {**table.options, "seating": "ordered"}
+
+
+def no_shows(table: Table) -> list[int]:
+    """People drawn to the table whose seat a computer holds because they never came."""
+    if table.reserved is None or table.status is TableStatus.LOBBY:
+        return []
+    return [user for seat, user in enumerate(table.reserved)
+            if user is not None and table.seats[seat] is not None
+            and table.seats[seat].is_computer]  # type: ignore[union-attr]  # fmt: skip
+
+
+def check_may_sit(table: Table, user_id: int) -> int:
+    """The seat kept for ``user_id`` at a tournament table (``reserved`` when the person
+    was not drawn here, or the match already began without them)."""
+    assert table.reserved is not None
+    if user_id not in table.reserved or table.status is not TableStatus.LOBBY:
+        raise TableError("reserved", table)
+    return table.reserved.index(user_id)
+
+
+def all_came(table: Table) -> bool:
+    """Whether everyone drawn to the table sits at it."""
+    assert table.reserved is not None
+    return all(user is None or table.seats[seat] is not None
+               for seat, user in enumerate(table.reserved))  # fmt: skip
+
+
+def decide(change: Change) -> None:
+    """The round's time ran out: the match ends on its score now (``GameState.leader``).
+
+    **Decision** (the issue asks for "decided by the current score"): the side ahead on the
+    match score wins, a finished match with its result, rated as any other; a level score
+    is a draw for the tournament and the match stops without a result (nobody's rating
+    moves). The deal in play is not scored: its cards were not all played."""
+    table, state = change.table, change.state
+    assert state is not None
+    side = state.leader()
+    table.deadline = None
+    if side is None:
+        table.status = TableStatus.STOPPED
+        table.closed_reason = "round_time"
+        return
+    ledger.owe(change, [MatchOver(side, score_of(state))])
+    table.status = TableStatus.FINISHED
+    table.closed_reason = "round_time"
+
+
+def score_of(state: GameState) -> tuple[int, ...]:
+    """The match score per side after the last scored deal (zeros before the first)."""
+    if state.last_result is not None:
+        return tuple(state.last_result.score)
+    return tuple(0 for _ in range(max(state.side_of(s) for s in range(state.players)) + 1))
+
+
+def result_of(table: Table, state: GameState | None) -> TableResult:
+    """A tournament's record of how a table's match ended: the winning side, the score and
+    the card points each side took over the match (``Table.tally``'s ``points``: a seat
+    counts its side's). A stopped match is decided by its score, as the clock decides."""
+    points = tuple(table.tally[seat].get("points", 0) for seat in (0, 1))
+    if state is None:
+        return TableResult(winner_side=None, score=(0, 0), points=(points[0], points[1]),
+                           by_clock=True)  # fmt: skip
+    score = score_of(state)
+    winner = state.winner if state.over else state.leader()
+    return TableResult(winner_side=winner, score=(score[0], score[1]),
+                       points=(points[0], points[1]),
+                       by_clock=table.closed_reason is not None or not state.over)  # fmt: skip

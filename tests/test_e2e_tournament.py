@@ -1,0 +1,299 @@
+"""Issue #19 end to end: tournaments through the real bot and the emulator — registration,
+the draw, tables that open (in topics of a forum, one after another in a plain group),
+people who do not come, the round's clock, standings and their picture, a champion."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import itertools
+import random
+import re
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from botapi_emulator import BotApiEmulator, ChatMessage
+from botapi_emulator.models import Group, User
+from kozelbot.games import load_state
+from kozelbot.tournament.model import Status, Tournament
+from kozelbot.tournament.standings import standings
+from kozelbot.tournament.tables import no_shows, result_of
+from sandbox.watch import choose_button, hand_message, shows_turn
+from storage import Storage
+from tests.e2e import BotProcess, BotRunner, bot_settings
+
+MINUTE = 1.0
+"""Seconds in a tournament minute here: a 5-minute round lasts 5 s, the no-show wait 3 s."""
+
+
+@pytest.fixture
+async def bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[BotRunner]:
+    runner = BotRunner(bot_settings(emu, db_path, tournament_minute=MINUTE))
+    await runner.start()
+    try:
+        yield runner
+    finally:
+        await runner.stop()
+
+
+async def english_people(emu: BotApiEmulator, count: int, *,
+                         forum: bool = False) -> tuple[Group, list[User]]:  # fmt: skip
+    """``count`` people who opened the private chat, in a group its admin (the first one)
+    switched to English."""
+    users = [emu.add_user(first_name=f"Player{i + 1}", language_code="en") for i in range(count)]
+    group = emu.add_group(title="Club", members=users, admins=users[:1], creator=users[0],
+                          bot_is_admin=forum, forum=forum)  # fmt: skip
+    for user in users:
+        await emu.start_private(user)
+    emu.send_text(users[0], group.id, "/language en")
+    await emu.wait_for(lambda: emu.find_message(group.id, "Language: en.") is not None)
+    return group, users
+
+
+def registration(emu: BotApiEmulator, group: Group) -> ChatMessage | None:
+    return emu.find_message(group.id, "entrant") or emu.find_message(group.id, "Nobody has")
+
+
+async def register_all(emu: BotApiEmulator, group: Group, users: list[User]) -> ChatMessage:
+    post = registration(emu, group)
+    assert post is not None
+    for user in users:
+        answer = await emu.press(user, group.id, post.message_id, text="Join")
+        assert not answer.show_alert, answer.text
+    await emu.wait_for(lambda: f"{len(users)} entrants" in emu.message(group.id,
+                                                                        post.message_id).text)
+    return emu.message(group.id, post.message_id)
+
+
+async def test_a_plain_group_s_tournament_runs_to_its_champion(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """Four people register, the admin starts; the round's table opens in the group, each
+    gets a private link; one never comes and a computer plays for them; the clock decides
+    the match; the standings name the champion and a picture of them is posted."""
+    group, users = await english_people(emu, 4)
+    emu.send_text(users[0], group.id, "/tournament rounds=1 round_time=6")
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    # a stranger's Start is refused; the Join list fills
+    post = await register_all(emu, group, users)
+    refused = await emu.press(users[1], group.id, post.message_id, text="▶️ Start")
+    assert refused.show_alert
+    started = await emu.press(users[0], group.id, post.message_id, text="▶️ Start")
+    assert not started.show_alert, started.text
+    await emu.wait_for(lambda: emu.find_message(group.id, "Round 1 of 1") is not None)
+    # everyone drawn gets a private link to the table
+    for user in users:
+        await emu.wait_for(lambda u=user: emu.find_message(u.id, "table 1 is open") is not None)
+    lobby = emu.find_message(group.id, "table 1")
+    assert lobby is not None
+    absent = users[3]
+    for user in users[:3]:
+        answer = await emu.press(user, group.id, lobby.message_id, text="Take a seat")
+        assert not answer.show_alert, answer.text
+    # someone not drawn to the table is refused a seat (none here: the absent one's own)
+    # the no-show wait passes: the match starts with a computer in the absent one's seat
+    await emu.wait_for(lambda: any("Deal" in m.text or "deal" in m.text
+                                   for m in emu.messages(group.id)), timeout=15)  # fmt: skip
+    # the round's clock decides the match; the tournament ends with a champion and a picture
+    await emu.wait_for(lambda: emu.find_message(group.id, "Champion") is not None, timeout=30)
+    board0 = emu.messages(group.id)[0]
+    photos = [m for m in emu.messages(group.id) if getattr(m, "photo", None)]
+    assert photos, "no standings picture was posted"
+    image = Image.open(io.BytesIO(photos[-1].photo.data))  # type: ignore[union-attr]
+    assert image.width > 300
+    await emu.wait_for(lambda: "Champion" in (emu.find_message(group.id, " pts (") or board0).text)
+    board = emu.find_message(group.id, " pts (")
+    assert board is not None
+    assert re.search(r"^1\. Player\d — \d+ pts", board.text, re.M)
+    # the match was level when the clock struck: a draw each, but the no-show lost
+    assert re.search(rf"^4\. {absent.first_name} — 0 pts", board.text, re.M), board.text
+
+
+class Table:
+    """The people of one tournament table, pressing legal cards whenever it is their turn."""
+
+    def __init__(self, emu: BotApiEmulator, users: list[User], seed: int) -> None:
+        self.emu, self.users, self.rng = emu, users, random.Random(seed)
+
+    async def play(self, until: Callable[[], bool]) -> None:
+        """Play on (each press waits for its answer) until ``until()``."""
+        while not until():
+            for user in self.users:
+                hand = hand_message(self.emu, user)
+                if hand is None or not shows_turn(hand):
+                    continue
+                data = choose_button(hand, self.rng)
+                if data is not None:
+                    with contextlib.suppress(TimeoutError, AssertionError):
+                        await self.emu.press(user, user.id, hand.message_id, data, timeout=5)
+            await asyncio.sleep(0.02)
+
+
+def round_over(emu: BotApiEmulator, group: Group, round_no: int) -> Callable[[], bool]:
+    """Whether the group was told round ``round_no`` is over (or the champion)."""
+
+    def over() -> bool:
+        return any(f"after round {round_no} of" in m.text or "Champion" in m.text
+                   for m in emu.messages(group.id))  # fmt: skip
+
+    return over
+
+
+def invites(emu: BotApiEmulator, user: User) -> list[ChatMessage]:
+    """The private messages that told ``user`` their table opened."""
+    return [m for m in emu.messages(user.id) if "is open in" in m.text]
+
+
+async def take_seat(emu: BotApiEmulator, user: User, invite: ChatMessage) -> None:
+    """``user`` follows their invitation's link (the bot's deep link seats them)."""
+    url = next(u for row in (invite.reply_markup or {}).get("inline_keyboard", [])
+               for button in row if (u := button.get("url")))  # fmt: skip
+    await emu.open_deep_link(user, url)
+
+
+async def test_a_forum_plays_three_rotating_rounds_through_a_kill(
+    emu: BotApiEmulator, db_path: Path, tmp_path: Path
+) -> None:
+    """Issue #19's acceptance: 8 people, ``rotating``, 3 rounds in a forum — each round's two
+    tables at once, in two topics — one no-show replaced by a computer, the bot killed (-9)
+    mid-round and restarted; the final standings equal those recomputed from the stored
+    matches, and nobody had the same partner twice."""
+    bot = BotProcess(emu, db_path, tmp_path, env={"KOZEL_TOURNAMENT_MINUTE": str(MINUTE)})
+    await bot.start()
+    try:
+        group, users = await english_people(emu, 8, forum=True)
+        emu.send_text(users[0], group.id, "/tournament rounds=3 round_time=8 move_time=10")
+        await emu.wait_for(lambda: registration(emu, group) is not None, timeout=20)
+        post = await register_all(emu, group, users)
+        started = await emu.press(users[0], group.id, post.message_id, text="▶️ Start")
+        assert not started.show_alert, started.text
+        absent = users[5]
+        for round_no in (1, 2, 3):
+            for user in users:
+                await emu.wait_for(lambda u=user, n=round_no: len(invites(emu, u)) >= n,
+                                   timeout=30)  # fmt: skip
+            for user in users:
+                if round_no == 1 and user is absent:
+                    continue  # never comes: a computer plays for them after 3 minutes
+                await take_seat(emu, user, invites(emu, user)[-1])
+            done = round_over(emu, group, round_no)
+            players = Table(emu, users, seed=round_no)
+            playing = asyncio.create_task(players.play(done))
+            if round_no == 2:  # kill -9 mid-round, restart on the same database
+                await asyncio.sleep(3)
+                await bot.kill()
+                await bot.start()
+            await emu.wait_for(done, timeout=60)
+            playing.cancel()
+        await emu.wait_for(lambda: emu.find_message(group.id, "Champion") is not None, timeout=30)
+    finally:
+        await bot.stop()
+    storage = await Storage.open(str(db_path))
+    try:
+        [stored] = await storage.tournaments.tournaments_in(group.id)
+        assert stored.status is Status.FINISHED and len(stored.played) == 3
+        # each round's two tables were open at once, each in a topic of its own
+        for rnd in stored.played:
+            assert len(rnd.tables) == 2 and len({d.thread_id for d in rnd.tables}) == 2
+            assert all(d.game_id is not None for d in rnd.tables)
+        # nobody had the same partner twice
+        partners = Counter(frozenset((d.seats[a], d.seats[a + 2]))
+                           for rnd in stored.played for d in rnd.tables
+                           for a in (0, 1))  # fmt: skip
+        assert max(partners.values()) == 1
+        # the no-show is marked, and every table opened once
+        first = stored.played[0].tables
+        assert absent.id in first[0].no_shows + first[1].no_shows
+        games = [d.game_id for rnd in stored.played for d in rnd.tables]
+        assert len(set(games)) == 6
+        # the standings recomputed from the stored matches are the tournament's own
+        again = stored.model_copy(deep=True)
+        for rnd in again.played:
+            for draw in rnd.tables:
+                assert draw.game_id is not None
+                table = await storage.games.game(draw.game_id)
+                assert table is not None and not table.status.live
+                state = None if table.state is None else load_state(table.state)
+                draw.result = result_of(table, state)
+                draw.no_shows = no_shows(table)
+        assert standings(again) == standings(stored)
+    finally:
+        await storage.close()
+
+
+async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
+    emu: BotApiEmulator, bot: BotRunner, db_path: Path
+) -> None:
+    """Issue #19's acceptance: 6 fixed pairs register (one replies /pair to the partner's
+    message, the partner confirms), 3 rounds of Swiss in a plain group: the tables play one
+    after another, no pair meets another twice, and the standings rank by points, then
+    Buchholz."""
+    group, users = await english_people(emu, 12)
+    emu.send_text(users[0], group.id, "/tournament format=pairs rounds=3 round_time=5")
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    post = registration(emu, group)
+    assert post is not None
+    # Join alone is refused in a pairs tournament: one names a partner
+    alone = await emu.press(users[0], group.id, post.message_id, text="Join")
+    assert alone.show_alert
+    for a, b in zip(users[0::2], users[1::2], strict=True):
+        said = emu.send_text(b, group.id, "hi")
+        emu.send_text(a, group.id, "/pair", reply_to=said.message_id)
+        await emu.wait_for(lambda a=a: emu.find_message(group.id, f"{a.first_name} asks")
+                           is not None)  # fmt: skip
+        invitation = emu.find_message(group.id, f"{a.first_name} asks")
+        assert invitation is not None
+        stranger = await emu.press(users[-1] if b is not users[-1] else users[0], group.id,
+                                   invitation.message_id, text="Confirm")  # fmt: skip
+        assert stranger.show_alert  # only the one named confirms
+        confirmed = await emu.press(b, group.id, invitation.message_id, text="Confirm")
+        assert not confirmed.show_alert, confirmed.text
+    await emu.wait_for(lambda: "12 entrants" in emu.message(group.id, post.message_id).text)
+    started = await emu.press(users[0], group.id, post.message_id, text="▶️ Start")
+    assert not started.show_alert, started.text
+    seated: set[int] = set()
+    player = Table(emu, users, seed=3)
+
+    def finished() -> bool:
+        return emu.find_message(group.id, "Champion") is not None
+
+    playing = asyncio.create_task(player.play(finished))
+    deadline = asyncio.get_running_loop().time() + 150
+    while not finished():
+        assert asyncio.get_running_loop().time() < deadline, "the tournament did not finish"
+        for user in users:  # everyone takes their seat when their table opens
+            for invite in invites(emu, user):
+                if invite.message_id not in seated:
+                    seated.add(invite.message_id)
+                    await take_seat(emu, user, invite)
+        await asyncio.sleep(0.1)
+    playing.cancel()
+    storage = await Storage.open(str(db_path))
+    try:
+        [stored] = await storage.tournaments.tournaments_in(group.id)
+    finally:
+        await storage.close()
+    assert stored.status is Status.FINISHED and len(stored.pairs) == 6
+    # no rematch: each meeting of two pairs happens once, nine in all
+    met = Counter(frozenset((pair_at(stored, d.seats[0]), pair_at(stored, d.seats[1])))
+                  for rnd in stored.played for d in rnd.tables)  # fmt: skip
+    assert len(met) == 9 and max(met.values()) == 1
+    # one table after another, in the group itself: each opened once the one before ended
+    draws = [d for rnd in stored.played for d in rnd.tables]
+    assert all(d.thread_id is None for d in draws)
+    for before, after in itertools.pairwise(draws):
+        assert before.ended_at is not None and after.opened_at is not None
+        assert after.opened_at >= before.ended_at
+    rows = standings(stored)
+    keys = [(r.points, r.buchholz) for r in rows]
+    assert keys == sorted(keys, reverse=True)
+
+
+def pair_at(t: Tournament, user_id: int | None) -> int:
+    """The pair number of a person seated at a table."""
+    return next(i for i, pair in enumerate(t.pairs) if user_id in pair)
