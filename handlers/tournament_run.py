@@ -208,6 +208,8 @@ class TournamentRunner:
             text = texts.registration_text(tour, t, self.director.clock())
             await self._put(tour, "registration", text, texts.registration_keyboard(tour, t))
             return
+        if not tour.played:
+            return  # stopped before it began: the registration post says so
         await self._put(tour, "standings", texts.standings_text(tour, standings(tour), t), ())
 
     # -- Telegram ------------------------------------------------------------------------

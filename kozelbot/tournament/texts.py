@@ -44,6 +44,8 @@ def registration_text(tour: Tournament, t: Translator, now: float | None = None)
             lines.append(t("Join with your partner: reply /pair to their message."))
     elif tour.status is Status.RUNNING:
         lines.append(t("Registration is closed: the tournament is on."))
+    elif tour.status is Status.STOPPED:
+        lines.append(t("The tournament was stopped."))
     else:
         lines.append(t("The tournament is over."))
     lines.append("")

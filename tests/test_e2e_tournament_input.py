@@ -1,0 +1,147 @@
+"""Issue #19's bad input and side doors, through the real bot: who may open, start and stop
+a tournament; strangers, forged and repeated presses; a seat at a tournament table for
+someone not drawn to it; /newgame while a plain group's tournament plays; /notify; /history;
+a kill -9 during registration (the automatic start still comes)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from botapi_emulator import BotApiEmulator
+from kozelbot.callbacks import TournamentButton
+from tests.e2e import BotProcess, BotRunner, bot_settings, last_id, reply_after
+from tests.test_e2e_tournament import MINUTE, english_people, register_all, registration
+
+
+@pytest.fixture
+async def bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[BotRunner]:
+    runner = BotRunner(bot_settings(emu, db_path, tournament_minute=MINUTE))
+    await runner.start()
+    try:
+        yield runner
+    finally:
+        await runner.stop()
+
+
+async def test_only_admins_open_and_stop_and_strangers_change_nothing(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    group, users = await english_people(emu, 4)
+    admin, member = users[0], users[1]
+    mark = last_id(emu, group.id)
+    emu.send_text(member, group.id, "/tournament")
+    await reply_after(emu, group.id, mark, "Only a chat admin can open a tournament.")
+    mark = last_id(emu, group.id)
+    emu.send_text(admin, group.id, "/tournament rounds=99")
+    await reply_after(emu, group.id, mark, "Unknown tournament option or value: rounds=99")
+    emu.send_text(admin, group.id, "/tournament rounds=1")
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    post = registration(emu, group)
+    assert post is not None
+    # a second tournament is refused; /tournament alone shows this one
+    mark = last_id(emu, group.id)
+    emu.send_text(admin, group.id, "/tournament")
+    await reply_after(emu, group.id, mark, "Nobody has entered yet.")
+    # someone not in the group cannot enter; a double Join is refused once registered
+    outsider = emu.add_user(first_name="Outsider", language_code="en")
+    refused = await emu.press(outsider, group.id, post.message_id, text="Join")
+    assert refused.show_alert
+    joined = await emu.press(member, group.id, post.message_id, text="Join")
+    assert not joined.show_alert
+    again = await emu.press(member, group.id, post.message_id, text="Join")
+    assert again.show_alert and "already" in (again.text or "")
+    # a forged button (another tournament's id) changes nothing
+    forged = emu.forged_press_nowait(member, group.id, post.message_id,
+                                     TournamentButton(999, "leave").pack())  # fmt: skip
+    assert (await emu.wait_answer(forged)).show_alert
+    # a member who is no admin cannot start or stop it
+    assert (await emu.press(member, group.id, post.message_id, text="▶️ Start")).show_alert
+    mark = last_id(emu, group.id)
+    emu.send_text(member, group.id, "/tournament stop")
+    await reply_after(emu, group.id, mark, "Only a chat admin can do that.")
+    assert "1 entrant" in emu.message(group.id, post.message_id).text
+    mark = last_id(emu, group.id)
+    emu.send_text(admin, group.id, "/tournament stop")
+    await reply_after(emu, group.id, mark, "The tournament was stopped.")
+    await emu.wait_for(lambda: "was stopped" in emu.message(group.id, post.message_id).text)
+    assert emu.message(group.id, post.message_id).buttons == []  # nothing left to press
+    late = emu.forged_press_nowait(users[2], group.id, post.message_id,
+                                   TournamentButton(1, "join").pack())  # fmt: skip
+    assert (await emu.wait_answer(late)).show_alert
+
+
+async def test_a_tournament_table_seats_only_its_people_and_holds_the_plain_group(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    group, users = await english_people(emu, 5)
+    emu.send_text(users[0], group.id, "/tournament rounds=1 round_time=30 computer_fill=false")
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    post = await register_all(emu, group, users)
+    assert not (await emu.press(users[0], group.id, post.message_id, text="▶️ Start")).show_alert
+    await emu.wait_for(lambda: emu.find_message(group.id, "Sitting out") is not None)
+    sitting_out = emu.find_message(group.id, "Sitting out")
+    assert sitting_out is not None
+    out = next(u for u in users if f"Sitting out: {u.first_name}" in sitting_out.text)
+    lobby = emu.find_message(group.id, "table 1")
+    assert lobby is not None
+    # the one sitting out is not drawn to the table: their press is refused
+    refused = await emu.press(out, group.id, lobby.message_id, text="Take a seat")
+    assert refused.show_alert and "tournament table" in (refused.text or "")
+    # a plain group's tables need the chat: no other game opens meanwhile
+    mark = last_id(emu, group.id)
+    emu.send_text(out, group.id, "/newgame")
+    await reply_after(emu, group.id, mark, "A tournament is on here")
+
+
+async def test_notify_tells_subscribers_of_new_tables_and_tournaments(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    group, users = await english_people(emu, 3)
+    fan = users[2]
+    mark = last_id(emu, group.id)
+    emu.send_text(fan, group.id, "/notify")
+    await reply_after(emu, group.id, mark, "I will write to you privately")
+    emu.send_text(users[1], group.id, "/newgame")
+    await emu.wait_for(lambda: emu.find_message(fan.id, "A new table opened in") is not None)
+    assert emu.find_message(users[1].id, "A new table opened") is None  # not the opener's
+    emu.send_text(users[1], group.id, "/stop")
+    mark = last_id(emu, group.id)
+    emu.send_text(fan, group.id, "/notify")
+    await reply_after(emu, group.id, mark, "No more messages about new tables here.")
+    emu.send_text(users[0], group.id, "/tournament")
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    await bot.drain()
+    assert emu.find_message(fan.id, "A tournament opened") is None
+
+
+async def test_history_lists_the_group_s_tournaments(emu: BotApiEmulator, bot: BotRunner) -> None:
+    group, users = await english_people(emu, 2)
+    emu.send_text(users[0], group.id, "/tournament rounds=2")
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    mark = last_id(emu, group.id)
+    emu.send_text(users[1], group.id, "/history")
+    listed = await reply_after(emu, group.id, mark, "Tournaments")
+    assert "registration" in listed.text
+
+
+async def test_the_automatic_start_comes_after_a_kill_during_registration(
+    emu: BotApiEmulator, db_path: Path, tmp_path: Path
+) -> None:
+    """The start timer lives in storage, not in the killed process: re-armed at the restart."""
+    bot = BotProcess(emu, db_path, tmp_path, env={"KOZEL_TOURNAMENT_MINUTE": "3"})
+    await bot.start()
+    try:
+        group, users = await english_people(emu, 4)
+        emu.send_text(users[0], group.id, "/tournament rounds=1 start=2")
+        await emu.wait_for(lambda: registration(emu, group) is not None, timeout=20)
+        await register_all(emu, group, users)
+        await bot.kill()
+        await bot.start()
+        await emu.wait_for(lambda: emu.find_message(group.id, "Round 1 of 1") is not None,
+                           timeout=30)  # fmt: skip
+        assert len([m for m in emu.messages(group.id) if "Round 1 of 1" in m.text]) == 1
+    finally:
+        await bot.stop()
