@@ -9,24 +9,23 @@ the repository is a protocol that ``storage.Storage`` implements.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import random
 import secrets
 import time
-import weakref
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kozelbot import seating, turns
 from kozelbot.change import Change, TableError, computer
+from kozelbot.committing import Tables
 from kozelbot.fairplay import seed_word
-from kozelbot.game import GameError, GameState
-from kozelbot.games import DEFAULT_PRESET, family_of, load_state, new_state
+from kozelbot.game import GameError
+from kozelbot.games import DEFAULT_PRESET, family_of, new_state
 from kozelbot.records import MoveSource
 from kozelbot.repository import Repository
-from kozelbot.table import Player, SeatTaken, Table, TableAlreadyOpen, TableStatus, TournamentTable
-from kozelbot.table_cache import ENDED_CACHE, TableCache
+from kozelbot.table import Player, Table, TableAlreadyOpen, TableStatus, TournamentTable
+from kozelbot.table_cache import ENDED_CACHE
 from kozelbot.thinking import Thinker
 from kozelbot.tournament import tables
 
@@ -40,8 +39,8 @@ LOBBY_TTL = 3600.0
 lobby never blocks a chat whose creator and admins are away."""
 
 
-class GameService:
-    """Serialised operations on tables; one ``asyncio.Lock`` per game."""
+class GameService(Tables):
+    """Serialised operations on tables; one ``asyncio.Lock`` per game (``Tables``)."""
 
     def __init__(
         self,
@@ -58,51 +57,11 @@ class GameService:
         anyone — a match's secret and its invite links. Tests may pass ``Random.randbytes``.
         With a ``thinker``, searching computers think in its processes, off the event loop
         (``time_out``); without one they think in line (tests, tools)."""
-        self.repo = repo
+        super().__init__(repo, clock)
         self.rng = rng
         self.entropy = entropy
-        self.clock = clock
         self.lobby_ttl = lobby_ttl
         self.thinker = thinker
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        """A lock lives while someone holds or waits for it, so memory does not grow."""
-        self.tables = TableCache()
-        """Committed tables and their parsed states, for renders."""
-
-    # -- reading -------------------------------------------------------------------------
-
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The lock every change of ``game_id`` holds."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-        return lock
-
-    def snapshot(self, game_id: int) -> Table | None:
-        """The latest committed table of a game this process has seen (recently)."""
-        return self.tables.snapshot(game_id)
-
-    def state_of(self, table: Table) -> GameState | None:
-        """The engine state inside a committed table, for reading only (renders)."""
-        return self.tables.state_of(table)
-
-    async def live_game(self, chat_id: int, thread_id: int | None = None) -> Table | None:
-        """The lobby or running game of a chat (of one forum topic of it)."""
-        table = await self.repo.live_game(chat_id, thread_id)
-        if table is not None:
-            self.tables.remember(table)
-        return table
-
-    async def live_games_of(self, chat_id: int) -> list[Table]:
-        """Every live game of a chat, whatever its topic (one indexed query)."""
-        return await self.repo.live_games_in(chat_id)
-
-    async def game(self, game_id: int) -> Table | None:
-        """A game by id, any status."""
-        table = await self.repo.game(game_id)
-        if table is not None:
-            self.tables.remember(table)
-        return table
 
     # -- lobby ---------------------------------------------------------------------------
 
@@ -418,31 +377,6 @@ class GameService:
         turns.play_on(change, self.clock(), think_later=self.thinker is not None)
 
 
-    async def _load(self, game_id: int, status: TableStatus | None = None) -> Table:
-        """A private copy of the game's committed table for an operation to change: from
-        memory when this process committed it last (every commit goes through ``_commit``),
-        else from storage. The engine state's JSON is shared, not copied: nobody changes it
-        (a commit puts a new dump in its place)."""
-        cached = self.snapshot(game_id)
-        table = cached.model_copy(update={"state": None}, deep=True) if cached else None
-        if table is not None and cached is not None:
-            table.state = cached.state
-        else:
-            table = await self.repo.game(game_id)
-        if table is None:
-            raise TableError("no_game")
-        if not table.status.live:
-            raise TableError("finished", table)
-        if status is not None and table.status is not status:
-            raise TableError("not_lobby" if status is TableStatus.LOBBY else "stale", table)
-        return table
-
-    @staticmethod
-    def _state(table: Table) -> GameState:
-        """A private copy of the table's engine state, for an operation to change."""
-        assert table.state is not None
-        return load_state(table.state)
-
     def _lobby_changed(self, table: Table) -> Change:
         """Activity in a lobby keeps it open for another ``lobby_ttl`` seconds (a
         tournament's table keeps its no-show deadline)."""
@@ -454,26 +388,3 @@ class GameService:
         table.status = TableStatus.STOPPED
         table.deadline = None
         return Change(table, None if table.state is None else self._state(table))
-
-    async def _commit(self, change: Change) -> Change:
-        table = change.table
-        if change.state is not None:
-            table.state = change.state.dump()
-        table.version += 1
-        try:
-            await self._save(change)
-        except SeatTaken as taken:
-            raise TableError("elsewhere", await self.repo.live_seat(taken.user_id)) from None
-        self.tables.remember(table, change.state)  # renders need not parse it again
-        return change
-
-    async def _save(self, change: Change) -> None:
-        table = change.table
-        await self.repo.save_game(
-            table,
-            moves=change.moves,
-            deals=change.deals,
-            result=change.result,
-            abandoned=[user for user, _seat in change.abandoned],
-            outbox=change.outbox,
-        )
