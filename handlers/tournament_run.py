@@ -20,7 +20,7 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from telegram.constants import ParseMode
-from telegram.error import Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 from handlers.flow import publish
 from handlers.lobby import join_payload
@@ -39,8 +39,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RETRY_OPEN = 60.0
-"""Seconds before trying again to open a table the group had no room for yet."""
+RETRY = 1.0
+"""Tournament minutes (``Director.minute``) before trying again what could not be done yet:
+a table the group had no room for, a topic the bot may not create, a failed step."""
 
 
 class TournamentRunner:
@@ -51,6 +52,8 @@ class TournamentRunner:
         self.director = director
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._told_rights: set[int] = set()
+        """Tournaments whose group was told the bot may not open topics (told once)."""
 
     # -- entry points --------------------------------------------------------------------
 
@@ -120,7 +123,7 @@ class TournamentRunner:
             await self.step(tournament_id)
         except Exception:
             log.exception("tournament %s: step failed", tournament_id)
-            self.arm(tournament_id, RETRY_OPEN)
+            self.arm(tournament_id, RETRY * self.director.minute)
 
     async def step(self, tournament_id: int) -> None:
         """Bring the tournament's tables, posts and clock up to date (see the module)."""
@@ -147,7 +150,7 @@ class TournamentRunner:
                 d.game_id is None for d in current.tables)  # fmt: skip
             due = self.director.next_due(tour)
             if busy:
-                self.arm(tournament_id, RETRY_OPEN)
+                self.arm(tournament_id, RETRY * self.director.minute)
             elif due is not None:
                 self.arm(tournament_id, max(0.0, due - self.director.clock()))
 
@@ -218,9 +221,19 @@ class TournamentRunner:
         """A forum topic for a table ("Тур 2 · стол 1") (``Topics``)."""
         t = await self.data.group_translator(tour.chat_id)
         bot = self.data.bot
-        topic = await self.data.sender.deliver(
-            lambda: bot.create_forum_topic(tour.chat_id, texts.topic_name(round_no, table_no, t)),
-            f"topic:{tour.chat_id}")  # fmt: skip
+        try:
+            topic = await self.data.sender.deliver(
+                lambda: bot.create_forum_topic(tour.chat_id,
+                                               texts.topic_name(round_no, table_no, t)),
+                f"topic:{tour.chat_id}")  # fmt: skip
+        except (BadRequest, Forbidden):
+            if tour.tournament_id not in self._told_rights:  # tried again each minute
+                self._told_rights.add(tour.tournament_id)
+                text = t("🏆 I cannot open the tables' topics: make me an admin who may "
+                         "manage topics, and the round begins.")
+                await self._send(tour, text)
+            raise
+        self._told_rights.discard(tour.tournament_id)
         return int(topic.message_thread_id)
 
     async def _invite(self, tour: Tournament, table: Table) -> None:

@@ -145,3 +145,24 @@ async def test_the_automatic_start_comes_after_a_kill_during_registration(
         assert len([m for m in emu.messages(group.id) if "Round 1 of 1" in m.text]) == 1
     finally:
         await bot.stop()
+
+
+async def test_a_forum_without_topic_rights_is_told_and_the_round_begins_once_it_has_them(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """Creating a topic needs the bot to be an admin: the group is told once what to do,
+    and the tables open at the next try after the right is given."""
+    group, users = await english_people(emu, 4, forum=True)
+    group.bot_is_admin = False
+    emu.send_text(users[0], group.id, "/tournament rounds=1")
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    post = await register_all(emu, group, users)
+    assert not (await emu.press(users[0], group.id, post.message_id, text="▶️ Start")).show_alert
+    await emu.wait_for(lambda: emu.find_message(group.id, "I cannot open the tables' topics")
+                       is not None)  # fmt: skip
+    assert emu.find_message(group.id, "table 1") is None
+    group.bot_is_admin = True
+    await emu.wait_for(lambda: all(emu.find_message(u.id, "table 1 is open") for u in users),
+                       timeout=15)  # fmt: skip
+    told = [m for m in emu.messages(group.id) if "I cannot open" in m.text]
+    assert len(told) == 1
