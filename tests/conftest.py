@@ -85,3 +85,19 @@ async def bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[BotRunner]:
         yield runner
     finally:
         await runner.stop()
+
+
+TOURNAMENT_MINUTE = 1.0
+"""Seconds in a tournament minute in the tests: a 5-minute round lasts 5 s, the no-show
+wait 3 s."""
+
+
+@pytest.fixture
+async def tournament_bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[BotRunner]:
+    """The bot, with a tournament clock ``TOURNAMENT_MINUTE`` seconds to the minute."""
+    runner = BotRunner(bot_settings(emu, db_path, tournament_minute=TOURNAMENT_MINUTE))
+    await runner.start()
+    try:
+        yield runner
+    finally:
+        await runner.stop()

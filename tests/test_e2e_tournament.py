@@ -11,10 +11,9 @@ import itertools
 import random
 import re
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from PIL import Image
 
 from botapi_emulator import BotApiEmulator, ChatMessage
@@ -25,20 +24,10 @@ from kozelbot.tournament.standings import standings
 from kozelbot.tournament.tables import no_shows, result_of
 from sandbox.watch import choose_button, hand_message, shows_turn
 from storage import Storage
-from tests.e2e import BotProcess, BotRunner, bot_settings
+from tests.conftest import TOURNAMENT_MINUTE
+from tests.e2e import BotProcess, BotRunner
 
-MINUTE = 1.0
-"""Seconds in a tournament minute here: a 5-minute round lasts 5 s, the no-show wait 3 s."""
-
-
-@pytest.fixture
-async def bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[BotRunner]:
-    runner = BotRunner(bot_settings(emu, db_path, tournament_minute=MINUTE))
-    await runner.start()
-    try:
-        yield runner
-    finally:
-        await runner.stop()
+MINUTE = TOURNAMENT_MINUTE
 
 
 async def english_people(emu: BotApiEmulator, count: int, *,
@@ -71,7 +60,7 @@ async def register_all(emu: BotApiEmulator, group: Group, users: list[User]) -> 
 
 
 async def test_a_plain_group_s_tournament_runs_to_its_champion(
-    emu: BotApiEmulator, bot: BotRunner
+    emu: BotApiEmulator, tournament_bot: BotRunner
 ) -> None:
     """Four people register, the admin starts; the round's table opens in the group, each
     gets a private link; one never comes and a computer plays for them; the clock decides
@@ -227,7 +216,7 @@ async def test_a_forum_plays_three_rotating_rounds_through_a_kill(
 
 
 async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
-    emu: BotApiEmulator, bot: BotRunner, db_path: Path
+    emu: BotApiEmulator, tournament_bot: BotRunner, db_path: Path
 ) -> None:
     """Issue #19's acceptance: 6 fixed pairs register (one replies /pair to the partner's
     message, the partner confirms), 3 rounds of Swiss in a plain group: the tables play one

@@ -5,29 +5,20 @@ a kill -9 during registration (the automatic start still comes)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
-
-import pytest
 
 from botapi_emulator import BotApiEmulator
 from kozelbot.callbacks import TournamentButton
-from tests.e2e import BotProcess, BotRunner, bot_settings, last_id, reply_after
-from tests.test_e2e_tournament import MINUTE, english_people, register_all, registration
-
-
-@pytest.fixture
-async def bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[BotRunner]:
-    runner = BotRunner(bot_settings(emu, db_path, tournament_minute=MINUTE))
-    await runner.start()
-    try:
-        yield runner
-    finally:
-        await runner.stop()
+from tests.e2e import BotProcess, BotRunner, last_id, reply_after
+from tests.test_e2e_tournament import (
+    english_people,
+    register_all,
+    registration,
+)
 
 
 async def test_only_admins_open_and_stop_and_strangers_change_nothing(
-    emu: BotApiEmulator, bot: BotRunner
+    emu: BotApiEmulator, tournament_bot: BotRunner
 ) -> None:
     group, users = await english_people(emu, 4)
     admin, member = users[0], users[1]
@@ -74,7 +65,7 @@ async def test_only_admins_open_and_stop_and_strangers_change_nothing(
 
 
 async def test_a_tournament_table_seats_only_its_people_and_holds_the_plain_group(
-    emu: BotApiEmulator, bot: BotRunner
+    emu: BotApiEmulator, tournament_bot: BotRunner
 ) -> None:
     group, users = await english_people(emu, 5)
     emu.send_text(users[0], group.id, "/tournament rounds=1 round_time=30 computer_fill=false")
@@ -97,7 +88,7 @@ async def test_a_tournament_table_seats_only_its_people_and_holds_the_plain_grou
 
 
 async def test_notify_tells_subscribers_of_new_tables_and_tournaments(
-    emu: BotApiEmulator, bot: BotRunner
+    emu: BotApiEmulator, tournament_bot: BotRunner
 ) -> None:
     group, users = await english_people(emu, 3)
     fan = users[2]
@@ -113,11 +104,13 @@ async def test_notify_tells_subscribers_of_new_tables_and_tournaments(
     await reply_after(emu, group.id, mark, "No more messages about new tables here.")
     emu.send_text(users[0], group.id, "/tournament")
     await emu.wait_for(lambda: registration(emu, group) is not None)
-    await bot.drain()
+    await tournament_bot.drain()
     assert emu.find_message(fan.id, "A tournament opened") is None
 
 
-async def test_history_lists_the_group_s_tournaments(emu: BotApiEmulator, bot: BotRunner) -> None:
+async def test_history_lists_the_group_s_tournaments(
+    emu: BotApiEmulator, tournament_bot: BotRunner
+) -> None:
     group, users = await english_people(emu, 2)
     emu.send_text(users[0], group.id, "/tournament rounds=2")
     await emu.wait_for(lambda: registration(emu, group) is not None)
@@ -148,7 +141,7 @@ async def test_the_automatic_start_comes_after_a_kill_during_registration(
 
 
 async def test_a_forum_without_topic_rights_is_told_and_the_round_begins_once_it_has_them(
-    emu: BotApiEmulator, bot: BotRunner
+    emu: BotApiEmulator, tournament_bot: BotRunner
 ) -> None:
     """Creating a topic needs the bot to be an admin: the group is told once what to do,
     and the tables open at the next try after the right is given."""

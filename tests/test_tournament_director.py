@@ -60,6 +60,16 @@ async def announce(director: Director, *words: str, forum: bool = False) -> Tour
                                    words=list(words), default_variant="hvalenyi")  # fmt: skip
 
 
+async def one_table(director: Director) -> Table:
+    """A one-round tournament of four, begun, its one table opened (a plain group)."""
+    t = await announce(director, "rounds=1")
+    for user in range(1, 5):
+        await director.register(t.tournament_id, user, f"P{user}")
+    await director.begin(t.tournament_id)
+    [opened] = await director.open_due(t.tournament_id, Topics())
+    return opened
+
+
 @pytest.mark.parametrize("word", ["format=swiss", "rounds=0", "rounds=16", "round_time=4",
                                   "computer_fill=maybe", "start=0", "nonsense=1", "deck=99"])
 def test_a_bad_option_is_named(word: str) -> None:
@@ -172,11 +182,7 @@ async def test_a_table_opens_once_and_its_result_is_recorded_once(parts: tuple) 
 
 async def test_the_last_result_names_the_tournament_finished(parts: tuple) -> None:
     director, service, _clock, _storage = parts
-    t = await announce(director, "rounds=1")
-    for user in range(1, 5):
-        await director.register(t.tournament_id, user, f"P{user}")
-    await director.begin(t.tournament_id)
-    [opened] = await director.open_due(t.tournament_id, Topics())
+    opened = await one_table(director)
     stopped = await service.stop(opened.game_id)
     done = await director.record(stopped.table)
     assert done is not None and done.status is Status.FINISHED and done.finished_at is not None
@@ -186,11 +192,7 @@ async def test_the_last_result_names_the_tournament_finished(parts: tuple) -> No
 
 async def test_no_shows_are_the_people_whose_seat_a_computer_took(parts: tuple) -> None:
     director, service, clock, _storage = parts
-    t = await announce(director, "rounds=1")
-    for user in range(1, 5):
-        await director.register(t.tournament_id, user, f"P{user}")
-    await director.begin(t.tournament_id)
-    [opened] = await director.open_due(t.tournament_id, Topics())
+    opened = await one_table(director)
     assert opened.reserved is not None
     came = [u for u in opened.reserved if u is not None][:3]
     for user in came:
