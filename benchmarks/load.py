@@ -404,13 +404,33 @@ class PageRun:
     base: str
     pace: float
     taps: list[Tap] = field(default_factory=list)
+    tables: list[tuple[frozenset[int], PageTable]] = field(default_factory=list)
+    """Each match played in pages, with its chats (the group's and its people's)."""
 
     def table(self, lobby: ChatMessage, users: list[User], rng: random.Random) -> PageTable:
         """The pages of the match the lobby opened (its buttons name its game)."""
         ids = [getattr(parse(data), "game_id", None) for row in lobby.buttons for _, data in row]
         game_id = next(i for i in ids if isinstance(i, int))
-        return PageTable(self.session, self.base, TOKEN, game_id, users, rng, self.taps,
-                         self.pace)  # fmt: skip
+        table = PageTable(self.session, self.base, TOKEN, game_id, users, rng, self.taps,
+                          self.pace)  # fmt: skip
+        self.tables.append((frozenset([lobby.chat_id, *(u.id for u in users)]), table))
+        return table
+
+    def calls_in_play(self, calls: list[ApiCall]) -> int:
+        """Message calls to a table's chats once its first match had its first move: what
+        playing costs, without the lobby and the table's first post, which a long evening
+        spreads thin. Still counted: the hands sent to people (whose pages opened before
+        their hand message came, which no person could do) and each hand's catch-up edit
+        when the pages close at the run's end — a run of a few cards a table overstates
+        both."""
+        started: dict[int, float] = {}
+        for chats, table in self.tables:
+            if table.first_tap is None:
+                continue
+            for chat in chats:
+                started[chat] = min(started.get(chat, table.first_tap), table.first_tap)
+        return sum(1 for c in calls
+                   if c.time >= started.get(int(c.params.get("chat_id", 0)), float("inf")))
 
 
 # ----------------------------------------------------------------------------- measuring
@@ -660,6 +680,7 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         "taps_unanswered": sum(t.answered is None for t in taps),
         "tap_to_view_ms_p50": rounded(percentile(tap_latency, 50)),
         "tap_to_view_ms_p99": rounded(percentile(tap_latency, 99)),
+        "message_calls_per_card_in_play": per_card(pages.calls_in_play(message_calls)),
     }  # fmt: skip
     return {
         "scenario": "games",

@@ -3,7 +3,7 @@ hand messages (issue #18 item 5).
 
 Once a table's match has started, each person opens their page's stream (Server-Sent
 Events, ``initData`` signed with the bot's token as Telegram signs it) and keeps its latest
-payload; whoever's payload offers moves makes one — "play on" when a redeal is offered, a
+payload; once all of them have the page open, whoever's payload offers moves makes one — "play on" when a redeal is offered, a
 random card otherwise, the first move where there is no card — by POSTing it, at most one
 card per ``pace`` seconds a table. A tap is timed from the POST to the answer, which carries
 the tapper's new view. The match is over when the payloads say so.
@@ -66,6 +66,8 @@ class PageTable:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     version: int = 0
     """The newest table version a tap's answer showed: older payloads wait for their stream."""
+    first_tap: float | None = None
+    """When the match's first move was made in a page (``time.monotonic``)."""
 
     async def _follow(self, user: User) -> None:
         query = urlencode({"game": self.game_id, "init": init_data(user, self.token)})
@@ -103,8 +105,8 @@ class PageTable:
                 self.wake.clear()
                 if self.over():
                     return True
-                found = self._next()
-                if found is None:
+                found = self._next() if len(self.latest) == len(self.users) else None
+                if found is None:  # nobody to move, or not everyone has the page open yet
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.wake.wait(), deadline - time.monotonic())
                     continue
@@ -122,6 +124,8 @@ class PageTable:
 
     async def _tap(self, user: User, payload: dict[str, Any], action: str) -> None:
         tap = Tap(time.monotonic())
+        if self.first_tap is None:
+            self.first_tap = tap.created
         self.taps.append(tap)
         body = {"init": init_data(user, self.token), "game": self.game_id,
                 "deal": payload["deal"], "action": action}  # fmt: skip
