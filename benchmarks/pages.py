@@ -3,10 +3,11 @@ hand messages (issue #18 item 5).
 
 Once a table's match has started, each person opens their page's stream (Server-Sent
 Events, ``initData`` signed with the bot's token as Telegram signs it) and keeps its latest
-payload; once all of them have the page open, whoever's payload offers moves makes one — "play on" when a redeal is offered, a
-random card otherwise, the first move where there is no card — by POSTing it, at most one
-card per ``pace`` seconds a table. A tap is timed from the POST to the answer, which carries
-the tapper's new view. The match is over when the payloads say so.
+payload; once all of them have the page open, whoever's payload offers moves makes one —
+"play on" when a redeal is offered, a random card otherwise, the first move where there is
+no card — by POSTing it, at most one card per ``pace`` seconds a table. A tap is timed from
+the POST to the answer, which carries the tapper's new view. The match is over when the
+payloads say so.
 """
 
 from __future__ import annotations
