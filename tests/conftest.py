@@ -87,9 +87,9 @@ async def bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[BotRunner]:
         await runner.stop()
 
 
-TOURNAMENT_MINUTE = 1.0
-"""Seconds in a tournament minute in the tests: a 5-minute round lasts 5 s, the no-show
-wait 3 s."""
+TOURNAMENT_MINUTE = 0.6
+"""Seconds in a tournament minute in the tests: a 5-minute round lasts 3 s, the no-show
+wait 1.8 s."""
 
 
 @pytest.fixture
