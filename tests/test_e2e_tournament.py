@@ -101,6 +101,7 @@ async def test_a_plain_group_s_tournament_runs_to_its_champion(
     assert re.search(r"^1\. Player\d — \d+ pts", board.text, re.M)
     # the match was level when the clock struck: a draw each, but the no-show lost
     assert re.search(rf"^4\. {absent.first_name} — 0 pts", board.text, re.M), board.text
+    assert f"Did not come (round): {absent.first_name} (1)" in board.text
 
 
 class Table:

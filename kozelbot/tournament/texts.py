@@ -130,6 +130,11 @@ def standings_text(tour: Tournament, rows: list[Row], t: Translator) -> str:
         lines.append(t("{rank}. {name} — {points} pts ({diff}{extra}, {played} pl.)",
                        rank=row.rank, name=short_name(row.name, 24), points=row.points,
                        diff=diff, extra=extra, played=row.played))  # fmt: skip
+    names = {e.user_id: e.name for e in tour.entrants}
+    absent = [f"{short_name(names.get(user, '?'), 16)} ({rnd.number})" for rnd in tour.played
+              for draw in rnd.tables for user in draw.no_shows]  # fmt: skip
+    if absent:
+        lines.append("🤖 " + t("Did not come (round): {names}", names=", ".join(absent)))
     return "\n".join(lines)
 
 
