@@ -62,7 +62,8 @@ async def tournament(update: Update, context: Context) -> None:
         return
     if live is not None:
         rows = standings(live)
-        text = (texts.registration_text(live, cmd.t, runner.director.clock())
+        text = (texts.registration_text(live, cmd.t, runner.director.clock(),
+                                        runner.director.minute)
                 if live.status is Status.REGISTRATION else texts.standings_text(live, rows, cmd.t))
         cmd.reply(text, html=True)
         return

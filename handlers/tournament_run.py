@@ -86,6 +86,9 @@ class TournamentRunner:
         if tour.status is Status.REGISTRATION and due:
             await self.begin(tour)
             return
+        if tour.status is Status.REGISTRATION:  # a minute less to the start: say so
+            await self._guarded(tournament_id)
+            return
         for game_id in self.director.overdue(tour):
             with contextlib.suppress(Exception):  # ended meanwhile: its step records it
                 publish(self.data, await self.data.service.change(game_id, tables.decide))
@@ -149,6 +152,9 @@ class TournamentRunner:
             busy = current is not None and not opened and all(
                 d.game_id is None for d in current.tables)  # fmt: skip
             due = self.director.next_due(tour)
+            if tour.status is Status.REGISTRATION and due is not None:
+                # the post counts the minutes down: edited once a minute until the start
+                due = min(due, self.director.clock() + self.director.minute)
             if busy:
                 self.arm(tournament_id, RETRY * self.director.minute)
             elif due is not None:
@@ -208,7 +214,7 @@ class TournamentRunner:
         """The registration post while registering; the standings message after."""
         t = await self.data.group_translator(tour.chat_id)
         if tour.status is Status.REGISTRATION:
-            text = texts.registration_text(tour, t, self.director.clock())
+            text = texts.registration_text(tour, t, self.director.clock(), self.director.minute)
             await self._put(tour, "registration", text, texts.registration_keyboard(tour, t))
             return
         if not tour.played:

@@ -159,3 +159,22 @@ async def test_a_forum_without_topic_rights_is_told_and_the_round_begins_once_it
                        timeout=15)  # fmt: skip
     told = [m for m in emu.messages(group.id) if "I cannot open" in m.text]
     assert len(told) == 1
+
+
+async def test_the_registration_counts_down_and_too_few_at_the_start_stop_it(
+    emu: BotApiEmulator, tournament_bot: BotRunner
+) -> None:
+    group, users = await english_people(emu, 2)
+    emu.send_text(users[0], group.id, "/tournament start=3")
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    post = registration(emu, group)
+    assert post is not None and "Starts in 3 minutes." in post.text
+
+    def shows(text: str) -> bool:
+        return text in emu.message(group.id, post.message_id).text
+
+    await emu.wait_for(lambda: shows("Starts in 2 minutes."), timeout=5)
+    await emu.wait_for(lambda: shows("Starts in 1 minute."), timeout=5)
+    # nobody entered: at the start the tournament stops (nobody would press Start later)
+    await emu.wait_for(lambda: shows("The tournament was stopped."), timeout=5)
+    assert emu.message(group.id, post.message_id).buttons == []

@@ -4,6 +4,7 @@ short enough for a phone; each reader's own language."""
 
 from __future__ import annotations
 
+import math
 import time
 
 from kozelbot.boards import escape, short_name, variant_title
@@ -31,12 +32,14 @@ def heading(tour: Tournament, t: Translator) -> str:
     return "\n".join(["🏆 " + t("<b>Tournament</b> · {variant}", variant=variant), rounds, minutes])
 
 
-def registration_text(tour: Tournament, t: Translator, now: float | None = None) -> str:
-    """The registration post: the format, the start, and who has entered."""
+def registration_text(tour: Tournament, t: Translator, now: float | None = None,
+                      minute: float = 60.0) -> str:  # fmt: skip
+    """The registration post: the format, the start (in minutes of ``minute`` seconds from
+    ``now``; the post is edited as they pass), and who has entered."""
     lines = [heading(tour, t), ""]
     if tour.status is Status.REGISTRATION:
         if tour.starts_at is not None:
-            left = max(0, round((tour.starts_at - (now or time.time())) / 60))
+            left = max(1, math.ceil((tour.starts_at - (now or time.time())) / minute - 0.01))
             lines.append(t.n("Starts in {count} minute.", "Starts in {count} minutes.", left))
         else:
             lines.append(t("Starts when its creator presses Start."))
