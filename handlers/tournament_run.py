@@ -124,6 +124,10 @@ class TournamentRunner:
     async def _guarded(self, tournament_id: int) -> None:
         try:
             await self.step(tournament_id)
+        except Forbidden as gone:  # the bot was removed from the group: nobody to play for
+            log.warning("tournament %s: stopped, %s", tournament_id, gone)
+            with contextlib.suppress(TournamentError):
+                await self.director.stop(tournament_id)
         except Exception:
             log.exception("tournament %s: step failed", tournament_id)
             self.arm(tournament_id, RETRY * self.director.minute)
@@ -203,11 +207,14 @@ class TournamentRunner:
         if champion is not None:
             caption += "\n" + t("🥇 Champion: <b>{name}</b>", name=short_name(champion, 40))
         bot = self.data.bot
-        await self.data.sender.deliver(
-            lambda: bot.send_photo(tour.chat_id, png, caption=caption, parse_mode=ParseMode.HTML,
-                                   message_thread_id=tour.thread_id),
-            f"photo:{tour.chat_id}",
-        )
+        try:
+            await self.data.sender.deliver(
+                lambda: bot.send_photo(tour.chat_id, png, caption=caption,
+                                       parse_mode=ParseMode.HTML, message_thread_id=tour.thread_id),
+                f"photo:{tour.chat_id}",
+            )
+        except BadRequest as refused:  # e.g. no right to send photos: the text says it all
+            log.warning("tournament %s: picture refused: %s", tour.tournament_id, refused)
         return await self.director.mark(tour.tournament_id, pictured=finished)
 
     async def _show_standings(self, tour: Tournament) -> None:

@@ -5,10 +5,12 @@ a kill -9 during registration (the automatic start still comes)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from botapi_emulator import BotApiEmulator
 from kozelbot.callbacks import TournamentButton
+from kozelbot.tournament.model import Status
 from tests.e2e import BotProcess, BotRunner, last_id, reply_after
 from tests.test_e2e_tournament import (
     english_people,
@@ -178,3 +180,28 @@ async def test_the_registration_counts_down_and_too_few_at_the_start_stop_it(
     # nobody entered: at the start the tournament stops (nobody would press Start later)
     await emu.wait_for(lambda: shows("The tournament was stopped."), timeout=5)
     assert emu.message(group.id, post.message_id).buttons == []
+
+
+async def test_a_group_that_removes_the_bot_stops_its_tournament(
+    emu: BotApiEmulator, tournament_bot: BotRunner, db_path: Path
+) -> None:
+    group, users = await english_people(emu, 4)
+    emu.send_text(users[0], group.id, "/tournament rounds=2 round_time=30")
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    post = await register_all(emu, group, users)
+    assert not (await emu.press(users[0], group.id, post.message_id, text="▶️ Start")).show_alert
+    await emu.wait_for(lambda: emu.find_message(group.id, "table 1") is not None)
+    emu.remove_bot(group, users[0])
+    assert tournament_bot.app is not None
+    storage = tournament_bot.app.bot_data.storage
+
+    async def stopped() -> bool:
+        [tour] = await storage.tournaments.tournaments_in(group.id)
+        return tour.status is Status.STOPPED
+
+    for _ in range(100):
+        if await stopped():
+            break
+        await asyncio.sleep(0.05)
+    assert await stopped()
+    assert await storage.games.live_games_in(group.id) == []
