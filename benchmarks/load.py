@@ -250,7 +250,7 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         "taps_unanswered": sum(t.answered is None for t in taps),
         "tap_to_view_ms_p50": rounded(percentile(tap_latency, 50)),
         "tap_to_view_ms_p99": rounded(percentile(tap_latency, 99)),
-        "message_calls_per_card_in_play": per_card(pages.calls_in_play(message_calls)),
+        "message_calls_per_card_in_play": per_card(pages.calls_in_play(message_calls, deadline)),
     }  # fmt: skip
     return {
         "scenario": "games",

@@ -349,18 +349,18 @@ class PageRun:
         self.tables.append((frozenset([lobby.chat_id, *(u.id for u in users)]), table))
         return table
 
-    def calls_in_play(self, calls: list[ApiCall]) -> int:
-        """Message calls to a table's chats once its first match had its first move: what
-        playing costs, without the lobby and the table's first post, which a long evening
-        spreads thin. Still counted: the hands sent to people (whose pages opened before
-        their hand message came, which no person could do) and each hand's catch-up edit
-        when the pages close at the run's end — a run of a few cards a table overstates
-        both."""
+    def calls_in_play(self, calls: list[ApiCall], until: float) -> int:
+        """Message calls to a table's chats from its first match's first move until
+        ``until`` (the run's end, when the pages close): what playing costs, without a
+        table's start (its lobby and first posts) and its end (each hand caught up as its
+        page closes), which a long evening spreads thin. Still counted: the hands sent to
+        people whose page opened before their hand message came (no person could do that:
+        the page opens from the hand's 🃏)."""
         started: dict[int, float] = {}
         for chats, table in self.tables:
             if table.first_tap is None:
                 continue
             for chat in chats:
                 started[chat] = min(started.get(chat, table.first_tap), table.first_tap)
-        return sum(1 for c in calls
-                   if c.time >= started.get(int(c.params.get("chat_id", 0)), float("inf")))
+        return sum(1 for c in calls if c.time < until
+                   and c.time >= started.get(int(c.params.get("chat_id", 0)), float("inf")))
