@@ -162,7 +162,9 @@ class TournamentRunner:
             if busy:
                 self.arm(tournament_id, RETRY * self.director.minute)
             elif due is not None:
-                self.arm(tournament_id, max(0.0, due - self.director.clock()))
+                # a due time already past (a match the clock could not end yet) is tried
+                # again half a second later, never in a tight loop
+                self.arm(tournament_id, max(0.5, due - self.director.clock()))
 
     async def _record_ended(self, tour: Tournament) -> Tournament:
         """Results of the current round's tables whose matches have ended."""
