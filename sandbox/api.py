@@ -104,6 +104,7 @@ def make_app(sandbox: Sandbox) -> web.Application:
     app.router.add_get("/api/state", api.state)
     app.router.add_get("/api/messages", api.messages)
     app.router.add_get("/api/events", api.events)
+    app.router.add_get("/api/photo", api.photo)
     app.router.add_post("/api/send", api.send)
     app.router.add_post("/api/press", api.press)
     app.router.add_post("/api/start", api.start)
@@ -228,6 +229,14 @@ class _Api:
         if not self.world.is_chat(chat_id):
             raise BadInput(f"no chat {chat_id}")
         return web.json_response({"messages": self.world.messages_json(chat_id)})
+
+    async def photo(self, request: web.Request) -> web.StreamResponse:
+        """A photo the bot sent (a tournament's standings picture), by its file id."""
+        found = self.world.emu.photos.get(request.query.get("id", ""))
+        if found is None:
+            raise web.HTTPNotFound(text="no such photo")
+        return web.Response(body=found.data, content_type="image/png",
+                            headers={"Cache-Control": "max-age=3600"})  # fmt: skip
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(

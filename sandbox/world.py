@@ -181,6 +181,7 @@ class World:
             "message_id": message.message_id,
             "from": sender,
             "html": text,
+            "photo": None if message.photo is None else f"/api/photo?id={message.photo.file_id}",
             "date": message.date,
             "edited": message.edits > 0,
             "buttons": [

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import json
 import random
 import time
@@ -16,6 +17,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from PIL import Image
 
 from botapi_emulator import AnswerEvent, ChatMessage, EmulatorEvent, EmulatorState, MessageEvent
 from botapi_emulator.methods import BotApiMethods
@@ -569,3 +571,34 @@ def test_the_autopilot_presses_only_a_card_without_the_mark() -> None:
     redeal = hand(("Пересдать", "r:1:0:y"), ("Играть", "r:1:0:n"))
     assert choose_button(redeal, random.Random(1)) == "r:1:0:n"
     assert choose_button(hand(("7♠" + NOT_NOW, "c:1:0:7S")), random.Random(1)) is None
+
+
+async def test_a_photo_the_bot_sends_is_shown_by_the_page(
+    tmp_path: Path, session: aiohttp.ClientSession
+) -> None:
+    """A tournament's standings picture: the page's message names its image, and the image
+    is served as the bot sent it (an unknown one is a 404)."""
+    sandbox = start_sandbox(tmp_path / "sandbox.db")
+    await sandbox.start()
+    try:
+        opened = Page(session, sandbox.url)
+        group = (await opened.state())["chats"][0]["id"]
+        image = io.BytesIO()
+        Image.new("RGB", (320, 200), "#cfeed6").save(image, format="PNG")
+        form = aiohttp.FormData()
+        form.add_field("chat_id", str(group))
+        form.add_field("caption", "Турнир · тур 1 из 3")
+        form.add_field("photo", image.getvalue(), filename="t.png", content_type="image/png")
+        url = f"{sandbox.emu.base_url}{sandbox.emu.token}/sendPhoto"
+        async with session.post(url, data=form) as response:
+            assert response.status == 200
+        [shown] = [m for m in await opened.messages(group) if m.get("photo")]
+        assert shown["html"] == "Турнир · тур 1 из 3"
+        async with session.get(sandbox.url + shown["photo"]) as response:
+            assert response.status == 200 and response.content_type == "image/png"
+            assert await response.read() == image.getvalue()
+        async with session.get(sandbox.url + "/api/photo?id=nothing") as response:
+            assert response.status == 404
+        await opened.close()
+    finally:
+        await sandbox.stop()

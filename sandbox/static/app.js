@@ -281,6 +281,9 @@
       }
       bubble.append(quote);
     }
+    if (message.photo) {  // a picture the bot sent (a tournament's standings), its caption below
+      bubble.append(el("img", { className: "photo", src: message.photo, alt: "" }));
+    }
     const text = el("div", { className: "text" });
     text.append(renderHtml(message.html));
     bubble.append(text);
