@@ -269,7 +269,7 @@ async def test_four_people_sit_down_and_play_from_their_hands(page: Page) -> Non
     assert seen("answer", lambda e: e["person"] == other and e["alert"] is True)
     event = next(e for e in page.events if e["type"] == "message")
     assert set(event["message"]) == {
-        "chat_id", "message_id", "from", "html", "date", "edited", "buttons", "reply_to",
+        "chat_id", "message_id", "from", "html", "photo", "date", "edited", "buttons", "reply_to",
     }  # fmt: skip
 
 
