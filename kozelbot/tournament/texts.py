@@ -102,8 +102,8 @@ def round_text(tour: Tournament, rnd: Round, t: Translator) -> str:
     lines = [t("<b>Round {n} of {total}</b>", n=rnd.number, total=tour.rounds)]
     for table in rnd.tables:
         seats = [short_name(names.get(u, "?"), 16) if u is not None else "🤖" for u in table.seats]
-        lines.append(t("Table {n}: {a} &amp; {b} vs {c} &amp; {d}", n=table.number,
-                       a=seats[0], b=seats[2], c=seats[1], d=seats[3]))  # fmt: skip
+        lines.append(t("Table {n}: {a} &amp; {b}", n=table.number, a=seats[0], b=seats[2]))
+        lines.append("    " + t("vs {c} &amp; {d}", c=seats[1], d=seats[3]))  # a phone's row
     if rnd.byes:
         if tour.format is Format.PAIRS:
             out = [" &amp; ".join(short_name(names.get(u, "?"), 16) for u in tour.pairs[p])
