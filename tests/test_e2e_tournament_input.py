@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from botapi_emulator import BotApiEmulator
+from botapi_emulator import BotApiEmulator, Group, User
 from kozelbot.callbacks import TournamentButton
 from kozelbot.tournament.model import Status
 from tests.e2e import BotProcess, BotRunner, last_id, reply_after
@@ -17,6 +17,14 @@ from tests.test_e2e_tournament import (
     register_all,
     registration,
 )
+
+
+async def begin(emu: BotApiEmulator, group: Group, users: list[User], command: str) -> None:
+    """The first person (an admin) opens a tournament, everyone joins, the admin starts it."""
+    emu.send_text(users[0], group.id, command)
+    await emu.wait_for(lambda: registration(emu, group) is not None)
+    post = await register_all(emu, group, users)
+    assert not (await emu.press(users[0], group.id, post.message_id, text="▶️ Start")).show_alert
 
 
 async def test_only_admins_open_and_stop_and_strangers_change_nothing(
@@ -70,10 +78,7 @@ async def test_a_tournament_table_seats_only_its_people_and_holds_the_plain_grou
     emu: BotApiEmulator, tournament_bot: BotRunner
 ) -> None:
     group, users = await english_people(emu, 5)
-    emu.send_text(users[0], group.id, "/tournament rounds=1 round_time=30 computer_fill=false")
-    await emu.wait_for(lambda: registration(emu, group) is not None)
-    post = await register_all(emu, group, users)
-    assert not (await emu.press(users[0], group.id, post.message_id, text="▶️ Start")).show_alert
+    await begin(emu, group, users, "/tournament rounds=1 round_time=30 computer_fill=false")
     await emu.wait_for(lambda: emu.find_message(group.id, "Sitting out") is not None)
     sitting_out = emu.find_message(group.id, "Sitting out")
     assert sitting_out is not None
@@ -149,10 +154,7 @@ async def test_a_forum_without_topic_rights_is_told_and_the_round_begins_once_it
     and the tables open at the next try after the right is given."""
     group, users = await english_people(emu, 4, forum=True)
     group.bot_is_admin = False
-    emu.send_text(users[0], group.id, "/tournament rounds=1")
-    await emu.wait_for(lambda: registration(emu, group) is not None)
-    post = await register_all(emu, group, users)
-    assert not (await emu.press(users[0], group.id, post.message_id, text="▶️ Start")).show_alert
+    await begin(emu, group, users, "/tournament rounds=1")
     await emu.wait_for(lambda: emu.find_message(group.id, "I cannot open the tables' topics")
                        is not None)  # fmt: skip
     assert emu.find_message(group.id, "table 1") is None
@@ -186,10 +188,7 @@ async def test_a_group_that_removes_the_bot_stops_its_tournament(
     emu: BotApiEmulator, tournament_bot: BotRunner, db_path: Path
 ) -> None:
     group, users = await english_people(emu, 4)
-    emu.send_text(users[0], group.id, "/tournament rounds=2 round_time=30")
-    await emu.wait_for(lambda: registration(emu, group) is not None)
-    post = await register_all(emu, group, users)
-    assert not (await emu.press(users[0], group.id, post.message_id, text="▶️ Start")).show_alert
+    await begin(emu, group, users, "/tournament rounds=2 round_time=30")
     await emu.wait_for(lambda: emu.find_message(group.id, "table 1") is not None)
     emu.remove_bot(group, users[0])
     assert tournament_bot.app is not None
