@@ -20,16 +20,9 @@ from PIL import Image
 from kozelbot.i18n import Translator, translator
 from kozelbot.tournament.board import Cell, Cross, Row
 from kozelbot.tournament.fonts import ELLIPSIS, fit, font, printable, width
-from kozelbot.tournament.layout import (
-    MARGIN,
-    MAX_WIDTH,
-    SMALLEST,
-    Layout,
-    Table,
-    heading_size,
-    layout,
-)
+from kozelbot.tournament.layout import MARGIN, MAX_WIDTH, layout
 from kozelbot.tournament.picture import COLORS, picture
+from kozelbot.tournament.placed import SMALLEST, Layout, Table, heading_size
 
 TITLE = "Турнир · тур 2 из 3"
 LONG_NAMES = (

@@ -29,11 +29,20 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 from kozelbot.i18n import Translator
 from kozelbot.tournament.board import Cell, Cross, Row
 from kozelbot.tournament.fonts import fit, font, printable, width
+from kozelbot.tournament.placed import (
+    SMALLEST,
+    Column,
+    Layout,
+    Role,
+    Swatch,
+    Table,
+    Text,
+    heading_size,
+)
 
 MAX_WIDTH = 1280
 """Telegram shows at most 1280 px of a photo's long side."""
@@ -41,8 +50,6 @@ MIN_WIDTH = 720
 MARGIN = 28
 BODY = 24
 """Table text, in pixels, when everything fits (the headings are two pixels smaller)."""
-SMALLEST = 14
-"""The smallest table text a crowded cross table shrinks to."""
 TITLE, SECTION, CHAMPION, LEGEND = 36, 26, 30, 20
 NAME_MAX_EM = 15
 """A name column is at most this many times the font size wide (about 30 letters)."""
@@ -50,10 +57,6 @@ NAME_MIN_EM = 7
 CELL_MIN_EM = 2.6
 """Result cells are at least this many times the font size wide while there is room."""
 MIN_PAD = 4
-
-Role = Literal["fixed", "name", "cell"]
-"""A column's part: names (left-aligned, the first to narrow), results (one width for all) or
-anything else (centred)."""
 
 OUTCOMES = ("win", "draw", "loss", "bye", "playing")
 SCORES = frozenset({"win", "draw", "loss"})
@@ -65,102 +68,6 @@ own square in the cross table (``self``)."""
 
 
 @dataclass(frozen=True, slots=True)
-class Text:
-    """A line of text: its left edge and vertical middle, fitted to its room."""
-
-    x: int
-    y: int
-    text: str
-    size: int
-    bold: bool = False
-    muted: bool = False
-    """Drawn in grey (captions, the legend)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Column:
-    """A placed column of a table, with its heading and its texts already fitted."""
-
-    x: int
-    width: int
-    pad: int
-    """Pixels kept free at each side of its texts."""
-    heading: str
-    role: Role
-    bold: bool
-    texts: tuple[str, ...]
-    """One per row, each at most ``room`` pixels wide in the table's font."""
-    styles: tuple[str, ...]
-    """One per row: a key of ``STYLES``."""
-    sizes: tuple[int, ...]
-    """One per row: the text's size (the table's, or smaller for a long note in a cell)."""
-
-    @property
-    def room(self) -> int:
-        """The width its texts may take."""
-        return self.width - 2 * self.pad
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A placed table: a header row, then one row per competitor."""
-
-    top: int
-    size: int
-    """The body text's size; headings are ``heading_size(size)``."""
-    columns: tuple[Column, ...]
-    rows: int
-
-    @property
-    def header_height(self) -> int:
-        """The header row's height."""
-        return round(self.size * 1.8)
-
-    @property
-    def row_height(self) -> int:
-        """Each competitor's row's height."""
-        return round(self.size * 1.7)
-
-    @property
-    def bottom(self) -> int:
-        """The y just below the table."""
-        return self.top + self.header_height + self.rows * self.row_height
-
-    @property
-    def right(self) -> int:
-        """The x just right of the last column."""
-        return self.columns[-1].x + self.columns[-1].width
-
-
-@dataclass(frozen=True, slots=True)
-class Swatch:
-    """A legend entry: a colour sample (a square of ``size``) and its label."""
-
-    x: int
-    y: int
-    size: int
-    style: str
-    label: Text
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    """Everything the picture shows, placed."""
-
-    width: int
-    height: int
-    title: Text
-    trophy: tuple[int, int, int] | None
-    """The champion's cup: left, top and size of its square; None before the end."""
-    champion: Text | None
-    captions: tuple[Text, Text]
-    """Over the standings and over the cross table."""
-    standings: Table
-    cross: Table
-    legend: tuple[Swatch, ...]
-
-
-@dataclass(frozen=True, slots=True)
 class _Spec:
     """A column before it is placed: heading candidates (longest first) and texts."""
 
@@ -169,11 +76,6 @@ class _Spec:
     role: Role
     bold: bool = False
     styles: tuple[str, ...] = ()
-
-
-def heading_size(size: int) -> int:
-    """The header row's text size for a table whose body text is ``size``."""
-    return max(size - 2, SMALLEST)
 
 
 def _signed(value: int) -> str:

@@ -17,7 +17,8 @@ from PIL import Image, ImageDraw
 from kozelbot.i18n import Translator
 from kozelbot.tournament.board import Cross
 from kozelbot.tournament.fonts import Font, font
-from kozelbot.tournament.layout import Column, Table, Text, heading_size, layout
+from kozelbot.tournament.layout import layout
+from kozelbot.tournament.placed import Column, Table, Text, heading_size
 
 INK, MUTED, RULE = "#1f2328", "#57606a", "#d0d7de"
 HEADER_FILL, STRIPE, BACKGROUND, GOLD = "#e8ecf1", "#f6f8fa", "#ffffff", "#d9a400"
