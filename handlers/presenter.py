@@ -32,6 +32,7 @@ from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
 from handlers.outbox import Outbox
 from handlers.pacing import Pacing
+from handlers.reminders import Reminders
 from handlers.selection import Selections
 from handlers.sender import Sender
 from kozelbot.i18n import Translator
@@ -39,7 +40,6 @@ from kozelbot.screens import (
     Screen,
     away_notice,
     deep_link,
-    move_warning,
     open_private_notice,
     slow_down_notice,
     table_moved_screen,
@@ -89,8 +89,8 @@ class Presenter:
         self._hands: dict[tuple[int, int], Lane] = {}
         self._chat_game: dict[Place, int] = {}
         self._asked_private: set[tuple[int, int]] = set()
-        self._reminders: dict[int, list[tuple[int, int]]] = {}
-        """Game → (person, message id) of the "⏰ your move" reminders still standing."""
+        self.reminders = Reminders(self.note)
+        """The "⏰ your move" reminders still standing."""
 
     # -- scheduling ----------------------------------------------------------------------
 
@@ -114,17 +114,11 @@ class Presenter:
         for user_id, seat in change.abandoned:
             self._close_hand_of_leaver(table, user_id, seat)
         if change.moves:
-            self._drop_reminders(table.game_id)
+            self.reminders.drop(table.game_id)
 
     def show_hand(self, game_id: int, seat: int) -> None:
         """Re-render a seat's hand soon (its selection changed)."""
         self.hand_lane(game_id, seat).touch()
-
-    def _drop_reminders(self, game_id: int) -> None:
-        """The move was made: the "⏰ your move" reminders of the game are deleted (a stale
-        reminder in the private chat would say the opposite of the table)."""
-        for user_id, message_id in self._reminders.pop(game_id, []):
-            self.note(user_id, _deletion(message_id))
 
     def _announce_away(self, table: Table, seat: int) -> None:
         """Tell the place that a computer now plays for someone who missed two moves (their
@@ -146,19 +140,7 @@ class Presenter:
 
     def warn(self, table: Table, seats: list[int], seconds: int) -> None:
         """Privately warn the people to act that half their move time has passed."""
-        for seat in seats:
-            player = table.seats[seat]
-            if player is None or player.user_id is None or player.away:
-                continue
-            user_id = player.user_id
-
-            async def sent(message_id: int, user_id: int = user_id) -> None:
-                self._reminders.setdefault(table.game_id, []).append((user_id, message_id))
-
-            def render(t: Translator, sent: Callable[[int], Awaitable[None]] = sent) -> Outgoing:
-                return _notice(move_warning(table, seconds, t), on_sent=sent)  # this seat's
-
-            self.note(user_id, render, key=f"warn:{table.game_id}:{table.move_seq}")
+        self.reminders.warn(table, seats, seconds)
 
     async def resume_posts(self) -> int:
         """After a start: send the posts a previous run left in the outbox."""
@@ -443,12 +425,6 @@ def _notice(
     """A screen as a lane's message (no keyboard: no markup at all)."""
     return Outgoing(screen.text, screen.keyboard or None, edit_message_id=edit_message_id,
                     on_sent=on_sent)  # fmt: skip
-
-
-def _deletion(message_id: int) -> Render:
-    """A note that deletes one of the bot's messages."""
-    gone = Outgoing("", edit_message_id=message_id, delete=True)
-    return lambda _t: gone
 
 
 def _slow_down(t: Translator) -> Outgoing:
