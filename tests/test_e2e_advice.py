@@ -103,6 +103,8 @@ async def test_someone_who_did_not_play_a_deal_gets_no_analysis_of_it(
     table = _live_table(bot, group.id)
     stranger = emu.add_user(first_name="Чужой", language_code="ru")
     await emu.start_private(stranger)
+    # Updates are handled concurrently: he presses once the bot has greeted him.
+    await emu.wait_for(lambda: emu.find_message(stranger.id, "KozelBot") is not None)
     emu.add_member(group, stranger)
     await bot.drain()
     message = emu.messages(group.id)[-1]
