@@ -16,6 +16,7 @@ from kozelbot.render import table_error_text
 from kozelbot.service import Change, TableError
 from kozelbot.table import TableStatus
 from kozelbot.texts import Button, Keyboard
+from kozelbot.tournament import tables
 
 
 async def stop(update: Update, context: Context) -> None:
@@ -23,7 +24,9 @@ async def stop(update: Update, context: Context) -> None:
     admin. Once a match runs only a chat admin stops it at once; a seated person — the
     creator too — starts (or joins) a vote that stops it when a majority of the people
     seated agree within two minutes (a stopped match is unrated, so a losing creator must
-    not escape the rating alone). In the private chat it ends your /play match."""
+    not escape the rating alone). At a tournament's table a person seated there — a chat
+    admin too — only votes, and everyone at it must agree (``tables.stops_by_vote``). In the
+    private chat it ends your /play match."""
     data = context.bot_data
     cmd = await command(update, data)
     if cmd is None:
@@ -35,6 +38,9 @@ async def stop(update: Update, context: Context) -> None:
         return
     if table is None:
         cmd.reply(table_error_text("no_game", t))
+        return
+    if tables.stops_by_vote(table, user.id):
+        await _vote(data, cmd, table.game_id)
         return
     running = table.status is TableStatus.PLAYING
     allowed = cmd.private or (not running and user.id == table.creator_id)
@@ -77,20 +83,27 @@ def vote_kind(game_id: int) -> str:
 
 
 def vote_text(change: Change, name: str, t: Translator) -> str:
-    """What a vote to stop says: stopped, or how many more are needed."""
+    """What a vote to stop says: stopped, or how many more are needed (at a tournament's
+    table: that everyone must agree, and then the score decides)."""
     assert change.vote is not None
     votes, needed = change.vote
-    if change.table.status is TableStatus.STOPPED:
-        return t("🗳 {votes} of {needed} voted: the game was stopped.", votes=votes,
+    tournament = change.table.tournament is not None
+    if not change.table.status.live:
+        text = t("🗳 {votes} of {needed} voted: the game was stopped.", votes=votes,
                  needed=needed)  # fmt: skip
-    return t("🗳 {name} votes to stop the game: {votes} of {needed}. Players at the table: "
+        return text + ("\n" + t("🏆 The score decided the match.") if tournament else "")
+    text = t("🗳 {name} votes to stop the game: {votes} of {needed}. Players at the table: "
              "press the button or send /stop within two minutes.",
              name=html.escape(name), votes=votes, needed=needed)  # fmt: skip
+    if tournament:
+        text += "\n" + t("🏆 A tournament table stops only if everyone at it agrees, both "
+                         "sides; then the score decides, as the round clock does.")  # fmt: skip
+    return text
 
 
 def vote_markup(change: Change, t: Translator) -> Keyboard | None:
     """The vote's button while it runs."""
-    if change.table.status is TableStatus.STOPPED:
+    if not change.table.status.live:
         return None
     return ((Button(t("✋ Stop the game"), VoteButton(change.table.game_id).pack()),),)
 

@@ -142,6 +142,10 @@ def table_error_text(code: str, t: Translator) -> str:
         "not_away": t("You are at the table already."),
         "away": t("A computer plays your seat: press “I'm here” first."),
         "reserved": t("This is a tournament table: only the players drawn to it sit here."),
+        "no_consent": t(
+            "A tournament table stops only if both sides agree, and a computer "
+            "cannot: play on, the round clock decides."
+        ),
     }
     return texts.get(code, t("That is not possible now."))
 

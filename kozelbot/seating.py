@@ -151,11 +151,18 @@ def cycle_option(table: Table, key: str) -> None:
 
 def vote(table: Table, user_id: int, now: float) -> tuple[int, int]:
     """A seated person's vote to stop: (votes, needed) of the vote running since its first
-    vote (``STOP_VOTE_TIME``); ``seated`` if they voted already in it."""
+    vote (``STOP_VOTE_TIME``); ``seated`` if they voted already in it.
+
+    A majority of the people seated stops a match; a tournament's table needs everyone at
+    it, both sides (``tables.consent_needed``; ``no_consent`` when a side has nobody to
+    agree, and the vote changes nothing)."""
+    seated = {p.user_id for _s, p in table.humans}
+    needed = len(seated) // 2 + 1
+    if table.tournament is not None:
+        needed = tables.consent_needed(table)
     if table.stop_vote_until is None or table.stop_vote_until < now:
         table.stop_votes, table.stop_vote_until = [], now + STOP_VOTE_TIME
     if user_id in table.stop_votes:
         raise TableError("seated", table)
     table.stop_votes.append(user_id)
-    seated = {p.user_id for _s, p in table.humans}
-    return len(seated.intersection(table.stop_votes)), len(seated) // 2 + 1
+    return len(seated.intersection(table.stop_votes)), needed

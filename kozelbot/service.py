@@ -172,13 +172,20 @@ class GameService(Tables):
     async def vote_stop(self, game_id: int, user_id: int) -> Change:
         """A seated person votes to stop the running match; a majority of the people seated
         within ``STOP_VOTE_TIME`` of the first vote ends it (``change.vote`` counts).
-        ``seated`` if they voted already in this vote."""
+        ``seated`` if they voted already in this vote.
+
+        A tournament's table needs everyone at it, both sides (``no_consent`` when a side
+        has nobody to agree), and then ends as the round clock ends it, on its score
+        (``kozelbot.tournament.tables``' **Decision**)."""
         async with self.lock(game_id):
             table = await self._load(game_id, TableStatus.PLAYING)
             if table.seat_of(user_id) is None:
                 raise TableError("not_seated", table)
             votes, needed = seating.vote(table, user_id, self.clock())
-            if votes >= needed:
+            if votes >= needed and table.tournament is not None:
+                change = Change(table, self._state(table))
+                tables.decide(change, "vote")
+            elif votes >= needed:
                 table.closed_reason = "vote"
                 change = self._stopped(table)
             else:

@@ -154,6 +154,10 @@ def ended_line(table: Table, t: Translator) -> str | None:
         if table.status is TableStatus.FINISHED:
             return "⏰ " + t("Time: the round's clock decided the match on its score.")
         return "⏰ " + t("Time: the round's clock ended the match level.")
+    if table.closed_reason == "vote" and table.tournament is not None:
+        if table.status is TableStatus.FINISHED:
+            return "🗳 " + t("Everyone at the table agreed to stop: the score decided.")
+        return "🗳 " + t("Everyone at the table agreed to stop: the score was level.")
     if table.status is TableStatus.STOPPED:
         return t("The game was stopped.")
     return None

@@ -204,3 +204,38 @@ async def test_a_group_that_removes_the_bot_stops_its_tournament(
         await asyncio.sleep(0.05)
     assert await stopped()
     assert await storage.games.live_games_in(group.id) == []
+
+
+async def test_an_admin_seated_at_a_tournament_table_only_votes_to_stop_it(
+    emu: BotApiEmulator, tournament_bot: BotRunner
+) -> None:
+    """Issue #29: a chat admin's /stop ends an ordinary match at once, but at a tournament
+    table where the admin plays it is one vote of four (both sides must agree): the admin
+    cannot end a match their side leads and take the round alone."""
+    group, users = await english_people(emu, 4)
+    admin = users[0]
+    await begin(emu, group, users, "/tournament rounds=1 round_time=30")
+    await emu.wait_for(lambda: emu.find_message(group.id, "table 1") is not None)
+    lobby = emu.find_message(group.id, "table 1")
+    assert lobby is not None
+    for user in users:
+        answer = await emu.press(user, group.id, lobby.message_id, text="Take a seat")
+        assert not answer.show_alert, answer.text
+    await emu.wait_for(lambda: any("Deal" in m.text for m in emu.messages(group.id)))
+    mark = last_id(emu, group.id)
+    emu.send_text(admin, group.id, "/stop")
+    vote = await reply_after(emu, group.id, mark, "votes to stop the game: 1 of 4")
+    assert "only if everyone at it agrees" in vote.text
+    assert emu.find_message(group.id, "The game was stopped.") is None
+    # two more agree: still one short (everyone must), the match plays on
+    for user in users[1:3]:
+        answer = await emu.press(user, group.id, vote.message_id, text="✋ Stop the game")
+        assert not answer.show_alert, answer.text
+    await emu.wait_for(lambda: "3 of 4" in emu.message(group.id, vote.message_id).text)
+    assert emu.find_message(group.id, "Champion") is None
+    # the last one agrees: the table stops and the score decides it, as the round clock
+    answer = await emu.press(users[3], group.id, vote.message_id, text="✋ Stop the game")
+    assert not answer.show_alert, answer.text
+    await emu.wait_for(lambda: "4 of 4 voted" in emu.message(group.id, vote.message_id).text)
+    assert "The score decided the match." in emu.message(group.id, vote.message_id).text
+    await emu.wait_for(lambda: emu.find_message(group.id, "Champion") is not None, timeout=30)

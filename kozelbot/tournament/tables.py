@@ -7,6 +7,16 @@ person drawn takes their own seat (Join, or the link in their private message), 
 may sit, and the options are the tournament's. When the last of them sits down the match
 starts; ``NO_SHOW_SECONDS`` after the table opened it starts anyway, computers in the seats of
 whoever has not come (``no_shows``).
+
+**Decision** (issue #29: a stop must not decide a table in favour of whoever asks for it):
+the people at a tournament table stop it only with the other side's consent —
+``consent_needed``: every person seated, on both sides, and at least one person on each
+side (computers, a no-show's included, never consent). A chat admin seated at the table is
+one of them: their ``/stop`` is their vote (``stops_by_vote``). Once all agree the match
+ends as the round clock ends it (``decide``: the score decides); until then it plays on, and
+the round clock decides it when its time runs out. A chat admin who is not at the table
+stops it at once (the organiser's call) and the score decides it (``result_of``); an
+admin's ``/tournament stop`` still ends every table without a result.
 """
 
 from __future__ import annotations
@@ -14,8 +24,12 @@ from __future__ import annotations
 from kozelbot import ledger
 from kozelbot.change import Change, TableError
 from kozelbot.game import GameState, MatchOver
+from kozelbot.seats import Seats
 from kozelbot.table import Table, TableStatus
 from kozelbot.tournament.model import TableResult
+
+TABLE = Seats(4, pairs=True)
+"""A tournament's table: two pairs, 0+2 against 1+3."""
 
 
 def reserve(table: Table, reserved: list[int | None]) -> None:
@@ -50,8 +64,9 @@ def all_came(table: Table) -> bool:
                for seat, user in enumerate(table.reserved))  # fmt: skip
 
 
-def decide(change: Change) -> None:
-    """The round's time ran out: the match ends on its score now (``GameState.leader``).
+def decide(change: Change, reason: str = "round_time") -> None:
+    """The round's time ran out (``reason`` ``round_time``), or everyone at the table agreed
+    to stop (``vote``): the match ends on its score now (``GameState.leader``).
 
     **Decision** (the issue asks for "decided by the current score"): the side ahead on the
     match score wins, a finished match with its result, rated as any other; a level score
@@ -61,13 +76,28 @@ def decide(change: Change) -> None:
     assert state is not None
     side = state.leader()
     table.deadline = None
+    table.closed_reason = reason
     if side is None:
         table.status = TableStatus.STOPPED
-        table.closed_reason = "round_time"
         return
     ledger.owe(change, [MatchOver(side, score_of(state))])
     table.status = TableStatus.FINISHED
-    table.closed_reason = "round_time"
+
+
+def consent_needed(table: Table) -> int:
+    """Votes that stop a tournament's table: every person seated (the module's
+    **Decision**); ``no_consent`` when a side has no person to agree."""
+    people = {TABLE.side_of(seat) for seat, _player in table.humans}
+    if people != {0, 1}:
+        raise TableError("no_consent", table)
+    return len(table.humans)
+
+
+def stops_by_vote(table: Table, user_id: int) -> bool:
+    """Whether ``user_id``'s ``/stop`` is a vote however much right they have: they sit at a
+    tournament's running table (a chat admin too)."""
+    playing = table.status is TableStatus.PLAYING
+    return playing and table.tournament is not None and table.seat_of(user_id) is not None
 
 
 def score_of(state: GameState) -> tuple[int, ...]:
@@ -80,7 +110,8 @@ def score_of(state: GameState) -> tuple[int, ...]:
 def result_of(table: Table, state: GameState | None) -> TableResult:
     """A tournament's record of how a table's match ended: the winning side, the score and
     the card points each side took over the match (``Table.tally``'s ``points``: a seat
-    counts its side's). A stopped match is decided by its score, as the clock decides."""
+    counts its side's). A stopped match is decided by its score, as the clock decides (the
+    people at the table stop it only when both sides agree: the module's **Decision**)."""
     points = tuple(table.tally[seat].get("points", 0) for seat in (0, 1))
     if state is None:
         return TableResult(winner_side=None, score=(0, 0), points=(points[0], points[1]),
