@@ -301,6 +301,7 @@ class GameService(Tables):
                 raise TableError("stale", table)
             if table.seats[seat] is not None and table.seats[seat].away:  # type: ignore[union-attr]
                 raise TableError("away", table)
+            tables.note_pace(change, seat, self.clock())  # slow play at a tournament table
             try:
                 turns.apply_move(change, seat, action, MoveSource.HUMAN)
             except GameError:

@@ -1,6 +1,6 @@
 """Issue #29 item 3: a stop by the people at a tournament table decides nothing in their
-favour (the other side must agree) — against real storage, the real game service and the
-real director."""
+favour (the other side must agree), and slow play is marked — against real storage, the
+real game service and the real director."""
 
 from __future__ import annotations
 
@@ -11,15 +11,20 @@ from pathlib import Path
 import pytest
 
 from kozelbot import levels
-from kozelbot.change import TableError
+from kozelbot.change import Change, TableError
+from kozelbot.follow.state import MatchState
 from kozelbot.game import GameState
 from kozelbot.games import load_state
+from kozelbot.i18n import translator
 from kozelbot.service import GameService
-from kozelbot.table import Player, Table, TableStatus
-from kozelbot.tournament import tables
+from kozelbot.table import Player, Table, TableStatus, TournamentTable
+from kozelbot.tournament import tables, texts
 from kozelbot.tournament.director import Director
 from kozelbot.tournament.model import Tournament
+from kozelbot.tournament.standings import standings
 from storage import Storage
+from tests.scripted import keep_all, playing_table
+from tests.test_rules_hvalenyi import HANDS_13_AND_14
 from tests.test_tournament_director import CHAT, Clock, Topics
 
 A, B = 0, 1
@@ -146,3 +151,60 @@ async def test_an_ordinary_table_still_stops_by_a_majority(
     await service.vote_stop(lobby.game_id, 1)
     stopped = await service.vote_stop(lobby.game_id, 2)
     assert stopped.table.status is TableStatus.STOPPED and stopped.vote == (2, 2)
+
+
+async def test_a_seat_that_keeps_moving_at_the_last_moment_is_marked_slow(
+    parts: tuple[Director, GameService, Clock],
+) -> None:
+    """Three moves each taking 90 % of the move time mark the person 🐢 in the standings;
+    moves at half the time (everyone else's) mark nobody, nor do slow moves in a secret
+    step. The round clock still decides on the score."""
+    director, service, clock = parts
+    table = await table_of(director, clock, service)
+    assert table.reserved is not None
+    slow_user = table.reserved[0]
+    slow_moves: list[int] = []
+
+    def pace(table: Table, state: GameState, seat: int) -> None:
+        assert table.deadline is not None and table.turn_time > 0
+        user = table.seats[seat].user_id  # type: ignore[union-attr]
+        share = 0.5  # half the move time left
+        if user == slow_user and (state.hidden_turn or len(slow_moves) < 3):
+            share = 0.1  # 90 % of the move time taken
+            slow_moves.append(0 if state.hidden_turn else 1)
+        elif user == slow_user:
+            share = 0.9
+        clock.now = table.deadline - share * table.turn_time
+
+    table = await play_until(service, table.game_id, lambda s: s.deals_scored >= 1, pace)
+    assert sum(slow_moves) == 3
+    assert [tally.get("slow", 0) for tally in table.tally] == [3, 0, 0, 0]
+    decided = await service.change(table.game_id, tables.decide)
+    recorded = await director.record(decided.table)
+    assert recorded is not None and recorded.played[0].tables[0].slow == [slow_user]
+    text = texts.standings_text(recorded, standings(recorded), translator("en"))
+    assert f"🐢 Slow play (round): P{slow_user} (1)" in text
+
+
+def test_a_slow_move_in_a_secret_step_is_not_counted() -> None:
+    """A redeal offer is secret: a mark for taking long over it would tell everyone who was
+    asked (and so whose hand is weak). The same slow move in open play counts."""
+    state = MatchState("hvalenyi", {})
+    state.deal_hands([list(h) for h in HANDS_13_AND_14])
+    assert state.hidden_turn and state.to_act() == (1,)
+    table = playing_table(state).model_copy(update={
+        "tournament": TournamentTable(tournament_id=1, round_no=1, table_no=1),
+        "deadline": 1000.0, "turn_time": 60.0})  # fmt: skip
+    secret = Change(table.model_copy(deep=True), state)
+    tables.note_pace(secret, 1, now=995.0)
+    assert secret.table.tally[1].get("slow") is None
+    keep_all(state)
+    assert not state.hidden_turn
+    seat = state.to_act()[0]
+    public = Change(table.model_copy(deep=True), state)
+    tables.note_pace(public, seat, now=995.0)
+    assert public.table.tally[seat].get("slow") == 1
+    # not at a tournament's table: nothing is counted
+    ordinary = Change(table.model_copy(deep=True, update={"tournament": None}), state)
+    tables.note_pace(ordinary, seat, now=995.0)
+    assert ordinary.table.tally[seat].get("slow") is None

@@ -321,6 +321,7 @@ class Director:
                 return None
             draw.result = tables.result_of(table, self.service.state_of(table))
             draw.no_shows = tables.no_shows(table)
+            draw.slow = tables.slow_players(table)
             draw.ended_at = self.clock()
             self._advance(t)
             return await self._save(t)

@@ -98,6 +98,8 @@ class TableDraw(BaseModel):
     """When its result was recorded."""
     no_shows: list[int] = Field(default_factory=list)
     """People replaced by a computer because they did not come within ``NO_SHOW_SECONDS``."""
+    slow: list[int] = Field(default_factory=list)
+    """People marked for slow play at the table (``tables.slow_players``: 🐢)."""
     result: TableResult | None = None
 
 

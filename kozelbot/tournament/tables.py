@@ -17,6 +17,14 @@ ends as the round clock ends it (``decide``: the score decides); until then it p
 the round clock decides it when its time runs out. A chat admin who is not at the table
 stops it at once (the organiser's call) and the score decides it (``result_of``); an
 admin's ``/tournament stop`` still ends every table without a result.
+
+**Decision** (issue #29: slow play, running the round clock down while ahead): a person's
+move that takes ``SLOW_SHARE`` of the move time or more is counted against their seat
+(``note_pace``: ``Table.tally``'s ``slow``), and so is a time-out (``timeouts``, counted by
+the timer); ``SLOW_MARK`` of them in a match mark the person (``slow_players``: 🐢 in the
+standings). The round clock still decides on the score when it strikes — the mark is for the
+organiser to see, it takes no points. A move in a secret step (``GameState.hidden_turn``) is
+never counted: a public mark would tell who was asked.
 """
 
 from __future__ import annotations
@@ -30,6 +38,10 @@ from kozelbot.tournament.model import TableResult
 
 TABLE = Seats(4, pairs=True)
 """A tournament's table: two pairs, 0+2 against 1+3."""
+SLOW_SHARE = 0.8
+"""A move that takes this share of its move time or more counts as slow."""
+SLOW_MARK = 3
+"""Slow moves and time-outs in one match that mark a person for slow play (🐢)."""
 
 
 def reserve(table: Table, reserved: list[int | None]) -> None:
@@ -98,6 +110,35 @@ def stops_by_vote(table: Table, user_id: int) -> bool:
     tournament's running table (a chat admin too)."""
     playing = table.status is TableStatus.PLAYING
     return playing and table.tournament is not None and table.seat_of(user_id) is not None
+
+
+def note_pace(change: Change, seat: int, now: float) -> None:
+    """A person at a tournament table is about to move at ``now``: a slow move
+    (``SLOW_SHARE`` of its move time or more) is counted in their seat's ``slow`` tally.
+    Not in a secret step, nor when no move time runs (a computer's thinking set the
+    deadline)."""
+    table, state = change.table, change.state
+    if table.tournament is None or state is None or state.hidden_turn:
+        return
+    if table.deadline is None or table.turn_time <= 0:
+        return
+    taken = now - (table.deadline - table.turn_time)
+    if taken >= SLOW_SHARE * table.turn_time:
+        ledger.count(table, seat, "slow")
+
+
+def slow_players(table: Table) -> list[int]:
+    """The people marked for slow play at a tournament table: ``SLOW_MARK`` slow moves and
+    time-outs or more in the match (each seat's person as drawn)."""
+    marked = []
+    for seat, tally in enumerate(table.tally[: len(table.seats)]):
+        player = table.seats[seat]
+        user = table.reserved[seat] if table.reserved is not None else None
+        if user is None and player is not None:
+            user = player.user_id
+        if user is not None and tally.get("slow", 0) + tally.get("timeouts", 0) >= SLOW_MARK:
+            marked.append(user)
+    return marked
 
 
 def score_of(state: GameState) -> tuple[int, ...]:

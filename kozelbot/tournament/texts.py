@@ -128,7 +128,7 @@ def standings_text(tour: Tournament, rows: list[Row], t: Translator) -> str:
         lines.append(t("<b>Standings</b> after round {n} of {total}", n=done, total=tour.rounds)
                      if done else t("<b>Standings</b> · round 1 in play"))  # fmt: skip
     for row in rows:
-        extra = (f" · B{row.buchholz}" if row.buchholz is not None else "")
+        extra = f" · B{row.buchholz}" if row.buchholz is not None else ""
         diff = f"{row.deal_diff:+d}"
         lines.append(t("{rank}. {name} — {points} pts ({diff}{extra}, {played} pl.)",
                        rank=row.rank, name=short_name(row.name, 24), points=row.points,
@@ -138,6 +138,10 @@ def standings_text(tour: Tournament, rows: list[Row], t: Translator) -> str:
               for draw in rnd.tables for user in draw.no_shows]  # fmt: skip
     if absent:
         lines.append("🤖 " + t("Did not come (round): {names}", names=", ".join(absent)))
+    slow = [f"{short_name(names.get(user, '?'), 16)} ({rnd.number})" for rnd in tour.played
+            for draw in rnd.tables for user in draw.slow]  # fmt: skip
+    if slow:
+        lines.append("🐢 " + t("Slow play (round): {names}", names=", ".join(slow)))
     return "\n".join(lines)
 
 
