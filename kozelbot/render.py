@@ -146,6 +146,10 @@ def table_error_text(code: str, t: Translator) -> str:
             "A tournament table stops only if both sides agree, and a computer "
             "cannot: play on, the round clock decides."
         ),
+        "last_at_table": t(
+            "You are the last person at this tournament table: it plays on until the round "
+            "clock decides it (the timer moves for you if you stop)."
+        ),
     }
     return texts.get(code, t("That is not possible now."))
 

@@ -218,7 +218,8 @@ class GameService(Tables):
         """Free a lobby seat; during a match a computer player takes the seat over.
 
         **Decision**: when the last person leaves a running match it is stopped (nobody
-        would watch computers play it out).
+        would watch computers play it out); at a tournament's table the last person may not
+        leave (``tables.check_may_leave``: a stopped table is decided on its score).
         """
         async with self.lock(game_id):
             table = await self._load(game_id)
@@ -231,6 +232,7 @@ class GameService(Tables):
             if table.status is TableStatus.LOBBY:
                 table.seats[seat] = None
                 return await self._commit(self._lobby_changed(table))
+            tables.check_may_leave(table, seat)  # a tournament table: not the last one
             table.seats[seat] = computer(seat)
             if not table.humans:
                 change = self._stopped(table)

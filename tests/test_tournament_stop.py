@@ -139,6 +139,30 @@ async def test_a_side_of_computers_never_agrees_to_a_stop(
     assert again is not None and again.status is TableStatus.PLAYING and again.stop_votes == []
 
 
+async def test_the_last_person_cannot_leave_a_tournament_table_to_stop_it(
+    parts: tuple[Director, GameService, Clock],
+) -> None:
+    """Leaving as the last person would stop the match (and a stopped table is decided on
+    its score): partners ahead whose opponents never came would take the round by leaving.
+    The first may leave (a computer plays the seat); the last is refused, nothing changes,
+    and the match plays on to the round clock."""
+    director, service, clock = parts
+    table = await table_of(director, clock, service, absent_seats=(0, 2))
+    assert table.reserved is not None
+    first, last = table.reserved[1], table.reserved[3]
+    assert first is not None and last is not None
+    table = await play_until(service, table.game_id, someone_leads(B))
+    left = await service.leave(table.game_id, first)
+    assert left.table.status is TableStatus.PLAYING
+    with pytest.raises(TableError) as refused:
+        await service.leave(table.game_id, last)
+    assert refused.value.code == "last_at_table"
+    again = await service.game(table.game_id)
+    assert again is not None and again.status is TableStatus.PLAYING
+    assert again.seat_of(last) is not None
+    assert await director.record(again) is None
+
+
 async def test_an_ordinary_table_still_stops_by_a_majority(
     parts: tuple[Director, GameService, Clock],
 ) -> None:

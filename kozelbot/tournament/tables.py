@@ -105,6 +105,19 @@ def consent_needed(table: Table) -> int:
     return len(table.humans)
 
 
+def check_may_leave(table: Table, seat: int) -> None:
+    """Refuse (``last_at_table``) the last person's leaving a tournament's running table.
+
+    **Decision** (issue #29): the last person leaving stops a match, and a stopped table is
+    decided on its score, so two partners ahead whose opponents never came would take the
+    round by leaving. The last person stays seated instead: the match plays on (the timer
+    moves for whoever stops answering) until the round clock decides it."""
+    if table.tournament is None or table.status is not TableStatus.PLAYING:
+        return
+    if all(other == seat for other, _player in table.humans):
+        raise TableError("last_at_table", table)
+
+
 def stops_by_vote(table: Table, user_id: int) -> bool:
     """Whether ``user_id``'s ``/stop`` is a vote however much right they have: they sit at a
     tournament's running table (a chat admin too)."""
