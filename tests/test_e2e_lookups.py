@@ -330,3 +330,36 @@ async def _watch_while_look_ups_fail(emu: BotApiEmulator, base: str) -> None:
         async with session.get(f"{base}/state?game=1", headers=headers) as response:
             assert response.status == 200
             assert (await response.json())["seat"] is None
+
+
+async def test_a_member_who_follows_the_lobby_s_link_during_an_outage_is_asked_to_try_again(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """The issue's own case: a member who had not opened the private chat follows the
+    lobby's link while getChatMember is down. They hear "try again", not «Сначала вступите
+    в «Козлятня»…»; pressing Start again seats them, in their own seat, not a computer."""
+    group, users = await people(emu, NAMES[:3])
+    late = emu.add_user(first_name="Глеб", language_code="ru")
+    group.members.add(late.id)
+    emu.send_text(users[0], group.id, f"/newgame {OPTIONS}")
+    await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None)
+    emu.send_text(late, group.id, "/join")
+    await emu.wait_for(lambda: emu.find_message(group.id, "откройте личный чат") is not None)
+    prompt = emu.find_message(group.id, "откройте личный чат")
+    assert prompt is not None
+    faults = LookupFaults(outage=True)
+    emu.faults = faults
+    seen = []
+    for _ in range(3):
+        after = _last_id(emu, late.id)
+        await emu.open_deep_link(late, prompt.buttons[0][0][1])
+        answer = await _next_answer(emu, late.id, after, "Вы за столом")
+        seen.append(answer.text)
+        if TRY_AGAIN not in answer.text:
+            break
+        faults.restore(["drop"])
+    assert len(seen) == 2 and "Вы за столом" in seen[-1], seen
+    assert bot.app is not None
+    table = await bot.app.bot_data.service.game(1)
+    assert table is not None and table.seat_of(late.id) is not None
+    await emu.wait_for(lambda: emu.find_message(group.id, "2. Глеб") is not None)
