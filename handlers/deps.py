@@ -104,12 +104,14 @@ class BotData:
             return None
         return known[0]
 
-    def remember(self, question: str, chat_id: int, user_id: int, answer: bool) -> None:
-        """Keep a look-up's answer for ``LOOKUP_TTL`` seconds."""
+    def remember(
+        self, question: str, chat_id: int, user_id: int, answer: bool, ttl: float = LOOKUP_TTL
+    ) -> None:
+        """Keep a look-up's answer for ``ttl`` seconds."""
         if len(self.lookups) > 10_000:
             now = time.monotonic()
             self.lookups = {k: v for k, v in self.lookups.items() if v[1] >= now}
-        self.lookups[(question, chat_id, user_id)] = (answer, time.monotonic() + LOOKUP_TTL)
+        self.lookups[(question, chat_id, user_id)] = (answer, time.monotonic() + ttl)
 
 
 Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

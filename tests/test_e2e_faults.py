@@ -27,7 +27,7 @@ STALE_VIEW = ("Сейчас ходит", "Этой карты у вас уже �
 match ended while a fault held up both its result post and the hand's last edit)."""
 
 
-async def _play_to_the_end(players: Players, emu: BotApiEmulator) -> int:
+async def play_to_the_end(players: Players, emu: BotApiEmulator) -> int:
     """Play as people would; returns how often someone pressed a hand whose last edit a fault
     still held up (a turn already over, a card already played): the bot must refuse those."""
     lagging = 0
@@ -58,7 +58,7 @@ async def test_a_match_finishes_and_every_message_converges_with_a_fifth_of_call
         try:
             emu.faults = Faults(share=SHARE, seed=5, retry_after=1, slow_delay=0.5)
             players = await seat_four(emu, options="seating=ordered deck=32 move_time=0")
-            lagging = await _play_to_the_end(players, emu)
+            lagging = await play_to_the_end(players, emu)
             await emu.settle(quiet=0.5, timeout=60)
             await bot.drain()
         finally:
@@ -96,4 +96,3 @@ async def test_a_match_finishes_and_every_message_converges_with_a_fifth_of_call
             hands_per_deal = hand_sends(emu, user.id)
             assert set(hands_per_deal) == {d.deal_no + 1 for d in deals}, (user, hands_per_deal)
             assert max(hands_per_deal.values()) == 1, (user, hands_per_deal)
-

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from handlers.flow import publish
-from handlers.members import is_member
+from handlers.members import TelegramUnavailable, is_member
 from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
 from kozelbot.frames import NotReplayable, frames
 from kozelbot.game import GameError
@@ -177,9 +177,13 @@ class WebApp:
 
     async def _may_watch(self, chat_id: int, user_id: int) -> None:
         """Someone not seated watches a group's table only as one of the group (as the
-        group's message shows it to them); a private match, only its own person."""
-        allowed = (chat_id == user_id if chat_id > 0
-                   else await is_member(self.data, chat_id, user_id))  # fmt: skip
+        group's message shows it to them); a private match, only its own person. 503
+        ``telegram_unavailable`` if Telegram did not answer the membership look-up."""
+        try:
+            allowed = (chat_id == user_id if chat_id > 0
+                       else await is_member(self.data, chat_id, user_id))  # fmt: skip
+        except TelegramUnavailable as error:
+            raise _refuse(web.HTTPServiceUnavailable, "telegram_unavailable") from error
         if not allowed:
             raise _refuse(web.HTTPForbidden, "not_member")
 
