@@ -8,7 +8,8 @@ once handed off (give, then the partner's return: two saves) and once kept (one 
 opponent's or an onlooker's page must see the same frames and the same timer in both.
 Item 2, through ``turns.play_on``: the same dealt hand asked of a person and of a thinking
 computer must show others the same payload (the computer's deadline is "now", the
-person's the full move time).
+person's the full move time); and through the service, a computer asked waits about as a
+person would before it answers (``turns.pace_hidden``).
 """
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ from kozelbot.change import Change, computer
 from kozelbot.games import new_state
 from kozelbot.i18n import translator
 from kozelbot.page import page
+from kozelbot.records import MoveSource
 from kozelbot.screens import hand_screen, table_screen
 from kozelbot.service import GameService
 from kozelbot.simulate import options_of
 from kozelbot.table import Player, Table, TableStatus
 from kozelbot.texts import seat_name
+from kozelbot.thinking import Thinker
 from storage import Storage
+from tests.e2e import TEST_BUDGET_MS
 
 KRYUK_SEED = 13
 """Entropy with which a four-person kryuk match (``seating=ordered``) opens on a hidden
@@ -187,3 +191,36 @@ def test_a_hidden_step_looks_the_same_asked_of_a_computer_or_a_person(variant: s
         screen = table_screen(table, state, t)
         shown[who].append(screen.text.replace(named, "ASKED"))
     assert shown["computer"] == shown["person"]
+
+
+COMPUTER_ASKED_SEED = 34
+"""Entropy with which three people and a strong computer (seat 3, ``seating=ordered``)
+open a hvalenyi match on a redeal offer to the computer alone."""
+WAIT = 5.0
+
+
+async def test_a_computer_asked_in_a_hidden_step_waits_like_a_person(storage: Storage) -> None:
+    clock = Clock()
+    thinker = Thinker(TEST_BUDGET_MS, workers=1)
+    try:
+        service = GameService(storage.games, rng=random.Random(3), clock=clock,
+                              entropy=random.Random(COMPUTER_ASKED_SEED).randbytes,
+                              thinker=thinker, hidden_wait=WAIT)  # fmt: skip
+        options = ["seating=ordered", f"move_time={MOVE_TIME}", "computer=strong"]
+        table = await service.new_game(-1, 1, options, "hvalenyi")
+        for user_id in (1, 2, 3):
+            await service.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
+        change = await service.start(table.game_id, 1)
+        state = change.state
+        assert state is not None and state.hidden_turn and state.to_act() == (3,)
+        deadline = change.table.deadline
+        assert deadline is not None
+        # Not at once (a person takes seconds), nor at a fixed length.
+        assert clock.now + WAIT / 2 <= deadline <= clock.now + WAIT * 1.5
+        assert await service.time_out(table.game_id) is None  # nothing due yet
+        clock.now = deadline
+        answered = await service.time_out(table.game_id)
+        assert answered is not None and answered.moves
+        assert answered.moves[0].seat == 3 and answered.moves[0].source is MoveSource.COMPUTER
+    finally:
+        thinker.close()
