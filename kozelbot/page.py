@@ -29,7 +29,7 @@ from typing import Any
 
 from kozelbot.cards import DECK_36, Card
 from kozelbot.game import GameState
-from kozelbot.games import texts_of
+from kozelbot.games import family_of, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
 from kozelbot.texts import card_label, seat_name
@@ -75,11 +75,20 @@ def seconds_left(
     table: Table, state: GameState | None, seat: int | None, now: float
 ) -> float | None:
     """The move timer as ``seat`` may see it: none in a hidden step that does not ask it
-    (the deadline is the asked seat's, so it would tell who is asked and what they did)."""
+    (the deadline is the asked seat's, so it would tell who is asked and what they did).
+
+    **Decision**: a seat asked in a hidden step together with a computer that is still to
+    think (a redeal offer asks every weak hand at once) sees its full move time, not the
+    computer's deadline ("now", or its wait): that would tell it a computer is asked too.
+    Its own deadline is set, in full, once the computer has answered, so it never has less
+    time than it was shown."""
     if table.deadline is None:
         return None
-    if state is not None and state.hidden_turn and seat not in state.to_act():
-        return None
+    if state is not None and state.hidden_turn:
+        if seat not in state.to_act():
+            return None
+        if not table.turn_time:  # the deadline is a thinking computer's
+            return float(family_of(table.variant).move_time(state, table.options))
     return max(0.0, table.deadline - now)
 
 

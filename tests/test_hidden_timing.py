@@ -224,3 +224,27 @@ async def test_a_computer_asked_in_a_hidden_step_waits_like_a_person(storage: St
         assert answered.moves[0].seat == 3 and answered.moves[0].source is MoveSource.COMPUTER
     finally:
         thinker.close()
+
+
+@pytest.mark.parametrize("variant", ["hvalenyi", "belka"])
+def test_a_person_asked_beside_a_computer_sees_their_own_full_time(variant: str) -> None:
+    options = options_of(variant, [f"move_time={MOVE_TIME}"], None)
+    for seed in range(500):
+        dealt = new_state(variant, options)
+        dealt.chance(random.Random(seed))
+        if dealt.hidden_turn and len(dealt.to_act()) == 2:
+            break
+    else:
+        raise AssertionError(f"no {variant} deal asks two seats at once")
+    machine, person = dealt.to_act()
+    now = 500.0
+    shown: dict[str, list[Any]] = {}
+    for who, seat in (("people", None), ("with a computer", machine)):
+        state = type(dealt).load(dealt.dump())
+        table = table_of(variant, state, seat)
+        turns.play_on(Change(table, state, started=True), now, think_later=True)
+        assert state.to_act() == (machine, person)
+        payload = page(table, state, person, now, translator("ru"))
+        shown[who] = [payload["seconds_left"], payload["view"], payload["legal"]]
+    # Whether someone else is asked too, and who, is not this seat's to know.
+    assert shown["with a computer"] == shown["people"]
