@@ -42,6 +42,11 @@ def init_data(user: User, token: str) -> str:
     return urlencode({**fields, "hash": sign(fields, token)})
 
 
+def _shown(payload: dict[str, Any]) -> dict[str, Any]:
+    """A payload without its timer: what a stream frame is sent for."""
+    return {k: v for k, v in payload.items() if k != "seconds_left"}
+
+
 @dataclass
 class Tap:
     """One move made in the page: when it was sent, when the answer came, refused or not."""
@@ -65,8 +70,9 @@ class PageTable:
     pace: float = 0.0
     latest: dict[int, dict[str, Any]] = field(default_factory=dict)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    version: int = 0
-    """The newest table version a tap's answer showed: older payloads wait for their stream."""
+    tapped: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """The payload each person last tapped from (its timer left out): until their stream or
+    the tap's answer brings another, it is stale (the payload carries no table version)."""
     first_tap: float | None = None
     """When the match's first move was made in a page (``time.monotonic``)."""
 
@@ -85,8 +91,10 @@ class PageTable:
     def _next(self) -> tuple[User, dict[str, Any], str] | None:
         for user in self.users:
             payload = self.latest.get(user.id)
-            if payload is None or not payload["legal"] or payload["version"] < self.version:
+            if payload is None or not payload["legal"]:
                 continue
+            if _shown(payload) == self.tapped.get(user.id):
+                continue  # the payload tapped from: its stream has not caught up yet
             moves = payload["legal"]
             if "keep" in moves:
                 return user, payload, "keep"
@@ -141,5 +149,5 @@ class PageTable:
         if response.status == 429:  # tapping faster than a person may: wait as one would
             await asyncio.sleep(SLOW_DOWN)
         if response.status == 200:
+            self.tapped[user.id] = _shown(payload)
             self.latest[user.id] = answer["page"]
-            self.version = max(self.version, answer["page"]["version"])

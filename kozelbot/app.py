@@ -123,7 +123,8 @@ async def _open(
     data.storage = await Storage.open(settings.db_path)
     data.thinker = Thinker(settings.ai_budget_ms, settings.ai_workers or None)
     data.service = GameService(data.storage.games, rng=rng, lobby_ttl=settings.lobby_minutes * 60,
-                               entropy=entropy, thinker=data.thinker)  # fmt: skip
+                               entropy=entropy, thinker=data.thinker,
+                               hidden_wait=settings.hidden_wait)  # fmt: skip
     data.coach = Coach(data.storage.games, data.thinker)
     # The presenter and its parts; what it meets about a chat goes to the chat lifecycle.
     translators = data.translators()

@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     ai_budget_ms: float = Field(default=DEFAULT_BUDGET_MS, gt=0, le=10_000)
     """Milliseconds the strong computer level thinks per decision (the same for 💡 hints and
     per play of a 🔍 analysis)."""
+    hidden_wait: float = Field(default=5.0, ge=0, le=60)
+    """Seconds, give or take half, a strong computer asked in a hidden step (a redeal offer,
+    kryuk's hand-off) waits before it thinks, as a person would decide; 0: at once."""
     ai_workers: int = Field(default=0, ge=0, le=64)
     """Processes the strong level thinks in, off the event loop; 0: one per core but one."""
     webapp_url: str | None = None

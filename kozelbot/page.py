@@ -6,6 +6,17 @@ for someone who is not seated — and from the seat's own legal moves (what its 
 buttons offer), so a page payload never holds a card its reader cannot see. Cards are
 written as the move log writes them (``QC``, ``10H``), moves in the move log's notation
 (``play:QC``), which is also what a move sent from the page says.
+
+Hidden steps (``GameState.hidden_turn``: a redeal offer, kryuk's hand-off) look the same from
+outside whatever happens in them and whoever is asked (issue #29): the payload carries no
+counter of the table's saves (a hand-off is two saves, keeping one; the Mini App's stream
+sends a frame whenever the payload changes), and a reader the step does not ask sees no
+timer (``seconds_left``). **Decision**: the step shows no public timer rather than one of
+its own. The table's deadline is the asked seat's — restarted when kryuk's partner must
+return a card, "now" when a computer is to think — and a public timer set once for the
+step would run out while a partner still returns a card, which tells that a hand-off is
+under way; so the page hides it, as the group's table (which shows no timer) always did.
+The asked seat still sees its own time; what the step's length shows is in README, Trust.
 """
 
 from __future__ import annotations
@@ -18,7 +29,7 @@ from typing import Any
 
 from kozelbot.cards import DECK_36, Card
 from kozelbot.game import GameState
-from kozelbot.games import texts_of
+from kozelbot.games import family_of, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
 from kozelbot.texts import card_label, seat_name
@@ -46,18 +57,39 @@ def page(
         "game_id": table.game_id,
         "variant": table.variant,
         "status": str(table.status),
-        "version": table.version,
         "seat": seat,
         "players": players,
-        "seconds_left": None if table.deadline is None else max(0.0, table.deadline - now),
+        "seconds_left": seconds_left(table, state, seat, now),
         "deal": None if state is None else state.deal_shown,
         "view": None if view is None else plain(view),
         "trumps": [] if view is None else trumps(view),
         "legal": legal,
-        "moves": [] if t is None or state is None or seat is None
+        "moves": []
+        if t is None or state is None or seat is None
         else [move(table.variant, action, t) for action in state.legal_actions(seat)],
         "words": {} if t is None else words(t),
     }
+
+
+def seconds_left(
+    table: Table, state: GameState | None, seat: int | None, now: float
+) -> float | None:
+    """The move timer as ``seat`` may see it: none in a hidden step that does not ask it
+    (the deadline is the asked seat's, so it would tell who is asked and what they did).
+
+    **Decision**: a seat asked in a hidden step together with a computer that is still to
+    think (a redeal offer asks every weak hand at once) sees its full move time, not the
+    computer's deadline ("now", or its wait): that would tell it a computer is asked too.
+    Its own deadline is set, in full, once the computer has answered, so it never has less
+    time than it was shown."""
+    if table.deadline is None:
+        return None
+    if state is not None and state.hidden_turn:
+        if seat not in state.to_act():
+            return None
+        if not table.turn_time:  # the deadline is a thinking computer's
+            return float(family_of(table.variant).move_time(state, table.options))
+    return max(0.0, table.deadline - now)
 
 
 def _name(table: Table, seat: int, name: str, t: Translator | None) -> str:

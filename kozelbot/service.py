@@ -51,17 +51,21 @@ class GameService(Tables):
         lobby_ttl: float = LOBBY_TTL,
         entropy: Callable[[int], bytes] = secrets.token_bytes,
         thinker: Thinker | None = None,
+        hidden_wait: float = 0.0,
     ) -> None:
         """``rng`` makes the reproducible choices (table seeds, computer play); ``entropy``
         (``secrets`` by default: a CSPRNG) makes what must not be guessed or reproduced by
         anyone — a match's secret and its invite links. Tests may pass ``Random.randbytes``.
         With a ``thinker``, searching computers think in its processes, off the event loop
-        (``time_out``); without one they think in line (tests, tools)."""
+        (``time_out``); without one they think in line (tests, tools). A computer that is to
+        think in a hidden step waits about ``hidden_wait`` seconds first, as a person would
+        (``turns.pace_hidden``; 0: at once)."""
         super().__init__(repo, clock)
         self.rng = rng
         self.entropy = entropy
         self.lobby_ttl = lobby_ttl
         self.thinker = thinker
+        self.hidden_wait = hidden_wait
 
     # -- lobby ---------------------------------------------------------------------------
 
@@ -386,6 +390,12 @@ class GameService(Tables):
     def _play_on(self, change: Change) -> None:
         turns.play_on(change, self.clock(), think_later=self.thinker is not None)
 
+    async def _commit(self, change: Change) -> Change:
+        """Commit, a computer to think in a hidden step first made to wait like a person
+        (here, so every path that lets play go on — a move, a time-out, a restart — is
+        covered)."""
+        turns.pace_hidden(change, self.clock(), self.hidden_wait)
+        return await super()._commit(change)
 
     def _lobby_changed(self, table: Table) -> Change:
         """Activity in a lobby keeps it open for another ``lobby_ttl`` seconds (a

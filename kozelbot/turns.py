@@ -168,3 +168,22 @@ def time_out(change: Change) -> None:
         if not secret and table.missed[seat] >= MISSED_TO_AWAY and present:
             table.seats[seat] = player.model_copy(update={"away": True})
             change.away.append(seat)
+
+
+def pace_hidden(change: Change, now: float, wait: float) -> None:
+    """A computer about to think in a hidden step (``GameState.hidden_turn``) waits first,
+    as a person takes a while to decide (issue #29): answered at once, the step's length
+    would name the seat with the weak hand or the last trump. Its deadline — "now", set by
+    ``play_on`` — moves ``wait`` seconds on, give or take half.
+
+    **Decision**: the wait is drawn between half and one and a half ``wait`` from the
+    position (the table's seed and move number), so a replay waits alike and no fixed
+    length marks the computer; a computer of a level that does not search answers in line,
+    as before — its hidden step never shows, as when nobody is asked."""
+    table, state = change.table, change.state
+    if wait <= 0 or state is None or not state.hidden_turn:
+        return
+    if table.turn_time or table.deadline is None or table.deadline > now:
+        return  # a person's deadline, or no computer to think now
+    rng = random.Random(f"{table.seed}:{table.move_seq}:wait")
+    table.deadline = now + wait * rng.uniform(0.5, 1.5)

@@ -50,6 +50,7 @@ def bot_settings(emu: BotApiEmulator, db_path: Path, **overrides: object) -> Set
         "command_burst": 1000,
         "command_rate": 1000.0,
         "ai_budget_ms": TEST_BUDGET_MS,
+        "hidden_wait": 0.0,  # a computer asked in a hidden step answers at once
     }
     values.update(overrides)
     return Settings.model_validate(values)
@@ -307,6 +308,7 @@ class BotProcess:
             "KOZEL_PRESS_RATE": "1000",
             "KOZEL_COMMAND_BURST": "1000",
             "KOZEL_COMMAND_RATE": "1000",
+            "KOZEL_HIDDEN_WAIT": "0",
             **self.env_overrides,
         }
         with self.log.open("ab") as log:

@@ -128,7 +128,7 @@ async def play_from_page(emu: BotApiEmulator, session: aiohttp.ClientSession, ba
     status, _ = await post_move(session, base, init_for(page.user), game_id, mine["deal"],
                                 mine["legal"][0])  # fmt: skip
     assert status == 200
-    await page.wait(lambda p: p["version"] > mine["version"])
+    await page.wait(lambda p: p["legal"] != mine["legal"] or p["view"] != mine["view"])
 
 
 async def to_move(players: Players) -> tuple[User, ChatMessage]:

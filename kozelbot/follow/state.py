@@ -25,9 +25,11 @@ nobody (the kryuk partner learns of a hand-off only when the trump reaches them)
 sizes do not move, and every card pressed, and every press of a seat not asked, is refused
 with the same ``Waiting``. What timing still shows: a person deciding takes seconds, so the
 group can see that the deal waits at its start (or, after an opening trick, before play goes
-on) — never who waits or why (computers decide at once, so at a table of one person and three
-computers a wait points at that person). Sixes' announced offer, the answer and the passing of
-the cards are public (the group sees how many cards passed, never which).
+on) — never who waits or why. A strong computer asked waits about as long before it thinks
+(``turns.pace_hidden``); the other levels decide at once, so their step never shows, and at a
+table of one person and such computers a wait points at that person. Sixes' announced offer,
+the answer and the passing of the cards are public (the group sees how many cards passed,
+never which).
 
 **Decision** (RULES.md §1.2 "the holder of A♦", and §1.3's lowest trump alike): when the first
 leader of a deal is the holder of a card (the match's first deal of kryuk and sixes), it is
