@@ -1,23 +1,33 @@
 """The Mini App's HTTP side (issue #18), served by the bot's own process with aiohttp.
 
 Every request carries the raw ``initData`` Telegram gave the page (the ``X-Telegram-Init-Data``
-header, or ``init`` where a header cannot be set: an ``EventSource``), checked by ``auth``;
-anything unproven is answered 401 and nothing of it is acted on. What a person gets is
-``kozelbot.page``: their own seat's view, or the table's when they are not seated — for a
-group's table, to members of the group only (a private match, to its own person only).
+header; a move, in its JSON body), checked by ``auth``; anything unproven is answered 401 and
+nothing of it is acted on. ``initData`` in an address is refused (400 ``init_in_url``: proxies
+log addresses), and so is every malformed input (400 naming the field, ``inputs``).
+
+What a person gets is ``kozelbot.page``: their own seat's view, or the table's when they are
+not seated — for a group's table, to members of the group only (a private match, to its own
+person only).
 
 - ``GET /webapp/`` and ``/webapp/static/…``: the page (``static/``: HTML, CSS, the card
   drawings and the script; nothing from other origins but Telegram's own script).
 - ``GET /webapp/api/state?game=ID``: the payload, once.
-- ``GET /webapp/api/stream?game=ID&init=…``: Server-Sent Events — the payload from scratch on
-  every (re)connect, then again after each committed change of the table (``hub``), and a
-  comment every ``HEARTBEAT`` seconds to keep proxies from closing it.
+- ``GET /webapp/api/stream?game=ID``: Server-Sent Events (read by the page with ``fetch``, so
+  that ``initData`` goes in the header) — the payload from scratch on every (re)connect, then
+  again after each committed change of what this reader sees (``hub``; each distinct page
+  built once per change and shared: ``pages``), and a comment every ``HEARTBEAT`` seconds to
+  keep proxies from closing it. A stream ends with an ``event: closed`` saying why
+  (``replaced`` by the person's newer one, ``full`` table, ``expired`` initData) and what
+  the page should say.
 - ``GET /webapp/api/replay?game=ID``: a finished match frame by frame (``kozelbot.frames``),
   every hand shown; 409 while it is being played.
 - ``POST /webapp/api/move`` with ``{"init", "game", "deal", "action"}`` (the move in the move
   log's notation, ``play:QC``): applied by the same service call as a button press — the
   same lock, move log and refusals (409 with the refusal's text and the legal moves, 403 for
   someone not seated, 429 past the press rate), then shown as a press is.
+
+The read routes (state, stream, replay) are rate-limited per person (429 ``slow_down``:
+``KOZEL_WEBAPP_READ_BURST`` at once, then ``KOZEL_WEBAPP_READ_RATE`` a second).
 
 Every answer carries a Content-Security-Policy (nothing but this origin and Telegram's own
 script; framing only by Telegram's web clients and this origin — the sandbox's phone frame),
@@ -33,17 +43,21 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 
 from handlers.flow import publish
 from handlers.members import is_member
+from handlers.throttle import Throttle
 from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
+from handlers.webapp.hub import Reader
+from handlers.webapp.inputs import move_body, read_query, refuse
+from handlers.webapp.pages import Built, Pages
 from kozelbot.frames import NotReplayable, frames
 from kozelbot.game import GameError
 from kozelbot.games import family_of, texts_of
-from kozelbot.page import page
+from kozelbot.i18n import Translator
 from kozelbot.render import table_error_text
 from kozelbot.replay import NotExportable, export
 from kozelbot.service import TableError
@@ -56,10 +70,9 @@ STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = frozenset({"page.js", "cards.js", "replay.js", "start.js", "page.css"})
 REPLAYS_KEPT = 32
 """Finished matches' replays kept drawn, by match and language (they never change)."""
-HEARTBEAT = 15.0
-"""Seconds between keep-alive comments on an idle stream."""
-LOOK = 1.0
-"""Seconds between looks at whether an idle stream's page went away."""
+RECHECK = 60.0
+"""Seconds after which an onlooker's stream asks again, at the next change, whether they
+are still one of the group (the answer is cached as long: ``deps.LOOKUP_TTL``)."""
 CSP = (
     "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
@@ -83,12 +96,30 @@ ROUTES = (
 """Every route of the Mini App: method, path, the ``WebApp`` method that answers it."""
 
 
+def closing_text(reason: str, t: Translator) -> str:
+    """What the page says when its stream was closed for ``reason``."""
+    if reason == "replaced":
+        return t("The table is open in another window")
+    if reason == "full":
+        return t("Too many people are watching this table: try again later")
+    if reason == "expired":
+        return t("This page is too old: open the table again from the chat")
+    return t("Connection lost — reconnecting…")
+
+
 @web.middleware
 async def _secure(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every answer, refusals included, with the security headers."""
+    """Every answer, refusals included, with the security headers; a refusal that is not
+    ours (the router's 404 and 405, a body too large) says its reason in JSON too."""
     try:
         response = await handler(request)
     except web.HTTPException as refusal:
+        if refusal.status >= 400 and refusal.content_type != "application/json":
+            reason = (refusal.reason or "refused").lower().replace(" ", "_")
+            kept = {k: v for k, v in refusal.headers.items() if k.lower() == "allow"}
+            return web.json_response(
+                {"error": reason}, status=refusal.status, headers={**kept, **HEADERS}
+            )
         refusal.headers.update(HEADERS)
         raise
     if not response.prepared:
@@ -102,11 +133,6 @@ def _gone(request: web.Request) -> bool:
     return transport is None or transport.is_closing()
 
 
-def _refuse(status: type[web.HTTPException], reason: str, **more: Any) -> web.HTTPException:
-    return status(text=json.dumps({"error": reason, **more}, ensure_ascii=False),
-                  content_type="application/json")  # fmt: skip
-
-
 class WebApp:
     """The Mini App's routes over the bot's service (``data``); ``clock`` is wall time."""
 
@@ -115,6 +141,10 @@ class WebApp:
         self.clock = clock
         self.runner: web.AppRunner | None = None
         self._replays: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+        settings = data.settings
+        self.reads = Throttle(settings.webapp_read_burst, settings.webapp_read_rate)
+        """Per-person reads (state, stream, replay)."""
+        self.pages = Pages(clock)
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[_secure], client_max_size=64 * 1024)
@@ -140,48 +170,50 @@ class WebApp:
 
     # -- who asks, about which table ----------------------------------------------------
 
-    def _user(self, raw: str | None) -> WebAppUser:
+    def _user(self, raw: str) -> WebAppUser:
         settings = self.data.settings
         token = settings.token or ""
         try:
-            return check_init_data(raw or "", token, max_age=settings.webapp_max_age,
-                                   now=self.clock())  # fmt: skip
+            return check_init_data(raw, token, max_age=settings.webapp_max_age, now=self.clock())
         except InitDataError as error:
-            raise _refuse(web.HTTPUnauthorized, error.reason) from None
+            raise refuse(web.HTTPUnauthorized, error.reason) from None
 
-    @staticmethod
-    def _game_id(value: object) -> int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.isdigit():
-            return int(value)
-        raise _refuse(web.HTTPBadRequest, "game")
+    def _reader(self, request: web.Request) -> tuple[WebAppUser, int]:
+        """Who reads which game (a read route's query and header), within their read rate."""
+        raw, game_id = read_query(request)
+        user = self._user(raw)
+        if not self.reads.allow(user.user_id):
+            raise refuse(web.HTTPTooManyRequests, "slow_down")
+        return user, game_id
 
     async def _table(self, game_id: int) -> Table:
         """The game's latest committed table (404 if there is no such game)."""
         service = self.data.service
         table = service.snapshot(game_id) or await service.game(game_id)
         if table is None:
-            raise _refuse(web.HTTPNotFound, "no_game")
+            raise refuse(web.HTTPNotFound, "no_game")
         return table
 
-    async def _payload(self, game_id: int, user: WebAppUser) -> dict[str, Any]:
-        service = self.data.service
+    async def _page(self, game_id: int, user: WebAppUser, t: Translator) -> tuple[Table, Built]:
+        """The game's table and its page as ``user`` sees it (403 for a stranger)."""
         table = await self._table(game_id)
         seat = table.seat_of(user.user_id)
         if seat is None:
             await self._may_watch(table.chat_id, user.user_id)
-        state = service.state_of(table) if table.state is not None else None
-        t = await self.data.user_translator(user.user_id, user.language_code)
-        return page(table, state, seat, self.clock(), t)
+        state = self.data.service.state_of(table) if table.state is not None else None
+        return table, self.pages.get(table, state, seat, t)
 
     async def _may_watch(self, chat_id: int, user_id: int) -> None:
         """Someone not seated watches a group's table only as one of the group (as the
         group's message shows it to them); a private match, only its own person."""
-        allowed = (chat_id == user_id if chat_id > 0
-                   else await is_member(self.data, chat_id, user_id))  # fmt: skip
+        allowed = (
+            chat_id == user_id if chat_id > 0 else await is_member(self.data, chat_id, user_id)
+        )
         if not allowed:
-            raise _refuse(web.HTTPForbidden, "not_member")
+            raise refuse(web.HTTPForbidden, "not_member")
+
+    async def _translator(self, user: WebAppUser) -> Translator:
+        return await self.data.user_translator(user.user_id, user.language_code)
 
     # -- the routes ---------------------------------------------------------------------
 
@@ -193,79 +225,115 @@ class WebApp:
         """The page's script, styles and card drawings: these files and no others."""
         name = request.match_info["name"]
         if name not in STATIC_FILES:
-            raise _refuse(web.HTTPNotFound, "no_file")
+            raise refuse(web.HTTPNotFound, "no_file")
         return web.FileResponse(STATIC / name)
 
     async def state(self, request: web.Request) -> web.Response:
-        user = self._user(request.headers.get("X-Telegram-Init-Data"))
-        payload = await self._payload(self._game_id(request.query.get("game")), user)
-        return web.json_response(payload)
+        user, game_id = self._reader(request)
+        _, built = await self._page(game_id, user, await self._translator(user))
+        return web.Response(text=built.text, content_type="application/json")
 
     async def stream(self, request: web.Request) -> web.StreamResponse:
-        raw = request.headers.get("X-Telegram-Init-Data") or request.query.get("init")
-        user = self._user(raw)
-        game_id = self._game_id(request.query.get("game"))
-        payload = await self._payload(game_id, user)
-        response = web.StreamResponse(headers={**HEADERS, "Content-Type": "text/event-stream",
-                                               "X-Accel-Buffering": "no"})  # fmt: skip
+        user, game_id = self._reader(request)
+        t = await self._translator(user)
+        table, built = await self._page(game_id, user, t)
+        settings = self.data.settings
+        response = web.StreamResponse(
+            headers={**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
+        )
         await response.prepare(request)
+        expires = user.auth_date + settings.webapp_max_age
+
+        def check() -> str | None:
+            if _gone(request):
+                return "gone"
+            return "expired" if self.clock() > expires else None
+
+        seated = table.seat_of(user.user_id) is not None
         try:
-            await self._serve(request, response, game_id, user, payload)
+            with self.data.hub.watch(
+                game_id,
+                user.user_id,
+                seated=seated,
+                check=check,
+                per_person=settings.webapp_streams_per_person,
+                per_game=settings.webapp_streams_per_game,
+            ) as reader:
+                await self._serve(response, reader, user, t, built)
         finally:
-            seat = payload.get("seat")
-            if seat is not None and not self.data.hub.viewing(game_id, user.user_id):
-                self.data.presenter.show_hand(game_id, seat)  # the hand catches up
+            latest = self.data.service.snapshot(game_id)
+            at = None if latest is None else latest.seat_of(user.user_id)
+            if at is not None and not self.data.hub.viewing(game_id, user.user_id):
+                self.data.presenter.show_hand(game_id, at)  # the hand catches up
         return response
 
     async def _serve(
-        self, request: web.Request, response: web.StreamResponse, game_id: int,
-        user: WebAppUser, payload: dict[str, Any],
-    ) -> None:  # fmt: skip
-        """Write the payload now and after each change, until the page goes away."""
-        last = None
-        quiet = 0.0
-        with self.data.hub.watch(game_id, user.user_id) as nudges, contextlib.suppress(
-            ConnectionResetError
-        ):
-            while not _gone(request):  # until the page goes away
-                shown = {k: v for k, v in payload.items() if k != "seconds_left"}
-                if shown != last:
-                    text = json.dumps(payload, ensure_ascii=False)
-                    await response.write(f"event: table\ndata: {text}\n\n".encode())
-                    last, quiet = shown, 0.0
-                try:
-                    await asyncio.wait_for(nudges.get(), LOOK)
-                except TimeoutError:
-                    quiet += LOOK
-                    if quiet >= HEARTBEAT:
-                        await response.write(b": keep-alive\n\n")
-                        quiet = 0.0
+        self,
+        response: web.StreamResponse,
+        reader: Reader,
+        user: WebAppUser,
+        t: Translator,
+        built: Built,
+    ) -> None:
+        """Write the page now and whenever what this reader sees changed, until the stream
+        is to end (then say why)."""
+        last: str | None = None
+        checked = time.monotonic()
+        with contextlib.suppress(ConnectionResetError):
+            while True:
+                if built.shown is not last and built.shown != last:
+                    await response.write(built.frame)
+                    last = built.shown
+                    reader.quiet_since = time.monotonic()
+                await reader.wait()
+                if reader.closing is not None:
+                    if reader.closing != "gone":
+                        said = json.dumps(
+                            {"reason": reader.closing, "text": closing_text(reader.closing, t)},
+                            ensure_ascii=False,
+                        )
+                        await response.write(f"event: closed\ndata: {said}\n\n".encode())
+                    return
+                if reader.beat and not reader.changed:
+                    reader.beat = False
+                    await response.write(b": keep-alive\n\n")
+                    reader.quiet_since = time.monotonic()
                     continue
-                payload = await self._payload(game_id, user)
+                reader.changed = reader.beat = False
+                table = await self._table(reader.game_id)
+                seat = table.seat_of(user.user_id)
+                reader.seated = seat is not None
+                if seat is None and time.monotonic() - checked > RECHECK:
+                    checked = time.monotonic()
+                    try:
+                        await self._may_watch(table.chat_id, user.user_id)
+                    except web.HTTPForbidden:
+                        return
+                state = self.data.service.state_of(table) if table.state is not None else None
+                built = self.pages.get(table, state, seat, t)
 
     async def replay(self, request: web.Request) -> web.Response:
         """A finished match, frame by frame, every hand shown (the match is over); drawn
         once per language and kept (it never changes), shown to whoever may watch it."""
-        user = self._user(request.headers.get("X-Telegram-Init-Data"))
-        game_id = self._game_id(request.query.get("game"))
+        user, game_id = self._reader(request)
         games = self.data.storage.games
         table = await games.game(game_id)
         if table is None:
-            raise _refuse(web.HTTPNotFound, "no_game")
+            raise refuse(web.HTTPNotFound, "no_game")
         if table.seat_of(user.user_id) is None:
             await self._may_watch(table.chat_id, user.user_id)
-        t = await self.data.user_translator(user.user_id, user.language_code)
+        t = await self._translator(user)
         key = (game_id, t.language)
         body = self._replays.get(key)
         if body is None:
             try:
                 file = export(table, await games.deals(game_id), await games.moves(game_id))
             except NotExportable:
-                raise _refuse(web.HTTPConflict, "live") from None
+                raise refuse(web.HTTPConflict, "live") from None
             try:  # playing the match again takes a moment: off the event loop
                 drawn = await asyncio.to_thread(frames, file, t)
             except NotReplayable:
-                raise _refuse(web.HTTPConflict, "broken") from None
+                raise refuse(web.HTTPConflict, "broken") from None
             body = json.dumps(drawn, ensure_ascii=False).encode()
             self._replays[key] = body
             while len(self._replays) > REPLAYS_KEPT:
@@ -275,36 +343,32 @@ class WebApp:
         return response
 
     async def move(self, request: web.Request) -> web.Response:
-        try:
-            body = await request.json()
-        except ValueError:
-            raise _refuse(web.HTTPBadRequest, "json") from None
-        if not isinstance(body, dict):
-            raise _refuse(web.HTTPBadRequest, "json")
-        user = self._user(body.get("init"))
+        body = await move_body(request)
+        user = self._user(body.init)
         data = self.data
         if not data.presses.allow(user.user_id):
-            raise _refuse(web.HTTPTooManyRequests, "slow_down")
-        game_id, deal_no = self._game_id(body.get("game")), body.get("deal")
-        table = await self._table(game_id)
-        t = await data.user_translator(user.user_id, user.language_code)
+            raise refuse(web.HTTPTooManyRequests, "slow_down")
+        table = await self._table(body.game)
+        t = await self._translator(user)
         seat = table.seat_of(user.user_id)
         if seat is None:
-            raise _refuse(web.HTTPForbidden, "not_seated", text=table_error_text("not_seated", t))
-        if not isinstance(deal_no, int) or not isinstance(body.get("action"), str):
-            raise _refuse(web.HTTPBadRequest, "move")
+            raise refuse(web.HTTPForbidden, "not_seated", text=table_error_text("not_seated", t))
         try:
-            action = family_of(table.variant).parse_action(body["action"])
+            action = family_of(table.variant).parse_action(body.action)
         except ValueError:
-            raise _refuse(web.HTTPBadRequest, "move") from None
+            raise refuse(web.HTTPBadRequest, "move") from None
         try:
-            change = await data.service.act(game_id, user.user_id, deal_no, action)
+            change = await data.service.act(body.game, user.user_id, body.deal, action)
         except GameError as error:
-            legal = (await self._payload(game_id, user))["legal"]
+            legal = (await self._page(body.game, user, t))[1].payload["legal"]
             text = texts_of(table.variant).error_text(error, table, t)
-            raise _refuse(web.HTTPConflict, "refused", legal=legal, text=text) from None
+            raise refuse(web.HTTPConflict, "refused", legal=legal, text=text) from None
         except TableError as error:
-            raise _refuse(web.HTTPConflict, error.code,
-                          text=table_error_text(error.code, t)) from None  # fmt: skip
+            raise refuse(
+                web.HTTPConflict, error.code, text=table_error_text(error.code, t)
+            ) from None
         publish(data, change)
-        return web.json_response({"ok": True, "page": await self._payload(game_id, user)})
+        _, built = await self._page(body.game, user, t)
+        return web.Response(
+            text=f'{{"ok": true, "page": {built.text}}}', content_type="application/json"
+        )
