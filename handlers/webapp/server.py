@@ -367,8 +367,10 @@ class WebApp:
             raise refuse(
                 web.HTTPConflict, error.code, text=table_error_text(error.code, t)
             ) from None
-        publish(data, change)
+        # The answer is built before the change is shown: a change wakes every stream of the
+        # table, and the one who pressed should not wait behind them.
         _, built = await self._page(body.game, user, t)
+        publish(data, change)
         return web.Response(
             text=f'{{"ok": true, "page": {built.text}}}', content_type="application/json"
         )
