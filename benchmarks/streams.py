@@ -19,6 +19,9 @@ both see the same load from whatever else runs on the machine. Prints one JSON l
 each kind of phase p50/p99 press → answer (ms) and the fan-out p50/p99 (ms), and the ratio
 of the p99s (the target is at most 2).
 
+**Decision**: this process (the emulator, the people, the 1,000 readers) collects its
+garbage between phases only, so that its own pauses are not counted as the bot's.
+
 **Decision**: the emulated people read and press faster than a person may, so the run
 raises ``KOZEL_WEBAPP_READ_BURST``/``_RATE`` and ``KOZEL_PRESS_BURST``/``_RATE`` (nobody
 is told to slow down); the stream caps stay at their defaults (3 a person, 1,000 a table).
@@ -30,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import random
 import sys
@@ -158,6 +162,7 @@ async def phase(
             fan_outs.append(time.monotonic() - start)
         page = answer["page"]
         await asyncio.sleep(pause)
+    gc.collect()  # between phases, not during them
     return {"answers": answers, "fan_outs": fan_outs, "refused": refused}
 
 
@@ -267,6 +272,7 @@ async def _game_of(session: aiohttp.ClientSession, base: str, users: list[User])
 
 
 def main() -> None:
+    gc.disable()  # the measuring side must not pause mid-move (see ``phase``)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--moves", type=int, default=60)

@@ -211,12 +211,15 @@ async def test_the_page_prefers_telegram_s_init_data_over_the_address_s(
         try:
             page = await browser.new_page(viewport=PHONE)
             stub = telegram_stub(init_for(mover))
-            await page.route("https://telegram.org/**",
-                             lambda route: route.fulfill(body=stub, content_type="text/javascript"))  # fmt: skip
+
+            async def telegram_script(route: Any) -> None:
+                await route.fulfill(body=stub, content_type="text/javascript")
+
+            await page.route("https://telegram.org/**", telegram_script)
             addresses: list[str] = []
             page.on("request", lambda request: addresses.append(request.url))
-            await page.goto(f"{url}?game={game_id}#tgWebAppData={quote(init_for(other))}",
-                            wait_until="domcontentloaded")  # fmt: skip
+            crafted = f"{url}?game={game_id}#tgWebAppData={quote(init_for(other))}"
+            await page.goto(crafted, wait_until="domcontentloaded")
             await page.locator("#hand svg.card.legal").first.wait_for(timeout=WAIT_MS)
             assert "Ваш ход" in await page.locator("#status").inner_text()
             streams = [a for a in addresses if "/api/stream" in a]

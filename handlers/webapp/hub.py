@@ -7,7 +7,8 @@ committed table when it runs). ``viewing`` tells whether a person has their tabl
 ``flow.publish`` calls ``changed`` for every change it shows.
 
 Limits (issue #29 item 4): a person has at most ``per_person`` streams on one table, a table
-at most ``per_game``; a new stream past either closes the oldest it displaces — the person's
+at most ``per_game``, and a person at most ``PERSON_TOTAL`` over all tables; a new stream
+past any of these closes the oldest it displaces — the person's
 own oldest, or, at a full table, the oldest stream of someone not seated (a seated person's
 stream is never closed for an onlooker's). One sweep a ``LOOK`` for the whole hub asks each
 reader whether it should end (its page went away, its ``initData`` grew too old) and tells
@@ -22,11 +23,18 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 LOOK = 1.0
 """Seconds between sweeps: whether a stream's page went away or its initData grew old."""
 HEARTBEAT = 15.0
 """Seconds of quiet after which a stream is told to send a keep-alive comment."""
+PERSON_TOTAL = 10
+"""Streams one person may keep open over all tables.
+
+**Decision**: the issue caps a person's streams on one table; a person may also watch
+many tables (every table of every group they are in), so their streams over all tables
+are capped too, their oldest closed first."""
 
 
 @dataclass(eq=False)
@@ -43,6 +51,14 @@ class Reader:
     changed: bool = False
     beat: bool = False
     quiet_since: float = field(default_factory=time.monotonic)
+    t: Any = None
+    """The reader's translator, once its first page is written (``streams``)."""
+    last: str | None = None
+    """What the reader was last sent, without the clock (``pages.Built.shown``)."""
+    checked: float = 0.0
+    """When an onlooker's membership of the group was last asked (``time.monotonic``)."""
+    transport: asyncio.Transport | None = None
+    """The connection a broadcast writes chunks to (``None``: the reader's task writes)."""
     _wake: asyncio.Future[None] | None = None
 
     def nudge(self) -> None:
@@ -75,6 +91,9 @@ class Hub:
         """Each game's readers, oldest first."""
         self._readers: defaultdict[tuple[int, int], int] = defaultdict(int)
         self._sweeper: asyncio.Task[None] | None = None
+        self.broadcast: Callable[[int], None] | None = None
+        """What sends a change to a game's readers (the Mini App's ``Streams``); unset,
+        ``changed`` wakes each reader's own task."""
 
     @contextlib.contextmanager
     def watch(
@@ -85,6 +104,14 @@ class Hub:
         person ``user_id`` has the table open meanwhile); the streams it displaces (see the
         module's limits) are told to close."""
         reader = Reader(game_id, user_id, seated, check)
+        everywhere = [
+            r
+            for s in self._streams.values()
+            for r in s
+            if r.user_id == user_id and r.closing is None
+        ]
+        for old in everywhere[: max(0, len(everywhere) - PERSON_TOTAL + 1)]:
+            old.close("replaced")
         streams = self._streams[game_id]
         open_ = [r for r in streams if r.closing is None]
         mine = [r for r in open_ if r.user_id == user_id]
@@ -108,6 +135,15 @@ class Hub:
             if not self._readers[game_id, user_id]:
                 del self._readers[game_id, user_id]
 
+    def stop(self) -> None:
+        """End every stream and stop sweeping (the server is going away)."""
+        for streams in self._streams.values():
+            for reader in streams:
+                reader.close("gone")
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+
     def viewing(self, game_id: int, user_id: int) -> bool:
         """Whether the person has the game's table open in the Mini App now."""
         return (game_id, user_id) in self._readers
@@ -118,9 +154,18 @@ class Hub:
             return len(self._streams.get(game_id, ()))
         return sum(len(s) for s in self._streams.values())
 
+    def readers(self, game_id: int) -> list[Reader]:
+        """The game's open readers, oldest first."""
+        return list(self._streams.get(game_id, ()))
+
     def changed(self, game_id: int) -> None:
-        """A change of the game was committed: wake its streams."""
-        for reader in self._streams.get(game_id, ()):
+        """A change of the game was committed: send it to its streams."""
+        if game_id not in self._streams:
+            return
+        if self.broadcast is not None:
+            self.broadcast(game_id)
+            return
+        for reader in self._streams[game_id]:
             reader.changed = True
             reader.nudge()
 

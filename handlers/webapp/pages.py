@@ -48,6 +48,8 @@ class Built:
     shown: str
     frame: bytes
     """The page as one Server-Sent Event, encoded once for every stream."""
+    chunk: bytes
+    """``frame`` as one chunk of a chunked HTTP/1.1 answer (what a broadcast writes)."""
 
 
 class Pages:
@@ -75,7 +77,8 @@ class Pages:
             shown = before.shown
         text = json.dumps(payload, ensure_ascii=False)
         frame = b"event: table\ndata: " + text.encode() + b"\n\n"
-        built = Built(table.version, now, payload, text, shown, frame)
+        chunk = b"%x\r\n%s\r\n" % (len(frame), frame)
+        built = Built(table.version, now, payload, text, shown, frame, chunk)
         self.builds += 1
         self._built[key] = built
         self._built.move_to_end(key)

@@ -37,7 +37,6 @@ script; framing only by Telegram's web clients and this origin — the sandbox's
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from collections import OrderedDict
@@ -51,9 +50,9 @@ from handlers.flow import publish
 from handlers.members import is_member
 from handlers.throttle import Throttle
 from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
-from handlers.webapp.hub import Reader
 from handlers.webapp.inputs import move_body, read_query, refuse
 from handlers.webapp.pages import Built, Pages
+from handlers.webapp.streams import Streams
 from kozelbot.frames import NotReplayable, frames
 from kozelbot.game import GameError
 from kozelbot.games import family_of, texts_of
@@ -70,9 +69,6 @@ STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = frozenset({"page.js", "cards.js", "replay.js", "start.js", "page.css"})
 REPLAYS_KEPT = 32
 """Finished matches' replays kept drawn, by match and language (they never change)."""
-RECHECK = 60.0
-"""Seconds after which an onlooker's stream asks again, at the next change, whether they
-are still one of the group (the answer is cached as long: ``deps.LOOKUP_TTL``)."""
 CSP = (
     "default-src 'self'; script-src 'self' https://telegram.org; style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
@@ -96,17 +92,6 @@ ROUTES = (
 """Every route of the Mini App: method, path, the ``WebApp`` method that answers it."""
 
 
-def closing_text(reason: str, t: Translator) -> str:
-    """What the page says when its stream was closed for ``reason``."""
-    if reason == "replaced":
-        return t("The table is open in another window")
-    if reason == "full":
-        return t("Too many people are watching this table: try again later")
-    if reason == "expired":
-        return t("This page is too old: open the table again from the chat")
-    return t("Connection lost — reconnecting…")
-
-
 @web.middleware
 async def _secure(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Every answer, refusals included, with the security headers; a refusal that is not
@@ -127,12 +112,6 @@ async def _secure(request: web.Request, handler: Handler) -> web.StreamResponse:
     return response
 
 
-def _gone(request: web.Request) -> bool:
-    """The page closed its connection."""
-    transport = request.transport
-    return transport is None or transport.is_closing()
-
-
 class WebApp:
     """The Mini App's routes over the bot's service (``data``); ``clock`` is wall time."""
 
@@ -145,6 +124,7 @@ class WebApp:
         self.reads = Throttle(settings.webapp_read_burst, settings.webapp_read_rate)
         """Per-person reads (state, stream, replay)."""
         self.pages = Pages(clock)
+        self.streams = Streams(data, self.pages, self._table, self._may_watch, HEADERS, clock)
 
     def application(self) -> web.Application:
         app = web.Application(middlewares=[_secure], client_max_size=64 * 1024)
@@ -164,6 +144,7 @@ class WebApp:
         await web.TCPSite(self.runner, listen, port).start()
 
     async def stop(self) -> None:
+        self.data.hub.stop()
         if self.runner is not None:
             await self.runner.cleanup()
             self.runner = None
@@ -237,80 +218,7 @@ class WebApp:
         user, game_id = self._reader(request)
         t = await self._translator(user)
         table, built = await self._page(game_id, user, t)
-        settings = self.data.settings
-        response = web.StreamResponse(
-            headers={**HEADERS, "Content-Type": "text/event-stream", "X-Accel-Buffering": "no"}
-        )
-        await response.prepare(request)
-        expires = user.auth_date + settings.webapp_max_age
-
-        def check() -> str | None:
-            if _gone(request):
-                return "gone"
-            return "expired" if self.clock() > expires else None
-
-        seated = table.seat_of(user.user_id) is not None
-        try:
-            with self.data.hub.watch(
-                game_id,
-                user.user_id,
-                seated=seated,
-                check=check,
-                per_person=settings.webapp_streams_per_person,
-                per_game=settings.webapp_streams_per_game,
-            ) as reader:
-                await self._serve(response, reader, user, t, built)
-        finally:
-            latest = self.data.service.snapshot(game_id)
-            at = None if latest is None else latest.seat_of(user.user_id)
-            if at is not None and not self.data.hub.viewing(game_id, user.user_id):
-                self.data.presenter.show_hand(game_id, at)  # the hand catches up
-        return response
-
-    async def _serve(
-        self,
-        response: web.StreamResponse,
-        reader: Reader,
-        user: WebAppUser,
-        t: Translator,
-        built: Built,
-    ) -> None:
-        """Write the page now and whenever what this reader sees changed, until the stream
-        is to end (then say why)."""
-        last: str | None = None
-        checked = time.monotonic()
-        with contextlib.suppress(ConnectionResetError):
-            while True:
-                if built.shown is not last and built.shown != last:
-                    await response.write(built.frame)
-                    last = built.shown
-                    reader.quiet_since = time.monotonic()
-                await reader.wait()
-                if reader.closing is not None:
-                    if reader.closing != "gone":
-                        said = json.dumps(
-                            {"reason": reader.closing, "text": closing_text(reader.closing, t)},
-                            ensure_ascii=False,
-                        )
-                        await response.write(f"event: closed\ndata: {said}\n\n".encode())
-                    return
-                if reader.beat and not reader.changed:
-                    reader.beat = False
-                    await response.write(b": keep-alive\n\n")
-                    reader.quiet_since = time.monotonic()
-                    continue
-                reader.changed = reader.beat = False
-                table = await self._table(reader.game_id)
-                seat = table.seat_of(user.user_id)
-                reader.seated = seat is not None
-                if seat is None and time.monotonic() - checked > RECHECK:
-                    checked = time.monotonic()
-                    try:
-                        await self._may_watch(table.chat_id, user.user_id)
-                    except web.HTTPForbidden:
-                        return
-                state = self.data.service.state_of(table) if table.state is not None else None
-                built = self.pages.get(table, state, seat, t)
+        return await self.streams.serve(request, user, t, table, built)
 
     async def replay(self, request: web.Request) -> web.Response:
         """A finished match, frame by frame, every hand shown (the match is over); drawn
