@@ -14,11 +14,11 @@ person only).
 - ``GET /webapp/api/state?game=ID``: the payload, once.
 - ``GET /webapp/api/stream?game=ID``: Server-Sent Events (read by the page with ``fetch``, so
   that ``initData`` goes in the header) — the payload from scratch on every (re)connect, then
-  again after each committed change of what this reader sees (``hub``; each distinct page
-  built once per change and shared: ``pages``), and a comment every ``HEARTBEAT`` seconds to
-  keep proxies from closing it. A stream ends with an ``event: closed`` saying why
-  (``replaced`` by the person's newer one, ``full`` table, ``expired`` initData) and what
-  the page should say.
+  again after each committed change of what this reader sees (``streams``: one broadcast a
+  change; ``pages``: each distinct page built once and shared), and a comment after
+  ``hub.HEARTBEAT`` quiet seconds to keep proxies from closing it. A stream ends with an
+  ``event: closed`` saying why (``replaced`` by the person's newer one, ``full`` table,
+  ``expired`` initData) and what the page should say.
 - ``GET /webapp/api/replay?game=ID``: a finished match frame by frame (``kozelbot.frames``),
   every hand shown; 409 while it is being played.
 - ``POST /webapp/api/move`` with ``{"init", "game", "deal", "action"}`` (the move in the move
