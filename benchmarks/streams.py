@@ -16,8 +16,9 @@ each move the next waits until every open stream has read the change (the fan-ou
 timed) and ``--pause`` more seconds, as people do not tap faster than the table moves.
 The two phases alternate ``--rounds`` times (each ``--moves``/``--rounds`` moves), so that
 both see the same load from whatever else runs on the machine. Prints one JSON line: for
-each kind of phase p50/p99 press → answer (ms) and the fan-out p50/p99 (ms), and the ratio
-of the p99s (the target is at most 2).
+each kind of phase p50/p99 press → answer (ms), its three slowest moves (the p99 of 60
+moves is nearly the slowest one: a stall of the machine shows there) and the fan-out
+p50/p99 (ms), and the ratio of the p99s (the target is at most 2).
 
 **Decision**: this process (the emulator, the people, the 1,000 readers) collects its
 garbage between phases only, so that its own pauses are not counted as the bot's.
@@ -250,6 +251,7 @@ def summary(phases: list[dict[str, Any]]) -> dict[str, Any]:
         "moves": len(answers),
         "refused": sum(p["refused"] for p in phases),
         "press_answer_ms": {"p50": ms(percentile(answers, 50)), "p99": ms(percentile(answers, 99))},
+        "slowest_ms": [ms(a) for a in sorted(answers)[-3:]],
         "fan_out_ms": None
         if not fan_outs
         else {"p50": ms(percentile(fan_outs, 50)), "p99": ms(percentile(fan_outs, 99))},
