@@ -77,8 +77,9 @@ class PageTable:
     """When the match's first move was made in a page (``time.monotonic``)."""
 
     async def _follow(self, user: User) -> None:
-        query = urlencode({"game": self.game_id, "init": init_data(user, self.token)})
-        async with self.session.get(f"{self.base}/stream?{query}", timeout=None) as response:
+        headers = {"X-Telegram-Init-Data": init_data(user, self.token)}
+        url = f"{self.base}/stream?game={self.game_id}"
+        async with self.session.get(url, headers=headers, timeout=None) as response:
             event = None
             async for raw in response.content:
                 line = raw.decode().rstrip("\n")
@@ -139,8 +140,9 @@ class PageTable:
         body = {"init": init_data(user, self.token), "game": self.game_id,
                 "deal": payload["deal"], "action": action}  # fmt: skip
         try:
-            async with self.session.post(f"{self.base}/move", json=body,
-                                         timeout=aiohttp.ClientTimeout(TAP_TIMEOUT)) as response:
+            async with self.session.post(
+                f"{self.base}/move", json=body, timeout=aiohttp.ClientTimeout(TAP_TIMEOUT)
+            ) as response:
                 answer = await response.json()
         except (TimeoutError, aiohttp.ClientError):
             return

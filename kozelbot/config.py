@@ -73,7 +73,17 @@ class Settings(BaseSettings):
     """The Mini App's short name from BotFather's ``/newapp``, for the group's direct link
     ``https://t.me/<bot>/<name>?startapp=…``."""
     webapp_max_age: int = Field(default=3600, ge=10)
-    """Seconds a page's signed ``initData`` stays good (``auth_date`` at most this old)."""
+    """Seconds a page's signed ``initData`` stays good (``auth_date`` at most this old); an
+    open stream is closed once its ``initData`` is older."""
+    webapp_streams_per_person: int = Field(default=3, ge=1)
+    """Mini App streams one person may keep open on one table; a new one closes their oldest."""
+    webapp_streams_per_game: int = Field(default=1000, ge=1)
+    """Mini App streams one table may have open; past it, a new one closes the oldest of
+    someone not seated."""
+    webapp_read_burst: int = Field(default=10, ge=1)
+    """Mini App reads (table, stream, replay) one person may make at once."""
+    webapp_read_rate: float = Field(default=1.0, gt=0)
+    """Mini App reads per second one person may keep up after the burst."""
     sandbox_port: int = Field(default=8080, ge=0, le=65535)
     """Port of the sandbox's page on 127.0.0.1 (``kozelbot`` without a token, or ``kozelbot
     sandbox``); if it is taken, the next free one; 0 picks any free port."""

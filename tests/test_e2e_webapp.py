@@ -71,8 +71,10 @@ class Page:
         self.closed = False
 
     async def open(self) -> None:
-        query = urlencode({"game": self.game_id, "init": init_for(self.user)})
-        response = await self.session.get(f"{self.base}/stream?{query}")
+        headers = {"X-Telegram-Init-Data": init_for(self.user)}
+        response = await self.session.get(
+            f"{self.base}/stream?game={self.game_id}", headers=headers
+        )
         assert response.status == 200
         assert "Content-Security-Policy" in response.headers
         self.response = response
@@ -210,8 +212,9 @@ async def test_unproven_init_data_and_strangers_change_nothing(
     mover, _ = await to_move(players)
     stranger = emu.add_user(first_name="Чужой")
     async with aiohttp.ClientSession() as session:
-        async with session.get(f"{base}/state?game={game_id}",
-                               headers={"X-Telegram-Init-Data": init_for(mover)}) as response:
+        async with session.get(
+            f"{base}/state?game={game_id}", headers={"X-Telegram-Init-Data": init_for(mover)}
+        ) as response:
             assert response.status == 200
             state = await response.json()
         legal, deal = state["legal"], state["deal"]
@@ -227,11 +230,13 @@ async def test_unproven_init_data_and_strangers_change_nothing(
         for name, init in bad.items():
             status, body = await post_move(session, base, init, game_id, deal, legal[0])
             assert status == 401, name
-            async with session.get(f"{base}/state?game={game_id}",
-                                   headers={"X-Telegram-Init-Data": init}) as response:
+            async with session.get(
+                f"{base}/state?game={game_id}", headers={"X-Telegram-Init-Data": init}
+            ) as response:
                 assert response.status == 401 and "Content-Security-Policy" in response.headers
-            async with session.get(f"{base}/stream?game={game_id}&{urlencode({'init': init})}"
-                                   ) as response:  # fmt: skip
+            async with session.get(
+                f"{base}/stream?game={game_id}", headers={"X-Telegram-Init-Data": init}
+            ) as response:
                 assert response.status == 401
         status, body = await post_move(session, base, init_for(stranger), game_id, deal, legal[0])
         assert status == 403 and body["error"] == "not_seated"
@@ -246,23 +251,24 @@ async def test_unproven_init_data_and_strangers_change_nothing(
         assert _version(runner, game_id) == before
         # Someone of the group who is not seated watches the table: no hand, no moves; a
         # stranger to the group sees nothing of it.
-        async with session.get(f"{base}/state?game={game_id}",
-                               headers={"X-Telegram-Init-Data": init_for(stranger)}) as response:
+        async with session.get(
+            f"{base}/state?game={game_id}", headers={"X-Telegram-Init-Data": init_for(stranger)}
+        ) as response:
             assert response.status == 403 and (await response.json())["error"] == "not_member"
         member = emu.add_user(first_name="Своя")
         emu.add_member(players.group, member)
-        async with session.get(f"{base}/state?game={game_id}",
-                               headers={"X-Telegram-Init-Data": init_for(member)}) as response:
+        async with session.get(
+            f"{base}/state?game={game_id}", headers={"X-Telegram-Init-Data": init_for(member)}
+        ) as response:
             watched = await response.json()
         assert watched["seat"] is None and watched["view"]["hand"] == [] and watched["legal"] == []
-        async with session.get(f"{base}/state?game=999999",
-                               headers={"X-Telegram-Init-Data": good}) as response:
+        async with session.get(
+            f"{base}/state?game=999999", headers={"X-Telegram-Init-Data": good}
+        ) as response:
             assert response.status == 404
 
 
-async def test_without_a_webapp_url_nothing_is_served(
-    emu: BotApiEmulator, db_path: Path
-) -> None:
+async def test_without_a_webapp_url_nothing_is_served(emu: BotApiEmulator, db_path: Path) -> None:
     """``KOZEL_WEBAPP_URL`` unset (the default): no Mini App server, nothing changes."""
     port = free_port()
     runner = BotRunner(bot_settings(emu, db_path, webapp_port=port))
@@ -320,8 +326,9 @@ async def test_a_hand_open_in_the_page_is_not_edited_per_card_and_catches_up(
         status, _ = await post_move(session, base, init_for(mover), game_id, payload["deal"], card)
         assert status == 200
         others = [u for u in players.users if u.id != mover.id]
-        await emu.wait_for(lambda: any(
-            shows_turn(m) for m in map(players.hand_message, others) if m is not None))
+        await emu.wait_for(
+            lambda: any(shows_turn(m) for m in map(players.hand_message, others) if m is not None)
+        )
         await runner.drain()
         edits = emu.message(mover.id, hand.message_id).edits
         assert edits == hand.edits, "the hand was edited while its page was open"
@@ -349,9 +356,11 @@ async def test_a_finished_match_replays_and_a_live_one_does_not(
     moves = finished_match("hvalenyi", 6)[2]
     stranger = emu.add_user(first_name="Чужой")
     async with aiohttp.ClientSession() as session:
+
         async def get(game: int, init: str) -> tuple[int, Any]:
-            async with session.get(f"{base}/replay?game={game}",
-                                   headers={"X-Telegram-Init-Data": init}) as response:
+            async with session.get(
+                f"{base}/replay?game={game}", headers={"X-Telegram-Init-Data": init}
+            ) as response:
                 assert "Content-Security-Policy" in response.headers
                 return response.status, await response.json()
 
@@ -452,7 +461,8 @@ async def test_a_new_deal_s_hand_waits_while_the_page_is_open(
         for user in players.users:
             latest = players.hand_message(user)
             assert latest is not None and latest.message_id == first_ids[user.id], (
-                f"{user.first_name} got a new hand while in the page")
+                f"{user.first_name} got a new hand while in the page"
+            )
         leaver = players.users[0]
         pages[leaver.id].close()
         await emu.wait_for(lambda: (m := players.hand_message(leaver)) is not None

@@ -10,6 +10,7 @@ Missing Chromium or Playwright fails the test with what to install; it never ski
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from collections.abc import AsyncIterator
@@ -179,5 +180,49 @@ async def test_the_cover_game_s_cards_are_picked_then_led_in_the_page(
             await lead.click()
             await page.locator(f'#trick svg[data-card="{card}"]').wait_for(timeout=WAIT_MS)
             _shot("webapp-cover.png", await page.screenshot())
+        finally:
+            await browser.close()
+
+
+def telegram_stub(init: str) -> str:
+    """Telegram's own script as a client serves it, reduced to what the page reads."""
+    webapp = {"initData": init, "initDataUnsafe": {}, "themeParams": {}}
+    return (
+        f"window.Telegram = {{WebApp: Object.assign({json.dumps(webapp)}, "
+        "{ready() {}, expand() {}, onEvent() {}, close() {}})};"
+    )
+
+
+async def test_the_page_prefers_telegram_s_init_data_over_the_address_s(
+    emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
+) -> None:
+    """A crafted link carrying someone else's initData after "#" does not make a page opened
+    in Telegram act as them: Telegram's own ``initData`` names who reads. The stream sends
+    it in a header, never in its address."""
+    runner, url = webapp_bot
+    players = await seat_four(emu)
+    assert runner.app is not None
+    game_id = next(t.game_id for t in runner.app.bot_data.service.tables.live.values()
+                   if t.chat_id == players.group.id)  # fmt: skip
+    mover, _ = await to_move(players)
+    other = next(u for u in players.users if u.id != mover.id)
+    async with _async_playwright()() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            page = await browser.new_page(viewport=PHONE)
+            stub = telegram_stub(init_for(mover))
+
+            async def telegram_script(route: Any) -> None:
+                await route.fulfill(body=stub, content_type="text/javascript")
+
+            await page.route("https://telegram.org/**", telegram_script)
+            addresses: list[str] = []
+            page.on("request", lambda request: addresses.append(request.url))
+            crafted = f"{url}?game={game_id}#tgWebAppData={quote(init_for(other))}"
+            await page.goto(crafted, wait_until="domcontentloaded")
+            await page.locator("#hand svg.card.legal").first.wait_for(timeout=WAIT_MS)
+            assert "Ваш ход" in await page.locator("#status").inner_text()
+            streams = [a for a in addresses if "/api/stream" in a]
+            assert streams and not any("init" in a or "hash" in a for a in streams)
         finally:
             await browser.close()

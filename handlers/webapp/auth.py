@@ -77,8 +77,10 @@ def check_init_data(raw: str, token: str, *, max_age: float, now: float) -> WebA
         auth_date = int(fields["auth_date"])
         user = json.loads(fields["user"])
         user_id = int(user["id"])
-    except (KeyError, ValueError, TypeError):
+    except (KeyError, ValueError, TypeError, OverflowError):
         raise InitDataError("malformed") from None
+    if not isinstance(user.get("language_code"), str | None):
+        raise InitDataError("malformed")
     if now - auth_date > max_age:
         raise InitDataError("stale")
     if auth_date - now > SKEW:

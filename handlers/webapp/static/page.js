@@ -1,20 +1,22 @@
 /* The Mini App's page: the table of one chat as the reader's seat sees it, live.
 
-   Who reads is proven by the initData Telegram hands the page (from telegram-web-app.js,
-   or from the launch parameters in the address's #fragment where the script is not there:
-   the sandbox); the table is ?game=ID or the direct link's start parameter (g<ID>). The
-   server streams the page's payload (kozelbot/page.py) over Server-Sent Events; a tap
-   POSTs the move and the stream brings what follows. Nothing here decides what is legal:
-   the payload's moves say it, the server refuses the rest. */
+   Who reads is proven by the initData Telegram hands the page: Telegram's own script's
+   (Telegram.WebApp.initData) first, and only where that script is not to be had (the
+   sandbox, offline) the launch parameters in the address's #fragment — so a crafted link
+   with someone else's initData after "#" cannot make a page opened in Telegram act as them.
+   The table is ?game=ID or the direct link's start parameter (g<ID>). The server streams
+   the page's payload (kozelbot/page.py) as Server-Sent Events, read with fetch() so that
+   initData travels in a header, never in an address (proxies log addresses); a tap POSTs
+   the move and the stream brings what follows. Nothing here decides what is legal: the
+   payload's moves say it, the server refuses the rest. */
 "use strict";
 
 const launch = new URLSearchParams(location.hash.slice(1));
 const query = new URLSearchParams(location.search);
 let telegram = null;
-let initData = launch.get("tgWebAppData") || "";
-const start = launch.get("tgWebAppStartParam") || "";
-let gameId = query.get("game") || (start.startsWith("g") ? start.slice(1) : "");
-let replayId = query.get("replay") || (start.startsWith("r") ? start.slice(1) : "");
+let initData = "";
+let gameId = query.get("game") || "";
+let replayId = query.get("replay") || "";
 let current = null;
 let selected = new Set();
 let shownAt = 0;
@@ -29,30 +31,44 @@ function element(tag, className, text) {
   return node;
 }
 
-/* Telegram's own script, where it can be had: theme, back button, haptics. */
+/* Telegram's own script, where it can be had: who reads (its initData comes first), the
+   start parameter, theme, back button, haptics. Resolves once the script ran or failed. */
+const TELEGRAM_WAIT_MS = 4000;
+
 function withTelegram() {
-  const script = document.createElement("script");
-  script.src = "https://telegram.org/js/telegram-web-app.js";
-  script.onload = () => {
-    telegram = window.Telegram && window.Telegram.WebApp;
-    if (!telegram) return;
-    telegram.ready();
-    telegram.expand();
-    if (!initData && telegram.initData) {
-      initData = telegram.initData;
-      const param = (telegram.initDataUnsafe && telegram.initDataUnsafe.start_param) || "";
-      if (!gameId && !replayId && param.startsWith("g")) gameId = param.slice(1);
-      if (!gameId && !replayId && param.startsWith("r")) replayId = param.slice(1);
-      begin();
-    }
-    theme(telegram.themeParams || {});
-    telegram.onEvent("themeChanged", () => theme(telegram.themeParams || {}));
-    if (telegram.BackButton) {
-      telegram.BackButton.show();
-      telegram.BackButton.onClick(() => telegram.close());
-    }
-  };
-  document.head.appendChild(script);
+  return new Promise((resolve) => {
+    const script = document.createElement("script");
+    const done = () => { pickReader(); resolve(); };
+    const timer = setTimeout(done, TELEGRAM_WAIT_MS);
+    script.src = "https://telegram.org/js/telegram-web-app.js";
+    script.onerror = () => { clearTimeout(timer); done(); };
+    script.onload = () => {
+      clearTimeout(timer);
+      telegram = window.Telegram && window.Telegram.WebApp;
+      if (telegram) {
+        telegram.ready();
+        telegram.expand();
+        theme(telegram.themeParams || {});
+        telegram.onEvent("themeChanged", () => theme(telegram.themeParams || {}));
+        if (telegram.BackButton) {
+          telegram.BackButton.show();
+          telegram.BackButton.onClick(() => telegram.close());
+        }
+      }
+      done();
+    };
+    document.head.appendChild(script);
+  });
+}
+
+/* Telegram's initData and start parameter where its script gave them, else the fragment's. */
+function pickReader() {
+  const own = telegram && telegram.initData;
+  initData = own || launch.get("tgWebAppData") || "";
+  const start = own ? ((telegram.initDataUnsafe && telegram.initDataUnsafe.start_param) || "")
+    : (launch.get("tgWebAppStartParam") || "");
+  if (!gameId && !replayId && start.startsWith("g")) gameId = start.slice(1);
+  if (!gameId && !replayId && start.startsWith("r")) replayId = start.slice(1);
 }
 
 function theme(params) {
@@ -72,22 +88,88 @@ function haptic(kind) {
 /* -- the stream ---------------------------------------------------------------------- */
 
 let stream = null;
+let retry = 1000;
+const RETRY_MAX_MS = 15000;
 
+/* Open the stream (closing any before): initData in the header; each "table" event is the
+   page as this reader sees it; "closed" says why the server ended it (another window took
+   over, the table is full, the initData is too old) and the page stays as it is, saying so;
+   a dropped connection is opened again, waiting longer each time. */
 function connect() {
   if (!initData || !gameId) {
     $("status").textContent = "—";
     return;
   }
-  if (stream) stream.close();
-  const url = "api/stream?" + new URLSearchParams({ game: gameId, init: initData });
-  stream = new EventSource(url);
-  stream.addEventListener("table", (event) => {
-    note = "";
-    show(JSON.parse(event.data));
-  });
-  stream.onerror = () => {
+  if (stream) stream.abort();
+  const mine = new AbortController();
+  stream = mine;
+  read(mine).then((closed) => {
+    if (stream !== mine) return;
+    if (closed) {
+      note = closed.text || closed.reason;
+      render();
+      $("status").textContent = note;
+      return;
+    }
     if (current) $("status").textContent = current.words.offline;
-  };
+    setTimeout(() => { if (stream === mine) connect(); }, retry);
+    retry = Math.min(RETRY_MAX_MS, retry * 2);
+  });
+}
+
+/* Read one stream to its end: the server's "closed" event, or null when it just dropped. */
+async function read(controller) {
+  let response;
+  try {
+    response = await fetch("api/stream?" + new URLSearchParams({ game: gameId }), {
+      headers: { "X-Telegram-Init-Data": initData },
+      signal: controller.signal,
+    });
+  } catch (error) {
+    return null;
+  }
+  if (!response.ok) {
+    const answer = await response.json().catch(() => ({}));
+    if (response.status === 429) return null;
+    return { reason: answer.error || String(response.status), text: answer.text };
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return null;
+      buffer += decoder.decode(value, { stream: true });
+      let end = buffer.indexOf("\n\n");
+      while (end >= 0) {
+        const closed = onEvent(buffer.slice(0, end));
+        buffer = buffer.slice(end + 2);
+        if (closed) return closed;
+        end = buffer.indexOf("\n\n");
+      }
+    }
+  } catch (error) {
+    return null;
+  }
+}
+
+/* One Server-Sent Event's lines: a page is shown; a "closed" event is returned. */
+function onEvent(block) {
+  let event = "message";
+  let data = "";
+  for (const line of block.split("\n")) {
+    if (line.startsWith("event: ")) event = line.slice(7);
+    else if (line.startsWith("data: ")) data += line.slice(6);
+  }
+  if (!data) return null;
+  if (event === "closed") return JSON.parse(data);
+  if (event === "table") {
+    retry = 1000;
+    note = "";
+    show(JSON.parse(data));
+  }
+  return null;
 }
 
 async function play(action) {

@@ -8,5 +8,4 @@ function begin() {
 }
 
 setInterval(() => { if (!replay && current && current.seconds_left !== null) render(); }, 1000);
-withTelegram();
-begin();
+withTelegram().then(begin);
