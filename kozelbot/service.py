@@ -308,7 +308,17 @@ class GameService(Tables):
 
     async def time_out(self, game_id: int) -> Change | None:
         """A deadline passed: what is overdue is done (``turns.overdue``), or a lobby nobody
-        started closes. ``None`` if nothing was due."""
+        started closes. ``None`` if nothing was due.
+
+        A searching computer to act thinks outside the game's lock (issue #29): the
+        question is taken from the committed table under the lock, the thinker is awaited
+        without it — so a person's press at the table is answered at once, whatever the
+        computers are doing — and the move is committed under the lock again only if the
+        table is still the version it was asked about. **Decision**: one computer thinks
+        per call; the next one's deadline is now, so the timer calls again at once (each
+        move is shown as it is made). Were the table changed meanwhile (a vote, a person
+        leaving), the thought move is dropped: ``None``, and the timer, re-armed at the
+        table's deadline, asks again."""
         async with self.lock(game_id):
             table = await self.repo.game(game_id)
             if table is None or not table.status.live:
@@ -321,7 +331,19 @@ class GameService(Tables):
                 table.closed_reason = "expired"
                 return await self._commit(self._stopped(table))
             change = Change(table, self._state(table))
-            await turns.overdue(change, self.thinker, self.clock)
+            asked = None if self.thinker is None else turns.question(change)
+            if asked is None:
+                turns.overdue(change, self.clock(), think_later=self.thinker is not None)
+                return await self._commit(change)
+        assert self.thinker is not None
+        action = await turns.think(asked, self.thinker)
+        async with self.lock(game_id):
+            table = await self.repo.game(game_id)
+            if table is None or table.version != asked.version:
+                return None  # changed while the computer thought: the thought is stale
+            change = Change(table, self._state(table))
+            turns.answer(change, asked, action)
+            self._play_on(change)
             return await self._commit(change)
 
     async def resume(self, game_id: int) -> Change | None:
@@ -375,7 +397,6 @@ class GameService(Tables):
 
     def _play_on(self, change: Change) -> None:
         turns.play_on(change, self.clock(), think_later=self.thinker is not None)
-
 
     def _lobby_changed(self, table: Table) -> Change:
         """Activity in a lobby keeps it open for another ``lobby_ttl`` seconds (a

@@ -5,21 +5,31 @@ delays another chat — the bot's event loop only awaits the answer.
 A decision is reproducible: the state's dump, the seat, the RNG's seed text and the budget
 are all it is given. If the pool breaks (a worker killed), the ``Thinker`` starts a new one
 and thinks once more in it; the service falls back to the quick level if that fails too.
+
+Under load (issue #29): the tables' decisions come first, the 🔍 analyses' reviews after
+them (``DECISION``, ``REVIEW``); a request identical to one in flight joins it; and a
+decision thinks less instead of queueing — its budget is what is left of
+``KOZEL_AI_BUDGET_MS`` since it was asked, shared with the decisions waiting behind it
+(``share``), so its latency, queue included, stays within the budget.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import logging
 import multiprocessing
 import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kozelbot.analysis import Position, Review, review
@@ -36,6 +46,11 @@ def think(dump: dict[str, Any], seat: int, seed: str, budget_ms: float) -> Decis
     return family_of(state.variant).decide(state, seat, random.Random(seed), budget_ms)
 
 
+def _review(position: Position, seed: str, budget_ms: float) -> Review:
+    """``analysis.review`` with the budget last, as the dispatcher passes it (in a worker)."""
+    return review(position, budget_ms, seed)
+
+
 WORKER_NICE = 10
 """How much lower the workers' CPU priority is than the bot's: on a busy machine the event
 loop (answers, edits) is served first, the thinking with what is left."""
@@ -43,6 +58,29 @@ loop (answers, edits) is served first, the thinking with what is left."""
 
 WATCH_SECONDS = 1.0
 """How often a worker checks that the bot that started it is still alive."""
+
+DECISION = 0
+"""The priority of a table's decision (and a 💡 hint): first in the queue."""
+REVIEW = 1
+"""The priority of a 🔍 analysis's review: only when no decision waits."""
+FLOOR_MS = 1.0
+"""The least budget a decision is given, however long the queue: the search still looks
+at its two samples (``decisions.Budget.least``)."""
+MEASURED = 2000
+"""Decisions whose latency and budget the thinker keeps (``Thinker.measured``)."""
+
+
+def share(budget_ms: float, workers: int, waited_ms: float, behind: int) -> float:
+    """A decision's budget as it starts in a worker: what is left of ``budget_ms`` after
+    ``waited_ms`` in the queue, and no more than its share of the budget with ``behind``
+    decisions waiting after it for ``workers`` workers — so the queue drains within the
+    budget instead of growing. At least ``FLOOR_MS``.
+
+    **Decision**: the strong level thinks less under load rather than answering late; a
+    person waiting on three computers gets three short thoughts, not three long queues."""
+    left = budget_ms - waited_ms
+    fair = budget_ms * workers / (behind + workers)
+    return max(FLOOR_MS, min(left, fair))
 
 
 def _start_worker(bot_pid: int) -> None:
@@ -66,13 +104,41 @@ def default_workers() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
+@dataclass(order=True)
+class Job:
+    """One search waiting for a worker: ordered by priority, then by arrival. ``function``
+    gets ``args`` and, last, the budget it is given when it starts."""
+
+    priority: int
+    number: int
+    function: Callable[..., Any] = field(compare=False)
+    args: tuple[Any, ...] = field(compare=False)
+    key: Hashable = field(compare=False)
+    asked: float = field(compare=False)
+    future: asyncio.Future[Any] = field(compare=False)
+
+
 class Thinker:
-    """The pool of worker processes the strong level thinks in."""
+    """The pool of worker processes the strong level thinks in, with the queue in front of
+    it: decisions before reviews, at most ``workers - 1`` reviews at once when there are
+    several workers (one is kept for the tables), identical requests joined."""
 
     def __init__(self, budget_ms: float, workers: int | None = None) -> None:
         self.budget_ms = budget_ms
         self.workers = workers or default_workers()
+        self.review_slots = max(1, self.workers - 1)
+        """Workers reviews may hold at once."""
+        self.measured: deque[tuple[float, float]] = deque(maxlen=MEASURED)
+        """The latest decisions' latency (queue included) and budget, in ms."""
+        self.started: deque[tuple[int, Hashable]] = deque(maxlen=MEASURED)
+        """Priority and key of the latest searches started, in order (tests, benchmarks)."""
         self._pool: ProcessPoolExecutor | None = None
+        self._waiting: list[Job] = []
+        self._flying: dict[Hashable, asyncio.Future[Any]] = {}
+        self._running = 0
+        self._reviews_running = 0
+        self._numbers = itertools.count()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -85,13 +151,78 @@ class Thinker:
                                              initargs=(os.getpid(),))  # fmt: skip
         return self._pool
 
+    @property
+    def backlog(self) -> int:
+        """Searches asked and not finished (waiting or running)."""
+        return len(self._waiting) + self._running
+
     async def decide(self, dump: dict[str, Any], seat: int, seed: str) -> Decision:
-        """The decision, thought in a worker process; the event loop runs on meanwhile."""
-        return await self._run(think, dump, seat, seed, self.budget_ms)
+        """The decision, thought in a worker process; the event loop runs on meanwhile.
+        Decisions go before every review waiting; the same seat and seed asked again while
+        the first is thought joins it (the seed names the state: a match's seed and move)."""
+        decision: Decision = await self._ask(DECISION, ("decide", seed, seat), think,
+                                             dump, seat, seed)  # fmt: skip
+        return decision
 
     async def review(self, position: Position, seed: str) -> Review:
-        """One play of a deal reviewed (``analysis.review``) in a worker process."""
-        return await self._run(review, position, self.budget_ms, seed)
+        """One play of a deal reviewed (``analysis.review``) in a worker process, when no
+        table's decision waits."""
+        found: Review = await self._ask(REVIEW, ("review", seed, position.seat), _review,
+                                        position, seed)  # fmt: skip
+        return found
+
+    async def _ask(self, priority: int, key: Hashable, function: Callable[..., Any],
+                   *args: Any) -> Any:  # fmt: skip
+        future = self._flying.get(key)
+        if future is None:
+            future = asyncio.get_running_loop().create_future()
+            self._flying[key] = future
+            job = Job(priority, next(self._numbers), function, args, key, time.monotonic(),
+                      future)  # fmt: skip
+            heapq.heappush(self._waiting, job)
+            self._pump()
+        return await asyncio.shield(future)
+
+    def _pump(self) -> None:
+        """Start waiting searches while a worker is free: decisions first; a review only
+        while a review slot is free too."""
+        while self._waiting and self._running < self.workers:
+            job = self._waiting[0]
+            if job.priority == REVIEW and self._reviews_running >= self.review_slots:
+                return  # no decision waits (they sort first); the reviews wait for a slot
+            heapq.heappop(self._waiting)
+            self._running += 1
+            self._reviews_running += job.priority == REVIEW
+            task = asyncio.get_running_loop().create_task(self._work(job))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _work(self, job: Job) -> None:
+        started = time.monotonic()
+        budget = self.budget_ms
+        if job.priority == DECISION:
+            behind = sum(j.priority == DECISION for j in self._waiting)
+            budget = share(self.budget_ms, self.workers, (started - job.asked) * 1000, behind)
+        self.started.append((job.priority, job.key))
+        try:
+            result = await self._run(job.function, *job.args, budget)
+        except asyncio.CancelledError:  # the pool was closed
+            job.future.cancel()
+            raise
+        except Exception as error:  # handed to whoever asked
+            if not job.future.done():
+                job.future.set_exception(error)
+                job.future.exception()  # retrieved: whoever asked may be gone
+        else:
+            if not job.future.done():
+                job.future.set_result(result)
+            if job.priority == DECISION:
+                self.measured.append(((time.monotonic() - job.asked) * 1000, budget))
+        finally:
+            self._flying.pop(job.key, None)
+            self._running -= 1
+            self._reviews_running -= job.priority == REVIEW
+            self._pump()
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -106,7 +237,11 @@ class Thinker:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
-        """Stop the workers (a decision being thought is dropped)."""
+        """Stop the workers (a decision being thought is dropped, those waiting too)."""
+        for job in self._waiting:
+            job.future.cancel()
+        self._waiting.clear()
+        self._flying.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
