@@ -128,7 +128,7 @@ class Coach:
         assert table.state is not None
         seed = f"hint:{table.seed}:{table.move_seq}"
         if self.thinker is not None:
-            decision = await self.thinker.decide(table.state, seat, seed)
+            decision = await self.thinker.decide(table.state, seat, seed, sheds=False)
         else:
             decision = think(table.state, seat, seed, self.budget)
         return _keep(self._hints, key, Hint(table, seat, decision))

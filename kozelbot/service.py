@@ -310,15 +310,15 @@ class GameService(Tables):
         """A deadline passed: what is overdue is done (``turns.overdue``), or a lobby nobody
         started closes. ``None`` if nothing was due.
 
-        A searching computer to act thinks outside the game's lock (issue #29): the
+        Searching computers to act think outside the game's lock (issue #29): the
         question is taken from the committed table under the lock, the thinker is awaited
         without it — so a person's press at the table is answered at once, whatever the
-        computers are doing — and the move is committed under the lock again only if the
-        table is still the version it was asked about. **Decision**: one computer thinks
-        per call; the next one's deadline is now, so the timer calls again at once (each
-        move is shown as it is made). Were the table changed meanwhile (a vote, a person
-        leaving), the thought move is dropped: ``None``, and the timer, re-armed at the
-        table's deadline, asks again."""
+        computers are doing — and the move is applied under the lock again only if the
+        table is still the version it was asked about. Several computers in a row think
+        one after another, each outside the lock, and their moves are committed at once
+        (shown at once, one write). **Decision**: were the table changed meanwhile (a
+        vote, a person leaving), the thought moves are dropped — ``None``; the timer,
+        re-armed at the table's deadline, asks again."""
         async with self.lock(game_id):
             table = await self.repo.game(game_id)
             if table is None or not table.status.live:
@@ -336,15 +336,18 @@ class GameService(Tables):
                 turns.overdue(change, self.clock(), think_later=self.thinker is not None)
                 return await self._commit(change)
         assert self.thinker is not None
-        action = await turns.think(asked, self.thinker)
-        async with self.lock(game_id):
-            table = await self.repo.game(game_id)
-            if table is None or table.version != asked.version:
-                return None  # changed while the computer thought: the thought is stale
-            change = Change(table, self._state(table))
-            turns.answer(change, asked, action)
-            self._play_on(change)
-            return await self._commit(change)
+        while True:
+            action = await turns.think(asked, self.thinker)
+            async with self.lock(game_id):
+                committed = self.snapshot(game_id) or await self.repo.game(game_id)
+                if committed is None or committed.version != asked.version:
+                    return None  # changed while the computer thought: the thought is stale
+                turns.answer(change, asked, action)
+                self._play_on(change)
+                following = turns.question(change)
+                if following is None:
+                    return await self._commit(change)
+            asked = following
 
     async def resume(self, game_id: int) -> Change | None:
         """After a restart: run whatever the computers or the dealer owe; ``None`` if not live."""

@@ -68,17 +68,29 @@ FLOOR_MS = 1.0
 at its two samples (``decisions.Budget.least``)."""
 MEASURED = 2000
 """Decisions whose latency and budget the thinker keeps (``Thinker.measured``)."""
+REPORTED = 100
+"""Every this many decisions the thinker logs their latency and budgets (benchmarks read
+it: ``benchmarks/load.py``)."""
+
+
+class Overloaded(Exception):
+    """A decision's budget was spent in the queue before a worker was free: whoever asked
+    answers it the quick way (``turns.think``: the quick level moves)."""
 
 
 def share(budget_ms: float, workers: int, waited_ms: float, behind: int) -> float:
     """A decision's budget as it starts in a worker: what is left of ``budget_ms`` after
     ``waited_ms`` in the queue, and no more than its share of the budget with ``behind``
     decisions waiting after it for ``workers`` workers — so the queue drains within the
-    budget instead of growing. At least ``FLOOR_MS``.
+    budget instead of growing. At least ``FLOOR_MS``; ``0`` when nothing is left (the
+    decision is not thought: ``Overloaded``).
 
     **Decision**: the strong level thinks less under load rather than answering late; a
-    person waiting on three computers gets three short thoughts, not three long queues."""
+    person waiting on three computers gets three short thoughts, not three long queues,
+    and past the budget the quick level's move, not a late one."""
     left = budget_ms - waited_ms
+    if left <= 0:
+        return 0.0
     fair = budget_ms * workers / (behind + workers)
     return max(FLOOR_MS, min(left, fair))
 
@@ -115,6 +127,8 @@ class Job:
     args: tuple[Any, ...] = field(compare=False)
     key: Hashable = field(compare=False)
     asked: float = field(compare=False)
+    sheds: bool = field(compare=False)
+    """A decision not thought when its budget was spent waiting (``Overloaded``)."""
     future: asyncio.Future[Any] = field(compare=False)
 
 
@@ -139,6 +153,9 @@ class Thinker:
         self._reviews_running = 0
         self._numbers = itertools.count()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._decided = 0
+        self.shed = 0
+        """Decisions not thought: their budget was spent in the queue (``Overloaded``)."""
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -156,29 +173,33 @@ class Thinker:
         """Searches asked and not finished (waiting or running)."""
         return len(self._waiting) + self._running
 
-    async def decide(self, dump: dict[str, Any], seat: int, seed: str) -> Decision:
+    async def decide(
+        self, dump: dict[str, Any], seat: int, seed: str, *, sheds: bool = True
+    ) -> Decision:
         """The decision, thought in a worker process; the event loop runs on meanwhile.
         Decisions go before every review waiting; the same seat and seed asked again while
-        the first is thought joins it (the seed names the state: a match's seed and move)."""
+        the first is thought joins it (the seed names the state: a match's seed and move).
+        ``Overloaded`` if its budget was spent waiting (unless not ``sheds``: a 💡 hint is
+        thought however short its time)."""
         decision: Decision = await self._ask(DECISION, ("decide", seed, seat), think,
-                                             dump, seat, seed)  # fmt: skip
+                                             dump, seat, seed, sheds=sheds)  # fmt: skip
         return decision
 
     async def review(self, position: Position, seed: str) -> Review:
         """One play of a deal reviewed (``analysis.review``) in a worker process, when no
         table's decision waits."""
         found: Review = await self._ask(REVIEW, ("review", seed, position.seat), _review,
-                                        position, seed)  # fmt: skip
+                                        position, seed, sheds=False)  # fmt: skip
         return found
 
     async def _ask(self, priority: int, key: Hashable, function: Callable[..., Any],
-                   *args: Any) -> Any:  # fmt: skip
+                   *args: Any, sheds: bool) -> Any:  # fmt: skip
         future = self._flying.get(key)
         if future is None:
             future = asyncio.get_running_loop().create_future()
             self._flying[key] = future
             job = Job(priority, next(self._numbers), function, args, key, time.monotonic(),
-                      future)  # fmt: skip
+                      sheds, future)  # fmt: skip
             heapq.heappush(self._waiting, job)
             self._pump()
         return await asyncio.shield(future)
@@ -198,13 +219,18 @@ class Thinker:
             task.add_done_callback(self._tasks.discard)
 
     async def _work(self, job: Job) -> None:
-        started = time.monotonic()
         budget = self.budget_ms
         if job.priority == DECISION:
             behind = sum(j.priority == DECISION for j in self._waiting)
-            budget = share(self.budget_ms, self.workers, (started - job.asked) * 1000, behind)
-        self.started.append((job.priority, job.key))
+            waited = (time.monotonic() - job.asked) * 1000
+            budget = share(self.budget_ms, self.workers, waited, behind)
+            if budget <= 0 and not job.sheds:
+                budget = FLOOR_MS
         try:
+            if budget <= 0:
+                self.shed += 1
+                raise Overloaded
+            self.started.append((job.priority, job.key))
             result = await self._run(job.function, *job.args, budget)
         except asyncio.CancelledError:  # the pool was closed
             job.future.cancel()
@@ -216,13 +242,29 @@ class Thinker:
         else:
             if not job.future.done():
                 job.future.set_result(result)
-            if job.priority == DECISION:
-                self.measured.append(((time.monotonic() - job.asked) * 1000, budget))
         finally:
             self._flying.pop(job.key, None)
             self._running -= 1
             self._reviews_running -= job.priority == REVIEW
+            if job.priority == DECISION:
+                self._measure(job, budget)
             self._pump()
+
+    def _measure(self, job: Job, budget: float) -> None:
+        self.measured.append(((time.monotonic() - job.asked) * 1000, budget))
+        self._decided += 1
+        if self._decided % REPORTED == 0:
+            self._report()
+
+    def _report(self) -> None:
+        """Log the last ``REPORTED`` decisions' latency (queue included) and budgets."""
+        last = list(self.measured)[-REPORTED:]
+        latency = sorted(m[0] for m in last)
+        budget = sorted(m[1] for m in last)
+        log.info("thinking: %d decisions, latency p50 %.0f p95 %.0f max %.0f ms, budget p50 "
+                 "%.0f ms, not thought %d, backlog %d", len(last), latency[len(last) // 2],
+                 latency[len(last) * 95 // 100], latency[-1], budget[len(last) // 2],
+                 sum(b <= 0 for b in budget), self.backlog)  # fmt: skip
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()

@@ -16,7 +16,7 @@ from kozelbot.games import family_of
 from kozelbot.levels import DEFAULT_LEVEL, QUICK_LEVEL, SEARCHING
 from kozelbot.records import MoveSource
 from kozelbot.table import Table, TableStatus
-from kozelbot.thinking import Thinker
+from kozelbot.thinking import Overloaded, Thinker
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +66,10 @@ def computer_seed(table: Table, level: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """What a searching computer is asked to think about, taken from a committed table
-    (``version``) under the game's lock and thought outside it (``GameService.time_out``):
-    the state's dump, the seat to act and its RNG's seed."""
+    """What a searching computer is asked to think about under the game's lock, thought
+    outside it (``GameService.time_out``): the state's dump, the seat to act and its RNG's
+    seed, and the committed ``version`` of the table the change was loaded from (moves
+    the change made already, a computer's before, are not committed yet)."""
 
     version: int
     seat: int
@@ -77,16 +78,15 @@ class Question:
 
 
 def question(change: Change) -> Question | None:
-    """The question of the searching computer to act at the change's committed table, or
-    ``None`` if no computer must think now."""
+    """The question of the searching computer to act in the change's state, or ``None``
+    if no computer must think now."""
     table, state = change.table, change.state
     assert state is not None
     seat = thinking_seat(table, state)
     if seat is None:
         return None
     seed = computer_seed(table, level_of(table, seat))
-    dump = state.dump() if table.state is None else table.state  # the committed one
-    return Question(table.version, seat, dump, seed)
+    return Question(table.version, seat, state.dump(), seed)
 
 
 def overdue(change: Change, now: float, *, think_later: bool) -> None:
@@ -98,9 +98,12 @@ def overdue(change: Change, now: float, *, think_later: bool) -> None:
 
 async def think(asked: Question, thinker: Thinker) -> Any | None:
     """A searching computer's move, thought off the event loop (and off the game's lock);
-    ``None`` if thinking failed (``answer`` then lets the quick level move)."""
+    ``None`` if thinking failed or the thinker had no time left for it (``answer`` then
+    lets the quick level move)."""
     try:
         return (await thinker.decide(asked.dump, asked.seat, asked.seed)).action
+    except Overloaded:  # its budget was spent waiting: the quick level answers at once
+        return None
     except Exception:  # a broken pool: never stall
         log.exception("thinking failed; the quick level moves")
         return None

@@ -6,6 +6,7 @@ at a time."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -16,7 +17,7 @@ from kozelbot import analysis
 from kozelbot.coach import AdviceError, Coach
 from kozelbot.service import GameService
 from kozelbot.table import Player
-from kozelbot.thinking import Thinker
+from kozelbot.thinking import Overloaded, Thinker
 from storage import Storage
 
 T = TypeVar("T")
@@ -106,7 +107,8 @@ async def test_a_tables_decisions_go_before_the_reviews_waiting(storage: Storage
             finished.append("review")
 
         async def decide(number: int) -> None:
-            await thinker.decide(asked.dump, asked.seat, f"d{number}")
+            with contextlib.suppress(Overloaded):  # answered too: the quick level would move
+                await thinker.decide(asked.dump, asked.seat, f"d{number}")
             finished.append("decision")
 
         reviews = [asyncio.ensure_future(review(n)) for n in range(8)]

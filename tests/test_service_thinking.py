@@ -166,7 +166,8 @@ async def test_a_queued_decision_thinks_within_what_is_left_of_the_budget(
     assert share(200.0, 1, waited_ms=0.0, behind=0) == 200.0
     assert share(200.0, 1, waited_ms=150.0, behind=0) == 50.0
     assert share(200.0, 1, waited_ms=0.0, behind=3) == 50.0
-    assert share(200.0, 1, waited_ms=500.0, behind=0) == thinking.FLOOR_MS
+    assert share(200.0, 1, waited_ms=199.9, behind=0) == thinking.FLOOR_MS
+    assert share(200.0, 1, waited_ms=500.0, behind=0) == 0  # spent: the quick level moves
     thinker = Thinker(200.0, workers=1)
     try:
         service = _service(storage, None)
@@ -177,7 +178,9 @@ async def test_a_queued_decision_thinks_within_what_is_left_of_the_budget(
         assert state is not None
         seat = turns.thinking_seat(table, state)
         assert seat is not None
-        await asyncio.gather(*(thinker.decide(table.state, seat, f"s{i}") for i in range(8)))
+        asked = (thinker.decide(table.state, seat, f"s{i}") for i in range(8))
+        answers = await asyncio.gather(*asked, return_exceptions=True)
+        assert all(isinstance(a, Decision | thinking.Overloaded) for a in answers), answers
         budgets = [budget for _latency, budget in thinker.measured]
         assert len(budgets) == 8
         assert sum(budgets) <= 2 * 200.0  # in a queue they would have thought 8 × 200
