@@ -201,8 +201,24 @@ class Thinker:
             job = Job(priority, next(self._numbers), function, args, key, time.monotonic(),
                       sheds, future)  # fmt: skip
             heapq.heappush(self._waiting, job)
+            if sheds:
+                asyncio.get_running_loop().call_later(self.budget_ms / 1000, self._expire, job)
             self._pump()
         return await asyncio.shield(future)
+
+    def _expire(self, job: Job) -> None:
+        """A decision still waiting when its budget is spent is not thought: whoever asked
+        is answered at once (``Overloaded``), not when a worker is free."""
+        if job not in self._waiting:
+            return  # started (or closed) meanwhile
+        self._waiting.remove(job)
+        heapq.heapify(self._waiting)
+        self._flying.pop(job.key, None)
+        self.shed += 1
+        if not job.future.done():
+            job.future.set_exception(Overloaded())
+            job.future.exception()  # retrieved: whoever asked may be gone
+        self._measure(job, 0.0)
 
     def _pump(self) -> None:
         """Start waiting searches while a worker is free: decisions first; a review only

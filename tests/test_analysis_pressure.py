@@ -98,7 +98,7 @@ async def test_a_tables_decisions_go_before_the_reviews_waiting(storage: Storage
     game_id = await _two_deals_played(storage)
     positions = await _positions(storage, game_id)
     asked = positions[0]  # a state and the seat to act in it: the table's decision
-    thinker = Thinker(20.0, workers=1)
+    thinker = Thinker(300.0, workers=1)  # a decision waits one review: thought, not shed
     try:
         finished: list[str] = []
 
