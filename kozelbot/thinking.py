@@ -32,6 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from kozelbot import decisions
 from kozelbot.analysis import Position, Review, review
 from kozelbot.decisions import Decision
 from kozelbot.games import family_of, load_state
@@ -46,9 +47,18 @@ def think(dump: dict[str, Any], seat: int, seed: str, budget_ms: float) -> Decis
     return family_of(state.variant).decide(state, seat, random.Random(seed), budget_ms)
 
 
+_WAITING: Any = None
+"""In a worker: the pool's "a table's decision waits" event (``_start_worker``)."""
+
+
 def _review(position: Position, seed: str, budget_ms: float) -> Review:
-    """``analysis.review`` with the budget last, as the dispatcher passes it (in a worker)."""
-    return review(position, budget_ms, seed)
+    """``analysis.review`` with the budget last, as the dispatcher passes it (in a worker);
+    it stops early when a table's decision waits for the worker (``decisions.YIELD``)."""
+    decisions.YIELD = None if _WAITING is None else _WAITING.is_set
+    try:
+        return review(position, budget_ms, seed)
+    finally:
+        decisions.YIELD = None
 
 
 WORKER_NICE = 10
@@ -95,10 +105,13 @@ def share(budget_ms: float, workers: int, waited_ms: float, behind: int) -> floa
     return max(FLOOR_MS, min(left, fair))
 
 
-def _start_worker(bot_pid: int) -> None:
+def _start_worker(bot_pid: int, waiting: Any = None) -> None:
     """A worker's initializer: give the CPU to the bot's event loop first, and end with the
     bot — killed outright (``kill -9``), a bot leaves its workers waiting for work that
-    never comes, which nothing else would stop."""
+    never comes, which nothing else would stop. ``waiting`` is set while a table's decision
+    waits for a worker (a review then stops early)."""
+    global _WAITING
+    _WAITING = waiting
     with contextlib.suppress(OSError, AttributeError):  # not allowed, or not on this system
         os.nice(WORKER_NICE)
     threading.Thread(target=_watch, args=(bot_pid,), daemon=True).start()
@@ -147,6 +160,8 @@ class Thinker:
         self.started: deque[tuple[int, Hashable]] = deque(maxlen=MEASURED)
         """Priority and key of the latest searches started, in order (tests, benchmarks)."""
         self._pool: ProcessPoolExecutor | None = None
+        self._waiting_event: Any = None
+        """Set while a decision waits for a worker (the workers' reviews stop early)."""
         self._waiting: list[Job] = []
         self._flying: dict[Hashable, asyncio.Future[Any]] = {}
         self._running = 0
@@ -163,9 +178,10 @@ class Thinker:
             # (aiosqlite, the HTTP client), as direct children of the bot (no forkserver
             # left behind if the bot is killed), and import the rules once each.
             context = multiprocessing.get_context("spawn")
+            self._waiting_event = event = context.Event()
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
                                              initializer=_start_worker,
-                                             initargs=(os.getpid(),))  # fmt: skip
+                                             initargs=(os.getpid(), event))  # fmt: skip
         return self._pool
 
     @property
@@ -214,6 +230,7 @@ class Thinker:
         self._waiting.remove(job)
         heapq.heapify(self._waiting)
         self._flying.pop(job.key, None)
+        self._signal()
         self.shed += 1
         if not job.future.done():
             job.future.set_exception(Overloaded())
@@ -226,13 +243,23 @@ class Thinker:
         while self._waiting and self._running < self.workers:
             job = self._waiting[0]
             if job.priority == REVIEW and self._reviews_running >= self.review_slots:
-                return  # no decision waits (they sort first); the reviews wait for a slot
+                break  # no decision waits (they sort first); the reviews wait for a slot
             heapq.heappop(self._waiting)
             self._running += 1
             self._reviews_running += job.priority == REVIEW
             task = asyncio.get_running_loop().create_task(self._work(job))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+        self._signal()
+
+    def _signal(self) -> None:
+        """Tell the workers whether a decision waits (their reviews stop early if so)."""
+        if self._waiting_event is None:
+            return
+        if any(job.priority == DECISION for job in self._waiting):
+            self._waiting_event.set()
+        else:
+            self._waiting_event.clear()
 
     async def _work(self, job: Job) -> None:
         budget = self.budget_ms

@@ -1,13 +1,14 @@
 """Issue #29 item 5: 🔍 analyses never crowd out the tables' computers. The thinking pool
 takes a table's decision before any review waiting; the same request pressed again joins
 the one in flight (eight presses of one 🔍 start one analysis); a person has one analysis
-at a time."""
+at a time; a review holding the only worker stops early when a decision comes."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import random
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -119,5 +120,29 @@ async def test_a_tables_decisions_go_before_the_reviews_waiting(storage: Storage
         # decisions were asked) ends before them; in one queue they would end last.
         last_decision = max(i for i, kind in enumerate(finished) if kind == "decision")
         assert last_decision <= 4, finished
+    finally:
+        thinker.close()
+
+
+async def test_a_review_running_stops_early_when_a_decision_waits(storage: Storage) -> None:
+    """With one worker, a review that holds it when a table's decision comes stops at its
+    least samples instead of thinking its whole budget (3 s here) first."""
+    game_id = await _two_deals_played(storage)
+    positions = await _positions(storage, game_id)
+    asked = positions[0]
+    thinker = Thinker(3000.0, workers=1)
+    try:
+        await thinker.decide(asked.dump, asked.seat, "warm", sheds=False)  # the worker is up
+        # Аня's fifth play of the seeded deal searches its whole budget (the others
+        # end before their budget).
+        long = next(p for p in positions if p.number == 5)
+        reviewed = asyncio.ensure_future(thinker.review(long, "long"))
+        await asyncio.sleep(0.3)  # the review is searching
+        decided = asyncio.ensure_future(thinker.decide(asked.dump, asked.seat, "table"))
+        came = time.monotonic()
+        await reviewed
+        held = time.monotonic() - came
+        await decided
+        assert held < 1.0, f"the review went on {held:.2f} s after the decision came"
     finally:
         thinker.close()
