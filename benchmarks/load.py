@@ -14,12 +14,20 @@ stopped, and the moves in its database are counted. Prints one JSON line: cards 
 answer latency (p50/p99, and p99 of the first and last tenth of the run), bot CPU per card,
 bot memory (idle, peak, per live game), Bot API calls per card, 429s and the busiest second.
 
+``--impatient S`` (issue #29): while a table waits for its computers, one of its people
+presses a card anyway every S seconds (refused: not their turn) — the answer must come at
+once whatever the computers are doing. Adds the presses answered after 10 s and the bot's
+thinking (decision latency with the queue, and the budget a decision got, from its log).
+Issue #29 item 6's check: ``--games 30 --mix 0,1,0 --impatient 1`` with ``--computer
+strong`` and again with ``--computer normal``: the strong p99 within 2× the normal's, 0
+unanswered.
+
 ``--flood``: one person sends 300 ``/help`` in a group as fast as they can; after the first
 100 another person sends ``/help`` in their private chat. Prints how long that private answer
 took (the target is under a second) and the 429s.
 
     python benchmarks/load.py [--games N] [--seconds S] [--mix P,S,D] [--computer LEVEL]
-                              [--webapp [--pace S]] [--quick] [--flood]
+                              [--webapp [--pace S]] [--impatient S] [--quick] [--flood]
 
 ``--webapp`` (issue #18): the people play in the Mini App (``pages``) instead of their hand
 messages; ``--pace S`` holds each table to a card per S seconds at most. It adds taps (sent,
@@ -66,6 +74,7 @@ from benchmarks.measures import (
     max_in_60s,
     percentile,
     rounded,
+    thinking_summary,
 )
 from benchmarks.players import (
     GRACE,
@@ -163,7 +172,7 @@ def kinds_for(games: int, mix: tuple[float, float, float]) -> list[str]:
 
 async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
                     seed: int, computer: str = "strong", *, webapp: bool = False,
-                    pace: float = 0.0) -> dict[str, Any]:  # fmt: skip
+                    pace: float = 0.0, impatient: float = 0.0) -> dict[str, Any]:  # fmt: skip
     workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
     rng = random.Random(seed)
     presses: list[Press] = []
@@ -187,7 +196,8 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
                                       creator=users[0])  # fmt: skip
                 tables.append(Game(index, kind, emu, group, [Person(u) for u in users],
                                    random.Random(rng.random()), presses,
-                                   computer=computer, pages=pages))  # fmt: skip
+                                   computer=computer, pages=pages,
+                                   impatient=impatient))  # fmt: skip
             people = [p.user for g in tables for p in g.people]
             setup_start = time.monotonic()
             await open_private_chats(emu, people, timeout=60 + len(people) / 10)
@@ -224,8 +234,11 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
     every_message = [c.time for c in emu.history if c.ok and c.method.lower() in MESSAGE_METHODS]
     lobby_waits = [w for g in tables for w in g.lobby_waits]
     latency = [1000 * (p.answered - p.created) for p in presses if p.answered is not None]
-    card_latency = [1000 * (p.answered - p.created) for p in presses
-                    if p.answered is not None and card_press(emu.queries[p.query_id].data)]
+    card_latency = [
+        1000 * (p.answered - p.created)
+        for p in presses
+        if p.answered is not None and card_press(emu.queries[p.query_id].data)
+    ]
     lobby_latency = [1000 * (p.answered - p.created) for p in presses
                      if p.answered is not None
                      and not card_press(emu.queries[p.query_id].data)]  # fmt: skip
@@ -276,6 +289,7 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         "presses": len(presses),
         "presses_refused": sum(p.refused for p in presses),
         "presses_unanswered": sum(p.answered is None for p in presses),
+        "presses_over_10s": sum(p.answered is None or p.answered - p.created > 10 for p in presses),
         "press_answer_ms_p50": rounded(percentile(latency, 50)),
         "press_answer_ms_p99": rounded(percentile(latency, 99)),
         "press_answer_ms_max": rounded(max(latency, default=None)),
@@ -299,6 +313,7 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         "driver_loop_lag_ms_max": rounded(max(lags, default=None)),
         "bot_exit_code_before_stop": crashed,
         **bot_log_summary(bot.log),
+        **thinking_summary(bot.log),
         "workdir": str(workdir),
     }
 
@@ -356,6 +371,7 @@ async def run_flood(seconds: float, commands: int = 300, private_after: int = 10
         "max_message_calls_1s": busiest_second(every_message),
         "bot_exit_code_before_stop": crashed,
         **bot_log_summary(bot.log),
+        **thinking_summary(bot.log),
         "workdir": str(workdir),
     }
 
@@ -394,6 +410,8 @@ def main() -> None:
                         help="the /help flood scenario instead of games")  # fmt: skip
     parser.add_argument("--webapp", action="store_true",
                         help="people play in the Mini App, not their hand messages")  # fmt: skip
+    parser.add_argument("--impatient", type=float, default=0.0,
+                        help="a waiting table's person presses out of turn every S s")  # fmt: skip
     parser.add_argument("--pace", type=float, default=0.0,
                         help="--webapp: a table plays a card per PACE s at most")  # fmt: skip
     args = parser.parse_args()
@@ -402,7 +420,8 @@ def main() -> None:
     else:
         games, seconds = (6, 15.0) if args.quick else (args.games, args.seconds)
         result = asyncio.run(run_games(games, seconds, args.mix, args.seed, args.computer,
-                                       webapp=args.webapp, pace=args.pace))  # fmt: skip
+                                       webapp=args.webapp, pace=args.pace,
+                                       impatient=args.impatient))  # fmt: skip
     print(json.dumps(result, ensure_ascii=False))
 
 

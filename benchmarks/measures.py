@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import re
 import sys
 import time
 from pathlib import Path
@@ -80,6 +81,37 @@ def bot_log_summary(log: Path) -> dict[str, Any]:
         "log_tracebacks": text.count("Traceback"),
         "log_rate_limit_retries": text.count("Rate limit hit"),
         "log_samples": sorted(distinct.items(), key=lambda kv: -kv[1])[:8],
+    }
+
+
+THINKING = re.compile(
+    r"thinking: (\d+) decisions, latency p50 (\d+) p95 (\d+) max (\d+) "
+    r"ms, budget p50 (\d+) ms, not thought (\d+)"
+)
+
+
+def thinking_summary(log: Path) -> dict[str, Any]:
+    """The bot's thinking from its log (``Thinker`` reports every 100 decisions): how many
+    reports, the median of their latency p50 and budget p50, the worst p95 and max (ms;
+    latency counts the queue), and the share of decisions not thought (their budget was
+    spent waiting: the quick level moved)."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    found = [tuple(int(x) for x in m.groups()) for m in THINKING.finditer(text)]
+    if not found:
+        return {"thinking_reports": 0}
+
+    def median(values: list[int]) -> int:
+        return sorted(values)[len(values) // 2]
+
+    return {
+        "thinking_reports": len(found),
+        "thinking_latency_ms_p50": median([f[1] for f in found]),
+        "thinking_latency_ms_p95_worst": max(f[2] for f in found),
+        "thinking_latency_ms_max": max(f[3] for f in found),
+        "thinking_budget_ms_p50": median([f[4] for f in found]),
+        "thinking_not_thought_share": round(
+            sum(f[5] for f in found) / sum(f[0] for f in found), 3
+        ),
     }
 
 

@@ -201,6 +201,10 @@ class Game:
     by_user: dict[int, Person] = field(default_factory=dict)
     pages: PageRun | None = None
     """``--webapp``: the people play in the Mini App (``pages``) instead of their hands."""
+    impatient: float = 0.0
+    """``--impatient S``: while nobody of the table may press, a person presses a card of
+    their hand every S seconds anyway (refused: not their turn), as people tap while the
+    computers think."""
 
     def __post_init__(self) -> None:
         self.by_user = {p.user.id: p for p in self.people}
@@ -319,14 +323,34 @@ class Game:
             return bool(found)
 
         while time.monotonic() < deadline:
-            if not await self.until(something_to_do, deadline):
-                return
+            until = deadline
+            if self.impatient:
+                until = min(deadline, time.monotonic() + self.impatient)
+            if not await self.until(something_to_do, until):
+                if time.monotonic() >= deadline:
+                    return
+                await self.press_out_of_turn()
+                continue
             if self.over:
                 self.matches_finished += 1
                 return
             person, hand, data = found[0]
             person.acted_on = (hand.message_id, hand.edits)
             await self.press(person, hand, data)
+
+    async def press_out_of_turn(self) -> None:
+        """``--impatient``: someone presses a card of their hand though it is not their
+        turn (the answer says so; it must come at once all the same)."""
+        for person in self.rng.sample(self.people, len(self.people)):
+            hand = person.hand
+            cards = (
+                []
+                if hand is None
+                else [data for _, data, action in hand_moves(hand) if action.startswith("play:")]
+            )
+            if hand is not None and cards:
+                await self.press(person, hand, self.rng.choice(cards))
+                return
 
 
 @dataclass
@@ -362,5 +386,9 @@ class PageRun:
                 continue
             for chat in chats:
                 started[chat] = min(started.get(chat, table.first_tap), table.first_tap)
-        return sum(1 for c in calls if c.time < until
-                   and c.time >= started.get(int(c.params.get("chat_id", 0)), float("inf")))
+        return sum(
+            1
+            for c in calls
+            if c.time < until
+            and c.time >= started.get(int(c.params.get("chat_id", 0)), float("inf"))
+        )

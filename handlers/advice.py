@@ -6,6 +6,7 @@ why."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from telegram import Message, Update
@@ -30,6 +31,10 @@ def refusal(code: str, t: Translator) -> str:
         "no_choice": t("Nothing to choose now: a hint comes on your turn."),
         "not_scored": t("This deal is not over yet."),
         "not_played": t("You did not play in this deal."),
+        "busy": t(
+            "🔍 Your other analysis is still being prepared: ask again once it "
+            "is in our private chat."
+        ),
     }
     return texts.get(code, t("This button is not valid."))
 
@@ -56,8 +61,10 @@ async def hint_button(update: Update, context: Context) -> None:
 
 
 async def analysis_button(update: Update, context: Context) -> None:
-    """🔍: the presser's plays in a scored deal against the strong level's, sent privately
-    (the press is answered at once; the search takes a moment)."""
+    """🔍: the presser's plays in a scored deal against the strong level's, sent privately.
+    The press is answered at once: the search takes a moment, longer while the tables'
+    computers think (they come first, issue #29); a second press joins the first, and
+    another analysis pressed meanwhile is refused (``busy``)."""
     data = context.bot_data
     pressed = await press(update, data)
     if pressed is None:
@@ -81,15 +88,22 @@ async def analysis_button(update: Update, context: Context) -> None:
         await pressed.refuse(t("This button is not valid."))  # a match of another chat
         return
     try:
-        found = await data.coach.analyse(button.game_id, button.deal_no, user.id)
+        preparing = await data.coach.prepare(button.game_id, button.deal_no, user.id)
     except AdviceError as error:
         await pressed.refuse(refusal(error.code, t))
         return
-    if not data.coach.first_sending(found, user.id):
-        await pressed.answer(t("🔍 The analysis is in our private chat."))  # sent already
-        return
     in_private = message.chat.id == user.id
-    await pressed.answer(None if in_private else t("🔍 The analysis is in our private chat."))
+    answered = False
+    if not preparing.done():  # answered at once; the reviews wait for the tables' computers
+        await pressed.answer(t("🔍 Preparing your analysis: it will arrive in our private chat."))
+        answered = True
+    found = await asyncio.shield(preparing)
+    if not data.coach.first_sending(found, user.id):
+        if not answered:
+            await pressed.answer(t("🔍 The analysis is in our private chat."))  # sent already
+        return
+    if not answered:
+        await pressed.answer(None if in_private else t("🔍 The analysis is in our private chat."))
     data.presenter.note(user.id, lambda gt: Outgoing(analysis_text(found, gt)),
                         key=f"analysis:{button.game_id}:{button.deal_no}")  # fmt: skip
 

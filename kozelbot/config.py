@@ -55,7 +55,8 @@ class Settings(BaseSettings):
     """Commands per second one person may keep up."""
     ai_budget_ms: float = Field(default=DEFAULT_BUDGET_MS, gt=0, le=10_000)
     """Milliseconds the strong computer level thinks per decision (the same for 💡 hints and
-    per play of a 🔍 analysis)."""
+    per play of a 🔍 analysis). A table's decision counts its time in the queue: under load
+    it thinks less, and one still waiting at the end is the quick level's (issue #29)."""
     hidden_wait: float = Field(default=5.0, ge=0, le=60)
     """Seconds, give or take half, a strong computer asked in a hidden step (a redeal offer,
     kryuk's hand-off) waits before it thinks, as a person would decide; 0: at once."""

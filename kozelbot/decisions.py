@@ -45,9 +45,16 @@ class Decision:
         return self.values[0][1] - self.values[1][1]
 
 
+YIELD: Callable[[], bool] | None = None
+"""Set in a thinking worker while it reviews a play for a 🔍 analysis: true while a table's
+decision waits for the worker, and the review then stops at its least samples, so it never
+holds a table's computer up (issue #29; ``thinking._review``)."""
+
+
 class Budget:
-    """A decision's thinking time: ``spent()`` once the search should stop. At least
-    ``least`` samples are always searched, however short the budget."""
+    """A decision's thinking time: ``spent()`` once the search should stop (its deadline
+    passed, or ``YIELD`` says a table waits). At least ``least`` samples are always searched,
+    however short the budget."""
 
     __slots__ = ("_clock", "deadline", "least")
 
@@ -59,4 +66,6 @@ class Budget:
         self.least = least
 
     def spent(self, samples: int) -> bool:
-        return samples >= self.least and self._clock() >= self.deadline
+        if samples < self.least:
+            return False
+        return self._clock() >= self.deadline or (YIELD is not None and YIELD())

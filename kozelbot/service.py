@@ -322,7 +322,17 @@ class GameService(Tables):
 
     async def time_out(self, game_id: int) -> Change | None:
         """A deadline passed: what is overdue is done (``turns.overdue``), or a lobby nobody
-        started closes. ``None`` if nothing was due."""
+        started closes. ``None`` if nothing was due.
+
+        Searching computers to act think outside the game's lock (issue #29): the
+        question is taken from the committed table under the lock, the thinker is awaited
+        without it — so a person's press at the table is answered at once, whatever the
+        computers are doing — and the move is applied under the lock again only if the
+        table is still the version it was asked about. Several computers in a row think
+        one after another, each outside the lock, and their moves are committed at once
+        (shown at once, one write). **Decision**: were the table changed meanwhile (a
+        vote, a person leaving), the thought moves are dropped — ``None``; the timer,
+        re-armed at the table's deadline, asks again."""
         async with self.lock(game_id):
             table = await self.repo.game(game_id)
             if table is None or not table.status.live:
@@ -335,8 +345,23 @@ class GameService(Tables):
                 table.closed_reason = "expired"
                 return await self._commit(self._stopped(table))
             change = Change(table, self._state(table))
-            await turns.overdue(change, self.thinker, self.clock)
-            return await self._commit(change)
+            asked = None if self.thinker is None else turns.question(change)
+            if asked is None:
+                turns.overdue(change, self.clock(), think_later=self.thinker is not None)
+                return await self._commit(change)
+        assert self.thinker is not None
+        while True:
+            action = await turns.think(asked, self.thinker)
+            async with self.lock(game_id):
+                committed = self.snapshot(game_id) or await self.repo.game(game_id)
+                if committed is None or committed.version != asked.version:
+                    return None  # changed while the computer thought: the thought is stale
+                turns.answer(change, asked, action)
+                self._play_on(change)
+                following = turns.question(change)
+                if following is None:
+                    return await self._commit(change)
+            asked = following
 
     async def resume(self, game_id: int) -> Change | None:
         """After a restart: run whatever the computers or the dealer owe; ``None`` if not live."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from kozelbot import ledger, levels, seating
@@ -16,7 +16,7 @@ from kozelbot.games import family_of
 from kozelbot.levels import DEFAULT_LEVEL, QUICK_LEVEL, SEARCHING
 from kozelbot.records import MoveSource
 from kozelbot.table import Table, TableStatus
-from kozelbot.thinking import Thinker
+from kozelbot.thinking import Overloaded, Thinker
 
 log = logging.getLogger(__name__)
 
@@ -64,37 +64,65 @@ def computer_seed(table: Table, level: str) -> str:
     return f"{table.seed}:{table.move_seq}:{level}"
 
 
-async def overdue(change: Change, thinker: Thinker | None, clock: Callable[[], float]) -> None:
-    """A deadline passed: the searching computers to act think (with a ``thinker``; several
-    in a row one after another, shown at once), else ``time_out`` moves for the people
-    whose time ran out; then play goes on."""
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What a searching computer is asked to think about under the game's lock, thought
+    outside it (``GameService.time_out``): the state's dump, the seat to act and its RNG's
+    seed, and the committed ``version`` of the table the change was loaded from (moves
+    the change made already, a computer's before, are not committed yet)."""
+
+    version: int
+    seat: int
+    dump: dict[str, Any]
+    seed: str
+
+
+def question(change: Change) -> Question | None:
+    """The question of the searching computer to act in the change's state, or ``None``
+    if no computer must think now."""
     table, state = change.table, change.state
     assert state is not None
-    seat = thinking_seat(table, state) if thinker is not None else None
+    seat = thinking_seat(table, state)
     if seat is None:
-        time_out(change)
-        play_on(change, clock(), think_later=thinker is not None)
-        return
-    while seat is not None and thinker is not None:
-        await think(change, seat, thinker)
-        play_on(change, clock(), think_later=True)
-        seat = None if state.over else thinking_seat(table, state)
+        return None
+    seed = computer_seed(table, level_of(table, seat))
+    return Question(table.version, seat, state.dump(), seed)
 
 
-async def think(change: Change, seat: int, thinker: Thinker) -> None:
-    """A searching computer's move, thought off the event loop on the change's state (the
-    quick level's if thinking failed), applied to ``change``."""
-    table, state = change.table, change.state
-    assert state is not None
-    level = level_of(table, seat)
-    seed = computer_seed(table, level)
+def overdue(change: Change, now: float, *, think_later: bool) -> None:
+    """A deadline passed and no computer must think: ``time_out`` moves for the people
+    whose time ran out; then play goes on."""
+    time_out(change)
+    play_on(change, now, think_later=think_later)
+
+
+async def think(asked: Question, thinker: Thinker) -> Any | None:
+    """A searching computer's move, thought off the event loop (and off the game's lock);
+    ``None`` if thinking failed or the thinker had no time left for it (``answer`` then
+    lets the quick level move)."""
     try:
-        action = (await thinker.decide(state.dump(), seat, seed)).action
-        state.verify(seat, action)
-    except Exception:  # a broken pool, or a decision the rules refuse: never stall
-        log.exception("game %s: thinking failed; the quick level moves", table.game_id)
-        action = levels.choose(QUICK_LEVEL, state, seat, random.Random(seed))
-    apply_move(change, seat, action, MoveSource.COMPUTER)
+        return (await thinker.decide(asked.dump, asked.seat, asked.seed)).action
+    except Overloaded:  # its budget was spent waiting: the quick level answers at once
+        return None
+    except Exception:  # a broken pool: never stall
+        log.exception("thinking failed; the quick level moves")
+        return None
+
+
+def answer(change: Change, asked: Question, action: Any | None) -> None:
+    """Apply the thought move to ``change`` (the same committed table the question was
+    taken from): the quick level's instead if thinking failed or the rules refuse it."""
+    state = change.state
+    assert state is not None
+    if action is not None:
+        try:
+            state.verify(asked.seat, action)
+        except Exception:  # a decision the rules refuse: never stall
+            log.exception("game %s: the thought move is refused", change.table.game_id)
+            action = None
+    if action is None:
+        action = levels.choose(QUICK_LEVEL, state, asked.seat, random.Random(asked.seed))
+    apply_move(change, asked.seat, action, MoveSource.COMPUTER)
 
 
 def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
@@ -135,8 +163,13 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
     waiting = table.status is TableStatus.PLAYING and bool(state.to_act())
     if not waiting or move_time <= 0:
         table.deadline = None
-    elif (change.moves or change.started or table.deadline is None or change.back
-          or not table.turn_time):  # fmt: skip  (no turn time: the deadline was a thinker's)
+    elif (
+        change.moves
+        or change.started
+        or table.deadline is None
+        or change.back
+        or not table.turn_time
+    ):  # fmt: skip  (no turn time: the deadline was a thinker's)
         table.deadline = now + move_time
         table.turn_time = move_time
 

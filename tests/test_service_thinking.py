@@ -1,10 +1,15 @@
 """Searching computers at a table (issue #17): with a thinking pool the service stops at a
 strong computer's turn with its deadline now, thinks when the timer calls, logs the move as
 the computer's; after a restart the owed thinking resumes; a broken pool falls back to the
-quick level; without a pool (tools, tests) the strong level thinks in line."""
+quick level; without a pool (tools, tests) the strong level thinks in line.
+
+Issue #29 item 6: a computer thinks outside the game's lock, so a person's press at the table
+is answered while it thinks, and a thought the table outgrew meanwhile is dropped; under load
+a decision thinks less instead of queueing (``thinking.share``)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import random
@@ -15,8 +20,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from kozelbot import turns
+import pytest
+
+from kozelbot import thinking, turns
 from kozelbot.decisions import Decision
+from kozelbot.game import GameError
 from kozelbot.records import MoveSource
 from kozelbot.service import GameService
 from kozelbot.table import Player, TableStatus
@@ -31,6 +39,21 @@ class BrokenThinker(Thinker):
 
     async def decide(self, dump: dict[str, Any], seat: int, seed: str) -> Decision:
         raise RuntimeError("the pool broke")
+
+
+class HeldThinker(Thinker):
+    """The real thinker, whose decisions wait until the test opens ``gate`` — a computer
+    thinking as long as the test needs."""
+
+    def __init__(self) -> None:
+        super().__init__(5.0, workers=1)
+        self.asked = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def decide(self, dump: dict[str, Any], seat: int, seed: str) -> Decision:
+        self.asked.set()
+        await self.gate.wait()
+        return await super().decide(dump, seat, seed)
 
 
 def _service(storage: Storage, thinker: Thinker | None) -> GameService:
@@ -83,6 +106,84 @@ async def test_thinking_owed_before_a_restart_is_resumed(storage: Storage) -> No
         assert change is not None and change.table.deadline == NOW
         change = await restarted.time_out(game_id)
         assert change is not None and change.moves[0].source is MoveSource.COMPUTER
+    finally:
+        thinker.close()
+
+
+async def test_a_press_is_answered_while_a_computer_thinks(storage: Storage) -> None:
+    thinker = HeldThinker()
+    try:
+        service = _service(storage, thinker)
+        game_id = await _play_until_a_computer_thinks(service)
+        table = await service.game(game_id)
+        assert table is not None
+        state = service.state_of(table)
+        assert state is not None
+        thinking_seat = turns.thinking_seat(table, state)
+        assert thinking_seat is not None
+        thinking = asyncio.create_task(service.time_out(game_id))
+        await thinker.asked.wait()
+        # The computer is thinking; the table is not locked, so Аня's press (a card at the
+        # computer's turn) is refused at once instead of waiting for the thought.
+        assert not service.lock(game_id).locked()
+        with pytest.raises(GameError):
+            await service.act(game_id, 1, state.deal_shown or 0,
+                              state.legal_actions(thinking_seat)[0])  # fmt: skip
+        thinker.gate.set()
+        change = await thinking  # the refused press changed nothing: the thought is played
+        assert change is not None and change.moves[0].source is MoveSource.COMPUTER
+        assert change.moves[0].seat == thinking_seat
+    finally:
+        thinker.close()
+
+
+async def test_a_thought_the_table_outgrew_meanwhile_is_dropped(storage: Storage) -> None:
+    thinker = HeldThinker()
+    try:
+        service = _service(storage, thinker)
+        game_id = await _play_until_a_computer_thinks(service)
+        moves_before = len(await storage.games.moves(game_id))
+        thinking = asyncio.create_task(service.time_out(game_id))
+        await thinker.asked.wait()
+        assert not service.lock(game_id).locked()
+        stopped = await service.vote_stop(game_id, 1)  # the only person stops the match
+        assert stopped.table.status is TableStatus.STOPPED
+        thinker.gate.set()
+        assert await thinking is None
+        assert len(await storage.games.moves(game_id)) == moves_before
+        table = await service.game(game_id)
+        assert table is not None and table.status is TableStatus.STOPPED
+    finally:
+        thinker.close()
+
+
+async def test_a_queued_decision_thinks_within_what_is_left_of_the_budget(
+    storage: Storage,
+) -> None:
+    """Eight decisions asked at once of one worker: each gets its share of what is left
+    (``thinking.share``), so together they think about one budget, not eight."""
+    share = thinking.share
+    assert share(200.0, 1, waited_ms=0.0, behind=0) == 200.0
+    assert share(200.0, 1, waited_ms=150.0, behind=0) == 50.0
+    assert share(200.0, 1, waited_ms=0.0, behind=3) == 50.0
+    assert share(200.0, 1, waited_ms=199.9, behind=0) == thinking.FLOOR_MS
+    assert share(200.0, 1, waited_ms=500.0, behind=0) == 0  # spent: the quick level moves
+    thinker = Thinker(200.0, workers=1)
+    try:
+        service = _service(storage, None)
+        game_id = await _play_until_a_computer_thinks(_service(storage, thinker))
+        table = await service.game(game_id)
+        assert table is not None and table.state is not None
+        state = service.state_of(table)
+        assert state is not None
+        seat = turns.thinking_seat(table, state)
+        assert seat is not None
+        asked = (thinker.decide(table.state, seat, f"s{i}") for i in range(8))
+        answers = await asyncio.gather(*asked, return_exceptions=True)
+        assert all(isinstance(a, Decision | thinking.Overloaded) for a in answers), answers
+        budgets = [budget for _latency, budget in thinker.measured]
+        assert len(budgets) == 8
+        assert sum(budgets) <= 2 * 200.0  # in a queue they would have thought 8 × 200
     finally:
         thinker.close()
 
