@@ -59,6 +59,21 @@ def thinking_seat(table: Table, state: GameState) -> int | None:
     return None
 
 
+def asked_computer(table: Table, state: GameState, *, searching: bool = True) -> int | None:
+    """A computer seat a hidden step (``GameState.hidden_turn``) asks — of any level, or
+    only of one that does not search here — or ``None``: it waits like a person before it
+    answers (``play_on``, ``pace_hidden``)."""
+    if not state.hidden_turn:
+        return None
+    family = family_of(table.variant)
+    for seat in state.to_act():
+        if computer_seat(table, seat) and (
+            searching or level_of(table, seat) not in SEARCHING or not family.searches(state, seat)
+        ):
+            return seat
+    return None
+
+
 def computer_seed(table: Table, level: str) -> str:
     """The seed of the computer's next move's RNG: the match replays from its seed."""
     return f"{table.seed}:{table.move_seq}:{level}"
@@ -90,10 +105,28 @@ def question(change: Change) -> Question | None:
 
 
 def overdue(change: Change, now: float, *, think_later: bool) -> None:
-    """A deadline passed and no computer must think: ``time_out`` moves for the people
+    """A deadline passed and no computer must think: the computers a hidden step asks
+    answer (their wait is over: ``answer_hidden``), else ``time_out`` moves for the people
     whose time ran out; then play goes on."""
-    time_out(change)
+    if not answer_hidden(change):
+        time_out(change)
     play_on(change, now, think_later=think_later)
+
+
+def answer_hidden(change: Change) -> bool:
+    """The computers of a level that does not search, asked in a hidden step, answer in
+    line once they have waited (a kryuk partner's return follows its holder's hand-off in
+    the same breath, as a searching computer's does); whether any did. A person asked
+    beside them keeps their own time (``play_on`` sets it afresh after these moves)."""
+    table, state = change.table, change.state
+    assert state is not None
+    answered = False
+    while (seat := asked_computer(table, state, searching=False)) is not None:
+        level = level_of(table, seat)
+        action = levels.choose(level, state, seat, random.Random(computer_seed(table, level)))
+        apply_move(change, seat, action, MoveSource.COMPUTER)
+        answered = True
+    return answered
 
 
 async def think(asked: Question, thinker: Thinker) -> Any | None:
@@ -143,6 +176,8 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
     def plays_now(seat: int) -> bool:
         if not computer_seat(table, seat):
             return False
+        if think_later and state.hidden_turn:
+            return False  # asked in a hidden step: it waits like a person (``pace_hidden``)
         return not (think_later and level_of(table, seat) in SEARCHING
                     and family.searches(state, seat))  # fmt: skip
 
@@ -153,7 +188,9 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
     advance(state, table, plays_now, choose, on_move=moved,
             on_events=lambda events: ledger.owe(change, events),
             before_chance=lambda: seating.seat_waiting(change))  # fmt: skip
-    if think_later and not state.over and thinking_seat(table, state) is not None:
+    asked = None if state.over else asked_computer(table, state)
+    thinks = None if state.over else thinking_seat(table, state)
+    if think_later and (thinks is not None or asked is not None):
         table.deadline = now  # the computer thinks as soon as the change is committed
         table.turn_time = 0
         return
@@ -211,8 +248,9 @@ def pace_hidden(change: Change, now: float, wait: float) -> None:
 
     **Decision**: the wait is drawn between half and one and a half ``wait`` from the
     position (the table's seed and move number), so a replay waits alike and no fixed
-    length marks the computer; a computer of a level that does not search answers in line,
-    as before — its hidden step never shows, as when nobody is asked."""
+    length marks the computer. Every level waits (``answer_hidden`` answers for those that
+    do not search): were one to answer in the same save as the deal, a hidden step that
+    shows at all would name a person as the one asked."""
     table, state = change.table, change.state
     if wait <= 0 or state is None or not state.hidden_turn:
         return

@@ -199,14 +199,19 @@ open a hvalenyi match on a redeal offer to the computer alone."""
 WAIT = 5.0
 
 
-async def test_a_computer_asked_in_a_hidden_step_waits_like_a_person(storage: Storage) -> None:
+@pytest.mark.parametrize("level", ["easy", "normal", "strong"])
+async def test_a_computer_asked_in_a_hidden_step_waits_like_a_person(
+    storage: Storage, level: str
+) -> None:
+    """Every level waits, not only the searching one: were a computer of another level to
+    answer in the same save as the deal, a step that shows at all would name a person."""
     clock = Clock()
     thinker = Thinker(TEST_BUDGET_MS, workers=1)
     try:
         service = GameService(storage.games, rng=random.Random(3), clock=clock,
                               entropy=random.Random(COMPUTER_ASKED_SEED).randbytes,
                               thinker=thinker, hidden_wait=WAIT)  # fmt: skip
-        options = ["seating=ordered", f"move_time={MOVE_TIME}", "computer=strong"]
+        options = ["seating=ordered", f"move_time={MOVE_TIME}", f"computer={level}"]
         table = await service.new_game(-1, 1, options, "hvalenyi")
         for user_id in (1, 2, 3):
             await service.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
