@@ -58,8 +58,8 @@ class Settings(BaseSettings):
     per play of a 🔍 analysis). A table's decision counts its time in the queue: under load
     it thinks less, and one still waiting at the end is the quick level's (issue #29)."""
     hidden_wait: float = Field(default=5.0, ge=0, le=60)
-    """Seconds, give or take half, a strong computer asked in a hidden step (a redeal offer,
-    kryuk's hand-off) waits before it thinks, as a person would decide; 0: at once."""
+    """Seconds, give or take half, a computer asked in a hidden step (a redeal offer, kryuk's
+    hand-off) waits before it answers, as a person would decide; 0: at once."""
     ai_workers: int = Field(default=0, ge=0, le=64)
     """Processes the strong level thinks in, off the event loop; 0: one per core but one."""
     webapp_url: str | None = None
