@@ -22,9 +22,10 @@ SHARE = 0.2
 DEAL_OVER = "Сдача закончена."
 STALE_VIEW = ("Сейчас ходит", "Этой карты у вас уже нет", "Нужно ходить", "Зашли козырем",
               "Это сообщение с картами устарело", "Эта кнопка устарела",
-              "Эта игра уже закончилась")  # fmt: skip
-"""The refusals a press on a hand whose edit a fault held up may rightly get (the last: the
-match ended while a fault held up both its result post and the hand's last edit)."""
+              "Эта игра уже закончилась", "Пересдача сейчас невозможна")  # fmt: skip
+"""The refusals a press on a hand whose edit a fault held up may rightly get (the match ended
+while a fault held up both its result post and the hand's last edit; a redeal offer's buttons
+pressed once the step is over)."""
 
 
 async def play_to_the_end(players: Players, emu: BotApiEmulator) -> int:
