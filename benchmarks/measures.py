@@ -109,9 +109,7 @@ def thinking_summary(log: Path) -> dict[str, Any]:
         "thinking_latency_ms_p95_worst": max(f[2] for f in found),
         "thinking_latency_ms_max": max(f[3] for f in found),
         "thinking_budget_ms_p50": median([f[4] for f in found]),
-        "thinking_not_thought_share": round(
-            sum(f[5] for f in found) / sum(f[0] for f in found), 3
-        ),
+        "thinking_not_thought_share": round(sum(f[5] for f in found) / sum(f[0] for f in found), 3),
     }
 
 
