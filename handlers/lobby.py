@@ -5,7 +5,7 @@ from __future__ import annotations
 import hmac
 
 from telegram import Update, User
-from telegram.error import Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, TelegramError
 
 from handlers.delivery import deliver
 from handlers.deps import BotData, Context
@@ -23,7 +23,7 @@ from handlers.flow import (
     remember,
     variant_and_options,
 )
-from handlers.members import is_member
+from handlers.members import TelegramUnavailable, is_member
 from handlers.notices import tell_subscribers
 from kozelbot import callbacks
 from kozelbot.games import DEFAULT_PRESET
@@ -38,8 +38,10 @@ from kozelbot.tournament.model import Status as TournamentStatus
 
 JOIN_PREFIX = "join-"
 HAND_PREFIX = "hand-"
-PROBE_PATIENCE = 10.0
-"""Seconds to keep trying the message that checks whether someone opened the private chat."""
+PROBE_PATIENCE = 5.0
+"""Seconds to keep trying the message that checks whether someone opened the private chat:
+with a membership look-up's (``members.LOOKUP_PATIENCE``) a press is still answered within
+Telegram's ~15 s."""
 MAX_GAME_ID = 2**53
 """Larger numbers in a deep link are not ours (and would not fit SQLite's integers)."""
 
@@ -133,7 +135,12 @@ async def seat(data: BotData, cmd: Command, game_id: int) -> None:
 
 
 async def can_message(data: BotData, user: User) -> bool:
-    """Whether the bot may write to ``user`` privately (probing once if unknown)."""
+    """Whether the bot may write to ``user`` privately (probing once if unknown).
+
+    Only Telegram's word decides: a 403 (never opened, or blocked) or a 400 is "no"; a probe
+    that gets no answer through the retries raises :class:`TelegramUnavailable` — the person
+    is asked to try again and nothing changes (issue #29 item 7), rather than sent to open a
+    chat they may well have opened."""
     record = await data.storage.people.user(user.id)
     if record is not None and record.private_open:
         return True
@@ -143,10 +150,10 @@ async def can_message(data: BotData, user: User) -> bool:
         await deliver(lambda: data.sender.send(user.id, text),
                       backoff=data.sender.backoff, what=f"probe:{user.id}",
                       give_up_after=PROBE_PATIENCE)  # fmt: skip
-    except Forbidden:
+    except (Forbidden, BadRequest):
         return False
-    except TelegramError:  # unreachable for now: try again on the next /join
-        return False
+    except TelegramError as error:  # no answer: no decision
+        raise TelegramUnavailable(f"probe:{user.id}") from error
     await data.storage.people.set_private_open(user.id, True)
     return True
 

@@ -363,3 +363,47 @@ async def test_a_member_who_follows_the_lobby_s_link_during_an_outage_is_asked_t
     table = await bot.app.bot_data.service.game(1)
     assert table is not None and table.seat_of(late.id) is not None
     await emu.wait_for(lambda: emu.find_message(group.id, "2. Глеб") is not None)
+
+
+@dataclass
+class ProbeFaults(Faults):
+    """Every message to one person's private chat fails (502) while ``outage`` is set."""
+
+    person: int = 0
+    outage: bool = True
+
+    def decide(self, method: str, chat_id: int | None, now: float) -> InjectedFault | None:
+        """A 502 for the person's private chat during the outage, else nothing."""
+        if self.outage and chat_id == self.person and method.lower() == "sendmessage":
+            return InjectedFault(method, "5xx", chat_id, now, 502)
+        return super().decide(method, chat_id, now)
+
+
+async def test_a_member_whose_private_chat_does_not_answer_is_asked_to_try_again(
+    emu: BotApiEmulator, bot: BotRunner
+) -> None:
+    """Someone who opened the private chat before the bot knew them presses «Сесть за
+    стол» while Telegram fails every message to that chat: the bot's probe gets no answer,
+    which says nothing about whether it may write there — "try again", not the link that
+    asks them to open a chat they already opened; pressed again once Telegram answers, the
+    seat is theirs."""
+    group, users = await people(emu, NAMES[:3])
+    late = emu.add_user(first_name="Глеб", language_code="ru")
+    group.members.add(late.id)
+    late.started = True  # opened the chat long ago; this bot's database does not know it
+    emu.send_text(users[0], group.id, f"/newgame {OPTIONS}")
+    await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None)
+    lobby = emu.find_message(group.id, "набор за стол")
+    assert lobby is not None
+    faults = ProbeFaults(person=late.id)
+    emu.faults = faults
+    answer = await emu.press(late, group.id, lobby.message_id, text="Сесть за стол", timeout=30)
+    assert answer.url is None and answer.text is not None and TRY_AGAIN in answer.text, answer
+    assert bot.app is not None
+    table = await bot.app.bot_data.service.game(1)
+    assert table is not None and table.seat_of(late.id) is None
+    faults.outage = False
+    answer = await emu.press(late, group.id, lobby.message_id, text="Сесть за стол", timeout=30)
+    assert answer.text == "Вы за столом.", answer
+    table = await bot.app.bot_data.service.game(1)
+    assert table is not None and table.seat_of(late.id) is not None
