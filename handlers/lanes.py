@@ -125,6 +125,8 @@ class Lane:
         self.closed = False
         self._notes_out = asyncio.Event()
         self._notes_out.set()
+        self._posts_out = asyncio.Event()
+        self._posts_out.set()
 
     def touch(self) -> None:
         """The live message is out of date: re-render it soon."""
@@ -136,6 +138,7 @@ class Lane:
         """Durable posts are waiting in storage."""
         if self._outbox is not None:
             self.outbox_pending = True
+            self._posts_out.clear()
             self._kick()
 
     def note(self, note: Note) -> bool:
@@ -158,6 +161,13 @@ class Lane:
         if not self._notes_out.is_set() and self.busy:  # queued, or in flight
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._notes_out.wait(), timeout)
+
+    async def posts_sent(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` seconds) until the posts waiting now have gone out: a
+        deal's result comes before the next deal's hand in the same chat."""
+        if not self._posts_out.is_set() and self.busy:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._posts_out.wait(), timeout)
 
     def _reply_fits(self) -> bool:
         """Whether one more reply fits the budget (replies waiting count as sent); past it,
@@ -193,6 +203,8 @@ class Lane:
         while not self.closed and (self.outbox_pending or self.notes or self.dirty):
             if self.outbox_pending and self._outbox is not None:
                 self.outbox_pending = await self._guard(self._outbox(), default=False)
+                if not self.outbox_pending:
+                    self._posts_out.set()
                 continue
             delay = self.last + self.interval - time.monotonic()
             if self.dirty and delay <= 0:
@@ -213,6 +225,7 @@ class Lane:
                 break
             await asyncio.sleep(delay)  # only the live message is due, later
         self._notes_out.set()
+        self._posts_out.set()
         if self._on_idle is not None and not self.closed:
             self._on_idle()
 

@@ -29,6 +29,7 @@ from storage import Storage
 
 log = logging.getLogger(__name__)
 
+
 class Outbox:
     """Posts each place's waiting results, oldest first."""
 
@@ -52,6 +53,12 @@ class Outbox:
     async def places_waiting(self) -> list[Place]:
         """The places that have posts waiting (after a start: what a previous run left)."""
         return await self.storage.posts.chats_with_posts()
+
+    async def waiting(self, place: Place) -> bool:
+        """Whether a post to ``place`` waits in storage (read where a message must come
+        after the posts already committed, e.g. a new deal's hand after the last result)."""
+        chat_id, thread_id = place
+        return bool(await self.storage.posts.pending_posts(chat_id, limit=1, thread_id=thread_id))
 
     async def send_next(self, place: Place) -> bool:
         """Send the place's oldest waiting post; ``True`` if more may be waiting.

@@ -50,6 +50,10 @@ from kozelbot.table import Table
 
 log = logging.getLogger(__name__)
 
+POSTS_FIRST_WAIT = 10.0
+"""Seconds a new hand waits at most for the results owed to its chat to go out first."""
+
+
 class Presenter:
     """Keeps every place's lobby/table message and every private hand up to date."""
 
@@ -385,10 +389,20 @@ class Presenter:
             await self._report(HandRefused(table, seat))
 
     async def _notes_first(self, user_id: int) -> None:
-        """The person hears "you have a seat" before their cards: wait for their notes."""
+        """The person reads, above their new hand: "you have a seat" (their notes) and the
+        results already owed to their private chat (the last deal's, in a /play match).
+
+        **Decision**: the results owed are read from storage (they are committed with the
+        move that ended the deal, perhaps before this change was shown), and the hand waits
+        for them at most ``POSTS_FIRST_WAIT`` seconds: a chat whose posts cannot go out
+        still gets its cards."""
         private = self._chats.get((user_id, None))
         if private is not None:
             await private.notes_sent(timeout=5.0)
+        if await self.outbox.waiting((user_id, None)):
+            lane = self.chat_lane(user_id)
+            lane.touch_outbox()
+            await lane.posts_sent(timeout=POSTS_FIRST_WAIT)
 
     # -- the private chat ----------------------------------------------------------------
 
