@@ -399,10 +399,16 @@ class Presenter:
         private = self._chats.get((user_id, None))
         if private is not None:
             await private.notes_sent(timeout=5.0)
-        if await self.outbox.waiting((user_id, None)):
-            lane = self.chat_lane(user_id)
+        await self.posts_first((user_id, None))
+
+    async def posts_first(self, place: Place, timeout: float = POSTS_FIRST_WAIT) -> None:
+        """Wait (at most ``timeout`` seconds) until the results committed for ``place`` have
+        been posted: what is sent next there, outside its lane, comes below them (a new
+        deal's hand in a /play chat, a tournament's next round in its group)."""
+        if await self.outbox.waiting(place):
+            lane = self.chat_lane(*place)
             lane.touch_outbox()
-            await lane.posts_sent(timeout=POSTS_FIRST_WAIT)
+            await lane.posts_sent(timeout)
 
     # -- the private chat ----------------------------------------------------------------
 

@@ -142,6 +142,7 @@ class TournamentRunner:
             if tour is None:
                 return
             tour = await self._record_ended(tour)
+            await self._results_first(tour)
             tour = await self._announce(tour)
             opened: list[Table] = []
             if tour.status is Status.RUNNING:
@@ -181,6 +182,18 @@ class TournamentRunner:
                         tour, changed = recorded, True
                         break
         return tour
+
+    async def _results_first(self, tour: Tournament) -> None:
+        """Let the tables of the last two rounds post their results (the last deal's table,
+        its result, the match's) before the round's end, the next round or a picture is
+        posted: the group reads them in that order.
+
+        **Decision**: the posts go out on their place's lane and this waits for them (at
+        most ``POSTS_FIRST_WAIT`` seconds a place); a group whose posts cannot go out still
+        gets its next round."""
+        threads = {d.thread_id for r in tour.played[-2:] for d in r.tables if d.game_id is not None}
+        for thread_id in sorted(threads, key=lambda thread: thread or 0):
+            await self.data.presenter.posts_first((tour.chat_id, thread_id))
 
     async def _announce(self, tour: Tournament) -> Tournament:
         """Post each drawn round's tables once; close the registration post."""
