@@ -164,10 +164,16 @@ class Lane:
 
     async def posts_sent(self, timeout: float) -> None:
         """Wait (at most ``timeout`` seconds) until the posts waiting now have gone out: a
-        deal's result comes before the next deal's hand in the same chat."""
-        if not self._posts_out.is_set() and self.busy:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._posts_out.wait(), timeout)
+        deal's result comes before the next deal's hand in the same chat. A lane that ends
+        (or is cancelled at shutdown) meanwhile ends the wait too."""
+        task = self.task
+        if self._posts_out.is_set() or task is None or task.done():
+            return
+        sent = asyncio.ensure_future(self._posts_out.wait())
+        try:
+            await asyncio.wait({sent, task}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            sent.cancel()
 
     def _reply_fits(self) -> bool:
         """Whether one more reply fits the budget (replies waiting count as sent); past it,

@@ -50,8 +50,13 @@ from kozelbot.table import Table
 
 log = logging.getLogger(__name__)
 
-POSTS_FIRST_WAIT = 10.0
-"""Seconds a new hand waits at most for the results owed to its chat to go out first."""
+POSTS_FIRST_WAIT = 30.0
+"""Seconds at most that a message sent outside a place's lane (a new deal's hand, a
+tournament's next round) waits for the results owed to that place to go out first.
+
+**Decision**: 30 s — a group's budget is 20 messages a minute (3 s each), so a table's last
+three posts and an edit fit with room to spare; past it the message goes out anyway (a chat
+whose posts cannot go out still gets its cards and its next round)."""
 
 
 class Presenter:

@@ -189,7 +189,7 @@ class TournamentRunner:
         posted: the group reads them in that order.
 
         **Decision**: the posts go out on their place's lane and this waits for them (at
-        most ``POSTS_FIRST_WAIT`` seconds a place); a group whose posts cannot go out still
+        most ``POSTS_FIRST_WAIT`` seconds a place, 30); a group whose posts cannot go out still
         gets its next round."""
         threads = {d.thread_id for r in tour.played[-2:] for d in r.tables if d.game_id is not None}
         for thread_id in sorted(threads, key=lambda thread: thread or 0):
