@@ -190,12 +190,15 @@ class Players:
         return "\n".join(m.text for m in self.emu.messages(self.group.id))
 
 
-async def play_alone(emu: BotApiEmulator, name: str = "Аня") -> tuple[User, Players]:
-    """A person opens the private chat and sends /play: a match against the computer, in
-    that chat (``Players`` around it), once their hand has arrived."""
+async def play_alone(
+    emu: BotApiEmulator, name: str = "Аня", command: str = "/play"
+) -> tuple[User, Players]:
+    """A person opens the private chat and sends /play (``command``: with its words): a
+    match against the computer, in that chat (``Players`` around it), once their hand has
+    arrived."""
     user = emu.add_user(first_name=name, language_code="ru")
     await emu.start_private(user)
-    emu.send_text(user, user.id, "/play")
+    emu.send_text(user, user.id, command)
     players = Players(emu, SimpleNamespace(id=user.id), [user])  # type: ignore[arg-type]
     await emu.wait_for(lambda: players.hand_message(user) is not None)
     return user, players
