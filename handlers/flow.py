@@ -62,6 +62,9 @@ def sync_timer(data: BotData, table: Table) -> None:
         if table.status is TableStatus.PLAYING and half >= 5 and delay > half:
             queue.run_once(on_half_time, when=delay - half, name=name + ":warn",
                            data=(table.game_id, table.deadline))  # fmt: skip
+    elif table.private and table.status is TableStatus.PLAYING and data.settings.private_reminder:
+        queue.run_once(on_reminder, when=data.settings.private_reminder, name=name + ":warn",
+                       data=(table.game_id, table.move_seq))  # fmt: skip
 
 
 async def on_half_time(context: Context) -> None:
@@ -80,6 +83,24 @@ async def on_half_time(context: Context) -> None:
         return
     seconds = max(1, round(deadline - data.service.clock()))
     data.presenter.warn(table, list(state.to_act()), seconds)
+
+
+async def on_reminder(context: Context) -> None:
+    """A match against the computer without a move timer has waited a while for its person:
+    remind them, «⏰ Your move.» (issue #30 item 10: a reminder, never a forced move)."""
+    assert context.job is not None
+    job_data = context.job.data
+    assert isinstance(job_data, tuple)
+    game_id, move_seq = job_data
+    assert isinstance(game_id, int) and isinstance(move_seq, int)
+    data = context.bot_data
+    table = data.service.snapshot(game_id)
+    if (table is None or table.move_seq != move_seq or table.deadline is not None
+            or table.status is not TableStatus.PLAYING):  # fmt: skip
+        return  # the turn moved on meanwhile
+    state = data.service.state_of(table)
+    if state is not None:
+        data.presenter.warn(table, list(state.to_act()), 0)  # 0: no time limit to name
 
 
 async def on_timeout(context: Context) -> None:

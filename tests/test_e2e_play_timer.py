@@ -4,11 +4,12 @@ move is made for them on a timer unless they chose one (``/play move_time=N``)."
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from botapi_emulator import BotApiEmulator
 from kozelbot.table import Table
 from tests import transcripts
-from tests.e2e import BotRunner, Players, play_alone
+from tests.e2e import BotRunner, Players, bot_settings, play_alone
 
 TIMEOUT_LINE = "по тайм-ауту"
 """The table's line for a move the timer made («⌛ Ход за игрока по тайм-ауту: Аня ×1»)."""
@@ -83,3 +84,22 @@ async def test_a_play_match_with_a_chosen_timer_moves_on_time_out(
     await _wait_past_the_timer(bot, players, clock)
     assert await _timed_out(bot, game_id) != []
     await emu.wait_for(lambda: TIMEOUT_LINE in players.group_text())
+
+
+async def test_a_play_match_reminds_its_waiting_person_and_moves_nothing(
+    emu: BotApiEmulator, db_path: Path
+) -> None:
+    """Without a timer the person is still reminded once a while has passed
+    (``private_reminder``): «⏰ Ваш ход.», and still no move is made for them."""
+    bot = BotRunner(bot_settings(emu, db_path, private_reminder=0.5))
+    await bot.start()
+    try:
+        ann, players = await play_alone(emu)
+        await players.next_turn(timeout=60)
+        before = players.turn_key()
+        await emu.wait_for(lambda: emu.find_message(ann.id, "⏰ Ваш ход") is not None)
+        await bot.drain()
+        assert players.turn_key() == before
+        assert await _timed_out(bot, _table(bot, ann.id).game_id) == []
+    finally:
+        await bot.stop()
