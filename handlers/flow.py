@@ -48,7 +48,8 @@ def timer_name(table: Table) -> str:
 
 
 def sync_timer(data: BotData, table: Table) -> None:
-    """Cancel the game's timer and arm it again at its stored deadline, if any."""
+    """Cancel the game's timer and arm it again at its stored deadline, if any; a match
+    against the computer without a deadline (no move timer) gets a reminder instead."""
     queue = data.job_queue
     name = timer_name(table)
     for job in queue.get_jobs_by_name(name):
@@ -63,8 +64,8 @@ def sync_timer(data: BotData, table: Table) -> None:
             queue.run_once(on_half_time, when=delay - half, name=name + ":warn",
                            data=(table.game_id, table.deadline))  # fmt: skip
     elif table.private and table.status is TableStatus.PLAYING and data.settings.private_reminder:
-        queue.run_once(on_reminder, when=data.settings.private_reminder, name=name + ":warn",
-                       data=(table.game_id, table.move_seq))  # fmt: skip
+        remind = (table.game_id, table.move_seq)
+        queue.run_once(on_reminder, data.settings.private_reminder, remind, name + ":warn")
 
 
 async def on_half_time(context: Context) -> None:
@@ -95,8 +96,9 @@ async def on_reminder(context: Context) -> None:
     assert isinstance(game_id, int) and isinstance(move_seq, int)
     data = context.bot_data
     table = data.service.snapshot(game_id)
-    if (table is None or table.move_seq != move_seq or table.deadline is not None
-            or table.status is not TableStatus.PLAYING):  # fmt: skip
+    if table is None or table.status is not TableStatus.PLAYING:
+        return
+    if table.move_seq != move_seq or table.deadline is not None:
         return  # the turn moved on meanwhile
     state = data.service.state_of(table)
     if state is not None:

@@ -81,9 +81,15 @@ def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> 
 
 
 def _card_rows(
-    cards: list[Card], view: View, t: Translator, gid: int, deal_no: int, *,
-    returning: bool, not_now: bool,
-) -> list[tuple[Button, ...]]:  # fmt: skip
+    cards: list[Card],
+    view: View,
+    t: Translator,
+    gid: int,
+    deal_no: int,
+    *,
+    returning: bool,
+    not_now: bool,
+) -> list[tuple[Button, ...]]:
     """Card buttons in rows: a row per trumps and per suit, at most ``ROW_WIDTH`` a row;
     bracketed (``NOT_NOW``) when ``not_now``."""
     rows: list[tuple[Button, ...]] = []
@@ -98,8 +104,9 @@ def _card_rows(
         label = card_label(card, t)
         if not_now:
             label = NOT_NOW.format(card=label)
-        data = (ActButton(gid, deal_no, str(ReturnCard(card))) if returning
-                else PlayButton(gid, deal_no, card))  # fmt: skip
+        data: ActButton | PlayButton = PlayButton(gid, deal_no, card)
+        if returning:
+            data = ActButton(gid, deal_no, str(ReturnCard(card)))
         group.append(Button(label, data.pack()))
     if group:
         rows.append(tuple(group))
