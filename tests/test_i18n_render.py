@@ -162,8 +162,8 @@ def keyboard_cards(table: Table, state: MatchState, seat: int, t: Translator) ->
 
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_hand_keyboard_marks_unplayable_cards_on_your_turn(language: str) -> None:
-    """On the player's turn every card that may not be played now carries "·"; the legal
-    cards do not; nobody else's keyboard is marked."""
+    """On the player's turn every card that may not be played now is bracketed, «(К♥)»,
+    after the legal cards, which are not; nobody else's keyboard is marked."""
     t = translator(language)
     state = new_match()
     deal_and_keep(state, hands_from_rows(ROWS_64_56))
