@@ -16,7 +16,7 @@ from typing import Any
 from benchmarks.pages import PageTable, Tap
 from botapi_emulator import ApiCall, BotApiEmulator, ChatMessage, Group, User
 from kozelbot.callbacks import parse
-from kozelbot.render import NOT_NOW
+from kozelbot.texts import is_not_now
 from sandbox.watch import YOUR_TURN, hand_moves
 from tests.e2e import TOKEN
 
@@ -151,7 +151,7 @@ def choose(message: ChatMessage, rng: random.Random) -> str | None:
     if any(action == "redeal" for _, _, action in moves):
         return next(data for _, data, action in moves if action == "keep")
     cards = [data for text, data, action in moves
-             if action.startswith("play:") and not text.endswith(NOT_NOW)]  # fmt: skip
+             if action.startswith("play:") and not is_not_now(text)]  # fmt: skip
     if YOUR_TURN in message.text and cards:
         return rng.choice(cards)
     return None

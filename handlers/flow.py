@@ -48,7 +48,8 @@ def timer_name(table: Table) -> str:
 
 
 def sync_timer(data: BotData, table: Table) -> None:
-    """Cancel the game's timer and arm it again at its stored deadline, if any."""
+    """Cancel the game's timer and arm it again at its stored deadline, if any; a match
+    against the computer without a deadline (no move timer) gets a reminder instead."""
     queue = data.job_queue
     name = timer_name(table)
     for job in queue.get_jobs_by_name(name):
@@ -62,6 +63,9 @@ def sync_timer(data: BotData, table: Table) -> None:
         if table.status is TableStatus.PLAYING and half >= 5 and delay > half:
             queue.run_once(on_half_time, when=delay - half, name=name + ":warn",
                            data=(table.game_id, table.deadline))  # fmt: skip
+    elif table.private and table.status is TableStatus.PLAYING and data.settings.private_reminder:
+        remind = (table.game_id, table.move_seq)
+        queue.run_once(on_reminder, data.settings.private_reminder, remind, name + ":warn")
 
 
 async def on_half_time(context: Context) -> None:
@@ -80,6 +84,25 @@ async def on_half_time(context: Context) -> None:
         return
     seconds = max(1, round(deadline - data.service.clock()))
     data.presenter.warn(table, list(state.to_act()), seconds)
+
+
+async def on_reminder(context: Context) -> None:
+    """A match against the computer without a move timer has waited a while for its person:
+    remind them, «⏰ Your move.» (issue #30 item 10: a reminder, never a forced move)."""
+    assert context.job is not None
+    job_data = context.job.data
+    assert isinstance(job_data, tuple)
+    game_id, move_seq = job_data
+    assert isinstance(game_id, int) and isinstance(move_seq, int)
+    data = context.bot_data
+    table = data.service.snapshot(game_id)
+    if table is None or table.status is not TableStatus.PLAYING:
+        return
+    if table.move_seq != move_seq or table.deadline is not None:
+        return  # the turn moved on meanwhile
+    state = data.service.state_of(table)
+    if state is not None:
+        data.presenter.warn(table, list(state.to_act()), 0)  # 0: no time limit to name
 
 
 async def on_timeout(context: Context) -> None:

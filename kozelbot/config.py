@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     hidden_wait: float = Field(default=5.0, ge=0, le=60)
     """Seconds, give or take half, a computer asked in a hidden step (a redeal offer, kryuk's
     hand-off) waits before it answers, as a person would decide; 0: at once."""
+    private_reminder: float = Field(default=120.0, ge=0)
+    """Seconds after which a person to act in a match against the computer without a move
+    timer (/play's default) is reminded, «⏰ Your move.», once per turn; 0: never."""
     ai_workers: int = Field(default=0, ge=0, le=64)
     """Processes the strong level thinks in, off the event loop; 0: one per core but one."""
     webapp_url: str | None = None

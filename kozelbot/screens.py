@@ -161,8 +161,9 @@ def take_over_notice(table: Table, seat: int, t: Translator) -> Screen:
 
 
 def move_warning(table: Table, seconds: int, t: Translator) -> Screen:
-    """A private reminder that half the move time has passed (naming the group)."""
-    text = t("⏰ Your move: {s} s left.", s=seconds)
+    """A private reminder that half the move time has passed (naming the group); with
+    ``seconds`` 0, that an untimed turn has waited a while."""
+    text = t("⏰ Your move: {s} s left.", s=seconds) if seconds else t("⏰ Your move.")
     where = table.chat_title or ""
     if where and not table.private:
         text += " (" + escape(where) + ")"

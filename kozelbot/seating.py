@@ -22,6 +22,17 @@ CONTRIBUTIONS = 32
 """Lines of a lobby's players' seed at most (joins and /seed words)."""
 
 
+PRIVATE_DEFAULTS: Mapping[str, Any] = {"move_time": 0}
+"""A match against the computer's (/play) defaults under the typed words.
+
+**Decision** (issue #30 item 10): such a match waits for its only person — no timer moves
+for them unless they chose one, typed (``/play move_time=60``) or in the defaults given
+(a chat's own settings; /settings is a group's, so a private chat has none today). There a
+timer would only play their cards while they read a hint; the computers' own deadlines
+(thinking, the waits of hidden steps) do not depend on it. The "⏰ your move" reminder
+comes at half a chosen move time, so without a timer there is none either."""
+
+
 def lobby_options(
     variant: str, words: Sequence[str], defaults: Mapping[str, Any] | None
 ) -> dict[str, Any]:

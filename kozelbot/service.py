@@ -208,9 +208,11 @@ class GameService(Tables):
     ) -> Change:
         """A match against the computer in the person's private chat (/play): they sit with
         a computer partner against computer opponents, and it starts at once (seed 004's
-        guest mode). Rated apart from group matches."""
+        guest mode). Rated apart from group matches. No move timer unless the person chose
+        one (``seating.PRIVATE_DEFAULTS``)."""
         assert player.user_id is not None
         await self._check_elsewhere(None, player.user_id)
+        defaults = {**seating.PRIVATE_DEFAULTS, **(defaults or {})}
         table = await self.new_game(player.user_id, player.user_id, args, variant,
                                     defaults=defaults)  # fmt: skip
         async with self.lock(table.game_id):

@@ -31,8 +31,9 @@ Keyboard = tuple[tuple[Button, ...], ...]
 
 SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 ROW_WIDTH = 5
-NOT_NOW = "·"
-"""Marks a card that may not be played now (UX.md)."""
+NOT_NOW = "({card})"
+"""A card that may not be played now, bracketed: «(К♥)» reads at a glance on a phone, where a
+faint trailing «·» did not (issue #30 item 9); see ``is_not_now``."""
 LINE = 40
 """Characters a phone shows in one row of a message (UX.md: "nothing wider than a phone");
 table lines are packed or wrapped to stay within it where they can."""
@@ -57,6 +58,11 @@ def rank_label(rank: Rank, t: Translator) -> str:
 def card_label(card: Card, t: Translator) -> str:
     """A card for people: rank + suit symbol (``10♥``, ``Д♣``)."""
     return f"{rank_label(card.rank, t)}{card.suit.symbol}"
+
+
+def is_not_now(label: str) -> bool:
+    """Whether a card button's label says the card may not be played now (``NOT_NOW``)."""
+    return label.startswith("(") and label.endswith(")")
 
 
 def cards_label(cards: tuple[Card, ...] | list[Card], t: Translator) -> str:

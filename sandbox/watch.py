@@ -3,7 +3,7 @@
 The autopilot acts only through what the people's chats show, as a person would: person 1
 opens a table with ``/newgame`` (unless the group already has a game), the others ``/join``
 until it starts, and then, for whoever's private hand message says it is their turn (``👉``, or
-offers a redeal), it presses a legal button — a card without the faint ``·`` mark, "play on"
+offers a redeal), it presses a legal button — a card not bracketed «(К♥)», "play on"
 to a redeal offer, the plain call, the hand-off offer, a card to return. It stops when the
 group shows the match result (``🏆``), when the group has no game any more, or when told.
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from botapi_emulator import BotApiEmulator, ChatMessage, Group, User
 from kozelbot.callbacks import Callback, parse
 from kozelbot.games import hand_buttons
-from kozelbot.texts import NOT_NOW
+from kozelbot.texts import is_not_now
 
 log = logging.getLogger(__name__)
 
@@ -107,13 +107,13 @@ def choose_button(message: ChatMessage, rng: random.Random) -> str | None:
     """The button to press on a hand that shows its holder's turn: "play on" to a redeal
     offer, the plain call, the hand-off (kryuk's trump, sixes' offer, "go ahead" to a
     partner's offer, the first trumps offered), a card to return, else a random legal card
-    (one without the ``·`` mark); None when none of these is there (the cover game)."""
+    (one not bracketed); None when none of these is there (the cover game)."""
     moves = hand_moves(message)
     by = {action: data for _, data, action in moves}
     calls = [data for _, data, a in moves if a.startswith("call:")]
     gives = [data for _, data, a in moves if a.startswith("give:")]
     returns = [data for text, data, a in moves
-               if a.startswith("return:") and not text.endswith(NOT_NOW)]  # fmt: skip
+               if a.startswith("return:") and not is_not_now(text)]  # fmt: skip
     if "redeal" in by:
         return by.get("keep", by["redeal"])
     if calls:
@@ -125,7 +125,7 @@ def choose_button(message: ChatMessage, rng: random.Random) -> str | None:
     if returns:
         return returns[0]
     cards = [data for text, data, a in moves
-             if a.startswith("play:") and not text.endswith(NOT_NOW)]  # fmt: skip
+             if a.startswith("play:") and not is_not_now(text)]  # fmt: skip
     return rng.choice(cards) if cards else None
 
 

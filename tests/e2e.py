@@ -2,7 +2,7 @@
 
 ``BotRunner`` starts and stops the bot on a database file (so a test can restart it), and
 ``Table`` plays the emulated people through what their chats show, the way a person would:
-the hand message whose header says it is your turn, a card button without the "·" mark.
+the hand message whose header says it is your turn, a card button not bracketed «(К♥)».
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from types import SimpleNamespace
 from botapi_emulator import BotApiEmulator, CallbackAnswer, ChatMessage, Group, Limits, User
 from kozelbot.app import KozelApplication, build_application
 from kozelbot.config import Settings
-from kozelbot.render import NOT_NOW
+from kozelbot.texts import is_not_now
 from sandbox.watch import hand_message, hand_moves, shows_turn
 
 TOKEN = "123456:TEST"
@@ -162,7 +162,7 @@ class Players:
         by = {action: data for _, data, action in moves}
         calls = [a for _, _, a in moves if a.startswith("call:")]
         gives = [d for _, d, a in moves if a.startswith("give:")]
-        returns = [d for t, d, a in moves if a.startswith("return:") and not t.endswith(NOT_NOW)]
+        returns = [d for t, d, a in moves if a.startswith("return:") and not is_not_now(t)]
         if "redeal" in by:
             data = by["redeal" if redeal else "keep"]
         elif calls:
@@ -175,7 +175,7 @@ class Players:
         elif returns:
             data = returns[0]
         else:
-            data = next(d for t, d, a in moves if a.startswith("play:") and not t.endswith(NOT_NOW))
+            data = next(d for t, d, a in moves if a.startswith("play:") and not is_not_now(t))
         return user, message, data
 
     async def play_one(self, *, redeal: bool = False) -> CallbackAnswer:
@@ -190,12 +190,15 @@ class Players:
         return "\n".join(m.text for m in self.emu.messages(self.group.id))
 
 
-async def play_alone(emu: BotApiEmulator, name: str = "Аня") -> tuple[User, Players]:
-    """A person opens the private chat and sends /play: a match against the computer, in
-    that chat (``Players`` around it), once their hand has arrived."""
+async def play_alone(
+    emu: BotApiEmulator, name: str = "Аня", command: str = "/play"
+) -> tuple[User, Players]:
+    """A person opens the private chat and sends /play (``command``: with its words): a
+    match against the computer, in that chat (``Players`` around it), once their hand has
+    arrived."""
     user = emu.add_user(first_name=name, language_code="ru")
     await emu.start_private(user)
-    emu.send_text(user, user.id, "/play")
+    emu.send_text(user, user.id, command)
     players = Players(emu, SimpleNamespace(id=user.id), [user])  # type: ignore[arg-type]
     await emu.wait_for(lambda: players.hand_message(user) is not None)
     return user, players

@@ -9,6 +9,7 @@ import pytest
 
 from botapi_emulator import BotApiEmulator
 from kozelbot.table import TableStatus
+from kozelbot.texts import is_not_now
 from tests.e2e import BotRunner, Players, open_lobby, seat_four
 
 
@@ -144,7 +145,7 @@ async def test_an_illegal_card_is_refused_with_the_legal_cards_named(
         await bot.drain()
         await _someone_waiting(players)
         user, message = players.whose_turn()  # type: ignore[misc]
-        marked = [(t, d) for row in message.buttons for t, d in row if t.endswith("·")]
+        marked = [(t, d) for row in message.buttons for t, d in row if is_not_now(t)]
         if marked:
             break
         await players.play_one()
@@ -154,7 +155,8 @@ async def test_an_illegal_card_is_refused_with_the_legal_cards_named(
     before = await _moves(bot, table.game_id)
     answer = await emu.press(user, user.id, message.message_id, marked[0][1])
     assert answer.show_alert
-    legal = [t for row in message.buttons for t, d in row if d.startswith("c:") and "·" not in t]
+    cards = [(t, d) for row in message.buttons for t, d in row if d.startswith("c:")]
+    legal = [t for t, _ in cards if not is_not_now(t)]
     assert all(card in (answer.text or "") for card in legal)
     assert await _moves(bot, table.game_id) == before
 
@@ -170,7 +172,8 @@ async def test_a_double_tap_plays_the_card_once(emu: BotApiEmulator, bot: BotRun
         user, message = players.whose_turn()  # type: ignore[misc]
     table = _table(bot, players.group.id)
     before = await _moves(bot, table.game_id)
-    data = next(d for row in message.buttons for t, d in row if d.startswith("c:") and "·" not in t)
+    cards = [(t, d) for row in message.buttons for t, d in row if d.startswith("c:")]
+    data = next(d for t, d in cards if not is_not_now(t))
     first = emu.press_nowait(user, user.id, message.message_id, data)
     second = emu.press_nowait(user, user.id, message.message_id, data)
     answers = [await emu.wait_answer(first), await emu.wait_answer(second)]
@@ -402,7 +405,7 @@ async def test_everyone_pressing_at_once_applies_exactly_the_presses_it_accepts(
         hand = players.hand_message(user)
         assert hand is not None
         playable = [
-            d for row in hand.buttons for t, d in row if d.startswith("c:") and "·" not in t
+            d for row in hand.buttons for t, d in row if d.startswith("c:") and not is_not_now(t)
         ]
         queries.append(emu.press_nowait(user, user.id, hand.message_id, playable[0]))
     answers = [await emu.wait_answer(q) for q in queries]

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from botapi_emulator import BotApiEmulator, Group, User
 from kozelbot.table import TableStatus
+from kozelbot.texts import is_not_now
 from storage import Storage
 from tests import leaks
 from tests.e2e import TOKEN, BotProcess, Players, fast_limits, hand_sends, seat_four
@@ -57,7 +58,7 @@ class Storm:
             return None
         user, message = found
         buttons = [d for row in message.buttons for t, d in row
-                   if d.startswith(("c:", "r:")) and not t.endswith("·")]  # fmt: skip
+                   if d.startswith(("c:", "r:")) and not is_not_now(t)]  # fmt: skip
         redeal = [d for d in buttons if d.startswith("r:")]
         data = next((d for d in redeal if d.endswith(":n")), None) or buttons[0]
         query = self.emu.press_nowait(user, user.id, message.message_id, data)

@@ -31,8 +31,9 @@ from kozelbot.game import GameError
 from kozelbot.games import preset
 from kozelbot.i18n import Translator, translator
 from kozelbot.options import OptionError
-from kozelbot.render import NOT_NOW, card_label, option_error_text, table_error_text
+from kozelbot.render import card_label, option_error_text, table_error_text
 from kozelbot.table import Player, Table, TableStatus
+from kozelbot.texts import is_not_now
 from tests.scripted import (
     ROWS_64_56,
     ROWS_LYUSYA,
@@ -161,8 +162,8 @@ def keyboard_cards(table: Table, state: MatchState, seat: int, t: Translator) ->
 
 @pytest.mark.parametrize("language", ["ru", "en"])
 def test_hand_keyboard_marks_unplayable_cards_on_your_turn(language: str) -> None:
-    """On the player's turn every card that may not be played now carries "·"; the legal
-    cards do not; nobody else's keyboard is marked."""
+    """On the player's turn every card that may not be played now is bracketed, «(К♥)»,
+    after the legal cards, which are not; nobody else's keyboard is marked."""
     t = translator(language)
     state = new_match()
     deal_and_keep(state, hands_from_rows(ROWS_64_56))
@@ -174,13 +175,15 @@ def test_hand_keyboard_marks_unplayable_cards_on_your_turn(language: str) -> Non
     labels = keyboard_cards(table, state, 1, t)
     assert len(labels) == 9
     for label in labels:
-        if label.endswith(NOT_NOW):
-            assert label.removesuffix(NOT_NOW) in hand - legal
+        if is_not_now(label):
+            assert label.removeprefix("(").removesuffix(")") in hand - legal
         else:
             assert label in legal
-    assert sum(label.endswith(NOT_NOW) for label in labels) == len(hand - legal) == 5
+    assert sum(is_not_now(label) for label in labels) == len(hand - legal) == 5
+    marks = [is_not_now(label) for label in labels]
+    assert marks == sorted(marks), labels  # the playable cards first
     for other in (0, 2, 3):
-        assert not any(label.endswith(NOT_NOW) for label in keyboard_cards(table, state, other, t))
+        assert not any(is_not_now(label) for label in keyboard_cards(table, state, other, t))
 
 
 @pytest.mark.parametrize("phase", [Phase.REDEAL, Phase.PLAY])

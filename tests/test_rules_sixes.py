@@ -54,7 +54,7 @@ from kozelbot.follow.vocabulary import (
 from kozelbot.game import DealScored, GameError, shuffle_rng
 from kozelbot.i18n import translator
 from kozelbot.simulate import play_match
-from kozelbot.texts import NOT_NOW
+from kozelbot.texts import is_not_now
 from tests.scripted import (
     Rows,
     card,
@@ -766,7 +766,7 @@ def test_s1_3_handoff_buttons_carry_every_answer_in_the_move_notation() -> None:
         """The seat's act buttons that may be pressed now (the faintly marked ones not)."""
         keyboard = render.hand_keyboard(playing_table(state), state, seat, translator("ru"))
         acts = [b.data for row in keyboard for b in row
-                if b.data and b.data.startswith("a:") and not b.text.endswith(NOT_NOW)]
+                if b.data and b.data.startswith("a:") and not is_not_now(b.text)]
         for data in acts:
             parsed = callbacks.parse(data)
             assert isinstance(parsed, callbacks.ActButton), data

@@ -22,7 +22,7 @@ from PIL import Image
 from botapi_emulator import AnswerEvent, ChatMessage, EmulatorEvent, EmulatorState, MessageEvent
 from botapi_emulator.methods import BotApiMethods
 from kozelbot.config import Settings
-from kozelbot.texts import NOT_NOW
+from kozelbot.texts import NOT_NOW, is_not_now
 from sandbox import Sandbox
 from sandbox.bot import BOT_ID
 from sandbox.server import chats_path
@@ -190,7 +190,7 @@ async def whose_turn(page: Page, people: list[int]) -> tuple[int, JsonDict]:
 async def play_a_card(page: Page, people: list[int]) -> tuple[int, JsonDict]:
     """Whoever is to move plays their first legal card; the answer is no alert."""
     person, hand = await whose_turn(page, people)
-    data = next(d for text, d in cards(hand) if not text.endswith(NOT_NOW))
+    data = next(d for text, d in cards(hand) if not is_not_now(text))
     body = {"person": person, "chat": person, "message_id": hand["message_id"], "data": data}
     answer = (await page.ok("/api/press", body))["answer"]
     assert answer["alert"] is False, answer
@@ -566,11 +566,12 @@ def test_the_autopilot_presses_only_a_card_without_the_mark() -> None:
                            from_bot=True, text="👉 Ваш ход", html="👉 Ваш ход",
                            reply_markup={"inline_keyboard": keyboard})  # fmt: skip
 
-    legal = hand(("10♥" + NOT_NOW, "c:1:0:10H"), ("Д♣", "c:1:0:QC"), ("7♠" + NOT_NOW, "c:1:0:7S"))
+    ten, seven = NOT_NOW.format(card="10♥"), NOT_NOW.format(card="7♠")
+    legal = hand((ten, "c:1:0:10H"), ("Д♣", "c:1:0:QC"), (seven, "c:1:0:7S"))
     assert {choose_button(legal, random.Random(seed)) for seed in range(20)} == {"c:1:0:QC"}
     redeal = hand(("Пересдать", "r:1:0:y"), ("Играть", "r:1:0:n"))
     assert choose_button(redeal, random.Random(1)) == "r:1:0:n"
-    assert choose_button(hand(("7♠" + NOT_NOW, "c:1:0:7S")), random.Random(1)) is None
+    assert choose_button(hand((seven, "c:1:0:7S")), random.Random(1)) is None
 
 
 async def test_a_photo_the_bot_sends_is_shown_by_the_page(

@@ -26,6 +26,8 @@ from typing import Any
 
 import pytest
 
+from kozelbot.texts import is_not_now
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("KOZEL_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("KOZEL_ARTIFACTS") or ROOT / "tests" / "artifacts")
@@ -33,7 +35,6 @@ DOCS_SCREENSHOT = ROOT / "docs" / "sandbox.png"
 URL_LINE = re.compile(r"KozelBot sandbox: (http://127\.0\.0\.1:\d+)")
 START_SECONDS = 30.0
 WAIT_MS = 15_000
-NOT_NOW = "·"  # kozelbot.texts.NOT_NOW: a card that may not be played now
 YOUR_TURN = "👉"
 HAND_PREFIXES = ("c:", "r:", "a:", "x:", "y:")
 DESKTOP = {"width": 1280, "height": 800}
@@ -199,9 +200,9 @@ def choose(hand: dict[str, Any]) -> str:
             if data.startswith(prefix) and data.endswith(suffix):
                 return data
     for text, data in buttons:
-        if data.startswith("a:") and ":return:" in data and not text.endswith(NOT_NOW):
+        if data.startswith("a:") and ":return:" in data and not is_not_now(text):
             return data
-    return next(d for t, d in buttons if d.startswith("c:") and not t.endswith(NOT_NOW))
+    return next(d for t, d in buttons if d.startswith("c:") and not is_not_now(t))
 
 
 def test_play_in_the_browser(sandbox_url: str) -> None:
@@ -284,7 +285,7 @@ def test_play_in_the_browser(sandbox_url: str) -> None:
                 table_id = page.table(group, lobby_id)
                 before = page.message(table_id).locator(".text").inner_text()
                 marked = [b["data"] for b in hand["buttons"] if (b.get("data") or "")
-                          .startswith("c:") and b["text"].endswith(NOT_NOW)]  # fmt: skip
+                          .startswith("c:") and is_not_now(b["text"])]  # fmt: skip
                 if not alerted and (marked or moves >= 8):
                     if marked:  # a card this player may not play now
                         page.tab(f"private-{person}")

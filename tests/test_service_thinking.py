@@ -197,7 +197,8 @@ async def test_a_broken_pool_never_stalls_a_table(storage: Storage) -> None:
 
 async def test_without_a_pool_strong_computers_play_in_line(storage: Storage) -> None:
     service = _service(storage, None)
-    change = await service.play_private(Player(user_id=1, name="Аня"), ["computer=strong"])
+    words = ["computer=strong", "move_time=60"]  # a chosen timer: the person's deadline
+    change = await service.play_private(Player(user_id=1, name="Аня"), words)
     table = change.table
     state = change.state
     assert state is not None

@@ -79,3 +79,12 @@ def test_each_variant_keeps_its_words() -> None:
     assert _found(_state("В прикупе: 18"), players=4, variant="cover") == []
     assert _found(_state(TABLE + "\nНа обязе: Аня+Вера"), variant="kryuk") != []
     assert _found(_state(TABLE + "\nНа обязе: Аня+Вера"), variant="hvalenyi") == []
+
+
+def test_a_card_you_may_not_play_is_bracketed_after_the_playable_ones() -> None:
+    hand = "Хвалёный козёл · сдача 1 · козырь ♦\nКозлятня\n👉 Ваш ход. На столе: Аня 8♥"
+    clear = ("Т♦", "9♥", "(К♠)", "(7♣)", "🔄 Пересдача")
+    assert _found(_state(hand, chat="Аня", buttons=clear)) == []
+    faint = _found(_state(hand, chat="Аня", buttons=("Т♦", "К♠·", "9♥")))
+    assert any("faint" in f for f in faint) and any("after one" in f for f in faint), faint
+    assert _found(_state(hand, chat="Аня", buttons=("(К♠)", "9♥"))) != []

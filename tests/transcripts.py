@@ -15,7 +15,10 @@ after a run), and ``problems`` reads it for the faults issue #15 found in whole 
   (``LINE``), where it can be kept to one (a sentence may wrap);
 - the running score with one side unnamed (``Счёт 0 : 2``);
 - a hand that after the match names a deal that was never dealt;
-- a variant speaking another's words (two players' «прикуп», kryuk's «На обязе»).
+- a variant speaking another's words (two players' «прикуп», kryuk's «На обязе»);
+- a hand whose cards you may not play now differ from the playable ones only by a faint
+  trailing «·», or come before a playable one (issue #30 item 9: they are bracketed, «(К♥)»,
+  after the playable ones).
 """
 
 from __future__ import annotations
@@ -43,6 +46,9 @@ RESULT_POST = re.compile(r"^(Сдача|Игра) \d+:")
 """The first line of a deal's (the cover game's: a game's) result post."""
 SENTENCE = re.compile(r"[.!?…:;]$")
 """The end of a sentence or clause (a label ending in a colon is one too)."""
+CARD_BUTTON = re.compile(r"^(\()?(?:10|[2-9ВДКТ])[♣♠♥♦](·|\))?$")
+"""A card's button in a Russian hand: ``К♥``, a bracketed ``(К♥)`` (may not be played now),
+or the old faint ``К♥·``."""
 HAND_DEAL = re.compile(r"· (?:сдача|игра) (\d+)")
 """The deal (game) a hand message's header names."""
 
@@ -138,6 +144,9 @@ def problems(shown: list[Shown], *, group: str, variant: str, players: int,
         numbered = None if in_group else HAND_DEAL.search(state.text)
         if numbered is not None and int(numbered.group(1)) > deals:
             bad(state, f"a deal past the last ({deals})", state.text.splitlines()[0])
+        if numbered is not None:
+            for why in _hand_marks(state.buttons):
+                bad(state, why, " ".join(state.buttons))
         if not (_table_or_result(state.text) if in_group else numbered):
             continue  # the width is checked on tables, lobbies, results and hands
         for line in state.text.splitlines():
@@ -165,6 +174,24 @@ def _wrong_words(line: str, variant: str, players: int) -> list[str]:
     if variant == "kryuk" and "На обязе" in line:
         why.append("hvalenyi's word in kryuk")
     return why
+
+
+def _hand_marks(buttons: tuple[str, ...]) -> list[str]:
+    """A hand's card buttons read at a glance: a card you may not play now is bracketed
+    (never only a faint trailing «·») and comes after every card you may play."""
+    found: dict[str, None] = {}  # each fault once per state, in order
+    marked = False
+    for label in buttons:
+        card = CARD_BUTTON.match(label)
+        if card is None:
+            continue
+        if card.group(2) == "·":
+            found["a card you may not play marked only by a faint «·»"] = None
+        not_now = card.group(1) is not None or card.group(2) is not None
+        if marked and not not_now:
+            found["a playable card after one you may not play"] = None
+        marked = marked or not_now
+    return list(found)
 
 
 def _too_wide(line: str, *, sentences: bool) -> bool:

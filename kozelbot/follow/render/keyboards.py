@@ -6,9 +6,11 @@ One button per card, then the answers the step asks for (redeal, hand-off, call)
 from __future__ import annotations
 
 from kozelbot.callbacks import ActButton
+from kozelbot.cards import Card
 from kozelbot.follow.buttons import PlayButton, RedealButton
 from kozelbot.follow.render.common import opening_name, sort_hand
 from kozelbot.follow.state import MatchState
+from kozelbot.follow.view import View
 from kozelbot.follow.vocabulary import (
     IN_DEAL,
     AnswerOffer,
@@ -25,8 +27,15 @@ from kozelbot.texts import NOT_NOW, ROW_WIDTH, SUIT_ORDER, Button, Keyboard, car
 
 
 def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> Keyboard:
-    """One button per card; cards not playable on your move carry a faint mark; then the
-    answers the phase asks for (redeal, hand-off, call)."""
+    """One button per card, then the answers the phase asks for (redeal, hand-off, call).
+
+    **Decision** (issue #30 item 9): when a move of yours is limited (following suit, the
+    cards you may return) the cards you may play come first, in the hand's usual order and
+    rows, and the others follow in their own rows, bracketed «(К♥)» (``NOT_NOW``): the choice
+    reads at a glance and the thumb finds it on top. Otherwise (not your turn, or any card
+    will do) the hand keeps its usual order, unmarked, so it stands still between turns; it
+    changes only with the edit that starts or ends your turn (UX.md), never with an edit of
+    its own. Every card stays pressable: an illegal press is answered with the reason."""
     view = state.view_for(seat)
     if table.status is not TableStatus.PLAYING or view.phase not in IN_DEAL:
         return ()
@@ -34,23 +43,12 @@ def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> 
     returning = view.phase is Phase.HANDOFF and view.returning == seat
     returns = {a.card for a in view.actions if isinstance(a, ReturnCard)}
     my_move = seat in view.to_act and view.phase in (Phase.PLAY, Phase.BLIND)
-    rows: list[tuple[Button, ...]] = []
-    group: list[Button] = []
-    last_key: int | None = None
-    for card in sort_hand(view.hand, view):
-        key = 0 if view.strength.is_trump(card) else 1 + SUIT_ORDER.index(card.suit)
-        if last_key is not None and (key != last_key or len(group) == ROW_WIDTH):
-            rows.append(tuple(group))
-            group = []
-        last_key = key
-        label = card_label(card, t)
-        if (my_move and card not in view.legal) or (returning and card not in returns):
-            label += NOT_NOW
-        data = (ActButton(gid, deal_no, str(ReturnCard(card))) if returning
-                else PlayButton(gid, deal_no, card))  # fmt: skip
-        group.append(Button(label, data.pack()))
-    if group:
-        rows.append(tuple(group))
+    cards = sort_hand(view.hand, view)
+    allowed = returns if returning else set(view.legal) if my_move else set(cards)
+    may = [c for c in cards if c in allowed]
+    rows = _card_rows(may, view, t, gid, deal_no, returning=returning, not_now=False)
+    rest = [c for c in cards if c not in allowed]
+    rows += _card_rows(rest, view, t, gid, deal_no, returning=returning, not_now=True)
     if view.can_redeal:
         ask = t("Demand a redeal") if view.rules.redeal_limit is not None else t("Redeal")
         rows.append(
@@ -80,3 +78,36 @@ def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> 
                    for a in calls]  # fmt: skip
         rows += [tuple(buttons[:2]), tuple(buttons[2:])]
     return tuple(rows)
+
+
+def _card_rows(
+    cards: list[Card],
+    view: View,
+    t: Translator,
+    gid: int,
+    deal_no: int,
+    *,
+    returning: bool,
+    not_now: bool,
+) -> list[tuple[Button, ...]]:
+    """Card buttons in rows: a row per trumps and per suit, at most ``ROW_WIDTH`` a row;
+    bracketed (``NOT_NOW``) when ``not_now``."""
+    rows: list[tuple[Button, ...]] = []
+    group: list[Button] = []
+    last_key: int | None = None
+    for card in cards:
+        key = 0 if view.strength.is_trump(card) else 1 + SUIT_ORDER.index(card.suit)
+        if last_key is not None and (key != last_key or len(group) == ROW_WIDTH):
+            rows.append(tuple(group))
+            group = []
+        last_key = key
+        label = card_label(card, t)
+        if not_now:
+            label = NOT_NOW.format(card=label)
+        data: ActButton | PlayButton = PlayButton(gid, deal_no, card)
+        if returning:
+            data = ActButton(gid, deal_no, str(ReturnCard(card)))
+        group.append(Button(label, data.pack()))
+    if group:
+        rows.append(tuple(group))
+    return rows
