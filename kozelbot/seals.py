@@ -121,7 +121,7 @@ def verify_texts(table: Table, deals: Sequence[DealRecord], t: Translator) -> li
     block: list[str] = []
 
     def text_of(body: list[str]) -> str:
-        return head + "\n<pre>" + escape("\n".join([*variables, *body])) + "</pre>"
+        return head + "\n<pre>" + escape("\n".join([*variables, *body]), quote=False) + "</pre>"
 
     for line in lines:
         if block and len(text_of([*block, line])) > MESSAGE_LIMIT:
