@@ -101,7 +101,8 @@ class Outbox:
             over = match_over_screen(post.table, event, t, changes)
             replay = () if self.links is None else self.links.replay_row(
                 item.game_id, t, private=chat_id > 0)  # fmt: skip
-            out = Outgoing(over.text, (replay,) if replay else None)
+            rows = (*over.keyboard, replay) if replay else over.keyboard
+            out = Outgoing(over.text, rows or None)
         else:
             log.warning("post %s of unknown kind %r skipped", item.id, item.kind)
             return

@@ -1,30 +1,34 @@
-"""The 🔒 button under a lobby or a table: the seals it shows short, whole, in an alert.
+"""The fair-play button: 🔒 under a lobby, «🔑 Check the deals» under a match's result.
 
-A table shows the first digits of a seal (one phone row); the button answers with the
-whole value — the match's seal and players' seed (``deal`` -1), or a deal's seal — only
-for the game the message belongs to. No text depends on anything secret: a seal is public.
+While the match is live (``deal`` -1) the press answers with an alert: the match's seal and,
+once started, the players' contribution, whole. Once the match is over or stopped the same
+callback sends the presser, privately, everything ``kozelbot verify`` needs
+(``kozelbot.seals.verify_texts``): the secret may be shown then. A 🔒 button of a table sent
+before issue #30 (``deal`` ≥ 0) still answers with that deal's seal. Only for the game the
+message belongs to; nothing secret is shown before the match ends.
 """
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update
 
 from handlers.deps import BotData, Context
-from handlers.flow import press
+from handlers.flow import Press, press
+from handlers.lanes import Outgoing
 from kozelbot.callbacks import SealButton
 from kozelbot.fairplay import commitment
-from kozelbot.seals import seals_in_full
+from kozelbot.seals import seals_in_full, verify_texts
 from kozelbot.table import Table
 
 
 async def seal_button(update: Update, context: Context) -> None:
-    """🔒: the seals of this message's game, whole."""
+    """🔒 / 🔑: the seals of this message's game, whole; or, once it is over, its check."""
     data = context.bot_data
     pressed = await press(update, data)
     if pressed is None:
         return
     button, t, message = pressed.button, pressed.t, pressed.query.message
-    if not isinstance(button, SealButton) or message is None:
+    if not isinstance(button, SealButton) or not isinstance(message, Message):
         await pressed.refuse(t("This button is not valid."))
         return
     table = data.service.snapshot(button.game_id) or await data.service.game(button.game_id)
@@ -37,7 +41,27 @@ async def seal_button(update: Update, context: Context) -> None:
         if deal_seal is None:
             await pressed.refuse(t("This button is not valid."))
             return
+    elif not table.status.live:
+        await _send_check(data, pressed, table, message)
+        return
     await pressed.answer(seals_in_full(table, deal_seal, t), alert=True)
+
+
+async def _send_check(data: BotData, pressed: Press, table: Table, message: Message) -> None:
+    """Send the presser the finished (or stopped) match's ``kozelbot verify`` lines."""
+    t, user = pressed.t, pressed.user
+    in_private = message.chat.id == user.id
+    record = await data.storage.people.user(user.id)
+    if not in_private and (record is None or not record.private_open):
+        await pressed.refuse(t("Open our private chat first (press Start there): the check "
+                               "of the deals is sent there."))  # fmt: skip
+        return
+    texts = verify_texts(table, await data.storage.games.deals(table.game_id), t)
+    await pressed.answer(None if in_private else t("🔑 The check is in our private chat."))
+    # Sent in the language the press was answered in: the parts are cut to fit in it.
+    for n, text in enumerate(texts):
+        data.presenter.note(user.id, lambda _t, text=text: Outgoing(text),
+                            key=f"verify:{table.game_id}:{n}")  # fmt: skip
 
 
 async def _deal_seal(data: BotData, table: Table, deal_no: int) -> str | None:

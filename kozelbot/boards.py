@@ -13,8 +13,7 @@ import math
 import time
 from collections.abc import Sequence
 
-from kozelbot.callbacks import AnalysisButton, HistoryButton
-from kozelbot.fairplay import commitment
+from kozelbot.callbacks import AnalysisButton, HistoryButton, SealButton
 from kozelbot.games import TABLE_PRESETS, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.records import BoardRow, DealRecord, HistoryPlayer, HistoryRow, VariantStats
@@ -294,19 +293,6 @@ def outcome_label(variant: str, outcome: str, t: Translator) -> str | None:
     return texts_of(variant).outcome_label(outcome, t)
 
 
-def seed_lines(trace: dict[str, object], t: Translator) -> list[str]:
-    """The revealed shuffle seed of a deal and how to check it (HTML); none without one."""
-    seed = trace.get("seed")
-    if not isinstance(seed, str) or not seed:
-        return []
-    commit = trace.get("commit")
-    digest = commit if isinstance(commit, str) and commit else commitment(seed)
-    return [
-        "🔓 " + escape(t("Shuffle seed")) + f": <code>{escape(seed)}</code>",
-        escape(t("verify:")) + f" <code>kozelbot verify {escape(seed)} {escape(digest)}</code>",
-    ]
-
-
 def deal_lines(
     variant: str, deal: DealRecord, names: dict[int, str], t: Translator
 ) -> list[str]:
@@ -322,7 +308,7 @@ def deal_lines(
         gained[-1] += f" (×{deal.multiplier})"
     score = escape(t("score {score}", score=" : ".join(map(str, deal.score))))
     body = (", ".join(gained) + " → " if gained else "→ ") + score
-    return [head, body, *seed_lines(deal.trace, t)]
+    return [head, body]
 
 
 def deals_page_text(
@@ -350,36 +336,22 @@ def deals_page_text(
                                   first=page * DEALS_PER_PAGE + 1,
                                   last=page * DEALS_PER_PAGE + len(shown), count=len(ordered),
                                   page=page + 1, pages=pages)) + "</i>")  # fmt: skip
-    if page == 0:
-        lines += match_seal_lines(ordered, t)
     names = side_names(summary.players, t)
     for deal in shown:
         lines += ["", *deal_lines(summary.variant, deal, names, t)]
     return fit("\n".join(lines))
 
 
-def match_seal_lines(deals: Sequence[DealRecord], t: Translator) -> list[str]:
-    """A finished match's fair play (HTML): its secret, revealed, with the lobby's seal and
-    the players' seed, and the flags that make ``kozelbot verify`` check them too; none for
-    a match begun before the players' seed."""
-    trace = deals[-1].trace if deals else {}
-    secret, seal, client = (trace.get(k) for k in ("match_secret", "match_seal", "players_seed"))
-    if not all(isinstance(v, str) and v for v in (secret, seal, client)):
-        return []
-    flags = f"--secret {secret} --seal {seal} --client {client}"
-    return [
-        "🔑 " + escape(t("Match secret")) + f": <code>{secret}</code>",
-        "🔒 " + escape(t("Match seal")) + f": <code>{seal}</code>",
-        "🎲 " + escape(t("Players’ seed")) + f": <code>{client}</code>",
-        escape(t("To check the secret as well, add to each verify:")) + f" <code>{flags}</code>",
-    ]
-
-
 def deals_keyboard(
     game_id: int, page: int, pages: int, t: Translator, deals: Sequence[DealRecord] = ()
 ) -> Keyboard:
     """🔍 N under each deal of the page (the presser's analysis of it, sent privately), ◀ ▶
-    between pages (where there is one to go to) and back to the list."""
+    between pages (where there is one to go to), «🔑 Check the deals» for a match with
+    fair play, and back to the list.
+
+    **Decision** (issue #30 item 6): the page shows no seed, seal or secret — the group
+    reads it — the 🔑 button sends the presser the match's whole check privately, as the
+    match's result does."""
     shown = deals[page * DEALS_PER_PAGE : (page + 1) * DEALS_PER_PAGE]
     analyses = tuple(Button(f"🔍 {deal.deal_no + 1}", AnalysisButton(game_id, deal.deal_no).pack())
                      for deal in shown)  # fmt: skip
@@ -390,4 +362,7 @@ def deals_keyboard(
         arrows.append(Button("▶", HistoryButton(game_id, page + 1).pack()))
     back = (Button(t("↩ Back to the list"), HistoryButton(game_id, -1).pack()),)
     rows = (analyses,) if analyses else ()
-    return (*rows, tuple(arrows), back) if arrows else (*rows, back)
+    rows += (tuple(arrows),) if arrows else ()
+    if any("seed" in deal.trace for deal in deals):
+        rows += ((Button("🔑 " + t("Check the deals"), SealButton(game_id, -1).pack()),),)
+    return (*rows, back)

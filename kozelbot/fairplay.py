@@ -3,18 +3,23 @@
 The scheme (issue #14), in the order a match meets it:
 
 1. **Commit first.** A new table draws a 256-bit *match secret* (``secrets``, never the
-   table's reproducible RNG). Its *match seal*, SHA-256 of the secret's hex text, is shown in
-   the lobby before anyone can join; the secret itself stays hidden until the match ends.
+   table's reproducible RNG). Its *match seal*, SHA-256 of the secret's hex text, is fixed
+   and stored when the lobby opens, before anyone can join, and anyone may read it whole
+   from the lobby's 🔒 button; the secret itself stays hidden until the match ends.
 2. **Then let the players in.** Every join and every ``/seed WORD`` adds a line to the
    table's *contributions* (``join:<user>:<id Telegram gave the join message or press>``,
    ``seed:<user>:<word>``): things the operator does not choose, and which arrive only after
    the seal was shown. When the match starts, the *players' seed* is SHA-256 of those lines
-   (``players_seed``) and is shown; seating is drawn from HMAC(secret, players' seed).
+   (``players_seed``), behind the same button («Вклад игроков»); seating is drawn from
+   HMAC(secret, players' seed).
 3. **Each deal.** Shuffle number ``n`` deals from the *seed text*
    ``kozel2:<variant>:<context>,n=<n>:<key>`` with key = HMAC-SHA256(secret, "<players'
-   seed>:<n>"). Its SHA-256 (the deal's seal) is shown before the first card; the text is
-   revealed with the deal's result; one revealed key tells nothing of another.
-4. **At the end** the secret is revealed. Anyone can then check, without the bot
+   seed>:<n>"); its SHA-256 is the deal's seal (kept in the deal's trace). Neither is shown
+   in the group while the match runs (issue #30 item 6: the match seal and the players'
+   seed already fix every key); one revealed key tells nothing of another.
+4. **At the end** the match's result offers «🔑 Проверить раздачи», which sends the presser
+   the secret, the seal, the players' seed and every deal's key and seal
+   (``kozelbot.seals.verify_texts``). Anyone can then check, without the bot
    (``kozelbot verify SEED HASH --secret S --seal L --client C``): SHA-256(S) is the lobby's
    seal L, HMAC(S, "C:n") is the seed's key, SHA-256(seed) is the deal's seal, and the seed
    deals the cards that were played.

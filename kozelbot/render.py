@@ -15,7 +15,7 @@ from kozelbot.i18n import Translator
 from kozelbot.options import OptionError
 from kozelbot.ratings import DISPLAY_BASE
 from kozelbot.records import LeaderRow, RatingChange
-from kozelbot.seals import match_seal_line, players_seed_line, seal_keyboard
+from kozelbot.seals import fair_play_line, seal_keyboard
 from kozelbot.table import Table, TableStatus
 from kozelbot.texts import (
     NOT_NOW,
@@ -91,8 +91,10 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
         lines.append(t("The game was stopped."))
     else:
         lines.append(t("The game has started."))
-    # Fair play: the secret is sealed before anyone joins; the players' seed once started.
-    lines += [line for line in (match_seal_line(table, t), players_seed_line(table, t)) if line]
+    # Fair play: the secret is sealed before anyone joins (whole behind the 🔒 button).
+    fair = fair_play_line(table, t)
+    if fair is not None:
+        lines.append(fair)
     return "\n".join(lines)
 
 
@@ -103,7 +105,7 @@ def lobby_keyboard(table: Table, t: Translator) -> Keyboard:
     gid = table.game_id
     if table.reserved is not None:  # a tournament's table: its seats and options are set
         return ((Button(t("Take a seat"), LobbyButton(gid, "join").pack()),),
-                *seal_keyboard(table, None, t))  # fmt: skip
+                *seal_keyboard(table, t))  # fmt: skip
     family = texts_of(table.variant)
     settings = [Button("🎲 " + family.title(table.variant, t), OptionButton(gid, VARIANT).pack())]
     settings += [Button("⚙ " + label, OptionButton(gid, key).pack())
@@ -116,7 +118,7 @@ def lobby_keyboard(table: Table, t: Translator) -> Keyboard:
         (Button(t("Start with bots"), LobbyButton(gid, "start").pack()),),
     ]
     rows += [tuple(settings[i : i + 2]) for i in range(0, len(settings), 2)]
-    return (*rows, *seal_keyboard(table, None, t))
+    return (*rows, *seal_keyboard(table, t))
 
 
 # -- table (group) -----------------------------------------------------------------------

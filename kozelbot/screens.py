@@ -22,14 +22,8 @@ from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
 from kozelbot.records import RatingChange
 from kozelbot.render import lobby_keyboard, lobby_text, rating_changes_text
-from kozelbot.seals import (
-    revealed_result,
-    revealed_table,
-    seal_keyboard,
-    sealed_table,
-    secret_line,
-)
-from kozelbot.table import Table
+from kozelbot.seals import check_keyboard, seal_keyboard
+from kozelbot.table import Table, TableStatus
 from kozelbot.texts import Button, Keyboard, mention
 
 
@@ -50,8 +44,9 @@ def lobby_screen(table: Table, t: Translator, flagged: frozenset[int] = frozense
 
 
 def closed_lobby_screen(table: Table, t: Translator) -> Screen:
-    """The lobby once its match has started: who sat down, and the match's seals."""
-    return Screen(lobby_text(table, t), seal_keyboard(table, None, t))
+    """The lobby once its match has started: who sat down, and the 🔒 button with the
+    match's seal and the players' contribution."""
+    return Screen(lobby_text(table, t), seal_keyboard(table, t))
 
 
 def table_screen(table: Table, state: GameState, t: Translator) -> Screen:
@@ -61,40 +56,38 @@ def table_screen(table: Table, state: GameState, t: Translator) -> Screen:
     deal_no = state.deal_shown
     result = state.last_result
     if state.over and result is not None and result.deal_no == deal_no:
-        text = revealed_table(family.final_table_text(table, result, t), table, result, t)
+        text = family.final_table_text(table, result, t)
     else:
-        text = sealed_table(family.table_text(table, state, t), table, state, t)
+        text = family.table_text(table, state, t)
         if table.waiting:
             names = ", ".join(escape(p.name) for p in table.waiting)
             text += "\n🪑 " + t("Next deal: {names}", names=names)
-    return Screen(text, seal_keyboard(table, deal_no, t))
+    # A stopped match has no result post: its table carries «🔑 Check the deals».
+    stopped = table.status is TableStatus.STOPPED
+    return Screen(text, check_keyboard(table, t) if stopped else ())
 
 
 def final_table_screen(table: Table, result: DealScored, t: Translator) -> Screen:
-    """A scored deal's table: its outcome instead of whose turn it was, and the seal it
-    showed."""
+    """A scored deal's table: its outcome instead of whose turn it was."""
     text = texts_of(table.variant).final_table_text(table, result, t)
-    return Screen(revealed_table(text, table, result, t), seal_keyboard(table, result.deal_no, t))
+    return Screen(text)
 
 
 def deal_result_screen(table: Table, result: DealScored, t: Translator) -> Screen:
-    """A deal's result post, with the seed texts it reveals."""
+    """A deal's result post (no key: the whole check is the match's, at its end)."""
     text = texts_of(table.variant).result_text(table, result, t)
-    return Screen(revealed_result(text, table, result, t))
+    return Screen(text)
 
 
 def match_over_screen(
     table: Table, over: MatchOver, t: Translator, changes: list[RatingChange] | None = None
 ) -> Screen:
-    """The match result post: who won, how the ratings moved (``changes``), and the match
-    secret (the match is over: it may be shown)."""
+    """The match result post: who won, how the ratings moved (``changes``), and the
+    «🔑 Check the deals» button (the secret, in the private answer: the match is over)."""
     text = texts_of(table.variant).match_over_text(table, over, t)
     if changes:
         text += "\n" + rating_changes_text(changes, table, t)
-    revealed = secret_line(table, t)
-    if revealed:
-        text += "\n" + revealed
-    return Screen(text)
+    return Screen(text, check_keyboard(table, t))
 
 
 def table_moved_screen(t: Translator) -> Screen:

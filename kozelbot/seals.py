@@ -1,66 +1,46 @@
-"""What players are shown of fair play (``kozelbot.fairplay``): seals, seeds and the secret.
+"""What players are shown of fair play (``kozelbot.fairplay``): a plain line, a button, and
+the whole check once the match is over.
 
-Each line is HTML with its value in ``<code>`` (copyable into ``kozelbot verify``). What is
-shown when: the match seal in the lobby; the players' seed once the match starts; each
-deal's seal on its table while it is played; its seed texts once it is scored; the match
-secret when the match is over (or stopped) — never earlier.
+**Decision** (issue #30 item 6, "hex everywhere"): the group reads no hex. The lobby says
+in one line, in plain words, that the deals can be checked at the end; its 🔒 button
+answers (an alert, anyone may press it) with the match seal — fixed and stored when the
+lobby opens, before anyone joins, which is what makes the deals checkable — and, once the
+match starts, the players' contribution. No table shows a deal's seal and no deal result
+its key: the match seal commits to the secret, the players' contribution is fixed at the
+start, and every deal's key is HMAC(secret, contribution:n), so a per-deal seal adds no
+check (``kozelbot verify`` with the match flags proves each key). At the match's end one
+button («🔑 Проверить раздачи») sends whoever presses it, privately, everything
+``kozelbot verify`` needs: the secret, the match seal, the players' contribution and each
+deal's key and seal, as copyable shell lines (``verify_texts``); /history keeps them too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
 from kozelbot.callbacks import SealButton
-from kozelbot.fairplay import commitment, current_commitment, match_seal
+from kozelbot.fairplay import commitment, match_seal
+from kozelbot.fit import MESSAGE_LIMIT
 from kozelbot.game import DealScored, GameState
 from kozelbot.i18n import Translator
+from kozelbot.records import DealRecord
 from kozelbot.table import Table
 from kozelbot.texts import Button, Keyboard
 
 
-def commit_line(table: Table, state: GameState, t: Translator) -> str | None:
-    """The seal of the cards in play, for the table message; ``None`` without fair play."""
-    digest = current_commitment(state.seeds) if table.secret else None
-    return None if digest is None else seal_line(digest, t)
-
-
-SHORT = 8
-"""Hex digits of a seal a table shows: enough to compare by eye, one phone row with its
-label; the whole value is behind the table's 🔒 button, in /history and ``kozelbot verify``."""
-
-
-def short(digest: str) -> str:
-    """The first digits of a hash, in ``<code>``, marked as cut."""
-    return f"<code>{digest[:SHORT]}</code>…"
-
-
-def seal_line(digest: str, t: Translator) -> str:
-    """``🔒 Shuffle seal: <code>1a2b3c4d</code>…``: a deal's commitment, short."""
-    label = escape(t("Shuffle seal"))
-    return f"🔒 {label}: {short(digest)}"
-
-
-def match_seal_line(table: Table, t: Translator) -> str | None:
-    """The lobby's line with the match seal (SHA-256 of the secret, which stays hidden)."""
+def fair_play_line(table: Table, t: Translator) -> str | None:
+    """The lobby's one fair-play line, no digits in it; ``None`` without fair play."""
     if not table.secret:
         return None
-    label = escape(t("Match seal"))
-    return f"🔒 {label}: {short(match_seal(table.secret))}"
-
-
-def players_seed_line(table: Table, t: Translator) -> str | None:
-    """The players' seed, once the match has started."""
-    if not table.secret or not table.client_seed:
-        return None
-    label = escape(t("Players’ seed"))
-    return f"🎲 {label}: {short(table.client_seed)}"
+    return "🔒 " + escape(t("The deals can be checked after the match."))
 
 
 def seals_in_full(table: Table, deal_seal: str | None, t: Translator) -> str:
-    """What the 🔒 button answers (plain text, under Telegram's 200 characters): the deal's
-    seal, or the match's seal and players' seed, whole."""
+    """What the lobby's 🔒 button answers (plain text, under Telegram's 200 characters):
+    the match's seal and, once started, the players' contribution, whole; or, for a 🔒 button
+    of a table sent before issue #30 (``deal_seal``), that deal's seal."""
     if deal_seal is not None:
         return t("Shuffle seal") + ": " + deal_seal
     lines = [t("Match seal") + ": " + match_seal(table.secret)]
@@ -69,21 +49,20 @@ def seals_in_full(table: Table, deal_seal: str | None, t: Translator) -> str:
     return "\n".join(lines)
 
 
-def seal_keyboard(table: Table, deal_no: int | None, t: Translator) -> Keyboard:
-    """The button under a table (``deal_no``) or a lobby (``None``) that shows its seals
-    whole; nothing without fair play."""
+def seal_keyboard(table: Table, t: Translator) -> Keyboard:
+    """The lobby's 🔒 button, which shows the match seal whole; nothing without fair play."""
     if not table.secret:
         return ()
-    button = SealButton(table.game_id, -1 if deal_no is None else deal_no)
-    return ((Button("🔒 " + t("Seal in full"), button.pack()),),)
+    return ((Button("🔒 " + t("Seal in full"), SealButton(table.game_id, -1).pack()),),)
 
 
-def secret_line(table: Table, t: Translator) -> str | None:
-    """The match secret, revealed once the match is over or stopped."""
+def check_keyboard(table: Table, t: Translator) -> Keyboard:
+    """«🔑 Check the deals» under a match's result (or its stopped table): the press sends
+    the presser everything ``kozelbot verify`` needs; nothing while the match is live or
+    without fair play."""
     if not table.secret or table.status.live:
-        return None
-    label = escape(t("Match secret"))
-    return f"🔑 {label}: <code>{table.secret}</code>"
+        return ()
+    return ((Button("🔑 " + t("Check the deals"), SealButton(table.game_id, -1).pack()),),)
 
 
 def revealed_seeds(deal: DealScored | GameState | Mapping[str, Any]) -> list[str]:
@@ -101,36 +80,53 @@ def revealed_seeds(deal: DealScored | GameState | Mapping[str, Any]) -> list[str
     return list(last.seeds)
 
 
-def reveal(
-    table: Table, deal: DealScored | GameState | Mapping[str, Any], t: Translator
-) -> str | None:
-    """The lines revealing a scored deal's seed texts, the played one last; ``None``
-    without fair play."""
-    seeds = revealed_seeds(deal) if table.secret else []
-    if not seeds:
-        return None
-    label = escape(t("Shuffle seed"))
-    return "\n".join(f"🔓 {label}: <code>{escape(seed)}</code>" for seed in seeds)
+def _shuffles(trace: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A stored deal's shuffles as ``(seed, seal)``, a redealt deal's earlier ones first: the
+    seal the bot recorded before the deal (SHA-256 of the seed where none was kept)."""
+    kept = [*trace.get("redealt", ()), trace] if "seed" in trace else []
+    pairs = []
+    for shuffle in kept:
+        seed, seal = str(shuffle["seed"]), shuffle.get("commit")
+        pairs.append((seed, seal if isinstance(seal, str) and seal else commitment(seed)))
+    return pairs
 
 
-def revealed_table(text: str, table: Table, result: DealScored, t: Translator) -> str:
-    """A scored deal's table message: the seal it showed (the seed itself is revealed in
-    the deal's result post, once)."""
-    seeds = revealed_seeds(result) if table.secret else []
-    if not seeds:
-        return text
-    return f"{text}\n{seal_line(commitment(seeds[-1]), t)}"
+def verify_texts(table: Table, deals: Sequence[DealRecord], t: Translator) -> list[str]:
+    """What «🔑 Check the deals» sends (HTML messages, each under 4,096 characters): the
+    match's secret, seal and players' contribution as shell variables, then one
+    ``kozelbot verify`` line per shuffle (a redealt deal's earlier ones first) — a block to
+    copy whole (the variables alone when no deal was scored: the secret still checks
+    against the lobby's seal). Empty while the match is live (the secret stays hidden) or
+    without fair play.
 
+    **Decision**: a long match takes several messages, each a complete block (the variables
+    repeated), so any one of them can be pasted alone."""
+    if not table.secret or table.status.live:
+        return []
+    how = t("Paste into a shell with KozelBot installed: each line checks one deal and "
+            "prints its hands, OK or MISMATCH.")  # fmt: skip
+    head = "🔑 <b>" + escape(t("Checking the deals")) + "</b>\n" + escape(how)
+    flags = ""
+    variables = [f"SECRET={table.secret}", f"SEAL={match_seal(table.secret)}"]
+    if table.client_seed:
+        variables.append(f"PLAYERS={table.client_seed}")
+        flags = ' --secret "$SECRET" --seal "$SEAL" --client "$PLAYERS"'
+    lines: list[str] = []
+    for deal in sorted(deals, key=lambda d: d.deal_no):
+        sealed = _shuffles(deal.trace)
+        if sealed:
+            lines.append("# " + t("Deal {n}", n=deal.deal_no + 1))
+        lines += [f"kozelbot verify {seed} {seal}{flags}" for seed, seal in sealed]
+    texts: list[str] = []
+    block: list[str] = []
 
-def revealed_result(text: str, table: Table, result: DealScored, t: Translator) -> str:
-    """A deal's result post, with the seed texts it reveals (whole: to copy into
-    ``kozelbot verify``)."""
-    revealed = reveal(table, result, t)
-    return text if revealed is None else f"{text}\n{revealed}"
+    def text_of(body: list[str]) -> str:
+        return head + "\n<pre>" + escape("\n".join([*variables, *body]), quote=False) + "</pre>"
 
-
-def sealed_table(text: str, table: Table, state: GameState, t: Translator) -> str:
-    """A table message with the seal of the cards in play (and, once the match was
-    stopped, the secret)."""
-    lines = [text, commit_line(table, state, t), secret_line(table, t)]
-    return "\n".join(line for line in lines if line)
+    for line in lines:
+        if block and len(text_of([*block, line])) > MESSAGE_LIMIT:
+            texts.append(text_of(block))
+            block = []
+        block.append(line)
+    texts.append(text_of(block))
+    return texts

@@ -21,7 +21,7 @@ from kozelbot.boards import (
     page_count,
     stats_text,
 )
-from kozelbot.callbacks import HistoryButton, parse
+from kozelbot.callbacks import HistoryButton, SealButton, parse
 from kozelbot.fairplay import commitment
 from kozelbot.games import TABLE_PRESETS
 from kozelbot.i18n import translator
@@ -285,18 +285,17 @@ def test_a_deal_shows_outcome_points_award_and_running_score() -> None:
     assert "Deal 2 · eggs · points 64 : 56\n→ score 4 : 0" in text
 
 
-def test_a_deal_with_a_seed_reveals_it_with_the_verify_command() -> None:
+def test_a_deals_page_shows_no_seed_and_offers_the_check_behind_a_button() -> None:
+    """Issue #30 item 6: the group's /history page carries no key, seal or secret; a match
+    with fair play has «🔑 Check the deals» (sent privately, as under the match's result)."""
     html_text = deals_page_text(match(9, "A", "B", "C", "D"), [deal(0)], 0, EN)
-    assert f"<code>{SEED}</code>" in html_text
-    assert f"verify: <code>kozelbot verify {SEED} {commitment(SEED)}</code>" in html_text
-    without = deals_page_text(match(9, "A", "B", "C", "D"), [deal(0, seed=False)], 0, EN)
-    assert "verify" not in without
-
-
-def test_a_seed_without_its_hash_gets_the_hash_computed() -> None:
-    record_ = deal(0).model_copy(update={"trace": {"seed": SEED}})
-    html_text = deals_page_text(match(9, "A", "B", "C", "D"), [record_], 0, EN)
-    assert commitment(SEED) in html_text
+    assert SEED not in html_text and commitment(SEED) not in html_text
+    assert re.search(r"[0-9a-f]{8}", html_text) is None and "kozel2:" not in html_text
+    labels = {b.text: parse(b.data) for row in deals_keyboard(9, 0, 1, EN, [deal(0)]) for b in row}
+    assert labels["🔑 Check the deals"] == SealButton(9, -1)
+    plain_deals = [deal(0, seed=False)]
+    assert not any("🔑" in b.text for row in deals_keyboard(9, 0, 1, EN, plain_deals)
+                   for b in row)  # fmt: skip
 
 
 def test_every_page_of_a_long_match_of_longest_names_fits_a_message() -> None:
@@ -305,7 +304,6 @@ def test_every_page_of_a_long_match_of_longest_names_fits_a_message() -> None:
     for page in range(page_count(deals)):
         html_text = deals_page_text(summary, deals, page, RU, number=10**9)
         assert len(html_text) < MESSAGE_LIMIT and tags_balanced(html_text)
-        assert html_text.count("kozelbot verify") == 5
 
 
 def test_a_match_without_stored_deals_says_so() -> None:

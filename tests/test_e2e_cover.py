@@ -18,6 +18,7 @@ from kozelbot.games import family_of
 from kozelbot.records import MoveSource
 from tests import leaks, secret_steps, transcripts
 from tests.e2e import NAMES, BotRunner, Players, bot_settings, seat_four
+from tests.fairplay_check import check_the_deals
 
 VERBS = {"lead": "lead", "beat": "beat", "discard": "discard", "level": "level"}
 
@@ -139,7 +140,10 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         assert any(figures and any(f is not None for f in figures) for figures in read)
         assert await leaks.scan(emu, storage, [1]) == []
         assert not emu.flood_errors
-        games = len(await storage.games.deals(1))
+        stored = [d.trace for d in await storage.games.deals(1)]
+        # Issue #30 item 6: the result's 🔑 button gives every verify input, and it holds.
+        await check_the_deals(emu, players.group.id, players.users[0], stored)
+        games = len(stored)
         transcripts.read_through(players, f"cover-{request.node.callspec.id}", "cover", games)
     finally:
         await bot.stop()

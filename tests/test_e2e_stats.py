@@ -12,6 +12,7 @@ from kozelbot.records import DealRecord, MatchPlayer, MatchResult
 from kozelbot.table import Player, Table, TableStatus
 from storage import Storage
 from tests.e2e import BotRunner, Players
+from tests.fairplay_check import check_the_deals
 
 NAMES = ("Anna", "Boris", "Vera", "Gleb")
 SEED = "kozel1:hvalenyi:deck=36,players=4,open=plain:" + "cd" * 32
@@ -199,13 +200,14 @@ async def test_history_opens_a_match_deal_by_deal_and_refuses_other_chats_matche
         assert not answer.show_alert, answer.text
         await emu.wait_for(lambda: expect in shown().text, what=expect)
 
-    # The match just played, deal by deal, with each deal's shuffle seed to verify.
+    # The match just played, deal by deal; its check (issue #30 item 6) behind the 🔑
+    # button, sent privately: the group's page shows no key, seal or secret.
     await press(f"h:{played.game_id}:0", "Deal 1")
     page = shown().text
     assert page.startswith("📜 № 2") and "Anna+Vera" in page
-    assert re.search(r"verify: kozelbot verify kozel[12]:\S+ [0-9a-f]{64}", page)
+    assert re.search(r"[0-9a-f]{8}", page) is None and "kozel2:" not in page, page
     traces = [d.trace for d in await storage.games.deals(played.game_id)]
-    assert traces[0]["seed"] in page and traces[0]["commit"] in page
+    assert await check_the_deals(emu, group.id, boris, traces, shown()) >= len(traces)
     await press(f"h:{played.game_id}:-1", "Last matches")
 
     # Twelve stored deals: three pages of five, five and two.

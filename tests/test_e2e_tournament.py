@@ -26,6 +26,7 @@ from sandbox.watch import choose_button, hand_message, shows_turn
 from storage import Storage
 from tests.conftest import TOURNAMENT_MINUTE
 from tests.e2e import BotProcess, BotRunner
+from tests.fairplay_check import check_the_deals, digits_shown, with_check, with_checks
 
 MINUTE = TOURNAMENT_MINUTE
 
@@ -54,8 +55,9 @@ async def register_all(emu: BotApiEmulator, group: Group, users: list[User]) -> 
     for user in users:
         answer = await emu.press(user, group.id, post.message_id, text="Join")
         assert not answer.show_alert, answer.text
-    await emu.wait_for(lambda: f"{len(users)} entrants" in emu.message(group.id,
-                                                                        post.message_id).text)
+    await emu.wait_for(
+        lambda: f"{len(users)} entrants" in emu.message(group.id, post.message_id).text
+    )
     return emu.message(group.id, post.message_id)
 
 
@@ -102,6 +104,11 @@ async def test_a_plain_group_s_tournament_runs_to_its_champion(
     # the match was level when the clock struck: a draw each, but the no-show lost
     assert re.search(rf"^4\. {absent.first_name} — 0 pts", board.text, re.M), board.text
     assert f"Did not come (round): {absent.first_name} (1)" in board.text
+    # Fair play (issue #30 item 6): no seal, key or secret in the group or a private chat;
+    # the match's 🔑 button is there (the swiss test below presses one).
+    for chat_id in (group.id, *(u.id for u in users)):
+        assert digits_shown(emu, chat_id) == [], chat_id
+    assert with_check(emu, group.id) is not None  # the clock struck before a deal was scored
 
 
 class Table:
@@ -266,9 +273,18 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
     storage = await Storage.open(str(db_path))
     try:
         [stored] = await storage.tournaments.tournaments_in(group.id)
+        matches = [(over, [d.trace for d in await storage.games.deals(game_id)])
+                   for over, game_id in with_checks(emu, group.id)]  # fmt: skip
     finally:
         await storage.close()
     assert stored.status is Status.FINISHED and len(stored.pairs) == 6
+    # Fair play (issue #30 item 6): no seal, key or secret in the group or a private chat
+    # through nine matches; a match's 🔑 button gives every verify input.
+    for chat_id in (group.id, *(u.id for u in users)):
+        assert digits_shown(emu, chat_id) == [], chat_id
+    assert matches, "no match's result carries its 🔑 button"
+    over, traces = next(match for match in matches if match[1])
+    await check_the_deals(emu, group.id, users[0], traces, over)
     # no rematch: each meeting of two pairs happens once, nine in all
     met = Counter(frozenset((pair_at(stored, d.seats[0]), pair_at(stored, d.seats[1])))
                   for rnd in stored.played for d in rnd.tables)  # fmt: skip

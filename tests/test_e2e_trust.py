@@ -14,6 +14,7 @@ from botapi_emulator import BotApiEmulator
 from kozelbot.fairplay import players_seed
 from kozelbot.table import Table, TableStatus
 from tests.e2e import BotRunner, last_id, reply_after, seat_four, start_with_bots
+from tests.fairplay_check import with_check
 
 
 def _app(bot: BotRunner) -> Any:
@@ -238,7 +239,10 @@ async def test_the_lobby_seals_the_secret_before_anyone_joins_and_players_add_to
     assert lobby is not None
     table = _table(bot, group.id)
     seal = hashlib.sha256(table.secret.encode()).hexdigest()
-    assert f"Печать партии: {seal[:8]}…" in [*lobby.versions, lobby.text][0]  # from the start
+    # Issue #30 item 6: one plain line, no digits; the seal whole behind the button, from
+    # the start (before anyone joins).
+    first = [*lobby.versions, lobby.text][0]
+    assert "🔒 Раздачи можно проверить после партии." in first and seal[:8] not in first
     shown = await emu.press(boris, group.id, lobby.message_id, text="🔒 Печать целиком")
     assert shown.show_alert and shown.text == f"Печать партии: {seal}"  # whole, a press away
     assert table.secret not in "".join(m.text for m in emu.messages(group.id))
@@ -246,24 +250,33 @@ async def test_the_lobby_seals_the_secret_before_anyone_joins_and_players_add_to
     await emu.wait_for(lambda: _table(bot, group.id).seat_of(boris.id) is not None)
     before = last_id(emu, group.id)
     emu.send_text(boris, group.id, "/seed кукуруза")
-    await reply_after(emu, group.id, before, "зерно игроков")
+    await reply_after(emu, group.id, before, "вклад игроков")
     contributions = _table(bot, group.id).contributions
     assert contributions[-1] == f"seed:{boris.id}:кукуруза"
     assert [c.split(":")[1] for c in contributions] == [str(ann.id), str(boris.id), str(boris.id)]
     answer = await emu.press(ann, group.id, lobby.message_id, text="Начать с ботами")
     assert not answer.show_alert, answer.text
-    await emu.wait_for(lambda: "Зерно игроков" in emu.message(group.id, lobby.message_id).text)
+    await emu.wait_for(lambda: "началась" in emu.message(group.id, lobby.message_id).text)
     started = _table(bot, group.id)
     assert started.client_seed == players_seed(contributions)
-    assert f"{started.client_seed[:8]}…" in emu.message(group.id, lobby.message_id).text
+    assert started.client_seed[:8] not in emu.message(group.id, lobby.message_id).text
     shown = await emu.press(boris, group.id, lobby.message_id, text="🔒 Печать целиком")
-    assert shown.text is not None and shown.text.endswith(started.client_seed)
+    assert shown.text is not None
+    assert shown.text.endswith(f"Вклад игроков: {started.client_seed}")
     before = last_id(emu, group.id)
     emu.send_text(boris, group.id, "/seed поздно")
     await reply_after(emu, group.id, before, "уже розданы")
     assert _table(bot, group.id).contributions == contributions
-    # Stopped by the admin: the secret is shown, and it is the one sealed in the lobby.
+    # Stopped by the admin: the table offers «🔑 Проверить раздачи», which sends the secret
+    # (the one sealed in the lobby) privately; the group never reads it.
     emu.send_text(ann, group.id, "/stop")
-    await emu.wait_for(lambda: emu.find_message(group.id, "Секрет партии") is not None)
-    shown = emu.find_message(group.id, "Секрет партии")
-    assert shown is not None and table.secret in shown.text
+    await emu.wait_for(lambda: with_check(emu, group.id) is not None)
+    stopped = with_check(emu, group.id)
+    assert stopped is not None
+    answer = await emu.press(boris, group.id, stopped.message_id, text="🔑 Проверить раздачи")
+    assert not answer.show_alert, answer.text  # no deal scored: the secret still checks
+    await emu.wait_for(lambda: emu.find_message(boris.id, "Проверка раздач") is not None)
+    check = emu.find_message(boris.id, "Проверка раздач")
+    assert check is not None and f"SECRET={table.secret}" in check.text
+    assert f"SEAL={seal}" in check.text and f"PLAYERS={started.client_seed}" in check.text
+    assert table.secret not in "".join(m.text for m in emu.messages(group.id))

@@ -16,6 +16,7 @@ from botapi_emulator import BotApiEmulator
 from kozelbot.records import MoveSource
 from tests import leaks, transcripts
 from tests.e2e import NAMES, BotRunner, Players, bot_settings, seat_four
+from tests.fairplay_check import check_the_deals
 
 CALLS = ("shtany", "double_shtany", "mirror", "plain")
 
@@ -83,7 +84,10 @@ async def test_people_play_a_whole_match_of_the_variant(
     await bot.start()
     try:
         players = await _match(emu, bot, options, seats)
-        deals = len(await _traces(bot))
+        traces = await _traces(bot)
+        deals = len(traces)
+        # Issue #30 item 6: the result's 🔑 button gives every verify input, and it holds.
+        await check_the_deals(emu, players.group.id, players.users[0], traces)
         transcripts.read_through(players, request.node.callspec.id, options.split()[0], deals)
     finally:
         await bot.stop()

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import html
 import random
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -28,8 +30,9 @@ from kozelbot.follow.state import MatchState
 from kozelbot.game import DealScored, GameState, advance, shuffle_for, shuffle_rng
 from kozelbot.games import family_of, load_state, new_state, preset
 from kozelbot.i18n import translator
+from kozelbot.records import DealRecord
 from kozelbot.service import GameService
-from kozelbot.table import Player, Table
+from kozelbot.table import Player, Table, TableStatus
 from kozelbot.verify import verify
 from storage import Storage
 
@@ -71,7 +74,6 @@ class Dealt:
     deal_no: int
     seed: str
     commit: str | None
-    line: str | None
     piles: Any
     """Follow: the ``DealState`` plus the talon and stock as dealt; cover: the piles."""
 
@@ -101,12 +103,12 @@ def _play(table: Table) -> tuple[GameState, Match]:
         assert deal_no is not None
         record.shuffles.append(Dealt(
             deal_no, state.seeds[-1], fairplay.current_commitment(state.seeds),
-            seals.commit_line(table, state, T), _engine_piles(state),
+            _engine_piles(state),
         ))  # fmt: skip
         # Nothing of the seed is revealed while its deal is in play (a royal kozel is scored
         # as it is dealt).
         scored_now = any(isinstance(event, DealScored) for event in events)
-        assert (seals.reveal(table, state, T) is not None) is scored_now
+        assert bool(seals.revealed_seeds(state)) is scored_now
         scored(events)
 
     advance(state, table, lambda seat: True, family.choose,
@@ -166,8 +168,7 @@ def _check_match(table: Table) -> Match:
     _state, match = _play(table)
     assert match.traces and len(match.traces) == len(match.results)
     for dealt in match.shuffles:
-        assert dealt.commit is not None and dealt.line is not None
-        assert f"<code>{dealt.commit[:8]}</code>…" in dealt.line  # short: one phone row
+        assert dealt.commit is not None
         prefix = "kozel2" if table.client_seed else "kozel1"
         assert dealt.seed.startswith(f"{prefix}:{variant}:")
         result = verify(dealt.seed, dealt.commit)
@@ -181,9 +182,37 @@ def _check_match(table: Table) -> Match:
         assert seals.revealed_seeds(trace) == seeds == list(scored.seeds)
         if len(seeds) > 1:  # a redealt deal reveals its earlier shuffles too
             assert [r["commit"] for r in trace["redealt"]] == commits[:-1]
-        line = seals.reveal(table, scored, T)
-        assert line is not None and all(f"<code>{s}</code>" in line for s in seeds)
+    _check_the_deals_block(table, match)
     return match
+
+
+def _check_the_deals_block(table: Table, match: Match) -> None:
+    """Issue #30 item 6: the «🔑 Check the deals» answer of the finished match holds a
+    ``kozelbot verify`` line for every shuffle the engine made, once each, the played one
+    last, and ``verify`` (with the match flags it carries) accepts each."""
+    records = [DealRecord(game_id=1, deal_no=trace["deal"], outcome="normal", points=(0, 0),
+                          award=(0, 0), multiplier=1, score=(0, 0), trace=trace)
+               for trace in match.traces]  # fmt: skip
+    assert seals.verify_texts(table, records, T) == [], "nothing while the match is live"
+    over = table.model_copy(update={"status": TableStatus.FINISHED})
+    texts = seals.verify_texts(over, records, T)
+    assert texts and all(len(text) <= 4096 for text in texts)
+    body = "\n".join(html.unescape(re.sub(r"<[^>]+>", "", text)) for text in texts)
+    values = dict(re.findall(r"^(SECRET|SEAL|PLAYERS)=([0-9a-f]{64})$", body, re.M))
+    assert values["SECRET"] == table.secret
+    assert values.get("PLAYERS", "") == table.client_seed
+    commands = re.findall(r"^kozelbot verify (\S+) ([0-9a-f]{64})(.*)$", body, re.M)
+    scored = {trace["deal"] for trace in match.traces}
+    assert [seed for seed, _, _ in commands] == [d.seed for d in match.shuffles
+                                                 if d.deal_no in scored]  # fmt: skip
+    for seed, digest, flags in commands:
+        extra = {}
+        if table.client_seed:
+            assert flags == ' --secret "$SECRET" --seal "$SEAL" --client "$PLAYERS"'
+            extra = {"secret": values["SECRET"], "seal": values["SEAL"],
+                     "client": values["PLAYERS"]}  # fmt: skip
+        result = verify(seed, digest, **extra)
+        assert result.matches and result.key_derived is not False, seed
 
 
 def test_redealt_shuffles_are_revealed_with_the_deal() -> None:
@@ -242,8 +271,8 @@ def test_a_game_without_a_secret_shuffles_as_before() -> None:
     advance(bare, 42, lambda s: True, family.choose)
     assert old == bare and old.seeds == []
     assert traces and not any("seed" in t or "commit" in t for t in traces)
-    assert seals.commit_line(table, old, T) is None
-    assert seals.reveal(table, traces[-1], T) is None
+    assert fairplay.current_commitment(old.seeds) is None
+    assert seals.revealed_seeds(traces[-1]) == []
 
 
 def test_a_state_saved_before_fair_play_loads_and_deals_as_before() -> None:
@@ -260,7 +289,6 @@ def test_a_seed_is_revealed_only_once_its_deal_is_scored() -> None:
     state = new_state("hvalenyi", table.options)
     state.chance(shuffle_for(table, state))
     assert fairplay.current_commitment(state.seeds) is not None
-    assert seals.reveal(table, state, T) is None
     assert seals.revealed_seeds(state) == []
     assert state.view_for(None) is not None
     assert state.seeds[-1] not in repr(state.view_for(0))

@@ -401,8 +401,9 @@ class Oracle:
         seat = game.seat_of(user_id)
         if isinstance(button, callbacks.VoteButton | callbacks.BackButton):
             return seat is not None and game.status == "playing"
-        if isinstance(button, callbacks.SealButton):
-            return False  # shows a public seal in an alert: never a change
+        if isinstance(button, callbacks.SealButton | callbacks.AnalysisButton
+                      | callbacks.HintButton):  # fmt: skip
+            return False  # a public seal, the deals' check, advice: shown, never a change
         if isinstance(button, PlayButton | RedealButton):
             if seat is None or game.state is None or button.deal_no != game.deal_no:
                 return False

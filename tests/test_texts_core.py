@@ -4,6 +4,7 @@ phone, short seals with the whole value a press away, a welcome that says things
 from __future__ import annotations
 
 import itertools
+import re
 
 import pytest
 
@@ -14,7 +15,7 @@ from kozelbot.games import TABLE_PRESETS, preset, seats_of
 from kozelbot.i18n import LANGUAGES, translator
 from kozelbot.records import RatingChange
 from kozelbot.render import help_text, lobby_keyboard, lobby_text, rating_changes_text
-from kozelbot.seals import seal_keyboard, seal_line, seals_in_full
+from kozelbot.seals import check_keyboard, seal_keyboard, seals_in_full
 from kozelbot.table import Player, Table, TableStatus
 from kozelbot.texts import LINE
 
@@ -87,23 +88,27 @@ def test_every_lobby_line_of_options_fits_one_phone_row(variant: str, language: 
             assert len(row) <= LINE, (variant, row)
 
 
-# -- item 6: seals short on the table, whole behind the button ----------------------------------
+# -- item 6 (#30): no hex in the group; the match seal behind the lobby's button ----------------
 
 
-def test_a_seal_is_shown_short_and_in_full_behind_its_button() -> None:
-    digest = "ab" * 32
-    assert seal_line(digest, RU) == "🔒 Печать раздачи: <code>abababab</code>…"
+def test_the_lobby_reads_one_plain_line_and_keeps_the_whole_seal_behind_its_button() -> None:
+    """Issue #30 item 6: the lobby's fair play is one line in words (no digits); the 🔒
+    button answers with the match seal (the commitment, made before anyone joins) and,
+    once started, the players' contribution, whole, under Telegram's 200 characters."""
     table = _table()
     lobby = lobby_text(table, RU)
-    assert f"<code>{match_seal(SECRET)[:8]}</code>…" in lobby and match_seal(SECRET) not in lobby
+    assert "🔒 Раздачи можно проверить после партии." in lobby.splitlines()
+    assert re.search(r"[0-9a-f]{8}", lobby) is None, lobby
     (button,) = lobby_keyboard(table, RU)[-1]
     assert button.text == "🔒 Печать целиком"
     assert parse(button.data) == SealButton(7, -1)
     assert seals_in_full(table, None, RU) == f"Печать партии: {match_seal(SECRET)}"
     started = table.model_copy(update={"status": TableStatus.PLAYING, "client_seed": "cd" * 32})
-    assert seals_in_full(started, None, RU).endswith("Зерно игроков: " + "cd" * 32)
-    assert seals_in_full(started, digest, RU) == "Печать раздачи: " + digest
+    assert seals_in_full(started, None, RU).endswith("Вклад игроков: " + "cd" * 32)
+    assert re.search(r"[0-9a-f]{8}", lobby_text(started, RU)) is None
     assert len(seals_in_full(started, None, RU)) <= 200
-    ((deal,),) = seal_keyboard(started, 3, RU)
-    assert parse(deal.data) == SealButton(7, 3)
-    assert seal_keyboard(started.model_copy(update={"secret": ""}), 3, RU) == ()
+    assert seal_keyboard(started.model_copy(update={"secret": ""}), RU) == ()
+    # The 🔑 check is offered once the match is over, never while it is live.
+    assert check_keyboard(started, RU) == ()
+    ((check,),) = check_keyboard(started.model_copy(update={"status": TableStatus.FINISHED}), RU)
+    assert check.text == "🔑 Проверить раздачи" and parse(check.data) == SealButton(7, -1)

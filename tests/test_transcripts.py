@@ -15,9 +15,20 @@ TABLE = "\n".join([
     "Борис+Глеб: 0 глаз",
     "На столе: Аня 8♥ · Борис 7♥",
     "Ходит: Вера",
-    "🔒 Печать раздачи: 1a2b3c4d…",
 ])  # fmt: skip
 HASH = "ab" * 32
+CHECK = "\n".join([
+    "🔑 Проверка раздач",
+    "Вставьте в терминал, где установлен KozelBot: каждая строка проверяет одну раздачу и "
+    "печатает её руки и OK или MISMATCH.",
+    f"SECRET={HASH}",
+    f"SEAL={HASH}",
+    f"PLAYERS={HASH}",
+    "# Сдача 1",
+    f'kozelbot verify kozel2:hvalenyi:deck=36,players=4,n=0:{HASH} {HASH} --secret "$SECRET"'
+    ' --seal "$SEAL" --client "$PLAYERS"',
+])  # fmt: skip
+"""The private answer of «🔑 Проверить раздачи» (issue #30 item 6): the one place for hex."""
 IDS = ["gender", "ukrainian", "unhelpful", "english", "hash", "wide", "score", "deal", "hand-head"]
 
 
@@ -35,13 +46,13 @@ def test_a_table_a_result_and_a_hand_that_read_right_pass() -> None:
     result = "\n".join([
         "Сдача 1: Аня+Вера 85 : 35 → +2 глаза.",
         "Счёт: Аня+Вера 2 — Борис+Глеб 0",
-        f"🔓 Ключ раздачи: kozel2:hvalenyi:deck=36,players=4,n=0:{HASH}",
     ])  # fmt: skip
     hand = "Хвалёный козёл · сдача 3 · козырь ♦\nКозлятня\n👉 Ваш ход. На столе: Аня 8♥"
     welcome = "🐐 KozelBot — карточная игра.\n/rules — правила: /rules [hvalenyi|kryuk]"
-    over = f"🏆 Аня+Вера выиграли 12 : 4.\nБорис+Глеб — козлы 🐐\n🔑 Секрет партии: {HASH}"
-    assert _found(_state(TABLE), _state(result), _state(hand, chat="Аня"), _state(over),
-                  _state(welcome, chat="Аня")) == []  # fmt: skip
+    over = "🏆 Аня+Вера выиграли 12 : 4.\nБорис+Глеб — козлы 🐐"
+    assert _found(_state(TABLE), _state(result), _state(hand, chat="Аня"),
+                  _state(over, buttons=("🔑 Проверить раздачи",)),
+                  _state(welcome, chat="Аня"), _state(CHECK, chat="Аня")) == []  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -51,7 +62,7 @@ def test_a_table_a_result_and_a_hand_that_read_right_pass() -> None:
         ("Игра 1: Аня+Вера 81 — Борис+Глеб 39\nскажите Відбій", GROUP, "Ukrainian in Russian"),
         ("Сейчас это невозможно.", "Аня", "says nothing useful"),
         (TABLE + "\nJoin with the button or /join.", GROUP, "English in Russian"),
-        (TABLE + f"\n🔒 Печать раздачи: {HASH}", GROUP, "a whole hash outside the result post"),
+        (TABLE + "\n🔒 Печать раздачи: 1a2b3c4d…", GROUP, "fair-play digits"),
         (TABLE + "\nКарт на руках: Аня 6 · Борис 6 · Вера 6 · Глеб 6", GROUP, "wider than"),
         ("Сдача 1: Аня+Вера 35 : 85 → +2 очка.\nСчёт 0 : 2.", GROUP, "names no side"),
         ("Хвалёный козёл · сдача 6 · козырь ♦\nСдача закончена.", "Аня", "past the last"),
@@ -88,3 +99,24 @@ def test_a_card_you_may_not_play_is_bracketed_after_the_playable_ones() -> None:
     faint = _found(_state(hand, chat="Аня", buttons=("Т♦", "К♠·", "9♥")))
     assert any("faint" in f for f in faint) and any("after one" in f for f in faint), faint
     assert _found(_state(hand, chat="Аня", buttons=("(К♠)", "9♥"))) != []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Сдача 1: Аня+Вера 85 : 35 → +2 глаза.\n"
+        f"🔓 Ключ раздачи: kozel2:hvalenyi:deck=36,players=4,n=0:{HASH}",
+        f"🏆 Аня+Вера выиграли 12 : 4.\n🔑 Секрет партии: {HASH}",
+        "🐐 Хвалёный козёл — набор за стол\n🔒 Печать партии: <code>1a2b3c4d</code>…",
+        "🐐 Хвалёный козёл — набор за стол\n🎲 Зерно игроков: 1a2b3c4d…",
+    ],
+    ids=["deal-key", "secret", "lobby-seal", "players-seed"],
+)
+def test_fair_play_digits_in_the_match_s_chat_are_found(text: str) -> None:
+    """Issue #30 item 6: no seal, key or secret in a deal result, a match result or the
+    lobby — in the group, or in a /play match's private chat; only the private check
+    carries them."""
+    for chat in (GROUP, "Аня"):
+        found = _found(_state(text, chat=chat))
+        assert any("fair-play digits" in f for f in found), (chat, found)
+    assert _found(_state(CHECK.replace("🔑 Проверка раздач", "🔑 Проверка"), chat="Аня")) != []

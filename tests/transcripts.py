@@ -7,7 +7,9 @@ it was deleted. ``write`` puts one under ``tests/artifacts/transcripts/`` (a fil
 after a run), and ``problems`` reads it for the faults issue #15 found in whole matches:
 
 - a name's gender guessed both ways («вышел(а)», «вийшов(-ла)»);
-- a whole 64-digit hash anywhere but the deal's key and the match's secret in result posts;
+- fair-play digits (a seal, a deal's ``kozel2:`` key, the secret: 8 or more hex digits)
+  anywhere but the private «🔑 Проверка раздач» a player asked for at the match's end
+  (issue #30 item 6: nothing of it per deal, nor in any result, in the match's chat);
 - a Ukrainian word in a Russian chat (the cover game's «Відбій»), or an English one (a text
   missing from the catalog);
 - an unhelpful refusal («Сейчас это невозможно.»);
@@ -40,6 +42,8 @@ UKRAINIAN = re.compile(r"[іїєґІЇЄҐ]|Відбій")
 ENGLISH = re.compile(r"(?<![/\w:.@-])[A-Za-z]{3,}\b")
 """A word in Latin letters: a text left untranslated (commands, the bot's name, variant keys
 and revealed keys excepted, see ``_wrong_words``)."""
+CHECK_HEAD = "🔑 Проверка раздач"
+"""The first line of the private answer of «🔑 Проверить раздачи» (``kozelbot.seals``)."""
 HEXISH = re.compile(r"\b[0-9a-f]{8,}\b")
 UNHELPFUL = ("Сейчас это невозможно", "Not possible right now", "Зараз це неможливо")
 RESULT_POST = re.compile(r"^(Сдача|Игра) \d+:")
@@ -134,12 +138,13 @@ def problems(shown: list[Shown], *, group: str, variant: str, players: int,
         found.append(f"{state.chat} #{state.message_id}/{state.edit}: {why}: {line!r}")
 
     for state in (s for s in shown if s.from_bot):
-        result = bool(RESULT_POST.match(state.text))
+        checking = state.text.startswith(CHECK_HEAD)  # always private: the presser's
         for line in [*state.text.splitlines(), *state.buttons]:
             for why in _wrong_words(line, variant, players):
-                bad(state, why, line)
-            if HEX64.search(line) and not (result or "🔑" in line):
-                bad(state, "a whole hash outside the result post", line)
+                if not (checking and why == "English in Russian"):  # the shell lines
+                    bad(state, why, line)
+            if (HEXISH.search(line) or "kozel2:" in line) and not checking:
+                bad(state, "fair-play digits outside the check of the deals", line)
         in_group = state.chat == group
         numbered = None if in_group else HAND_DEAL.search(state.text)
         if numbered is not None and int(numbered.group(1)) > deals:
