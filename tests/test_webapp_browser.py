@@ -107,7 +107,7 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
             await phone.locator("#hand svg.card.legal").first.wait_for(state="detached",
                                                                        timeout=WAIT_MS)  # fmt: skip
             before = runner.app.bot_data.service.snapshot(game_id).version  # type: ignore[union-attr]
-            await phone.locator("#hand svg.card").first.click()
+            await phone.locator("#hand svg.card").first.click(position={"x": 8, "y": 30})
             await phone.locator("#status.refused").wait_for(timeout=WAIT_MS)
             assert runner.app.bot_data.service.snapshot(game_id).version == before  # type: ignore[union-attr]
 
@@ -125,8 +125,9 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
 async def test_a_finished_match_replays_in_the_page(
     emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
 ) -> None:
-    """The replay opens at the match's last move with every hand shown; ◀ steps back, ⏮
-    jumps to the deal before, and each deal shows its `kozelbot verify` line."""
+    """The replay opens at the match's last move with every hand shown; ◀ steps back, |◀
+    jumps to the deal before, and each deal's `kozelbot verify` line is behind a copy
+    button."""
     runner, url = webapp_bot
     assert runner.app is not None
     viewer = emu.add_user(first_name="Зритель", language_code="ru")
@@ -143,12 +144,13 @@ async def test_a_finished_match_replays_in_the_page(
             await counter.wait_for(timeout=WAIT_MS)
             assert f"{total}/{total}" in await counter.inner_text()
             assert await page.locator(".seat.open").count() == 4
-            assert "kozelbot verify " in await page.locator("code.verify").inner_text()
+            verify = await page.locator("button.copy").get_attribute("data-verify")
+            assert verify is not None and verify.startswith("kozelbot verify ")
             _shot("webapp-replay.png", await page.screenshot())
-            await page.locator("button.control", has_text="◀").click()
+            await page.locator("button.control[data-step='-1']").click()
             assert f"{total - 1}/{total}" in await counter.inner_text()
             last_deal = deals[-1].deal_no
-            await page.locator("button.control", has_text="⏮").click()
+            await page.locator("button.control[data-step='-deal']").click()
             assert f"#{last_deal} " in await counter.inner_text()  # the deal before the last
         finally:
             await browser.close()

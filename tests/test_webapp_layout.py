@@ -144,8 +144,12 @@ async def open_scene(browser: Any, scene: str, size: tuple[int, int], scheme: st
         if not telegram:
             await route.abort()
             return
-        webapp = {"initData": "user=1", "initDataUnsafe": {}, "themeParams": TELEGRAM_THEMES[scheme],
-                  "colorScheme": scheme}  # fmt: skip
+        webapp = {
+            "initData": "user=1",
+            "initDataUnsafe": {},
+            "themeParams": TELEGRAM_THEMES[scheme],
+            "colorScheme": scheme,
+        }
         await route.fulfill(content_type="text/javascript", body=(
             f"window.Telegram = {{WebApp: Object.assign({json.dumps(webapp)}, "
             "{ready() {}, expand() {}, onEvent() {}, close() {}})};"))  # fmt: skip
