@@ -63,11 +63,12 @@ async def open_page(browser: Any, viewport: dict[str, int], address: str, person
     return page
 
 
-def _shot(name: str, data: bytes) -> None:
+def _shot(name: str, data: bytes, *, docs_too: bool = True) -> None:
+    """A screenshot to the artifacts, and to ``docs/`` when asked (or missing there)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / name).write_bytes(data)
     docs = ROOT / "docs" / name
-    if not docs.exists() or os.environ.get("KOZEL_UPDATE_SCREENSHOT") == "1":
+    if docs_too and (not docs.exists() or os.environ.get("KOZEL_UPDATE_SCREENSHOT") == "1"):
         docs.parent.mkdir(exist_ok=True)
         shutil.copyfile(ARTIFACTS / name, docs)
 
@@ -94,7 +95,7 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
             cards = [d for row in hand.buttons for _, d in row if d.startswith("c:")]
             assert await phone.locator("#hand svg.card").count() == len(cards)
             assert "Ваш ход" in await phone.locator("#status").inner_text()
-            _shot("webapp-phone.png", await phone.screenshot())
+            _shot("webapp-live-phone.png", await phone.screenshot(), docs_too=False)
 
             card = await legal.first.get_attribute("data-card")
             assert card is not None
@@ -146,7 +147,7 @@ async def test_a_finished_match_replays_in_the_page(
             assert await page.locator(".seat.open").count() == 4
             verify = await page.locator("button.copy").get_attribute("data-verify")
             assert verify is not None and verify.startswith("kozelbot verify ")
-            _shot("webapp-replay.png", await page.screenshot())
+            _shot("webapp-live-replay.png", await page.screenshot(), docs_too=False)
             await page.locator("button.control[data-step='-1']").click()
             assert f"{total - 1}/{total}" in await counter.inner_text()
             last_deal = deals[-1].deal_no
@@ -181,7 +182,7 @@ async def test_the_cover_game_s_cards_are_picked_then_led_in_the_page(
             assert await lead.get_attribute("data-action") == f"lead:{card}"
             await lead.click()
             await page.locator(f'#trick svg[data-card="{card}"]').wait_for(timeout=WAIT_MS)
-            _shot("webapp-cover.png", await page.screenshot())
+            _shot("webapp-live-cover.png", await page.screenshot(), docs_too=False)
         finally:
             await browser.close()
 

@@ -1,10 +1,11 @@
 """Issue #30 item 1–4: the Mini App's layout in a real browser (Debian's Chromium through
 Playwright), at 360×640, 390×844 and 412×915, light and dark (the reader's
-``prefers-color-scheme``, and Telegram's own theme colours handed to the page), for three
-scenes: a hvalenyi trick half played (the reader to play), the cover game mid-lead (a lead of
-three cards, one stack beaten, the reader to answer) and a finished match's replay.
+``prefers-color-scheme``, and Telegram's own theme colours handed to the page), for four
+scenes: a hvalenyi trick half played (the reader to play), the same group's table watched
+by someone not seated, the cover game mid-lead (a lead of three cards, one answer beat
+them, the reader to answer) and a finished match's replay (the first deal, mid-trick).
 
-Each scene fails on:
+Each scene fails on (and its 390×844 light screenshot is README's, ``docs/webapp-*.png``):
 
 - two text boxes that overlap (or a card on the table over a text box, a seat's box or an
   open hand's card);
@@ -43,6 +44,7 @@ from kozelbot.simulate import options_of
 from kozelbot.table import Player, Table, TableStatus
 from tests.matches import finished_match
 from tests.test_sandbox_browser import CHROMIUM, _playwright
+from tests.test_webapp_browser import _shot
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "handlers" / "webapp" / "static"
@@ -91,6 +93,25 @@ def hvalenyi_mid_trick() -> dict[str, Any]:
                       and len(v.legal) >= 3 and len(v.hand) >= 7)  # fmt: skip
 
 
+def watching() -> dict[str, Any]:
+    """The group's table as someone not seated watches it: no hand, the trick, the score."""
+    seated = hvalenyi_mid_trick()
+    options = options_of("hvalenyi", [], None)
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = new_state("hvalenyi", options)
+        while not state.over:
+            if state.needs_chance:
+                state.chance(random.Random(rng.getrandbits(32)))
+                continue
+            view = state.view_for(None)
+            if len(view.trick) == 3 and view.last_trick is not None:
+                return page(_table("hvalenyi", options), state, None, 0.0, translator("ru"))
+            seat = state.to_act()[0]
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+    return seated
+
+
 def cover_mid_lead() -> dict[str, Any]:
     """A lead of three cards that one answer beat, others' discards face down; the reader
     answers."""
@@ -102,7 +123,11 @@ def a_replay() -> dict[str, Any]:
     return frames(export(*finished_match("hvalenyi", 6)), translator("ru"))
 
 
-SCENES = {"hvalenyi": hvalenyi_mid_trick, "cover": cover_mid_lead, "replay": a_replay}
+SCENES = {"hvalenyi": hvalenyi_mid_trick, "cover": cover_mid_lead, "replay": a_replay,
+          "watching": watching}  # fmt: skip
+SHOTS = {"hvalenyi": "webapp-phone.png", "cover": "webapp-cover.png",
+         "replay": "webapp-replay.png", "watching": "webapp-watching.png"}  # fmt: skip
+"""README's screenshots: each scene at 390×844, light, outside Telegram."""
 
 STREAM = """(() => {
   const payload = %s;
@@ -160,7 +185,7 @@ async def open_scene(browser: Any, scene: str, size: tuple[int, int], scheme: st
     await window.route("https://telegram.org/**", telegram_script)
     query = "?replay=1" if scene == "replay" else "?game=1"
     await window.goto(f"{BASE}{query}#tgWebAppData=user%3D1", wait_until="domcontentloaded")
-    ready = ".seat.open" if scene == "replay" else "#hand svg.card"
+    ready = {"replay": ".seat.open", "watching": "#trick svg.card"}.get(scene, "#hand svg.card")
     await window.locator(ready).first.wait_for(timeout=10_000)
     if scene == "replay":  # the first deal, a trick half played: the hands still full
         while "#1 " not in await window.locator("#bar .deal").inner_text():
@@ -193,7 +218,49 @@ async def test_the_page_s_layout_holds_on_phones(scene: str) -> None:
                             " telegram" if telegram else ""
                         )
                         failures += [f"{where}: {p}" for p in _problems(found)]
+                        if size == (390, 844) and scheme == "light" and not telegram:
+                            _shot(SHOTS[scene], await window.screenshot())
                         await window.context.close()
         finally:
             await browser.close()
     assert not failures, "\n".join(failures[:400]) + f"\n({len(failures)} in all)"
+
+
+async def test_the_cover_game_says_whether_the_picked_cards_make_a_move() -> None:
+    """Issue #30 item 1: while picking, the status says how many more cards a move needs,
+    then the move's verb; a button with the chat's verb («Скинуть») appears; a pick that no
+    move has is said to be one. The layout holds with cards raised."""
+    _playwright()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            window = await open_scene(browser, "cover", (360, 640), "light", False)
+            moves = await window.evaluate("current.moves")
+            discard = next(m for m in moves if m["kind"] == "discard")
+            status = window.locator("#status")
+            for count, card in enumerate(discard["cards"], start=1):
+                await window.locator(f'#hand svg[data-card="{card}"]').click(
+                    position={"x": 10, "y": 30}
+                )
+                if count < len(discard["cards"]):
+                    left = len(discard["cards"]) - count
+                    assert f"Выберите ещё: {left}" in await status.inner_text()
+            assert "Скинуть" in await status.inner_text()
+            assert "good" in (await status.get_attribute("class") or "")
+            button = window.locator(f"button.move[data-action='{discard['action']}']")
+            assert await button.inner_text() == "Скинуть"
+            found = await window.evaluate(MEASURE)
+            assert not _problems(found), _problems(found)
+            # A card of no move with these: the status says so.
+            others = [c for m in moves for c in m["cards"] if c not in discard["cards"]]
+            if others:
+                await window.locator(f'#hand svg[data-card="{others[0]}"]').click(
+                    position={"x": 10, "y": 30}
+                )
+                picked = {*discard["cards"], others[0]}
+                if not any(picked <= set(m["cards"]) for m in moves):
+                    assert "bad" in (await status.get_attribute("class") or "")
+        finally:
+            await browser.close()

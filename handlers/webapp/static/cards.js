@@ -101,6 +101,10 @@ function drawTrick(trick, cards, places, nameOf, ranks, trumps) {
   }
 }
 
+/* How far down its stack's card each beating card lies, in card widths: the rank and the
+   small suit of the card under it show. */
+const STACK_STEP = 0.55;
+
 /* The cover game's lead: who led, each stack (the lead card, the cards that beat it lower
    on it, so every card's corner shows), the face-down discards as backs with their count. */
 function drawStacks(trick, view, nameOf, ranks, trumps, words) {
@@ -113,10 +117,10 @@ function drawStacks(trick, view, nameOf, ranks, trumps, words) {
   const row = tag("div", "stacks");
   for (const stack of stacks) {
     const pile = tag("div", "stack");
-    pile.style.height = `calc(var(--tw) * 1.4 + ${(stack.length - 1) * 24}px)`;
+    pile.style.height = `calc(var(--tw) * ${1.4 + (stack.length - 1) * STACK_STEP})`;
     stack.forEach((card, depth) => {
       const svg = cardSvg(card, ranks, trumps.has(card));
-      svg.style.top = `${depth * 24}px`;
+      svg.style.top = `calc(var(--tw) * ${depth * STACK_STEP})`;
       pile.appendChild(svg);
     });
     row.appendChild(pile);
