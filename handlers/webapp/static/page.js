@@ -267,7 +267,8 @@ function render() {
     }
     if (toAct.includes(Number(seat)) && current.seconds_left !== null) {
       const left = Math.max(0, Math.round(current.seconds_left - (Date.now() - shownAt) / 1000));
-      box.appendChild(element("span", "timer", `⏱ ${left}`));
+      // m:ss, not an emoji clock: it reads wherever the page runs (no emoji font needed).
+      box.appendChild(element("span", "timer", `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`));
     }
     seats.appendChild(box);
   }
