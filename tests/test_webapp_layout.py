@@ -50,7 +50,8 @@ ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "handlers" / "webapp" / "static"
 BASE = "http://kozel.test/webapp/"
 VIEWPORTS = [(360, 640), (390, 844), (412, 915)]
-NAMES = ["Аня", "Борис", "Вера", "Глеб"]
+NAMES = ["Аня", "Борис", "Вера", "Александра"]
+"""The seats' names: one as long as a name commonly gets (a side seat's at 360 px)."""
 TELEGRAM_THEMES = {
     # Telegram's own default themes (Android), as a client hands them to a Mini App.
     "light": {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#999999",
