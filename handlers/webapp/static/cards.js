@@ -171,7 +171,7 @@ function layoutHand(hand, svgs, playable) {
   hand.replaceChildren();
   if (!svgs.length) return;
   const width = hand.clientWidth || window.innerWidth;
-  const largest = Math.min(88, window.innerWidth * 0.21, window.innerHeight * 0.11);
+  const largest = Math.min(100, window.innerWidth * 0.24, window.innerHeight * 0.12);
   let card = largest;
   const span = (from, to, size) => {
     let total = size;
