@@ -1,5 +1,9 @@
 /* Cards drawn as SVG by the project: rank in the corners, the suit in the middle, red
-   hearts and diamonds, a trump marked with a band. No image is fetched from anywhere. */
+   hearts and diamonds, a trump marked with a band. No image is fetched from anywhere.
+   Also the felt both the live page and the replay draw (issue #30): the bar's sides, the
+   trick by its players, the cover game's stacks, the last trick, the hand laid out so that
+   every playable card keeps 44 px under a finger, and the contrast arithmetic (WCAG) that
+   keeps Telegram's theme colours readable. (One file: the server serves these five.) */
 "use strict";
 
 const SUITS = { C: "♣", S: "♠", H: "♥", D: "♦" };
