@@ -68,6 +68,7 @@ def page(
         if t is None or state is None or seat is None
         else [move(table.variant, action, t) for action in state.legal_actions(seat)],
         "words": {} if t is None else words(t),
+        "prompt": None if t is None or view is None or seat is None else prompt(view, t),
     }
 
 
@@ -131,8 +132,70 @@ def words(t: Translator) -> dict[str, Any]:
         "watching": t("You are watching"),
         "over": t("The match is over"),
         "offline": t("Connection lost — reconnecting…"),
+        "you": t("You"),
+        "partner": t("partner"),
+        "deal_points": t.p("column", "Points"),
+        "took": t("{name} took it", name="{name}"),
+        "leads": t("{name} leads", name="{name}"),
+        "talon": t("Talon"),
+        "pick_more": t("Pick more: {n}", n="{n}"),
+        "pick_bad": t("These cards do not go together"),
+        "copy": t("Copy the check line"),
+        "copied": t("Copied"),
+        "verbs": {
+            "lead": t("Lead"),
+            "beat": t("Beat"),
+            "discard": t("Discard"),
+            "level": t("Add"),
+            "pass": t("Pass"),
+        },
         "ranks": {rank: card_label(Card.parse(f"{rank}S"), t)[:-1] for rank in RANKS},
     }
+
+
+def prompt(view: Any, t: Translator) -> str | None:
+    """What the cover game asks of this seat now, in the chat's own words (the hand
+    message's prompt: «Побейте все стопки или скиньте 3 карты рубашкой вверх»); ``None``
+    where the page's «Ваш ход» says enough (the follow-suit games, someone else's turn).
+
+    **Decision**: the words are the chat's msgids, so the page and the chat say the same."""
+    phase = str(getattr(getattr(view, "phase", None), "value", ""))
+    if not hasattr(view, "stacks") or view.seat not in view.to_act:
+        return None
+    one = len(view.stacks) == 1
+    if phase == "lead":
+        return t("Your lead: select 1–6 cards of one suit, then Lead.")
+    if phase == "answer" and view.surplus and not view.may_beat:
+        return t.n(
+            "Discard {count} card face down.", "Discard {count} cards face down.", view.surplus
+        )
+    if phase == "answer" and view.surplus:
+        if one:
+            return t.n(
+                "Beat the stack, or discard {count} card face down.",
+                "Beat the stack, or discard {count} cards face down.",
+                view.surplus,
+            )
+        return t.n(
+            "Beat every stack, or discard {count} card face down.",
+            "Beat every stack, or discard {count} cards face down.",
+            view.surplus,
+        )
+    if phase == "answer":
+        return t("Beat the stack, or pass.") if one else t("Beat every stack, or pass.")
+    if phase == "rebeat":
+        return (
+            t("Beat your stack again, or press Done.")
+            if one
+            else t("Beat your stacks again, or press Done.")
+        )
+    if view.level_count:
+        return t.n(
+            "Levelling: add {count} card face down.",
+            "Levelling: add {count} cards face down.",
+            view.level_count,
+        )
+    return None
 
 
 def plain(value: Any) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from kozelbot.games import new_state
+from kozelbot.i18n import translator
 from kozelbot.page import page
 from kozelbot.simulate import options_of
 from kozelbot.table import Player, Table, TableStatus
@@ -106,3 +107,35 @@ def test_a_seat_sees_its_own_hand_and_the_table_none() -> None:
     assert "rules" not in mine["view"] and "strength" not in mine["view"]
     watcher = page(table, state, None, 100.0)
     assert watcher["view"]["hand"] == [] and watcher["legal"] == []
+
+
+def test_the_cover_game_s_page_says_what_to_do_in_the_chat_s_words() -> None:
+    """Issue #30 item 1: a seat answering a lead reads what the chat's hand says
+    («Побейте … или скиньте N … рубашкой вверх»), the buttons' verbs are the chat's."""
+    options = options_of("cover", [], None)
+    rng = random.Random(2)
+    state = new_state("cover", options)
+    table = Table(game_id=1, chat_id=-1, variant="cover", options=options, creator_id=1, seed=1,
+                  status=TableStatus.PLAYING,
+                  seats=[Player(user_id=i + 1, name=f"P{i}") for i in range(4)])  # fmt: skip
+    seen = set()
+    while not state.over and len(seen) < 2:
+        if state.needs_chance:
+            state.chance(random.Random(rng.getrandbits(32)))
+            continue
+        seat = state.to_act()[0]
+        view = state.view_for(seat)
+        mine = page(table, state, seat, 0.0, translator("ru"))
+        other = page(table, state, (seat + 1) % 4, 0.0, translator("ru"))
+        assert other["prompt"] is None or (seat + 1) % 4 in state.to_act()
+        if str(view.phase.value) == "answer" and view.surplus:
+            assert mine["prompt"].startswith(("Побейте", "Скиньте")), mine["prompt"]
+            assert "рубашкой вверх" in mine["prompt"]
+            seen.add("answer")
+        if str(view.phase.value) == "lead":
+            assert mine["prompt"].startswith("Ваш заход") or "Зайти" in mine["prompt"]
+            seen.add("lead")
+        assert mine["words"]["verbs"]["beat"] == "Бить"
+        assert mine["words"]["verbs"]["discard"] == "Скинуть"
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert seen == {"answer", "lead"}

@@ -63,11 +63,12 @@ async def open_page(browser: Any, viewport: dict[str, int], address: str, person
     return page
 
 
-def _shot(name: str, data: bytes) -> None:
+def _shot(name: str, data: bytes, *, docs_too: bool = True) -> None:
+    """A screenshot to the artifacts, and to ``docs/`` when asked (or missing there)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / name).write_bytes(data)
     docs = ROOT / "docs" / name
-    if not docs.exists() or os.environ.get("KOZEL_UPDATE_SCREENSHOT") == "1":
+    if docs_too and (not docs.exists() or os.environ.get("KOZEL_UPDATE_SCREENSHOT") == "1"):
         docs.parent.mkdir(exist_ok=True)
         shutil.copyfile(ARTIFACTS / name, docs)
 
@@ -94,7 +95,7 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
             cards = [d for row in hand.buttons for _, d in row if d.startswith("c:")]
             assert await phone.locator("#hand svg.card").count() == len(cards)
             assert "Ваш ход" in await phone.locator("#status").inner_text()
-            _shot("webapp-phone.png", await phone.screenshot())
+            _shot("webapp-live-phone.png", await phone.screenshot(), docs_too=False)
 
             card = await legal.first.get_attribute("data-card")
             assert card is not None
@@ -107,7 +108,7 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
             await phone.locator("#hand svg.card.legal").first.wait_for(state="detached",
                                                                        timeout=WAIT_MS)  # fmt: skip
             before = runner.app.bot_data.service.snapshot(game_id).version  # type: ignore[union-attr]
-            await phone.locator("#hand svg.card").first.click()
+            await phone.locator("#hand svg.card").first.click(position={"x": 8, "y": 30})
             await phone.locator("#status.refused").wait_for(timeout=WAIT_MS)
             assert runner.app.bot_data.service.snapshot(game_id).version == before  # type: ignore[union-attr]
 
@@ -125,8 +126,9 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
 async def test_a_finished_match_replays_in_the_page(
     emu: BotApiEmulator, webapp_bot: tuple[BotRunner, str]
 ) -> None:
-    """The replay opens at the match's last move with every hand shown; ◀ steps back, ⏮
-    jumps to the deal before, and each deal shows its `kozelbot verify` line."""
+    """The replay opens at the match's last move with every hand shown; ◀ steps back, |◀
+    jumps to the deal before, and each deal's `kozelbot verify` line is behind a copy
+    button."""
     runner, url = webapp_bot
     assert runner.app is not None
     viewer = emu.add_user(first_name="Зритель", language_code="ru")
@@ -143,12 +145,13 @@ async def test_a_finished_match_replays_in_the_page(
             await counter.wait_for(timeout=WAIT_MS)
             assert f"{total}/{total}" in await counter.inner_text()
             assert await page.locator(".seat.open").count() == 4
-            assert "kozelbot verify " in await page.locator("code.verify").inner_text()
-            _shot("webapp-replay.png", await page.screenshot())
-            await page.locator("button.control", has_text="◀").click()
+            verify = await page.locator("button.copy").get_attribute("data-verify")
+            assert verify is not None and verify.startswith("kozelbot verify ")
+            _shot("webapp-live-replay.png", await page.screenshot(), docs_too=False)
+            await page.locator("button.control[data-step='-1']").click()
             assert f"{total - 1}/{total}" in await counter.inner_text()
             last_deal = deals[-1].deal_no
-            await page.locator("button.control", has_text="⏮").click()
+            await page.locator("button.control[data-step='-deal']").click()
             assert f"#{last_deal} " in await counter.inner_text()  # the deal before the last
         finally:
             await browser.close()
@@ -179,7 +182,7 @@ async def test_the_cover_game_s_cards_are_picked_then_led_in_the_page(
             assert await lead.get_attribute("data-action") == f"lead:{card}"
             await lead.click()
             await page.locator(f'#trick svg[data-card="{card}"]').wait_for(timeout=WAIT_MS)
-            _shot("webapp-cover.png", await page.screenshot())
+            _shot("webapp-live-cover.png", await page.screenshot(), docs_too=False)
         finally:
             await browser.close()
 

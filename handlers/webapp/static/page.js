@@ -71,13 +71,30 @@ function pickReader() {
   if (!gameId && !replayId && start.startsWith("r")) replayId = start.slice(1);
 }
 
+/* Telegram's colours for the page (not the felt, which stays green under white text), each
+   text kept at 4.5 : 1 at least: a theme's text that reads too faintly on its background
+   is left for the page's own, a button darkened (or lightened) until its text reads.
+   **Decision**: Telegram's hint colour is not used for text (its default light one is
+   2.85 : 1 on white); the bar and the status use the theme's text colour. */
 function theme(params) {
   const root = document.documentElement.style;
-  const names = { bg_color: "--bg", text_color: "--text", hint_color: "--hint",
-                  button_color: "--accent", button_text_color: "--accent-text",
-                  secondary_bg_color: "--felt-edge" };
-  for (const [key, variable] of Object.entries(names)) {
-    if (params[key]) root.setProperty(variable, params[key]);
+  const hex = (value) => typeof value === "string" && /^#[0-9a-f]{6}$/i.test(value);
+  const bg = hex(params.bg_color) ? params.bg_color : null;
+  if (bg) root.setProperty("--bg", bg);
+  if (bg && hex(params.text_color) && contrast(params.text_color, bg) >= 4.5) {
+    root.setProperty("--text", params.text_color);
+  } else if (bg) {
+    root.setProperty("--text", luminance(bg) > 0.2 ? "#1c1c1e" : "#f5f5f5");
+  }
+  if (bg) {
+    const light = luminance(bg) > 0.2;
+    root.setProperty("--refused", light ? "#b3261e" : "#ff8a80");
+    root.setProperty("--ok", light ? "#1b7f3b" : "#8fe3a8");
+  }
+  if (hex(params.button_color)) {
+    const on = hex(params.button_text_color) ? params.button_text_color : "#ffffff";
+    root.setProperty("--accent-text", on);
+    root.setProperty("--accent", readableUnder(params.button_color, on));
   }
 }
 
@@ -201,7 +218,7 @@ function show(payload) {
   render();
   const last = payload.view && payload.view.last_trick;
   const had = before && before.view && before.view.last_trick;
-  if (last && JSON.stringify(last) !== JSON.stringify(had)) sweep(last);
+  if (before && last && JSON.stringify(last) !== JSON.stringify(had)) sweep(last);
 }
 
 function seatsAround() {
@@ -228,72 +245,93 @@ function render() {
   const around = seatsAround();
   const toAct = view.to_act || [];
 
-  const bar = $("bar");
-  bar.replaceChildren();
-  const score = (view.score || []).join(" : ");
-  bar.appendChild(element("span", "score", `${words.score || ""} ${score}`));
-  const trump = view.trump_suit || view.trump;
-  if (trump) bar.appendChild(element("span", "trump-suit", `${words.trump || ""} ${SUITS[trump] || ""}`));
-  if (view.points) bar.appendChild(element("span", "points", `${words.points || ""} ${view.points.join(" : ")}`));
+  const me = current.seat;
+  const players = view.players || current.players.length;
+  const cover = Array.isArray(view.stacks);
+  drawBar($("bar"), {
+    score: view.score || [], points: cover ? view.open_points : view.points, players, me,
+    nameOf: name, words, trump: cover ? null : view.trump_suit || view.trump,
+  });
 
   const seats = $("seats");
   seats.replaceChildren();
   const sizes = view.hand_sizes || [];
+  const partner = players === 4 && me !== null ? (me + 2) % 4 : null;
   for (const [seat, place] of Object.entries(around)) {
     const box = element("div", `seat ${place}` + (toAct.includes(Number(seat)) ? " turn" : ""));
     box.setAttribute("data-seat", seat);
     box.appendChild(element("span", "name", name(Number(seat))));
-    if (Number(seat) !== current.seat && sizes[seat] !== undefined) {
+    if (Number(seat) === partner) box.appendChild(element("span", "tag partner", words.partner || ""));
+    if (Number(seat) !== me && sizes[seat] !== undefined) {
       box.appendChild(element("span", "count", `🂠 ${sizes[seat]}`));
     }
     if (toAct.includes(Number(seat)) && current.seconds_left !== null) {
       const left = Math.max(0, Math.round(current.seconds_left - (Date.now() - shownAt) / 1000));
-      box.appendChild(element("span", "timer", `⏱ ${left}`));
+      // m:ss, not an emoji clock: it reads wherever the page runs (no emoji font needed).
+      box.appendChild(element("span", "timer", `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`));
     }
     seats.appendChild(box);
   }
+  if (cover && view.talon !== undefined) seats.appendChild(talonBox(view, words));
 
-  const trick = $("trick");
-  trick.replaceChildren();
-  for (const [seat, card] of tableCards(view)) {
-    const slot = element("div", `slot ${around[seat] || "bottom"}`);
-    slot.appendChild(card ? cardSvg(card, ranks, trumps.has(card)) : backSvg());
-    trick.appendChild(slot);
-  }
-
-  const last = $("last");
-  last.replaceChildren();
-  if (view.last_trick && view.last_trick.cards) {
-    last.appendChild(element("span", "caption", words.last_trick || ""));
-    for (const [, card] of view.last_trick.cards) last.appendChild(cardSvg(card, ranks, trumps.has(card)));
-  }
+  const nameOf = name;
+  if (cover) drawStacks($("trick"), view, nameOf, ranks, trumps, words);
+  else drawTrick($("trick"), Array.isArray(view.trick) ? view.trick : [], around, nameOf, ranks, trumps);
+  drawLast($("last"), view.last_trick, nameOf, ranks, trumps, words);
 
   const status = $("status");
-  if (current.status === "finished" || current.status === "stopped") status.textContent = words.over || "";
-  else if (current.seat === null) status.textContent = words.watching || "";
-  else if (toAct.includes(current.seat)) status.textContent = words.your_turn || "";
-  else if (toAct.length) status.textContent = (words.waiting || "").replace("{name}", name(toAct[0]));
-  else status.textContent = "";
-  if (note) status.textContent = note;
-  status.classList.toggle("refused", Boolean(note));
+  let said = "";
+  let tone = "";
+  if (current.status === "finished" || current.status === "stopped") said = words.over || "";
+  else if (me === null) said = words.watching || "";
+  else if (toAct.includes(me)) said = current.prompt || words.your_turn || "";
+  else if (toAct.length) said = (words.waiting || "").replace("{name}", name(toAct[0]));
+  const picking = pickState();
+  if (picking) [said, tone] = picking;
+  if (note) [said, tone] = [note, "refused"];
+  status.textContent = said;
+  status.className = tone;
 
   drawActions(ranks);
   drawHand(view, ranks, trumps);
 }
 
 /* The cards on the table, whatever the family calls them: a follow-suit trick (seat, card
-   or null face down), or the cover game's stacks (their top cards). */
+   or null face down), or the cover game's stacks (each stack's cards, by the leader). */
 function tableCards(view) {
   if (Array.isArray(view.trick)) return view.trick;
-  if (Array.isArray(view.stacks)) return view.stacks.map((stack) => [view.leader, stack[stack.length - 1]]);
+  if (Array.isArray(view.stacks)) return view.stacks.flat().map((card) => [view.leader, card]);
   return [];
 }
 
 const PLAYS_ONE = new Set(["play", "return"]);
 
+/* The moves of several cards (the cover game's lead, beat, discard, levelling). */
+function manyMoves() {
+  return (current.moves || []).filter((m) => !(PLAYS_ONE.has(m.kind) && m.cards.length === 1)
+    && m.cards.length > 0 && m.kind !== "give");
+}
+
+/* While cards are picked: whether they make a move, may still make one, or cannot — as
+   the status's words and tone ([text, "good" | "bad" | ""]), or null with nothing picked. */
+function pickState() {
+  if (!selected.size) return null;
+  const words = current.words || {};
+  const verbs = words.verbs || {};
+  const picked = [...selected];
+  const moves = manyMoves();
+  const exact = moves.filter((m) => m.cards.length === picked.length && picked.every((c) => m.cards.includes(c)));
+  if (exact.length) return [[...new Set(exact.map((m) => verbs[m.kind] || m.label))].join(" · ") + " ✓", "good"];
+  const wider = moves.filter((m) => picked.every((c) => m.cards.includes(c)));
+  if (wider.length) {
+    const more = Math.min(...wider.map((m) => m.cards.length - picked.length));
+    return [(words.pick_more || "{n}").replace("{n}", String(more)), ""];
+  }
+  return [words.pick_bad || "✗", "bad"];
+}
+
 function drawHand(view, ranks, trumps) {
   const hand = $("hand");
-  hand.replaceChildren();
   const moves = current.moves || [];
   const single = new Map();
   const inSome = new Set();
@@ -301,13 +339,16 @@ function drawHand(view, ranks, trumps) {
     if (PLAYS_ONE.has(move.kind) && move.cards.length === 1) single.set(move.cards[0], move.action);
     for (const card of move.cards) inSome.add(card);
   }
+  const bad = pickState() && pickState()[1] === "bad";
   const cards = view.hand || [];
-  cards.forEach((card, index) => {
+  const playable = [];
+  const svgs = cards.map((card) => {
     const svg = cardSvg(card, ranks, trumps.has(card));
-    const playable = single.has(card) || (!single.size && inSome.has(card));
-    svg.classList.add(playable ? "legal" : "idle");
+    const may = single.has(card) || (!single.size && inSome.has(card));
+    playable.push(may);
+    svg.classList.add(may ? "legal" : "idle");
     if (selected.has(card)) svg.classList.add("selected");
-    svg.style.setProperty("--i", String(index - (cards.length - 1) / 2));
+    if (selected.has(card) && bad) svg.classList.add("bad");
     svg.addEventListener("click", () => {
       if (single.has(card)) return play(single.get(card));
       // A card the rules forbid now, or out of turn: the server refuses it and says why
@@ -318,16 +359,18 @@ function drawHand(view, ranks, trumps) {
       haptic("light");
       render();
     });
-    hand.appendChild(svg);
+    return svg;
   });
+  layoutHand(hand, svgs, playable);
 }
 
 /* Every other move as a button: a redeal, a call, a hand-off, «не б'ю», Відбій, a claim; a
    move of several cards (the cover game's lead, beat, discard, levelling) once the cards
-   picked are exactly its cards. */
+   picked are exactly its cards, under the chat's verb («Бить», «Скинуть»). */
 function drawActions() {
   const actions = $("actions");
   actions.replaceChildren();
+  const verbs = (current.words || {}).verbs || {};
   const picked = [...selected].sort().join(",");
   const shown = new Set();
   for (const move of current.moves || []) {
@@ -336,8 +379,10 @@ function drawActions() {
     if (many && [...move.cards].sort().join(",") !== picked) continue;
     if (shown.has(move.action)) continue;
     shown.add(move.action);
-    const button = element("button", "move", move.label);
+    const label = many && verbs[move.kind] ? verbs[move.kind] : move.label;
+    const button = element("button", "move", label);
     button.setAttribute("data-action", move.action);
+    button.title = move.label;
     button.addEventListener("click", () => play(move.action));
     actions.appendChild(button);
   }

@@ -1,7 +1,8 @@
 /* The replay of a finished match: every hand shown, frame after frame — step back and
    forth, jump a deal, or let it play. The frames come from the server, which plays the
-   match again through the rules (kozelbot/frames.py); each deal shows its shuffle's seal and
-   the `kozelbot verify` line that checks it. */
+   match again through the rules (kozelbot/frames.py); the trick by its players and who took
+   it, the deal's points in the bar; each deal's `kozelbot verify` line (hundreds of
+   characters of hex) is behind a copy button. */
 "use strict";
 
 let replay = null;
@@ -49,6 +50,17 @@ function autoplay() {
   drawReplay();
 }
 
+/* What the frame's move did beyond its card: a trick taken (who, its points) — the frame
+   after a trick's last card shows the whole trick and its taker. */
+function tookLine(table, nameOf, words) {
+  const last = table.last_trick;
+  if (!last || !last.cards || (table.trick && table.trick.length)) return "";
+  const took = (words.took || "{name}").replace("{name}", nameOf(last.winner));
+  return last.points ? `${took} +${last.points}` : took;
+}
+
+const CONTROLS = [["-deal", "|◀"], ["-1", "◀"], ["play", "▶▶"], ["1", "▶"], ["deal", "▶|"]];
+
 function drawReplay() {
   const frame = replay.frames[at];
   const words = replay.words || {};
@@ -59,12 +71,14 @@ function drawReplay() {
   const places = players === 2 ? ["bottom", "top"]
     : players === 3 ? ["bottom", "left", "right"] : ["bottom", "left", "top", "right"];
   const nameOf = (seat) => (replay.players.find((p) => p.seat === seat) || {}).name || "—";
+  const cover = Array.isArray(table.stacks);
 
-  const bar = $("bar");
-  bar.replaceChildren();
   const deal = replay.deals.find((d) => d.deal_no === frame.deal) || {};
-  bar.appendChild(element("span", "score", `${words.score || ""} ${(table.score || []).join(" : ")}`));
-  bar.appendChild(element("span", "deal", `#${(frame.deal || 0) + 1} · ${at + 1}/${replay.frames.length}`));
+  drawBar($("bar"), {
+    score: table.score || [], points: cover ? table.open_points : table.points, players,
+    me: null, nameOf, words, trump: cover ? table.trump : table.trump_suit || table.trump,
+    extra: element("div", "deal", `#${(frame.deal || 0) + 1} · ${at + 1}/${replay.frames.length}`),
+  });
 
   const seats = $("seats");
   seats.replaceChildren();
@@ -77,32 +91,58 @@ function drawReplay() {
     seats.appendChild(box);
   });
 
+  // A trick just completed leaves the table: show it, and who took it, until the next card.
   const trick = $("trick");
-  trick.replaceChildren();
-  // A trick just completed leaves the table: show it until the next card comes.
-  let onTable = tableCards(table);
-  if (!onTable.length && table.last_trick && table.last_trick.cards) onTable = table.last_trick.cards;
-  for (const [seat, card] of onTable) {
-    const slot = element("div", `slot ${places[seat] || "bottom"}`);
-    slot.appendChild(card ? cardSvg(card, ranks, trumps.has(card)) : backSvg());
-    trick.appendChild(slot);
+  if (cover) {
+    drawStacks(trick, table, nameOf, ranks, trumps, words);
+  } else {
+    let onTable = Array.isArray(table.trick) ? table.trick : [];
+    if (!onTable.length && table.last_trick && table.last_trick.cards) onTable = table.last_trick.cards;
+    drawTrick(trick, onTable, places, nameOf, ranks, trumps);
   }
   $("last").replaceChildren();
   $("hand").replaceChildren();
 
-  $("status").textContent = `${nameOf(frame.seat)}: ${frame.label}`;
+  const took = cover ? "" : tookLine(table, nameOf, words);
+  $("status").textContent = `${nameOf(frame.seat)}: ${frame.label}` + (took ? ` · ${took}` : "");
+  $("status").className = "";
   const actions = $("actions");
   actions.replaceChildren();
-  const controls = [["⏮", () => jumpDeal(-1)], ["◀", () => step(-1)],
-                    [playing ? "⏸" : "⏯", autoplay], ["▶", () => step(1)], ["⏭", () => jumpDeal(1)]];
-  for (const [label, act] of controls) {
-    const button = element("button", "move control", label);
-    button.addEventListener("click", act);
+  const acts = { "-deal": () => jumpDeal(-1), "-1": () => step(-1), play: autoplay,
+                 1: () => step(1), deal: () => jumpDeal(1) };
+  for (const [key, label] of CONTROLS) {
+    const button = element("button", "move control", key === "play" && playing ? "❚❚" : label);
+    button.setAttribute("data-step", key);
+    button.addEventListener("click", acts[key]);
     actions.appendChild(button);
   }
   if (deal.verify) {
-    const line = element("code", "verify", deal.verify);
-    line.title = deal.commit || "";
+    // The `kozelbot verify` line (hundreds of characters of hex) is copied, not shown.
+    const line = element("div", "verify");
+    const copy = element("button", "copy", words.copy || "kozelbot verify");
+    copy.setAttribute("data-verify", deal.verify);
+    copy.title = deal.commit || "";
+    copy.addEventListener("click", () => copyLine(deal.verify, copy, words));
+    line.appendChild(copy);
     actions.appendChild(line);
+  }
+}
+
+/* The verify line to the clipboard; where the clipboard is not to be had, a text field
+   holding it, selected, to copy by hand. */
+function copyLine(text, button, words) {
+  const done = () => { button.textContent = `${words.copied || "✓"} ✓`; };
+  const byHand = () => {
+    const field = element("textarea", "verify-text");
+    field.value = text;
+    field.readOnly = true;
+    field.rows = 3;
+    button.replaceWith(field);
+    field.select();
+  };
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    navigator.clipboard.writeText(text).then(done, byHand);
+  } else {
+    byHand();
   }
 }

@@ -9,3 +9,4 @@ function begin() {
 
 setInterval(() => { if (!replay && current && current.seconds_left !== null) render(); }, 1000);
 withTelegram().then(begin);
+window.addEventListener("resize", () => { if (replay) drawReplay(); else render(); });
