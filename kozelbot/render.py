@@ -23,6 +23,7 @@ from kozelbot.texts import (
     Keyboard,
     card_label,
     cards_label,
+    figure,
     mention,
     pack_lines,
     seat_name,
@@ -230,7 +231,7 @@ def rating_changes_text(changes: list[RatingChange], table: Table, t: Translator
     lines = ["📈 " + t("Rating (a newcomer has {base}):", base=rating_label(DISPLAY_BASE))]
     for change in changes:
         name = escape(names.get(change.user_id, "?"))
-        lines.append(f"{name} {rating_label(change.after)} ({signed(change.delta)})")
+        lines.append(f"{figure(name, rating_label(change.after))} ({signed(change.delta)})")
     return "\n".join(lines)
 
 

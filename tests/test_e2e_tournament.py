@@ -24,6 +24,7 @@ from kozelbot.tournament.standings import standings
 from kozelbot.tournament.tables import no_shows, result_of
 from sandbox.watch import choose_button, hand_message, shows_turn
 from storage import Storage
+from tests import transcripts
 from tests.conftest import TOURNAMENT_MINUTE
 from tests.e2e import BotProcess, BotRunner
 
@@ -102,6 +103,9 @@ async def test_a_plain_group_s_tournament_runs_to_its_champion(
     # the match was level when the clock struck: a draw each, but the no-show lost
     assert re.search(rf"^4\. {absent.first_name} — 0 pts", board.text, re.M), board.text
     assert f"Did not come (round): {absent.first_name} (1)" in board.text
+    # Issue #30: on a phone no figure is glued to a name, no line wraps inside an item.
+    chats = [(group.id, "group"), *((u.id, u.first_name) for u in users)]
+    transcripts.read_layout(emu, chats, [u.first_name for u in users], "tournament")
 
 
 class Table:

@@ -16,7 +16,7 @@ from kozelbot.follow.view import View
 from kozelbot.follow.vocabulary import IN_DEAL
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
-from kozelbot.texts import SUIT_ORDER, card_label, eyes, pair_name, seat_name
+from kozelbot.texts import SUIT_ORDER, card_label, eyes, pack_lines, pair_name, seat_name
 
 FACE_DOWN = "🂠"
 """A card played face down (an opening's blind trick)."""
@@ -120,8 +120,13 @@ def waiting_line(view: View, t: Translator) -> str:
 
 
 def on_table(table: Table, view: View, t: Translator) -> str:
-    """The trick on the table, each card with who played it; a card face down is 🂠."""
-    return " · ".join(
-        f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
-        for s, c in view.trick
+    """The trick on the table, each card with who played it; a card face down is 🂠. Wider
+    than a phone's row, it wraps between cards, never between a card and its player."""
+    return "\n".join(
+        pack_lines(
+            [
+                f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
+                for s, c in view.trick
+            ]
+        )
     )

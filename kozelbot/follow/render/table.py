@@ -169,9 +169,12 @@ def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
         lines.append(t("Last trick — {name}, +{points}:",
                        name=seat_name(table, int(last["winner"]), t),
                        points=last["points"]))  # fmt: skip
-        lines.append(" · ".join(f"{seat_name(table, int(seat), t)} "
-                                f"{card_label(Card.parse(code), t)}"
-                                for seat, code in last["cards"]))  # fmt: skip
+        lines += pack_lines(
+            [
+                f"{seat_name(table, int(seat), t)} {card_label(Card.parse(code), t)}"
+                for seat, code in last["cards"]
+            ]
+        )
     lines.append(t("Points this deal: {a} : {b}", a=result.points[0], b=result.points[1]))
     if details.get("next_trump"):
         lines.append(t("Next deal's trump: {suit}", suit=Suit(details["next_trump"]).symbol))
