@@ -164,6 +164,16 @@ def fit_line(label: str, value: str) -> list[str]:
     return [line] if visible(line) <= LINE else [label, value]
 
 
+def break_after(line: str, sep: str) -> str:
+    """``line`` as it is when it fits a phone's row (``LINE``), else broken after its first
+    ``sep`` (a label's colon, a heading's dash, a clause's comma), so the phone never wraps
+    it inside an item (``Козырь ♦:`` / ``последняя карта прошлой сдачи``)."""
+    at = line.find(sep)
+    if visible(line) <= LINE or at < 0:
+        return line
+    return line[: at + len(sep)].rstrip() + "\n" + line[at + len(sep) :].lstrip()
+
+
 def pack_lines(parts: Sequence[str], sep: str = " · ") -> list[str]:
     """Short pieces joined by ``sep`` into as few phone-wide lines (``LINE``) as they fit,
     in order, never splitting a piece; a piece longer than a row keeps a line of its own."""

@@ -12,7 +12,7 @@ from kozelbot.follow.vocabulary import Outcome
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
-from kozelbot.texts import figure, fit, pair_name, versus
+from kozelbot.texts import NBSP, figure, fit, pair_name, versus
 
 
 def result_text(table: Table, result: DealScored, t: Translator) -> str:
@@ -126,8 +126,10 @@ def _belka_line(result: DealScored, rules: Rules, t: Translator) -> list[str]:
     awards = rules.awards if result.side == obligation else defence
     high, low = awards[0][1], units(rules.scoring, awards[1][1], t)
     if result.side == obligation:
-        return [t("On obligation: 61–89 → {low}, 90+ → {high}.", low=low, high=high)]
-    return [t("Defending: 61–89 → {low}, 90+ → {high}.", low=low, high=high)]
+        line = t("On obligation: 61–89 → {low}, 90+ → {high}.", low=low, high=high)
+    else:
+        line = t("Defending: 61–89 → {low}, 90+ → {high}.", low=low, high=high)
+    return [line.replace(" → ", f"{NBSP}→{NBSP}")]  # an award never parts from its range
 
 
 def match_over_text(table: Table, over: MatchOver, t: Translator) -> str:

@@ -24,6 +24,7 @@ from kozelbot.game import DealScored
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
 from kozelbot.texts import (
+    break_after,
     card_label,
     cards_label,
     ended_line,
@@ -112,8 +113,9 @@ def _phase_lines(table: Table, view: View, move_time: int, t: Translator) -> lis
         if view.opening == "hvalyonka":  # kryuk: the first leader is praised
             lines.append(t("Hvalyonka: {name} leads", name=leader))
         else:  # sixes: the hvalyonka the first leader called
-            lines.append(t("Hvalyonka “{kind}”: {name} leads",
-                           kind=opening_name(view.opening, t), name=leader))  # fmt: skip
+            kind = opening_name(view.opening, t)
+            lines.append(break_after(t("Hvalyonka “{kind}”: {name} leads", kind=kind,
+                                       name=leader), ": "))  # fmt: skip
     timer = f" ⏳ {move_time} " + t("s") if move_time else ""
     for note in view.handoff_notes:
         lines += _note_lines(table, note, timer, t)
@@ -147,10 +149,11 @@ def _note_lines(table: Table, note: HandoffNote, timer: str, t: Translator) -> l
         return [t("Hand-off: {giver} → {to}: “go ahead!”", giver=giver, to=to), passing + timer]
     count = t.n("{count} card", "{count} cards", note.given)
     if note.returned < note.given:
-        return [t("Hand-off: {giver} → {to}, {cards} face down", giver=giver, to=to,
-                  cards=count),
+        return [break_after(t("Hand-off: {giver} → {to}, {cards} face down", giver=giver,
+                              to=to, cards=count), ", "),
                 t("{name} returns as many.", name=f"<b>{to}</b>") + timer]  # fmt: skip
-    return [t("Hand-off: {giver} → {to}, {cards}", giver=giver, to=to, cards=count)]
+    return [break_after(t("Hand-off: {giver} → {to}, {cards}", giver=giver, to=to, cards=count),
+                        ", ")]  # fmt: skip
 
 
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
