@@ -79,14 +79,19 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
 def _seat_lines(table: Table, view: View, t: Translator) -> list[str]:
     """The order of play; in belka each seat with the suit it owns (RULES.md §1.4)."""
     if view.seat_suits is not None:
-        owners = " → ".join(
-            f"{seat_name(table, s, t)} {suit.symbol}" for s, suit in enumerate(view.seat_suits)
-        )
-        return fit_line(t("Seat suits and order of play:"), owners)
+        suits = enumerate(view.seat_suits)
+        owners = [f"{seat_name(table, s, t)} {suit.symbol}" for s, suit in suits]
+        return fit_line(t("Seat suits and order of play:"), _arrows(owners))
     if len(table.seats) == 2:
         return []  # two players take turns: the table says whose
-    order = " → ".join(seat_name(table, seat, t) for seat in range(len(table.seats)))
-    return fit_line(t("Order of play:"), order)
+    order = [seat_name(table, seat, t) for seat in range(len(table.seats))]
+    return fit_line(t("Order of play:"), _arrows(order))
+
+
+def _arrows(names: list[str]) -> str:
+    """``Аня → Борис → Вера``; wider than a phone's row, a line breaks before an arrow, so
+    the arrow stays with the name it points to (``→ Глеб``)."""
+    return "\n".join(pack_lines([names[0], *(f"→ {name}" for name in names[1:])], " "))
 
 
 def _lead_right_line(table: Table, view: View, t: Translator) -> str | None:
