@@ -35,6 +35,7 @@ IDS = [
     "wrapped-order",
     "wrapped-score",
     "broken-lines",
+    "split-computer",
 ]
 
 
@@ -88,6 +89,7 @@ def test_a_table_a_result_and_a_hand_that_read_right_pass() -> None:
         (TABLE + "\nПорядок хода: Борис → Аня → Вера → Глеб", GROUP, "inside an item"),
         ("🏆 🤖 Бот 1 и 🤖 Бот 3 выиграли 14 : 6.", GROUP, "inside an item"),
         (TABLE + "\nАня Т♦ · Вера В♥ ·\nГлеб 8♠", GROUP, "inside an item"),
+        ("Сдача 3: Люся! Все взятки берёт 🤖 Бот 2.", GROUP, "inside an item"),
     ],
     ids=IDS,
 )

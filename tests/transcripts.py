@@ -232,7 +232,8 @@ def wraps_inside(rows: list[str], *, soft: bool, names: Iterable[str] = NAMES) -
     """Rows that break inside an item: a message's lines, or (``soft``) one line as the
     phone wraps it. A row ending with a separator (``Вера →`` / ``Глеб``, ``Аня 6 ·``) or
     starting with one, a score's colon parted from its figure (``14 :`` / ``6.``); as the
-    phone wraps, a name parted from its card or figure too (``Борис`` / ``7♦``).
+    phone wraps, a name parted from its card or figure too (``Борис`` / ``7♦``), and a
+    computer's name split (``🤖 Бот`` / ``3``).
     **Decision**: a dash may end a row (Russian typesetting keeps it there; ``На столе: —``
     is an empty place), and a line may start with ``→`` (the award of a result)."""
     known = "|".join([COMPUTER, *(re.escape(n) for n in names)])
@@ -243,6 +244,8 @@ def wraps_inside(rows: list[str], *, soft: bool, names: Iterable[str] = NAMES) -
         if after[:1].isdigit() and before.endswith(" :"):
             return True
         if soft and re.match(r"[\d+]", after) and re.search(rf"(?:{known})$", before):
+            return True
+        if soft and re.search(r"🤖(?: (?:Бот|Bot))?$", before):  # «🤖 Бот» / «3»
             return True
     return False
 
