@@ -16,7 +16,6 @@ from kozelbot.cover.render.lines import (
     FACE_DOWN,
     chain,
     figures,
-    fit,
     played,
     side_names,
     sides_of,
@@ -30,7 +29,7 @@ from kozelbot.cover.vocabulary import Phase
 from kozelbot.game import DealScored
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
-from kozelbot.texts import card_label, ended_line, figure, pack_lines, seat_name
+from kozelbot.texts import card_label, ended_line, figure, fit, pack_lines, seat_name
 
 
 def _talon_line(view: View, t: Translator) -> str:
