@@ -17,7 +17,7 @@ from kozelbot.callbacks import AnalysisButton, HistoryButton, SealButton
 from kozelbot.games import TABLE_PRESETS, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.records import BoardRow, DealRecord, HistoryPlayer, HistoryRow, VariantStats
-from kozelbot.texts import Button, Keyboard, pack_lines
+from kozelbot.texts import Button, Keyboard, figure, pack_lines
 
 MESSAGE_LIMIT = 4096
 """Telegram's limit on a message's text."""
@@ -126,8 +126,8 @@ def score_line(row: HistoryRow, t: Translator) -> str:
 
     if len(row.score) == 2:
         a, b = row.score
-        return f"{named(0)} {a} : {b} {named(1)}"
-    return " · ".join(f"{named(side)} {score}" for side, score in enumerate(row.score))
+        return figure(f"{named(0)} — {named(1)}", f"{a} : {b}")
+    return " · ".join(figure(named(side), score) for side, score in enumerate(row.score))
 
 
 # -- /top ---------------------------------------------------------------------------------
@@ -293,9 +293,7 @@ def outcome_label(variant: str, outcome: str, t: Translator) -> str | None:
     return texts_of(variant).outcome_label(outcome, t)
 
 
-def deal_lines(
-    variant: str, deal: DealRecord, names: dict[int, str], t: Translator
-) -> list[str]:
+def deal_lines(variant: str, deal: DealRecord, names: dict[int, str], t: Translator) -> list[str]:
     """One deal: its number and outcome, the card points per side, who gained what, and the
     running score (HTML)."""
     head = "<b>" + escape(t("Deal {n}", n=deal.deal_no + 1)) + "</b>"

@@ -21,8 +21,10 @@ from kozelbot.texts import (
     NOT_NOW,
     Button,
     Keyboard,
+    break_after,
     card_label,
     cards_label,
+    figure,
     mention,
     pack_lines,
     seat_name,
@@ -58,7 +60,8 @@ def rules_text(variant: str, t: Translator) -> str:
 def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset()) -> str:
     """The lobby message (edited as people join); ``flagged`` users left matches repeatedly."""
     family = texts_of(table.variant)
-    lines = [f"🐐 <b>{escape(family.title(table.variant, t))}</b> — " + t("gathering players")]
+    head = f"🐐 <b>{escape(family.title(table.variant, t))}</b> — " + t("gathering players")
+    lines = [break_after(head, " — ")]
     lines.append(escape(options_line(table, t)))
     if table.tournament is not None:
         lines.insert(0, "🏆 " + t("Tournament · round {n} · table {table}",
@@ -232,7 +235,7 @@ def rating_changes_text(changes: list[RatingChange], table: Table, t: Translator
     lines = ["📈 " + t("Rating (a newcomer has {base}):", base=rating_label(DISPLAY_BASE))]
     for change in changes:
         name = escape(names.get(change.user_id, "?"))
-        lines.append(f"{name} {rating_label(change.after)} ({signed(change.delta)})")
+        lines.append(f"{figure(name, rating_label(change.after))} ({signed(change.delta)})")
     return "\n".join(lines)
 
 

@@ -7,7 +7,7 @@ into inline keyboards.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape, unescape
 
@@ -34,9 +34,18 @@ ROW_WIDTH = 5
 NOT_NOW = "({card})"
 """A card that may not be played now, bracketed: «(К♥)» reads at a glance on a phone, where a
 faint trailing «·» did not (issue #30 item 9); see ``is_not_now``."""
-LINE = 40
+LINE = 34
 """Characters a phone shows in one row of a message (UX.md: "nothing wider than a phone");
-table lines are packed or wrapped to stay within it where they can."""
+table lines are packed or wrapped to stay within it where they can.
+
+Measured (issue #30 item 7, ``benchmarks/line_width.py``): Telegram draws text in the system
+font (Roboto, SF) at 16 px; a bubble on a 360-px phone leaves about 300 px for it (360 less
+margins 2×12, padding 2×10 and the tail's 16). DejaVu Sans standing in for Roboto (it is a
+little wider: the safe side), the bot's own lines fit 31 to 36 characters in 300 px, median
+34 — what the phone of issue #30 showed (``Аня Т♦ · Вера В♥ · Глеб 8♠ · Борис`` then ``7♦``).
+"""
+NBSP = "\u00a0"
+"""A space the phone never wraps at: it keeps a score (``14 : 6``) in one piece."""
 
 
 # -- small pieces ------------------------------------------------------------------------
@@ -86,10 +95,30 @@ def mention(user_id: int, name: str) -> str:
 
 
 def pair_name(table: Table, side: int, t: Translator) -> str:
-    """The two names of a side (seats 0+2 or 1+3); in a duel, the player's."""
+    """The two names of a side (seats 0+2 or 1+3); in a duel, the player's.
+
+    **Decision** (issue #30 item 5): the names stay joined by a bare ``+`` (``Аня+Вера``,
+    ``🤖 Бот 1+🤖 Бот 3``) to spare the phone's row; what kept a computer's number from
+    reading as a figure is ``figure``'s colon after the pair, not spaces around the plus."""
     if len(table.seats) == 2:
         return seat_name(table, side, t)
     return f"{seat_name(table, side, t)}+{seat_name(table, side + 2, t)}"
+
+
+def figure(name: str, value: object) -> str:
+    """A name with its own figure, a colon between (``Аня: 6``, ``🤖 Бот 1+🤖 Бот 3: 2``).
+
+    **Decision** (issue #30 item 5): a number never follows a name after a bare space, for
+    a name may end in a number (``🤖 Бот 2 3`` reads as one); the colon tells people and
+    programs where the name ends. A card after a name (``Аня 8♥``) keeps the space: its suit
+    mark sets it apart."""
+    return f"{name}: {value}"
+
+
+def versus(a: object, b: object) -> str:
+    """A score inside a sentence (``14 : 6``), its spaces ones the phone never wraps at, so
+    a row never ends at ``14 :`` (issue #30 item 7)."""
+    return f"{a}{NBSP}:{NBSP}{b}"
 
 
 def common_option_label(key: str, value: object, t: Translator) -> str | None:
@@ -141,6 +170,16 @@ def fit_line(label: str, value: str) -> list[str]:
     return [line] if visible(line) <= LINE else [label, value]
 
 
+def break_after(line: str, sep: str) -> str:
+    """``line`` as it is when it fits a phone's row (``LINE``), else broken after its first
+    ``sep`` (a label's colon, a heading's dash, a clause's comma), so the phone never wraps
+    it inside an item (``Козырь ♦:`` / ``последняя карта прошлой сдачи``)."""
+    at = line.find(sep)
+    if visible(line) <= LINE or at < 0:
+        return line
+    return line[: at + len(sep)].rstrip() + "\n" + line[at + len(sep) :].lstrip()
+
+
 def pack_lines(parts: Sequence[str], sep: str = " · ") -> list[str]:
     """Short pieces joined by ``sep`` into as few phone-wide lines (``LINE``) as they fit,
     in order, never splitting a piece; a piece longer than a row keeps a line of its own."""
@@ -151,6 +190,17 @@ def pack_lines(parts: Sequence[str], sep: str = " · ") -> list[str]:
         else:
             lines.append(part)
     return lines
+
+
+def fit(text: Callable[[str], str], parts: Sequence[str], sep: str = " · ") -> str:
+    """``text`` of the ``parts`` joined by ``sep``: on one line when it fits a phone
+    (``LINE``), else the parts start a line of their own and wrap between parts, as many
+    to a line as fit (so a name never parts from its figure)."""
+    one = text(sep.join(parts))
+    if all(visible(line) <= LINE for line in one.splitlines()):
+        return one
+    wrapped = text("\n" + "\n".join(pack_lines(parts, sep)))
+    return "\n".join(line.rstrip() for line in wrapped.splitlines() if line.strip())
 
 
 def ended_line(table: Table, t: Translator) -> str | None:

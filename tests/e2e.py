@@ -212,7 +212,7 @@ def hand_sends(emu: BotApiEmulator, user_id: int) -> Counter[int]:
     found: Counter[int] = Counter()
     for call in emu.history:
         if call.method == "sendMessage" and call.ok and call.chat_id == user_id:
-            match = re.search(r"· [сз]дача (\d+) ·", str(call.params.get("text", "")))
+            match = re.search(r"· [сз]дача (\d+)\b", str(call.params.get("text", "")))
             if match:
                 found[int(match.group(1))] += 1
     return found

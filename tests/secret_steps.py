@@ -115,7 +115,7 @@ def open_points_shown(text: str, sides: Sequence[Sequence[str]]) -> list[int | N
     for names in sides:
         found = None
         for name in names:
-            match = re.search(rf"(?<![\w+]){re.escape(name)} (\d+)", after)
+            match = re.search(rf"(?<![\w+]){re.escape(name)}:? (\d+)", after)
             if match is not None:
                 found = int(match.group(1))
                 break

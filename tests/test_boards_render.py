@@ -221,8 +221,8 @@ def test_history_numbers_the_matches_from_the_chat_first_and_marks_the_winner() 
     assert text.splitlines()[0] == "📜 Last matches · Goats"
     assert "№ 14 · 14.11.2023 · Khvalyony kozel" in text
     assert "№ 13 · " in text
-    assert "Anna+Vera 5 : 12 🏆 Boris+Gleb" in text
-    assert "🏆 Anna+Vera 12 : 4 🤖 Bot 2+🤖 Bot 4" in text
+    assert "Anna+Vera — 🏆 Boris+Gleb: 5 : 12" in text
+    assert "🏆 Anna+Vera — 🤖 Bot 2+🤖 Bot 4: 12 : 4" in text
     assert "<b>Boris+Gleb</b>" in html_text
     assert "cpu" not in text
 
@@ -246,7 +246,7 @@ def test_history_of_each_for_self_lists_every_side() -> None:
                       winner_side=0, deals=3,
                       players=tuple(HistoryPlayer(seat=s, name=n, side=s, user_id=s + 1)
                                     for s, n in enumerate(("A", "B", "C"))))  # fmt: skip
-    assert "🏆 A 20 · B 101 · C 60" in plain(history_text([row_], EN, total=1))
+    assert "🏆 A: 20 · B: 101 · C: 60" in plain(history_text([row_], EN, total=1))
 
 
 def test_history_of_ten_matches_of_longest_names_fits_a_message() -> None:

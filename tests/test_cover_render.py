@@ -101,7 +101,7 @@ def test_the_table_shows_stacks_discards_talon_trump_and_who_acts() -> None:
     text = render.table_text(table, state, EN)
     assert "trump ♦" in text and "Talon: 18 cards" in text
     assert "On the table:" in text and "answers" in text
-    assert "Loser points: P0 0 · P1 0 · P2 0" in text
+    assert "Loser points:\nP0: 0 · P1: 0 · P2: 0" in text
 
 
 # -- the points line shows only face-up cards until the game is scored ----------------------
@@ -116,7 +116,7 @@ def _points_line(text: str) -> str:
 
 def _open_points(names: list[str], points: list[int]) -> str:
     """The table's open points, each side named with its figure."""
-    parts = [f"{name} {p}" for name, p in zip(names, points, strict=True)]
+    parts = [f"{name}: {p}" for name, p in zip(names, points, strict=True)]
     return " — ".join(parts) if len(parts) == 2 else " · ".join(parts)
 
 
@@ -132,7 +132,7 @@ def test_during_play_the_table_counts_only_face_up_cards_in_the_tricks_taken() -
     assert state.phase is Phase.LEAD and state.to_act() == (2,)  # seat 2 took the trick
     assert state.current is not None and state.current.points == [4 + 10 + 22, 0]
     text = render.table_text(table, state, EN)
-    assert _points_line(text) == "Open card points: P0+P2 14 — P1+P3 0"
+    assert _points_line(text) == "Open card points: P0+P2: 14 — P1+P3: 0"
     assert "36" not in text and "Points this game" not in text
     for seat in (None, 0, 1, 2, 3):  # no view carries the true totals
         view = state.view_for(seat)
@@ -144,9 +144,9 @@ def test_during_play_the_table_counts_only_face_up_cards_in_the_tricks_taken() -
     result = state.last_result
     assert result is not None and result.points == (36, 0)
     text = render.table_text(table, state, EN)
-    assert _points_line(text) == "Points this game: P0+P2 36 — P1+P3 0"
+    assert _points_line(text) == "Points this game: P0+P2: 36 — P1+P3: 0"
     assert _points_line(render.final_table_text(table, result, EN)) == _points_line(text)
-    assert "Game 1: P0+P2 36 — P1+P3 0" in render.result_text(table, result, EN)
+    assert "Game 1: P0+P2: 36 — P1+P3: 0" in render.result_text(table, result, EN)
 
 
 COVER_SETTINGS: list[dict[str, Any]] = [

@@ -90,34 +90,40 @@ def test_a_pairs_game_result_names_both_sides_with_their_points_and_loser_points
     result = _scored(_finish(state, [81, 39]))
     assert render.result_text(table, result, RU) == "\n".join(
         [
-            "Игра 1: Аня+Вера 81 — Борис+Глеб 39",
-            "Штрафные: Аня+Вера 0 — Борис+Глеб 2 (+2)",
+            "Игра 1:",
+            "Аня+Вера: 81 — Борис+Глеб: 39",
+            "Штрафные:",
+            "Аня+Вера: 0 — Борис+Глеб: 2 (+2)",
         ]
     )
     assert render.result_text(table, result, UK) == "\n".join(
         [
-            "Гра 1: Аня+Вера 81 — Борис+Глеб 39",
+            "Гра 1:",
+            "Аня+Вера: 81 — Борис+Глеб: 39",
             "Програшні:",
-            "Аня+Вера 0 — Борис+Глеб 2 (+2)",
+            "Аня+Вера: 0 — Борис+Глеб: 2 (+2)",
         ]
     )
     assert render.result_text(table, result, EN) == "\n".join(
         [
-            "Game 1: Аня+Вера 81 — Борис+Глеб 39",
+            "Game 1:",
+            "Аня+Вера: 81 — Борис+Глеб: 39",
             "Loser points:",
-            "Аня+Вера 0 — Борис+Глеб 2 (+2)",
+            "Аня+Вера: 0 — Борис+Глеб: 2 (+2)",
         ]
     )
     assert render.final_table_text(table, result, RU) == "\n".join(
         [
-            "🐐 Игра 1 · козырь ♦ · Козёл с прикупом",
+            "🐐 Игра 1 · козырь ♦",
+            "Козёл с прикупом",
             "Последняя взятка — Аня: 6♥ · 🂠×3",
-            "Очки в игре: Аня+Вера 81 — Борис+Глеб 39",
+            "Очки в игре:",
+            "Аня+Вера: 81 — Борис+Глеб: 39",
             "Игра закончена.",
         ]
     )
-    assert render.final_table_text(table, result, UK).splitlines()[1:3] == [
-        "Остання взятка — Аня: 6♥ · 🂠×3", "Очки в грі: Аня+Вера 81 — Борис+Глеб 39"
+    assert render.final_table_text(table, result, UK).splitlines()[2:5] == [
+        "Остання взятка — Аня: 6♥ · 🂠×3", "Очки в грі:", "Аня+Вера: 81 — Борис+Глеб: 39"
     ]  # fmt: skip
 
 
@@ -135,7 +141,7 @@ def test_the_final_table_shows_the_last_trick_as_it_lay_face_down_cards_counted(
         assert state.to_act() == (seat,)
         events += state.apply(seat, action)
     final = render.final_table_text(table, _scored(events), RU).splitlines()
-    assert final[1] == "Последняя взятка — Глеб: 8♣→9♣ · 🂠×2"
+    assert final[2:4] == ["Последняя взятка — Глеб:", "8♣→9♣ · 🂠×2"]
     old = render.final_table_text(table, _result((50, 70), (2, 0), (2, 0)), RU)
     assert "взятка" not in old
 
@@ -161,8 +167,10 @@ def test_the_running_loser_points_name_everybody_even_a_side_with_none() -> None
     result = _result((39, 81), (2, 0), (6, 0), deal_no=2)
     assert render.result_text(table, result, RU) == "\n".join(
         [
-            "Игра 3: Аня+Вера 39 — Борис+Глеб 81",
-            "Штрафные: Аня+Вера 6 (+2) — Борис+Глеб 0",
+            "Игра 3:",
+            "Аня+Вера: 39 — Борис+Глеб: 81",
+            "Штрафные:",
+            "Аня+Вера: 6 (+2) — Борис+Глеб: 0",
         ]
     )
 
@@ -174,13 +182,15 @@ def test_each_for_self_every_player_is_named_with_their_own_figures() -> None:
     result = _scored(_finish(state, [7, 51, 62]))
     assert render.result_text(table, result, RU) == "\n".join(
         [
-            "Игра 1: Аня 7 · Борис 51 · Вера 62",
+            "Игра 1:",
+            "Аня: 7 · Борис: 51 · Вера: 62",
             "Штрафные:",
-            "Аня 4 (+4) · Борис 2 (+2) · Вера 0",
+            "Аня: 4 (+4) · Борис: 2 (+2)",
+            "Вера: 0",
         ]
     )
-    assert render.final_table_text(table, result, RU).splitlines()[1:] == [
-        "Последняя взятка — Аня: 6♥ · 🂠×2", "Очки в игре: Аня 7 · Борис 51 · Вера 62",
+    assert render.final_table_text(table, result, RU).splitlines()[2:] == [
+        "Последняя взятка — Аня: 6♥ · 🂠×2", "Очки в игре:", "Аня: 7 · Борис: 51 · Вера: 62",
         "Игра закончена."
     ]  # fmt: skip
 
@@ -192,10 +202,11 @@ def test_a_player_out_before_the_game_is_not_among_its_points_but_keeps_a_score(
     result = _result((20, 30, 70, 0), (4, 4, 0, 0), (10, 12, 2, 12), deal_no=4, out=(1, 3))
     assert render.result_text(table, result, RU) == "\n".join(
         [
-            "Игра 5: Аня 20 · Борис 30 · Вера 70",
+            "Игра 5:",
+            "Аня: 20 · Борис: 30 · Вера: 70",
             "Штрафные:",
-            "Аня 10 (+4) · Борис 12 (+4) 🚪 · Вера 2",
-            "Глеб 12 🚪",
+            "Аня: 10 (+4) · Борис: 12 (+4) 🚪",
+            "Вера: 2 · Глеб: 12 🚪",
         ]
     )
 
@@ -208,15 +219,18 @@ def test_eggs_and_the_doubled_game_after_them() -> None:
         [
             "Игра 2: яйца, 60 : 60.",
             "В следующей игре штрафные ×2.",
-            "Штрафные: Аня+Вера 4 — Борис+Глеб 2",
+            "Штрафные:",
+            "Аня+Вера: 4 — Борис+Глеб: 2",
         ]
     )
     doubled = _result((50, 70), (4, 0), (8, 2), deal_no=2, multiplier=2)
     assert render.result_text(table, doubled, RU) == "\n".join(
         [
-            "Игра 3: Аня+Вера 50 — Борис+Глеб 70",
+            "Игра 3:",
+            "Аня+Вера: 50 — Борис+Глеб: 70",
             "Штрафные ×2 после яиц.",
-            "Штрафные: Аня+Вера 8 (+4) — Борис+Глеб 2",
+            "Штрафные:",
+            "Аня+Вера: 8 (+4) — Борис+Глеб: 2",
         ]
     )
 
@@ -230,10 +244,10 @@ def test_the_table_names_the_sides_in_its_loser_points_and_open_card_points() ->
     state.apply(2, Beat(parse_cards("10C")))
     state.apply(3, Discard(parse_cards("AC")))
     text = render.table_text(table, state, RU)
-    assert "Штрафные: Аня+Вера 0 — Борис+Глеб 0" in text.splitlines()
-    assert text.endswith("Очки открытых карт:\nАня+Вера 14 — Борис+Глеб 0")
+    assert "Штрафные:\nАня+Вера: 0 — Борис+Глеб: 0\n" in text
+    assert text.endswith("Очки открытых карт:\nАня+Вера: 14 — Борис+Глеб: 0")
     assert render.table_text(table, state, UK).endswith(
-        "Очки відкритих карт:\nАня+Вера 14 — Борис+Глеб 0")  # fmt: skip
+        "Очки відкритих карт:\nАня+Вера: 14 — Борис+Глеб: 0")  # fmt: skip
 
 
 # -- 2. the match's end: singular for one player, gender-free ------------------------------
@@ -271,7 +285,8 @@ def test_four_aces_win_in_the_winners_number() -> None:
             "Игра 2: четыре туза на одной руке!",
             "Вера выигрывает партию.",
             "Штрафные:",
-            "Аня 12 (+12) · Борис 14 (+12) · Вера 4",
+            "Аня: 12 (+12) · Борис: 14 (+12)",
+            "Вера: 4",
         ]
     )
     pairs = _table(CoverState("cover", PAIRS))
@@ -299,36 +314,39 @@ def test_the_drawn_bottom_card_changes_the_trump_and_the_table_says_so() -> None
     assert [e for e in events if isinstance(e, TrumpChanged)] == [TrumpChanged(*parse_cards("9S"))]
     assert render.table_text(table, state, RU) == "\n".join(
         [
-            "🐐 Игра 1 · козырь ♠ · Козёл с прикупом",
-            "Штрафные: Аня 0 — Борис 0",
+            "🐐 Игра 1 · козырь ♠",
+            "Козёл с прикупом",
+            "Штрафные: Аня: 0 — Борис: 0",
             "Прикуп закончился.",
-            "Козырь сменился: ♠ (нижняя карта 9♠)",
+            "Козырь сменился: ♠",
+            "(нижняя карта 9♠)",
             "Заходит <b>Аня</b>",
-            "Карт на руках: Аня 2 · Борис 1",
-            "Очки открытых карт: Аня 4 — Борис 0",
+            "Карт на руках: Аня: 2 · Борис: 1",
+            "Очки открытых карт:",
+            "Аня: 4 — Борис: 0",
         ]
     )
     assert "Козир змінився: ♠ (нижня карта 9♠)" in render.table_text(table, state, UK)
     assert "Trump changed: ♠ (bottom card 9♠)" in render.table_text(table, state, EN)
-    assert "Козырь сменился: ♠ (нижняя карта 9♠)" in render.hand_text(table, state, 1, RU)
+    assert "Козырь сменился: ♠\n(нижняя карта 9♠)" in render.hand_text(table, state, 1, RU)
 
 
 def test_the_trump_change_stays_on_the_table_for_the_rest_of_the_game_only() -> None:
     state, table, _ = _bottom_drawn("9S")
     state.apply(0, Lead(parse_cards("6H")))  # Борис cannot beat: the game goes on
     assert state.phase is not Phase.DEALING
-    assert "Козырь сменился: ♠ (нижняя карта 9♠)" in render.table_text(table, state, RU)
+    assert "Козырь сменился: ♠\n(нижняя карта 9♠)" in render.table_text(table, state, RU)
     while state.phase is not Phase.DEALING:
         seat = state.to_act()[0]
         state.apply(seat, FAMILY.choose(state, seat))
     state.deal_deck(list(DECK_36))
     text = render.table_text(table, state, RU)
-    assert text.startswith("🐐 Игра 2 · козырь ♠ ·") and "Козырь сменился" not in text
+    assert text.startswith("🐐 Игра 2 · козырь ♠\n") and "Козырь сменился" not in text
 
 
 def test_a_bottom_card_of_the_trump_suit_leaves_the_trump_as_it_was() -> None:
     state, table, _ = _bottom_drawn("9D")
-    assert "Козырь не сменился: ♦ (нижняя карта 9♦)" in render.table_text(table, state, RU)
+    assert "Козырь не сменился: ♦\n(нижняя карта 9♦)" in render.table_text(table, state, RU)
 
 
 def test_the_seed_000_cut_card_shows_with_the_talon_and_changes_nothing() -> None:
@@ -337,9 +355,9 @@ def test_the_seed_000_cut_card_shows_with_the_talon_and_changes_nothing() -> Non
     table = _table(state)
     assert state.current is not None and state.current.bottom is not None
     bottom = state.current.bottom
-    line = f"В прикупе: 24 карты · нижняя карта {card_label(bottom, RU)}"
+    lines = f"В прикупе: 24 карты\nнижняя карта {card_label(bottom, RU)}\n"
     text = render.table_text(table, state, RU)
-    assert line in text.splitlines() and "Козырь" not in text
+    assert lines in text and "Козырь" not in text
 
 
 # -- 10. lines that fit a phone --------------------------------------------------------------
@@ -349,7 +367,7 @@ def test_cards_in_hand_wrap_between_players() -> None:
     state = CoverState("cover", PAIRS)
     state.deal_deck(list(DECK_36))
     text = render.table_text(_table(state), state, RU)
-    assert "Карт на руках:\nАня 6 · Борис 6 · Вера 6 · Глеб 6" in text
+    assert "Карт на руках:\nАня: 6 · Борис: 6 · Вера: 6\nГлеб: 6" in text
 
 
 def test_a_long_list_wraps_between_items_never_inside_one() -> None:
@@ -564,4 +582,4 @@ def test_after_the_last_trick_the_table_shows_no_stacks_of_it() -> None:
     assert state.view_for(None).stacks == ()
     text = render.table_text(table, state, RU)
     assert "На столе" not in text and "10♥" not in text and "К♥" not in text
-    assert text.endswith("Очки в игре: Аня+Вера 28 — Борис+Глеб 0")
+    assert text.endswith("Очки в игре:\nАня+Вера: 28 — Борис+Глеб: 0")

@@ -187,7 +187,7 @@ async def test_history_opens_a_match_deal_by_deal_and_refuses_other_chats_matche
     listing = await ask(emu, boris, group, "/history")
     text = listing.text
     assert "№ 2" in text and "№ 1" in text and "Elsewhere" not in text
-    assert re.search(r"(🏆 )?Anna\+Vera \d+ : \d+ (🏆 )?Boris\+Gleb", text)
+    assert re.search(r"(🏆 )?Anna\+Vera — (🏆 )?Boris\+Gleb: \d+ : \d+", text)
     buttons = {label: data for row in listing.buttons for label, data in row}
     assert buttons == {"№ 2": f"h:{played.game_id}:0", "№ 1": f"h:{long_match}:0"}
     message_id = listing.message_id

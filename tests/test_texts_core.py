@@ -42,7 +42,7 @@ def test_a_match_result_shows_ratings_on_a_friendly_scale_with_one_minus_sign() 
     changes = [RatingChange(user_id=2, before=1000, after=980),
                RatingChange(user_id=1, before=1000, after=1040)]  # fmt: skip
     assert rating_changes_text(changes, _table(), RU) == (
-        "📈 Рейтинг (у новичка 1000):\nГлеб 980 (−20)\nАня 1040 (+40)"
+        "📈 Рейтинг (у новичка 1000):\nГлеб: 980 (−20)\nАня: 1040 (+40)"
     )
     assert rating_changes_text(changes, _table(), translator("en")).startswith(
         "📈 Rating (a newcomer has 1000):"

@@ -29,7 +29,25 @@ CHECK = "\n".join([
     ' --seal "$SEAL" --client "$PLAYERS"',
 ])  # fmt: skip
 """The private answer of «🔑 Проверить раздачи» (issue #30 item 6): the one place for hex."""
-IDS = ["gender", "ukrainian", "unhelpful", "english", "hash", "wide", "score", "deal", "hand-head"]
+IDS = [
+    "gender",
+    "ukrainian",
+    "unhelpful",
+    "english",
+    "hash",
+    "wide",
+    "score",
+    "deal",
+    "hand-head",
+    "glued-score",
+    "glued-sizes",
+    "glued-deal",
+    "wrapped-list",
+    "wrapped-order",
+    "wrapped-score",
+    "broken-lines",
+    "split-computer",
+]
 
 
 def _state(text: str, chat: str = GROUP, buttons: tuple[str, ...] = ()) -> Shown:
@@ -44,35 +62,52 @@ def _found(
 
 def test_a_table_a_result_and_a_hand_that_read_right_pass() -> None:
     result = "\n".join([
-        "Сдача 1: Аня+Вера 85 : 35 → +2 глаза.",
-        "Счёт: Аня+Вера 2 — Борис+Глеб 0",
+        "Сдача 1: Аня+Вера — 85 : 35.",
+        "→ +2 глаза.",
+        "Счёт: Аня+Вера: 2 — Борис+Глеб: 0",
     ])  # fmt: skip
-    hand = "Хвалёный козёл · сдача 3 · козырь ♦\nКозлятня\n👉 Ваш ход. На столе: Аня 8♥"
+    hand = "Хвалёный козёл · сдача 3\nкозырь ♦\nКозлятня\n👉 Ваш ход. На столе: Аня 8♥"
     welcome = "🐐 KozelBot — карточная игра.\n/rules — правила: /rules [hvalenyi|kryuk]"
     over = "🏆 Аня+Вера выиграли 12 : 4.\nБорис+Глеб — козлы 🐐"
+    bots = "🏆 🤖 Бот 1+🤖 Бот 3 выиграли 14\u00a0:\u00a06.\nСчёт: 🤖 Бот 1+🤖 Бот 3: 14"
     assert _found(_state(TABLE), _state(result), _state(hand, chat="Аня"),
                   _state(over, buttons=("🔑 Проверить раздачи",)),
-                  _state(welcome, chat="Аня"), _state(CHECK, chat="Аня")) == []  # fmt: skip
+                  _state(welcome, chat="Аня"), _state(CHECK, chat="Аня"),
+                  _state(bots)) == []  # fmt: skip
 
 
 @pytest.mark.parametrize(
     ("text", "chat", "why"),
     [
         (TABLE + "\n⏸ Борис пропустил(а) два хода", GROUP, "a guessed gender"),
-        ("Игра 1: Аня+Вера 81 — Борис+Глеб 39\nскажите Відбій", GROUP, "Ukrainian in Russian"),
+        ("Игра 1:\nАня+Вера: 81 — Борис+Глеб: 39\nскажите Відбій", GROUP, "Ukrainian in Russian"),
         ("Сейчас это невозможно.", "Аня", "says nothing useful"),
         (TABLE + "\nJoin with the button or /join.", GROUP, "English in Russian"),
         (TABLE + "\n🔒 Печать раздачи: 1a2b3c4d…", GROUP, "fair-play digits"),
-        (TABLE + "\nКарт на руках: Аня 6 · Борис 6 · Вера 6 · Глеб 6", GROUP, "wider than"),
-        ("Сдача 1: Аня+Вера 35 : 85 → +2 очка.\nСчёт 0 : 2.", GROUP, "names no side"),
-        ("Хвалёный козёл · сдача 6 · козырь ♦\nСдача закончена.", "Аня", "past the last"),
+        (TABLE + "\nКарт на руках:\nАня: 6 · Борис: 6 · Вера: 6 · Глеб: 6", GROUP, "wider than"),
+        ("Сдача 1: Аня+Вера — 35 : 85.\nСчёт 0 : 2.", GROUP, "names no side"),
+        ("Хвалёный козёл · сдача 6\nСдача закончена.", "Аня", "past the last"),
         ("Хвалёный козёл · Козлятня · сдача 1 · козырь ♣", "Аня", "wider than"),
+        # issue #30 item 5: a number right after a name that ends in a number reads as one
+        (
+            "Сдача 1: Аня+Вера — 1 : 0.\nСчёт: 🤖 Бот 1+🤖 Бот 3 2 — 🤖 Бот 2+Аня 0",
+            GROUP,
+            "glued to a name",
+        ),
+        (TABLE + "\nКарт на руках: Аня 6 · 🤖 Бот 2 3", GROUP, "glued to a name"),
+        ("Сдача 1: 🤖 Бот 1+🤖 Бот 3 70 : 50 → +2 глаза.", GROUP, "glued to a name"),
+        # issue #30 item 7: the phone (34 characters) wraps inside an item
+        (TABLE + "\nАня Т♦ · Вера В♥ · Глеб 8♠ · Борис 7♦", GROUP, "inside an item"),
+        (TABLE + "\nПорядок хода: Борис → Аня → Вера → Глеб", GROUP, "inside an item"),
+        ("🏆 🤖 Бот 1 и 🤖 Бот 3 выиграли 14 : 6.", GROUP, "inside an item"),
+        (TABLE + "\nАня Т♦ · Вера В♥ ·\nГлеб 8♠", GROUP, "inside an item"),
+        ("Сдача 3: Люся! Все взятки берёт 🤖 Бот 2.", GROUP, "inside an item"),
     ],
     ids=IDS,
 )
 def test_each_fault_is_found(text: str, chat: str, why: str) -> None:
     found = _found(_state(text, chat=chat))
-    assert found and all(why in f for f in found), found
+    assert any(why in f for f in found), found
 
 
 def test_a_sentence_may_wrap_once_in_the_group_but_a_list_may_not() -> None:

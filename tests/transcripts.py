@@ -14,17 +14,26 @@ after a run), and ``problems`` reads it for the faults issue #15 found in whole 
   missing from the catalog);
 - an unhelpful refusal («Сейчас это невозможно.»);
 - a line of the group's lobby, table or results, or of a hand, wider than a phone's row
-  (``LINE``), where it can be kept to one (a sentence may wrap);
+  (``PHONE_ROW``), where it can be kept to one (a sentence may wrap);
 - the running score with one side unnamed (``Счёт 0 : 2``);
 - a hand that after the match names a deal that was never dealt;
 - a variant speaking another's words (two players' «прикуп», kryuk's «На обязе»);
 - a hand whose cards you may not play now differ from the playable ones only by a faint
   trailing «·», or come before a playable one (issue #30 item 9: they are bracketed, «(К♥)»,
   after the playable ones).
+
+and the faults issue #30 found on a phone:
+
+- a figure glued to a name (``Бот 1+Бот 3 2``, ``Карт на руках: Аня 6``): a number right
+  after a name that may end in a number reads as one (``name_figure``); a card after a name
+  is no figure (its suit mark sets it apart);
+- a line the phone wraps inside an item: a sentence's row ending in ``14 :`` or ``→``, a
+  list line starting or ending with its separator (``wraps_inside``).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -32,9 +41,12 @@ from pathlib import Path
 
 from botapi_emulator import BotApiEmulator, ChatMessage
 from botapi_emulator.keyboards import inline_buttons
-from kozelbot.texts import LINE
-from tests.e2e import Players
+from tests.e2e import NAMES, Players
 
+PHONE_ROW = 34
+"""Characters one row of a 360-px phone shows (``benchmarks/line_width.py``). The checks hold
+the texts to it on their own, not to ``kozelbot.texts.LINE``, so widening ``LINE`` back to 40
+fails them."""
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "transcripts"
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
 GUESSED_GENDER = re.compile(r"\w\((?:а|ла|-ла)\)")
@@ -46,7 +58,7 @@ CHECK_HEAD = "🔑 Проверка раздач"
 """The first line of the private answer of «🔑 Проверить раздачи» (``kozelbot.seals``)."""
 HEXISH = re.compile(r"\b[0-9a-f]{8,}\b")
 UNHELPFUL = ("Сейчас это невозможно", "Not possible right now", "Зараз це неможливо")
-RESULT_POST = re.compile(r"^(Сдача|Игра) \d+:")
+RESULT_POST = re.compile(r"^(Сдача|Игра|Deal|Game) \d+:")
 """The first line of a deal's (the cover game's: a game's) result post."""
 SENTENCE = re.compile(r"[.!?…:;]$")
 """The end of a sentence or clause (a label ending in a colon is one too)."""
@@ -55,6 +67,12 @@ CARD_BUTTON = re.compile(r"^(\()?(?:10|[2-9ВДКТ])[♣♠♥♦](·|\))?$")
 or the old faint ``К♥·``."""
 HAND_DEAL = re.compile(r"· (?:сдача|игра) (\d+)")
 """The deal (game) a hand message's header names."""
+COMPUTER = r"🤖 (?:Бот|Bot) \d+"
+FIGURE_AFTER = r"(?![\w]) \+?\d+(?![\d♣♠♥♦])"
+"""A space and a number (a score, a count, ``+13``) that is not a card's rank."""
+ENDS = ("·", "→", "+")
+STARTS = ("·", "+", ":")
+"""What stands between the items of a line: a row never ends (starts) with one."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +163,16 @@ def problems(shown: list[Shown], *, group: str, variant: str, players: int,
                     bad(state, why, line)
             if (HEXISH.search(line) or "kozel2:" in line) and not checking:
                 bad(state, "fair-play digits outside the check of the deals", line)
+            if checking:
+                continue  # the check's shell lines are for copying, not reading on a phone
+            if name_figure(line):
+                bad(state, "a figure glued to a name", line)
+            if wraps_inside(phone_rows(line), soft=True):
+                bad(state, "the phone wraps it inside an item", line)
+        lines = [] if checking else state.text.splitlines()
+        for pair in itertools.pairwise(lines):
+            if wraps_inside(list(pair), soft=False):
+                bad(state, "lines break inside an item", " ⏎ ".join(pair))
         in_group = state.chat == group
         numbered = None if in_group else HAND_DEAL.search(state.text)
         if numbered is not None and int(numbered.group(1)) > deals:
@@ -156,10 +184,86 @@ def problems(shown: list[Shown], *, group: str, variant: str, players: int,
             continue  # the width is checked on tables, lobbies, results and hands
         for line in state.text.splitlines():
             if _too_wide(line, sentences=in_group):
-                bad(state, f"wider than a phone's row ({LINE})", line)
+                bad(state, f"wider than a phone's row ({PHONE_ROW})", line)
             if in_group and re.match(r"^Счёт:? \d+ : \d+", line):
                 bad(state, "a score that names no side", line)
     return found
+
+
+def layout_problems(shown: list[Shown], names: Iterable[str]) -> list[str]:
+    """What a phone shows wrong in any language (issue #30): a figure glued to one of
+    ``names`` (or a computer's), a line the phone wraps inside an item, lines broken inside
+    one, and a list line of a table or result wider than ``PHONE_ROW`` (prose wraps freely: the
+    phone breaks it between words, which the first checks read)."""
+    names = list(names)
+    found: list[str] = []
+    for state in (s for s in shown if s.from_bot):
+        where = f"{state.chat} #{state.message_id}/{state.edit}"
+        lines = state.text.splitlines()
+        for line in [*lines, *state.buttons]:
+            if name_figure(line, names):
+                found.append(f"{where}: a figure glued to a name: {line!r}")
+            if wraps_inside(phone_rows(line), soft=True, names=names):
+                found.append(f"{where}: the phone wraps it inside an item: {line!r}")
+        for pair in itertools.pairwise(lines):
+            if wraps_inside(list(pair), soft=False, names=names):
+                found.append(f"{where}: lines break inside an item: {' ⏎ '.join(pair)!r}")
+        if _table_or_result(state.text) and "KozelBot" not in lines[0]:  # not the welcome
+            found += [f"{where}: wider than a phone's row ({PHONE_ROW}): {line!r}" for line in lines
+                      if _too_wide(line, sentences=False)]  # fmt: skip
+    return found
+
+
+def read_layout(emu: BotApiEmulator, chats: list[tuple[int, str]], names: Iterable[str],
+                name: str) -> None:  # fmt: skip
+    """A finished match's (tournament's) chats, in any language, written to ``<name>.txt``
+    and read for ``layout_problems``."""
+    write(name, transcript(emu, chats))
+    shown = [s for chat_id, title in chats for s in states(emu, chat_id, title)]
+    found = layout_problems(shown, names)
+    assert found == [], "\n".join(found)
+
+
+def name_figure(line: str, names: Iterable[str] = NAMES) -> bool:
+    """A name (a person's, or a computer's ``🤖 Бот 2``) right before a number: ``Аня 6``,
+    ``🤖 Бот 1+🤖 Бот 3 2``. **Decision**: a card after a name (``Аня 8♥``) is allowed, its
+    suit mark keeps it apart from the name."""
+    known = "|".join([COMPUTER, *(re.escape(n) for n in names)])
+    return re.search(rf"(?:{known}){FIGURE_AFTER}", line) is not None
+
+
+def phone_rows(line: str, width: int = PHONE_ROW) -> list[str]:
+    """How a phone shows ``line``: words (split at spaces) packed greedily into rows of
+    ``width`` characters, as Telegram's text view wraps them."""
+    rows: list[str] = []
+    for word in line.split(" "):
+        if rows and len(rows[-1]) + 1 + len(word) <= width:
+            rows[-1] += " " + word
+        else:
+            rows.append(word)
+    return rows
+
+
+def wraps_inside(rows: list[str], *, soft: bool, names: Iterable[str] = NAMES) -> bool:
+    """Rows that break inside an item: a message's lines, or (``soft``) one line as the
+    phone wraps it. A row ending with a separator (``Вера →`` / ``Глеб``, ``Аня 6 ·``) or
+    starting with one, a score's colon parted from its figure (``14 :`` / ``6.``); as the
+    phone wraps, a name parted from its card or figure too (``Борис`` / ``7♦``), and a
+    computer's name split (``🤖 Бот`` / ``3``).
+    **Decision**: a dash may end a row (Russian typesetting keeps it there; ``На столе: —``
+    is an empty place), and a line may start with ``→`` (the award of a result)."""
+    known = "|".join([COMPUTER, *(re.escape(n) for n in names)])
+    for before, after in itertools.pairwise(rows):
+        before, after = before.rstrip(), after.lstrip()
+        if before.endswith(ENDS) or after.startswith(STARTS):
+            return True
+        if after[:1].isdigit() and before.endswith(" :"):
+            return True
+        if soft and re.match(r"[\d+]", after) and re.search(rf"(?:{known})$", before):
+            return True
+        if soft and re.search(r"🤖(?: (?:Бот|Bot))?$", before):  # «🤖 Бот» / «3»
+            return True
+    return False
 
 
 def _wrong_words(line: str, variant: str, players: int) -> list[str]:
@@ -207,8 +311,8 @@ def _too_wide(line: str, *, sentences: bool) -> bool:
     if HEX64.search(line) or "kozel2:" in line:
         return False
     if SENTENCE.search(line):
-        return sentences and len(line) > 2 * LINE
-    return len(line) > LINE
+        return sentences and len(line) > 2 * PHONE_ROW
+    return len(line) > PHONE_ROW
 
 
 def _table_or_result(text: str) -> bool:

@@ -10,7 +10,7 @@ import time
 from kozelbot.boards import escape, short_name, variant_title
 from kozelbot.callbacks import TournamentButton
 from kozelbot.i18n import Translator
-from kozelbot.texts import Button, Keyboard
+from kozelbot.texts import Button, Keyboard, break_after
 from kozelbot.tournament.board import Row
 from kozelbot.tournament.model import Format, Round, Status, Tournament
 from kozelbot.tournament.standings import standings
@@ -137,11 +137,13 @@ def standings_text(tour: Tournament, rows: list[Row], t: Translator) -> str:
     absent = [f"{short_name(names.get(user, '?'), 16)} ({rnd.number})" for rnd in tour.played
               for draw in rnd.tables for user in draw.no_shows]  # fmt: skip
     if absent:
-        lines.append("🤖 " + t("Did not come (round): {names}", names=", ".join(absent)))
+        line = "🤖 " + t("Did not come (round): {names}", names=", ".join(absent))
+        lines.append(break_after(line, ": "))
     slow = [f"{short_name(names.get(user, '?'), 16)} ({rnd.number})" for rnd in tour.played
             for draw in rnd.tables for user in draw.slow]  # fmt: skip
     if slow:
-        lines.append("🐢 " + t("Slow play (round): {names}", names=", ".join(slow)))
+        line = "🐢 " + t("Slow play (round): {names}", names=", ".join(slow))
+        lines.append(break_after(line, ": "))
     return "\n".join(lines)
 
 

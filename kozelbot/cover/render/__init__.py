@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from kozelbot.cover.render.hand import hand_text
 from kozelbot.cover.render.keyboard import SELECTED, from_selection, hand_keyboard
-from kozelbot.cover.render.lines import FACE_DOWN, and_list, fit
+from kozelbot.cover.render.lines import FACE_DOWN, and_list
 from kozelbot.cover.render.replies import done_text, error_text
 from kozelbot.cover.render.results import deal_over_text, match_over_text, result_text
 from kozelbot.cover.render.rules import option_labels, rules_text, title
 from kozelbot.cover.render.table import final_table_text, table_text
+from kozelbot.texts import fit
 
 __all__ = [
     "FACE_DOWN",

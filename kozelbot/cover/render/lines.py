@@ -14,7 +14,7 @@ from kozelbot.game import DealScored
 from kozelbot.i18n import Translator
 from kozelbot.seats import Seats
 from kozelbot.table import Table
-from kozelbot.texts import LINE, card_label, pack_lines, pair_name, seat_name, visible
+from kozelbot.texts import LINE, card_label, figure, fit, pair_name, seat_name, visible
 
 FACE_DOWN = "🂠"
 
@@ -37,17 +37,6 @@ def sides_of(view: View) -> list[int]:
     return list(range(view.rules.sides))
 
 
-def fit(text: Callable[[str], str], parts: Sequence[str], sep: str = " · ") -> str:
-    """``text`` of the ``parts`` joined by ``sep``: on one line when it fits a phone
-    (``LINE``), else the parts start a line of their own and wrap between parts, as many
-    to a line as fit (so a name never parts from its figure)."""
-    one = text(sep.join(parts))
-    if all(visible(line) <= LINE for line in one.splitlines()):
-        return one
-    wrapped = text("\n" + "\n".join(pack_lines(parts, sep)))
-    return "\n".join(line.rstrip() for line in wrapped.splitlines() if line.strip())
-
-
 def chain(parts: Sequence[str]) -> str:
     """A header: parts joined by `` · ``, wrapped to the phone's width."""
     return fit(lambda joined: joined, parts)
@@ -60,9 +49,9 @@ def _versus(parts: Sequence[str]) -> str:
 
 def figures(label: Callable[[str], str], names: Sequence[str], values: Sequence[str],
             sides: Sequence[int]) -> str:  # fmt: skip
-    """A line of every listed side's name with its own figure (``Аня+Вера 81 — Борис+Глеб
+    """A line of every listed side's name with its own figure (``Аня+Вера: 81 — Борис+Глеб:
     39``), under ``label``."""
-    parts = [f"{names[s]} {values[s]}" for s in sides]
+    parts = [figure(names[s], values[s]) for s in sides]
     return fit(label, parts, _versus(parts))
 
 
@@ -83,10 +72,13 @@ def played(result: DealScored) -> list[int]:
 def trump_line(view: View, t: Translator) -> str | None:
     """Once the last draw took the talon's bottom card: it is shown to all and its suit is
     trump from then on, this game and the next (RULES.md §2). The seed 000 cut card was shown
-    from the start, so nothing changes."""
+    from the start, so nothing changes. Too wide for a phone, the bottom card in brackets
+    goes on a line of its own."""
     if view.bottom is None or view.rules.cut_opening:
         return None
     card = card_label(view.bottom, t)
     if view.trump is view.trump_start:
-        return t("Trump stays {suit} (bottom card {card})", suit=view.trump.symbol, card=card)
-    return t("Trump changed: {suit} (bottom card {card})", suit=view.trump.symbol, card=card)
+        line = t("Trump stays {suit} (bottom card {card})", suit=view.trump.symbol, card=card)
+    else:
+        line = t("Trump changed: {suit} (bottom card {card})", suit=view.trump.symbol, card=card)
+    return line if visible(line) <= LINE else line.replace(" (", "\n(", 1)

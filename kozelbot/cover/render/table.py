@@ -16,7 +16,6 @@ from kozelbot.cover.render.lines import (
     FACE_DOWN,
     chain,
     figures,
-    fit,
     played,
     side_names,
     sides_of,
@@ -30,16 +29,16 @@ from kozelbot.cover.vocabulary import Phase
 from kozelbot.game import DealScored
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
-from kozelbot.texts import card_label, ended_line, seat_name
+from kozelbot.texts import card_label, ended_line, figure, fit, pack_lines, seat_name
 
 
 def _talon_line(view: View, t: Translator) -> str:
     if not view.talon:
         return t("The talon is empty.")
-    line = t.n("Talon: {count} card", "Talon: {count} cards", view.talon)
+    parts = [t.n("Talon: {count} card", "Talon: {count} cards", view.talon)]
     if view.bottom is not None:  # the seed 000 cut card, still at the bottom
-        line += " · " + t("bottom card {card}", card=card_label(view.bottom, t))
-    return line
+        parts.append(t("bottom card {card}", card=card_label(view.bottom, t)))
+    return "\n".join(pack_lines(parts))
 
 
 def _face_down(count: int, t: Translator) -> str:
@@ -85,7 +84,7 @@ def table_text(table: Table, state: CoverState, t: Translator) -> str:
         }.get(view.phase)
         if what:
             lines.append(what)
-    sizes = [f"{seat_name(table, s, t)} {view.hand_sizes[s]}" for s in view.in_play
+    sizes = [figure(seat_name(table, s, t), view.hand_sizes[s]) for s in view.in_play
              if view.hand_sizes]  # fmt: skip
     if sizes:
         lines.append(fit(lambda s: t("Cards in hand: {sizes}", sizes=s), sizes))

@@ -16,7 +16,15 @@ from kozelbot.follow.view import View
 from kozelbot.follow.vocabulary import IN_DEAL
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
-from kozelbot.texts import SUIT_ORDER, card_label, eyes, pair_name, seat_name
+from kozelbot.texts import (
+    SUIT_ORDER,
+    break_after,
+    card_label,
+    eyes,
+    pack_lines,
+    pair_name,
+    seat_name,
+)
 
 FACE_DOWN = "🂠"
 """A card played face down (an opening's blind trick)."""
@@ -82,9 +90,9 @@ def trump_line(rules: Rules, deal_no: int, trump: Suit | None, t: Translator) ->
     in the first deal, then the suit of the previous deal's last card)."""
     suit = trump.symbol if trump is not None else "—"
     if rules.trump_rule == "last_card" and deal_no == 0:
-        return t("Trump {suit}: always clubs in the first deal", suit=suit)
+        return break_after(t("Trump {suit}: always clubs in the first deal", suit=suit), ": ")
     if rules.trump_rule == "last_card":
-        return t("Trump {suit}: the previous deal's last card", suit=suit)
+        return break_after(t("Trump {suit}: the previous deal's last card", suit=suit), ": ")
     return t("Trump {suit}", suit=suit)
 
 
@@ -120,8 +128,13 @@ def waiting_line(view: View, t: Translator) -> str:
 
 
 def on_table(table: Table, view: View, t: Translator) -> str:
-    """The trick on the table, each card with who played it; a card face down is 🂠."""
-    return " · ".join(
-        f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
-        for s, c in view.trick
+    """The trick on the table, each card with who played it; a card face down is 🂠. Wider
+    than a phone's row, it wraps between cards, never between a card and its player."""
+    return "\n".join(
+        pack_lines(
+            [
+                f"{seat_name(table, s, t)} {card_label(c, t) if c is not None else FACE_DOWN}"
+                for s, c in view.trick
+            ]
+        )
     )

@@ -12,7 +12,7 @@ from kozelbot.follow.vocabulary import Outcome
 from kozelbot.game import DealScored, MatchOver
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
-from kozelbot.texts import pair_name
+from kozelbot.texts import NBSP, figure, fit, pair_name, versus
 
 
 def result_text(table: Table, result: DealScored, t: Translator) -> str:
@@ -43,7 +43,7 @@ def result_text(table: Table, result: DealScored, t: Translator) -> str:
             lines = [t("Deal {n}: the 6♣ caught the Q♣!", n=n)]
         else:
             lines = [t("Deal {n}: the Hook caught Pelotka!", n=n)]
-        lines.append(t("{pair} +{amount}.", pair=winners, amount=gained))
+        lines.append(t("{pair}: +{amount}.", pair=winners, amount=gained))
         first_award = rules.catch_first_deal_award
         if result.deal_no == 0 and first_award is not None and first_award != rules.catch_award:
             lines.append(t("In the first deal a catch is worth {amount}.",
@@ -84,8 +84,9 @@ def result_text(table: Table, result: DealScored, t: Translator) -> str:
                  t.n("{pair} wins the match.", "{pair} win the match.", size,
                      pair=winners)]  # fmt: skip
     else:
-        lines = [t("Deal {n}: {pair} {a} : {b} → +{eyes}.", n=n, pair=winners,
-                   a=result.points[side], b=result.points[other], eyes=gained)]  # fmt: skip
+        points = versus(result.points[side], result.points[other])
+        lines = [t("Deal {n}: {pair} — {score}.", n=n, pair=winners, score=points),
+                 "→ " + t("+{amount}.", amount=gained)]  # fmt: skip
         lines += _award_lines(result, rules, t)
         lines += _belka_line(result, rules, t)
     lines.append(_score_summary(table, result.score, side, t))
@@ -93,10 +94,11 @@ def result_text(table: Table, result: DealScored, t: Translator) -> str:
 
 
 def _score_summary(table: Table, score: tuple[int, ...], first: int, t: Translator) -> str:
-    """The running score with both sides named, ``first`` first."""
-    second = 1 - first
-    return t("Score: {first} {a} — {second} {b}", first=pair_name(table, first, t),
-             a=score[first], second=pair_name(table, second, t), b=score[second])  # fmt: skip
+    """The running score with both sides named, ``first`` first, each with its figure after
+    a colon (``Счёт: Аня+Вера: 2 — Борис+Глеб: 0``); too wide for a phone, each side on a
+    line of its own under ``Счёт:``."""
+    sides = [figure(pair_name(table, side, t), score[side]) for side in (first, 1 - first)]
+    return fit(lambda joined: t("Score: {score}", score=joined), sides, " — ")
 
 
 def _award_lines(result: DealScored, rules: Rules, t: Translator) -> list[str]:
@@ -124,8 +126,10 @@ def _belka_line(result: DealScored, rules: Rules, t: Translator) -> list[str]:
     awards = rules.awards if result.side == obligation else defence
     high, low = awards[0][1], units(rules.scoring, awards[1][1], t)
     if result.side == obligation:
-        return [t("On obligation: 61–89 → {low}, 90+ → {high}.", low=low, high=high)]
-    return [t("Defending: 61–89 → {low}, 90+ → {high}.", low=low, high=high)]
+        line = t("On obligation: 61–89 → {low}, 90+ → {high}.", low=low, high=high)
+    else:
+        line = t("Defending: 61–89 → {low}, 90+ → {high}.", low=low, high=high)
+    return [line.replace(" → ", f"{NBSP}→{NBSP}")]  # an award never parts from its range
 
 
 def match_over_text(table: Table, over: MatchOver, t: Translator) -> str:
@@ -133,8 +137,8 @@ def match_over_text(table: Table, over: MatchOver, t: Translator) -> str:
     яйцами, с хвостами), in the plural forms of the players on a side (one in a duel)."""
     winner, score, size = over.winner, over.score, side_size(table)
     names = {"winners": pair_name(table, winner, t), "losers": pair_name(table, 1 - winner, t)}
-    won = t.n("{winners} won {a} : {b}.", "{winners} won {a} : {b}.", size,
-              a=score[winner], b=score[1 - winner], **names)  # fmt: skip
+    won = t.n("{winners} won {score}.", "{winners} won {score}.", size,
+              score=versus(score[winner], score[1 - winner]), **names)  # fmt: skip
     return "🏆 " + won + "\n" + _title(over.title or "kozly", size, names["losers"], t)
 
 

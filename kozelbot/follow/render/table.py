@@ -24,6 +24,7 @@ from kozelbot.game import DealScored
 from kozelbot.i18n import Translator
 from kozelbot.table import Table
 from kozelbot.texts import (
+    break_after,
     card_label,
     cards_label,
     ended_line,
@@ -78,14 +79,19 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
 def _seat_lines(table: Table, view: View, t: Translator) -> list[str]:
     """The order of play; in belka each seat with the suit it owns (RULES.md §1.4)."""
     if view.seat_suits is not None:
-        owners = " → ".join(
-            f"{seat_name(table, s, t)} {suit.symbol}" for s, suit in enumerate(view.seat_suits)
-        )
-        return fit_line(t("Seat suits and order of play:"), owners)
+        suits = enumerate(view.seat_suits)
+        owners = [f"{seat_name(table, s, t)} {suit.symbol}" for s, suit in suits]
+        return fit_line(t("Seat suits and order of play:"), _arrows(owners))
     if len(table.seats) == 2:
         return []  # two players take turns: the table says whose
-    order = " → ".join(seat_name(table, seat, t) for seat in range(len(table.seats)))
-    return fit_line(t("Order of play:"), order)
+    order = [seat_name(table, seat, t) for seat in range(len(table.seats))]
+    return fit_line(t("Order of play:"), _arrows(order))
+
+
+def _arrows(names: list[str]) -> str:
+    """``Аня → Борис → Вера``; wider than a phone's row, a line breaks before an arrow, so
+    the arrow stays with the name it points to (``→ Глеб``)."""
+    return "\n".join(pack_lines([names[0], *(f"→ {name}" for name in names[1:])], " "))
 
 
 def _lead_right_line(table: Table, view: View, t: Translator) -> str | None:
@@ -112,8 +118,9 @@ def _phase_lines(table: Table, view: View, move_time: int, t: Translator) -> lis
         if view.opening == "hvalyonka":  # kryuk: the first leader is praised
             lines.append(t("Hvalyonka: {name} leads", name=leader))
         else:  # sixes: the hvalyonka the first leader called
-            lines.append(t("Hvalyonka “{kind}”: {name} leads",
-                           kind=opening_name(view.opening, t), name=leader))  # fmt: skip
+            kind = opening_name(view.opening, t)
+            lines.append(break_after(t("Hvalyonka “{kind}”: {name} leads", kind=kind,
+                                       name=leader), ": "))  # fmt: skip
     timer = f" ⏳ {move_time} " + t("s") if move_time else ""
     for note in view.handoff_notes:
         lines += _note_lines(table, note, timer, t)
@@ -147,10 +154,11 @@ def _note_lines(table: Table, note: HandoffNote, timer: str, t: Translator) -> l
         return [t("Hand-off: {giver} → {to}: “go ahead!”", giver=giver, to=to), passing + timer]
     count = t.n("{count} card", "{count} cards", note.given)
     if note.returned < note.given:
-        return [t("Hand-off: {giver} → {to}, {cards} face down", giver=giver, to=to,
-                  cards=count),
+        return [break_after(t("Hand-off: {giver} → {to}, {cards} face down", giver=giver,
+                              to=to, cards=count), ", "),
                 t("{name} returns as many.", name=f"<b>{to}</b>") + timer]  # fmt: skip
-    return [t("Hand-off: {giver} → {to}, {cards}", giver=giver, to=to, cards=count)]
+    return [break_after(t("Hand-off: {giver} → {to}, {cards}", giver=giver, to=to, cards=count),
+                        ", ")]  # fmt: skip
 
 
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
@@ -169,9 +177,12 @@ def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
         lines.append(t("Last trick — {name}, +{points}:",
                        name=seat_name(table, int(last["winner"]), t),
                        points=last["points"]))  # fmt: skip
-        lines.append(" · ".join(f"{seat_name(table, int(seat), t)} "
-                                f"{card_label(Card.parse(code), t)}"
-                                for seat, code in last["cards"]))  # fmt: skip
+        lines += pack_lines(
+            [
+                f"{seat_name(table, int(seat), t)} {card_label(Card.parse(code), t)}"
+                for seat, code in last["cards"]
+            ]
+        )
     lines.append(t("Points this deal: {a} : {b}", a=result.points[0], b=result.points[1]))
     if details.get("next_trump"):
         lines.append(t("Next deal's trump: {suit}", suit=Suit(details["next_trump"]).symbol))
