@@ -128,7 +128,7 @@ def test_each_variant_keeps_its_words() -> None:
 
 
 def test_a_card_you_may_not_play_is_bracketed_after_the_playable_ones() -> None:
-    hand = "Хвалёный козёл · сдача 1 · козырь ♦\nКозлятня\n👉 Ваш ход. На столе: Аня 8♥"
+    hand = "Хвалёный козёл · сдача 1\nкозырь ♦\nКозлятня\n👉 Ваш ход. На столе: Аня 8♥"
     clear = ("Т♦", "9♥", "(К♠)", "(7♣)", "🔄 Пересдача")
     assert _found(_state(hand, chat="Аня", buttons=clear)) == []
     faint = _found(_state(hand, chat="Аня", buttons=("Т♦", "К♠·", "9♥")))
