@@ -359,7 +359,7 @@ def deals_keyboard(
     if page < pages - 1:
         arrows.append(Button("▶", HistoryButton(game_id, page + 1).pack()))
     back = (Button(t("↩ Back to the list"), HistoryButton(game_id, -1).pack()),)
-    rows = (analyses,) if analyses else ()
+    rows: Keyboard = (analyses,) if analyses else ()
     rows += (tuple(arrows),) if arrows else ()
     if any("seed" in deal.trace for deal in deals):
         rows += ((Button("🔑 " + t("Check the deals"), SealButton(game_id, -1).pack()),),)

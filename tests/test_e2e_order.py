@@ -21,7 +21,7 @@ from tests.test_e2e_tournament import (
     take_seat,
 )
 
-HAND = re.compile(r"· [сз]дача (\d+) ·")
+HAND = re.compile(r"· [сз]дача (\d+)(?: ·|$)", re.M)
 """The header of a hand message as it was first sent (later edits say the deal is over)."""
 RESULT = re.compile(r"^Сдача (\d+):")
 """A deal's result post."""
@@ -68,7 +68,7 @@ async def test_a_play_match_shows_each_deal_s_result_above_the_next_deal_s_hand(
 
 DEAL_POST = re.compile(r"^Deal (\d+):")
 """A deal's result post (English)."""
-MATCH_POST = re.compile(r"^🏆 .* won \d+ : \d+\.")
+MATCH_POST = re.compile(r"^🏆 .* won \d+\s:\s\d+\.")
 """A match's result post (English)."""
 
 
