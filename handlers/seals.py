@@ -10,6 +10,8 @@ message belongs to; nothing secret is shown before the match ends.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from telegram import Message, Update
 
 from handlers.deps import BotData, Context
@@ -17,6 +19,7 @@ from handlers.flow import Press, press
 from handlers.lanes import Outgoing
 from kozelbot.callbacks import SealButton
 from kozelbot.fairplay import commitment
+from kozelbot.i18n import Translator
 from kozelbot.seals import seals_in_full, verify_texts
 from kozelbot.table import Table
 
@@ -60,8 +63,12 @@ async def _send_check(data: BotData, pressed: Press, table: Table, message: Mess
     await pressed.answer(None if in_private else t("🔑 The check is in our private chat."))
     # Sent in the language the press was answered in: the parts are cut to fit in it.
     for n, text in enumerate(texts):
-        data.presenter.note(user.id, lambda _t, text=text: Outgoing(text),
-                            key=f"verify:{table.game_id}:{n}")  # fmt: skip
+        data.presenter.note(user.id, _already(text), key=f"verify:{table.game_id}:{n}")
+
+
+def _already(text: str) -> Callable[[Translator], Outgoing]:
+    """A note whose text is written already (in the language the press was answered in)."""
+    return lambda _t: Outgoing(text)
 
 
 async def _deal_seal(data: BotData, table: Table, deal_no: int) -> str | None:
