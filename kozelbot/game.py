@@ -251,6 +251,10 @@ class FamilyTexts(Protocol):
     def move_label(self, action: Any, t: Translator) -> str:
         """A move in a few words (the strong level's advice names moves so)."""
 
+    def prompt_text(self, view: Any, legal: list[Any], t: Translator) -> str | None:
+        """What the seat of ``view``, to act with the ``legal`` moves, is asked to do, in the
+        hand message's words; ``None`` where "your turn" says enough."""
+
     def reason_text(self, reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         """Why the strong level makes its move (``Decision.reason`` and ``fields``)."""
 

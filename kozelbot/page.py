@@ -68,7 +68,9 @@ def page(
         if t is None or state is None or seat is None
         else [move(table.variant, action, t) for action in state.legal_actions(seat)],
         "words": {} if t is None else words(t),
-        "prompt": None if t is None or view is None or seat is None else prompt(view, t),
+        "prompt": None
+        if t is None or state is None or seat is None
+        else prompt(table, state, seat, t),
     }
 
 
@@ -153,49 +155,15 @@ def words(t: Translator) -> dict[str, Any]:
     }
 
 
-def prompt(view: Any, t: Translator) -> str | None:
-    """What the cover game asks of this seat now, in the chat's own words (the hand
-    message's prompt: «Побейте все стопки или скиньте 3 карты рубашкой вверх»); ``None``
-    where the page's «Ваш ход» says enough (the follow-suit games, someone else's turn).
-
-    **Decision**: the words are the chat's msgids, so the page and the chat say the same."""
-    phase = str(getattr(getattr(view, "phase", None), "value", ""))
-    if not hasattr(view, "stacks") or view.seat not in view.to_act:
+def prompt(table: Table, state: GameState, seat: int, t: Translator) -> str | None:
+    """What the game asks of this seat now, in the chat's own words (the cover hand's
+    prompt: «Побейте все стопки или скиньте 3 карты рубашкой вверх»), from its family's
+    texts; ``None`` where the page's «Ваш ход» says enough (the follow-suit games, someone
+    else's turn)."""
+    if seat not in state.to_act():
         return None
-    one = len(view.stacks) == 1
-    if phase == "lead":
-        return t("Your lead: select 1–6 cards of one suit, then Lead.")
-    if phase == "answer" and view.surplus and not view.may_beat:
-        return t.n(
-            "Discard {count} card face down.", "Discard {count} cards face down.", view.surplus
-        )
-    if phase == "answer" and view.surplus:
-        if one:
-            return t.n(
-                "Beat the stack, or discard {count} card face down.",
-                "Beat the stack, or discard {count} cards face down.",
-                view.surplus,
-            )
-        return t.n(
-            "Beat every stack, or discard {count} card face down.",
-            "Beat every stack, or discard {count} cards face down.",
-            view.surplus,
-        )
-    if phase == "answer":
-        return t("Beat the stack, or pass.") if one else t("Beat every stack, or pass.")
-    if phase == "rebeat":
-        return (
-            t("Beat your stack again, or press Done.")
-            if one
-            else t("Beat your stacks again, or press Done.")
-        )
-    if view.level_count:
-        return t.n(
-            "Levelling: add {count} card face down.",
-            "Levelling: add {count} cards face down.",
-            view.level_count,
-        )
-    return None
+    view = state.view_for(seat)
+    return texts_of(table.variant).prompt_text(view, list(state.legal_actions(seat)), t)
 
 
 def plain(value: Any) -> Any:

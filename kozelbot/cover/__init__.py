@@ -111,6 +111,9 @@ class CoverFamily:
     def move_label(self, action: Any, t: Translator) -> str:
         return advice.move_label(action, t)
 
+    def prompt_text(self, view: Any, legal: list[Any], t: Translator) -> str | None:
+        return render.prompt(view, legal, True, t)
+
     def reason_text(self, reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         return advice.reason_text(reason, fields, t)
 

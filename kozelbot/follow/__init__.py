@@ -151,6 +151,9 @@ class FollowFamily:
     def move_label(self, action: Any, t: Translator) -> str:
         return advice.move_label(action, t)
 
+    def prompt_text(self, view: Any, legal: list[Any], t: Translator) -> str | None:
+        return None  # the hand's "your turn" and the cards marked say it
+
     def reason_text(self, reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         return advice.reason_text(reason, fields, t)
 

@@ -6,7 +6,7 @@ press), ``rules`` (title, options in words, the rules), ``lines`` (what they sha
 
 from __future__ import annotations
 
-from kozelbot.cover.render.hand import hand_text
+from kozelbot.cover.render.hand import hand_text, prompt
 from kozelbot.cover.render.keyboard import SELECTED, from_selection, hand_keyboard
 from kozelbot.cover.render.lines import FACE_DOWN, and_list
 from kozelbot.cover.render.replies import done_text, error_text
@@ -29,6 +29,7 @@ __all__ = [
     "hand_text",
     "match_over_text",
     "option_labels",
+    "prompt",
     "result_text",
     "rules_text",
     "table_text",

@@ -41,7 +41,7 @@ def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
     if mine and view.phase is Phase.ANSWER and taker is not None and taker != view.leader:
         lines.append(taking_line(table, taker, partner, t))  # someone beat: who takes it now
     legal = state.legal_actions(seat)
-    what = _prompt(view, legal, mine, t)
+    what = prompt(view, legal, mine, t)
     if what:
         lines.append("👉 " + what)
     claims = [a for a in legal if isinstance(a, Claim)]
@@ -50,8 +50,9 @@ def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
     return "\n".join(lines)
 
 
-def _prompt(view: View, legal: list[Action], mine: bool, t: Translator) -> str | None:
-    """What this seat must do now, if anything."""
+def prompt(view: View, legal: list[Action], mine: bool, t: Translator) -> str | None:
+    """What this seat must do now, if anything (the hand message's 👉 line, and the Mini
+    App's status line: the page and the chat say the same)."""
     beats = any(isinstance(a, Beat) for a in legal)
     one = len(view.stacks) == 1
     if mine and view.phase is Phase.LEAD:
