@@ -27,6 +27,7 @@ from telegram import InlineKeyboardMarkup
 from telegram.error import TelegramError
 
 from kozelbot.i18n import Translator
+from kozelbot.screens import Screen
 from kozelbot.texts import Keyboard
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,19 @@ class Outgoing:
     edit only that message)."""
     delete: bool = False
     """Delete message ``edit_message_id`` instead (a reminder that is no longer true)."""
+
+    @classmethod
+    def of(
+        cls,
+        screen: Screen,
+        *,
+        edit_message_id: int | None = None,
+        on_sent: Callable[[int], Awaitable[None]] | None = None,
+    ) -> Outgoing:
+        """A screen as a lane's message (no keyboard: no markup at all)."""
+        return cls(
+            screen.text, screen.keyboard or None, edit_message_id=edit_message_id, on_sent=on_sent
+        )
 
 
 Render = Callable[[Translator], Outgoing | None]

@@ -35,9 +35,7 @@ from handlers.pacing import Pacing
 from handlers.reminders import Reminders
 from handlers.selection import Selections
 from handlers.sender import Sender
-from kozelbot.i18n import Translator
 from kozelbot.screens import (
-    Screen,
     away_notice,
     deep_link,
     open_private_notice,
@@ -135,7 +133,7 @@ class Presenter:
         player = table.seats[seat]
         if player is None or player.user_id is None or table.private:
             return
-        self.note(table.chat_id, lambda t: _notice(away_notice(table, seat, t)),
+        self.note(table.chat_id, lambda t: Outgoing.of(away_notice(table, seat, t)),
                   key=f"away:{table.game_id}:{seat}", thread_id=table.thread_id)  # fmt: skip
 
     def _announce_take_over(self, table: Table, seat: int) -> None:
@@ -143,7 +141,7 @@ class Presenter:
         player = table.seats[seat]
         if player is None or player.user_id is None:
             return
-        self.note(table.chat_id, lambda t: _notice(take_over_notice(table, seat, t)),
+        self.note(table.chat_id, lambda t: Outgoing.of(take_over_notice(table, seat, t)),
                   key=f"seat:{table.game_id}:{seat}:{table.move_seq}",
                   thread_id=table.thread_id)  # fmt: skip
 
@@ -199,7 +197,7 @@ class Presenter:
         if old is not None:
             moved_id = old.message_id
             self.note(table.chat_id,
-                      lambda t: _notice(table_moved_screen(t), edit_message_id=moved_id),
+                      lambda t: Outgoing.of(table_moved_screen(t), edit_message_id=moved_id),
                       thread_id=table.thread_id)  # fmt: skip
         self._chat_game[table.place] = table.game_id
         self.chat_lane(*table.place).touch()
@@ -275,8 +273,8 @@ class Presenter:
             budget = None
             if group:
                 limit, period = self.reply_budget
-                budget = ReplyBudget(limit, period, lambda: self._live(place),
-                                     Note(_slow_down, key="slow-down"))  # fmt: skip
+                slow_down = Note(lambda t: Outgoing.of(slow_down_notice(t)), key="slow-down")
+                budget = ReplyBudget(limit, period, lambda: self._live(place), slow_down)
             lane = Lane(
                 f"chat:{chat_id}" + (f":{thread_id}" if thread_id else ""),
                 self.group_interval if group else self.private_interval,
@@ -433,25 +431,10 @@ class Presenter:
             return
         self._asked_private.add(key)
         link = deep_link(self.sender.bot.username, payload)
-        self.note(chat_id, lambda t: _notice(open_private_notice(user_id, name, link, t)),
+        self.note(chat_id, lambda t: Outgoing.of(open_private_notice(user_id, name, link, t)),
                   key=f"open:{game_id}:{user_id}", thread_id=thread_id)  # fmt: skip
 
     def private_opened(self, game_id: int, user_id: int) -> None:
         """The person opened the private chat: a later refusal may be asked about again."""
         self._asked_private.discard((game_id, user_id))
 
-
-def _notice(
-    screen: Screen,
-    *,
-    edit_message_id: int | None = None,
-    on_sent: Callable[[int], Awaitable[None]] | None = None,
-) -> Outgoing:
-    """A screen as a lane's message (no keyboard: no markup at all)."""
-    return Outgoing(screen.text, screen.keyboard or None, edit_message_id=edit_message_id,
-                    on_sent=on_sent)  # fmt: skip
-
-
-def _slow_down(t: Translator) -> Outgoing:
-    """Said once when a group's replies go over their share while its game is live."""
-    return _notice(slow_down_notice(t))

@@ -35,7 +35,7 @@ class Reminders:
 
             def render(t: Translator, sent: Callable[[int], Awaitable[None]] = sent) -> Outgoing:
                 screen = move_warning(table, seconds, t)  # this seat's
-                return Outgoing(screen.text, screen.keyboard or None, on_sent=sent)
+                return Outgoing.of(screen, on_sent=sent)
 
             self.note(user_id, render, key=f"warn:{table.game_id}:{table.move_seq}")
 
