@@ -55,12 +55,11 @@ def test_the_mini_app_opens_from_a_hand_in_the_sandbox(sandbox_url: str) -> None
             legal = frame.locator("#hand svg.card.legal")
 
             def ready() -> bool:
-                # A weak hand is first offered a redeal (the deal is random): play on, as a
-                # person would, in the chat beside the Mini App.
-                hand = page.hand(person) or {}
-                if any(str(b.get("data", "")).endswith(":n") and str(b["data"]).startswith("r:")
-                       for b in hand.get("buttons", [])):  # fmt: skip
-                    page.message(hand["message_id"]).locator("button.kb", has_text="✋").click()
+                # A weak hand is first offered a redeal (the deal is random): play on in the
+                # Mini App, as a person would.
+                keep = frame.locator('#actions button.move[data-action="keep"]')
+                if keep.count():
+                    keep.first.click()
                 return bool(legal.count())
 
             try:
