@@ -5,8 +5,9 @@ The four people open a table in the group, take their seats (a lobby button and 
 and play cards from their private chats by pressing keyboard buttons; the group's table
 message changes in place, an illegal card (or one pressed out of turn) answers with the alert
 modal, and the page works in a phone-sized window. Screenshots go to ``$KOZEL_ARTIFACTS`` (or
-``tests/artifacts/``); the desktop view of the table is written to ``docs/sandbox.png`` when
-that file is missing or ``KOZEL_UPDATE_SCREENSHOT=1``.
+``tests/artifacts/``); the desktop view of the table is written to ``docs/sandbox.png`` and the group's
+table on a phone (390×844) to ``docs/sandbox-phone.png`` when missing or
+``KOZEL_UPDATE_SCREENSHOT=1``.
 
 Missing Chromium or Playwright fails the test with what to install; it never skips.
 """
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("KOZEL_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(os.environ.get("KOZEL_ARTIFACTS") or ROOT / "tests" / "artifacts")
 DOCS_SCREENSHOT = ROOT / "docs" / "sandbox.png"
+DOCS_PHONE = ROOT / "docs" / "sandbox-phone.png"
 URL_LINE = re.compile(r"KozelBot sandbox: (http://127\.0\.0\.1:\d+)")
 START_SECONDS = 30.0
 WAIT_MS = 15_000
@@ -365,7 +367,9 @@ def test_play_in_the_browser(sandbox_url: str) -> None:
             assert layout["tabs"] > 0 and layout["overflowY"] == "auto", layout
             assert layout["page"] <= 0, layout
             assert abs(layout["bottom"]) <= 1, layout
-            mobile.shot("phone-group")
+            phone_group = mobile.shot("phone-group")
+            if os.environ.get("KOZEL_UPDATE_SCREENSHOT") == "1" or not DOCS_PHONE.exists():
+                shutil.copyfile(phone_group, DOCS_PHONE)
             hand = next(h for h in (mobile.hand(p) for p in people) if h)
             mobile.tab(f"private-{hand['person']}")
             keys = mobile.message(hand["message_id"]).locator("button.kb")
