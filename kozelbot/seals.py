@@ -53,7 +53,7 @@ def seal_keyboard(table: Table, t: Translator) -> Keyboard:
     """The lobby's 🔒 button, which shows the match seal whole; nothing without fair play."""
     if not table.secret:
         return ()
-    return ((Button("🔒 " + t("Seal in full"), SealButton(table.game_id, -1).pack()),),)
+    return ((Button("🔒 " + t("Match seal"), SealButton(table.game_id, -1).pack()),),)
 
 
 def check_keyboard(table: Table, t: Translator) -> Keyboard:

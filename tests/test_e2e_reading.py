@@ -24,7 +24,7 @@ async def test_the_table_and_a_deal_s_result_carry_no_seal_key_or_seal_button(
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
     """Issue #30 item 6: nothing of fair play per deal in the group — no seal on the table,
-    no «🔒 Печать целиком» under it, no key in the deal's result (the whole check is the
+    no «🔒 Печать партии» under it, no key in the deal's result (the whole check is the
     match's, at its end)."""
     players = await seat_four(emu, options="seating=ordered move_time=0")
     group = players.group

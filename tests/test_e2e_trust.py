@@ -243,7 +243,7 @@ async def test_the_lobby_seals_the_secret_before_anyone_joins_and_players_add_to
     # the start (before anyone joins).
     first = [*lobby.versions, lobby.text][0]
     assert "🔒 Раздачи можно проверить после партии." in first and seal[:8] not in first
-    shown = await emu.press(boris, group.id, lobby.message_id, text="🔒 Печать целиком")
+    shown = await emu.press(boris, group.id, lobby.message_id, text="🔒 Печать партии")
     assert shown.show_alert and shown.text == f"Печать партии: {seal}"  # whole, a press away
     assert table.secret not in "".join(m.text for m in emu.messages(group.id))
     emu.send_text(boris, group.id, "/join")
@@ -260,7 +260,7 @@ async def test_the_lobby_seals_the_secret_before_anyone_joins_and_players_add_to
     started = _table(bot, group.id)
     assert started.client_seed == players_seed(contributions)
     assert started.client_seed[:8] not in emu.message(group.id, lobby.message_id).text
-    shown = await emu.press(boris, group.id, lobby.message_id, text="🔒 Печать целиком")
+    shown = await emu.press(boris, group.id, lobby.message_id, text="🔒 Печать партии")
     assert shown.text is not None
     assert shown.text.endswith(f"Вклад игроков: {started.client_seed}")
     before = last_id(emu, group.id)

@@ -100,7 +100,7 @@ def test_the_lobby_reads_one_plain_line_and_keeps_the_whole_seal_behind_its_butt
     assert "🔒 Раздачи можно проверить после партии." in lobby.splitlines()
     assert re.search(r"[0-9a-f]{8}", lobby) is None, lobby
     (button,) = lobby_keyboard(table, RU)[-1]
-    assert button.text == "🔒 Печать целиком"
+    assert button.text == "🔒 Печать партии"
     assert parse(button.data) == SealButton(7, -1)
     assert seals_in_full(table, None, RU) == f"Печать партии: {match_seal(SECRET)}"
     started = table.model_copy(update={"status": TableStatus.PLAYING, "client_seed": "cd" * 32})
