@@ -91,7 +91,9 @@ async def test_a_hint_names_the_strong_move_and_the_analysis_reviews_a_deal(
     assert sum(m.text.startswith("🔍 Сдача 1") for m in emu.messages(ann.id)) == 1
     assert "ваши ходы" in report.text
     lines = report.text.splitlines()[1:]
-    assert lines and all(re.match(r"(Ход \d+: .+ → лучше .+, \+\d+,\d .+|Все|Ваш|В этой)", line)
+    # Issue #30 item 11: each play by its trick and card, the difference in words or whole eyes.
+    costly = r"(Взятка \d+|До первой взятки): .+ → (лучше .+, примерно \+\d+ глаз\w*|.+ чуть лучше)"
+    assert lines and all(re.fullmatch(costly, line) or re.match("Все|Ваш|В этой", line)
                          or line.startswith("Сколько") for line in lines), lines  # fmt: skip
 
 
