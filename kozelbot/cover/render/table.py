@@ -47,8 +47,9 @@ def _face_down(count: int, t: Translator) -> str:
 
 def table_text(table: Table, state: CoverState, t: Translator) -> str:
     """The group's table: trump, loser points, talon, stacks and who led them, face-down
-    discards, claims and who must act now — from the public view. While the game is played its points line counts
-    only face-up cards (the face-down ones stay secret); once scored, the true totals."""
+    discards, claims and who must act now — from the public view. While the game is played
+    its points line counts only face-up cards (the face-down ones stay secret); once
+    scored, the true totals."""
     view = state.view_for(None)
     pairs = view.rules.pairs
     names = side_names(table, view.rules.sides, pairs, t)
