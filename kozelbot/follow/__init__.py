@@ -167,7 +167,7 @@ class FollowFamily:
         return stats.tally_parts(tallies, t)
 
     def deal_over_text(self, deal_no: int, t: Translator) -> str:
-        return t("Deal {n} is over.", n=deal_no + 1)
+        return render.deal_over_text(deal_no, t)
 
     def rules_text(self, variant: str, t: Translator) -> str:
         return render.rules_text(variant, t)
