@@ -154,6 +154,9 @@ def test_rules_name_options_in_words_and_commands_only_as_code(variant: str,
                                                               language: str) -> None:  # fmt: skip
     text = rules_text(variant, translator(language))
     assert raw_option(text, variant) is None, text
+    # A variant by its key («как в хвалёном (hvalenyi)»); in English «sixes» is a word.
+    keys = "|".join(k for k in TABLE_PRESETS if language != "en" or k not in ("sixes", "cover"))
+    assert re.search(rf"(?<![\w/])(?:{keys})\b", CODE.sub("", text)) is None, text
 
 
 def test_the_rules_name_the_lobby_s_buttons() -> None:

@@ -152,6 +152,8 @@ def _rules_belka(t: Translator) -> str:
               "clockwise); each deal's trump is the suit of the seat holding the J♣, whose "
               "pair is on obligation and leads."),
             t("On obligation: 61–89 → 1 eye, 90+ → 2; the other pair: 2 and 3."),
-            t("Eggs, Lyusya, the redeal under 14 points and the match to 12 as in hvalenyi."),
+            t("Eggs, Lyusya, the redeal under 14 points and the match to 12 as in {title} "
+              "({command}).", title=escape(t("Khvalyony kozel")),
+              command=_typed("/rules hvalenyi")),
         ]
     )  # fmt: skip
