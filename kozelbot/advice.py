@@ -6,7 +6,8 @@ the reasons and the unit (``FamilyTexts.move_label``, ``reason_text``, ``expecte
 are means over sampled deals, so a move is "0.1 eye" better only on average — nobody wins a
 tenth of an eye. A difference under half the unit (``HALF``) is said in words, «чуть
 лучше»; a larger one is rounded to whole eyes (points, pairs, loser points) and said as an
-estimate, «примерно +1 глаз». Under ``NOTICEABLE`` it is not said at all. A chance («в 60 %
+estimate, «примерно +1 глаз» (the cover game: «примерно −1 штрафное очко», fewer loser points
+being the gain). Under ``NOTICEABLE`` it is not said at all. A chance («в 60 %
 сдач») was considered, but the search keeps means, not how often each outcome came.
 """
 
@@ -58,7 +59,7 @@ def hint_text(table: Table, decision: Decision, t: Translator) -> str:
             line += " " + t("Slightly better than {move}.", move=second)
         else:
             value = texts.expected_text(table.variant, whole(margin), t)
-            line += " " + t("Better than {move}: about +{value}.", move=second, value=value)
+            line += " " + t("Better than {move}: about {value}.", move=second, value=value)
     return fit_plain(line, ALERT_LIMIT)
 
 
@@ -75,7 +76,7 @@ def review_text(review: Review, variant: str, t: Translator) -> str:
     if review.loss < HALF:
         return t("{place} → {best} was slightly better", place=place, best=best)
     value = texts.expected_text(variant, whole(review.loss), t)
-    return t("{place} → better {best}, about +{value}", place=place, best=best, value=value)
+    return t("{place} → better {best}, about {value}", place=place, best=best, value=value)
 
 
 def analysis_text(found: Analysis, t: Translator) -> str:

@@ -273,7 +273,8 @@ class FamilyTexts(Protocol):
         """Why the strong level makes its move (``Decision.reason`` and ``fields``)."""
 
     def expected_text(self, variant: str, count: int, t: Translator) -> str:
-        """A whole number of the variant's unit (``2 глаза``): advice rounds an expected
+        """What the better move gains, a whole number of the variant's unit with its sign
+        (``+2 глаза``; the cover game: ``−1 штрафное очко``): advice rounds an expected
         award to it, or says a smaller one in words (``kozelbot.advice``)."""
 
     def outcome_label(self, outcome: str, t: Translator) -> str | None:

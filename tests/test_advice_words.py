@@ -64,7 +64,7 @@ def test_the_cover_hint_starts_with_a_capital() -> None:
     beat = Beat((Card.parse("6D"),))
     text = hint_text(_table("cover"), _decision(1.4, lead, beat), RU)
     assert text.startswith("💡 Зайти К♠ Т♠: "), text
-    assert text.endswith("Лучше, чем побить 6♦: примерно +1 штрафное очко."), text
+    assert text.endswith("Лучше, чем побить 6♦: примерно −1 штрафное очко."), text
     assert hint_text(_table("cover"), _decision(0, lead), translator("uk")).startswith(
         "💡 Зайти К♠ Т♠: "
     )
@@ -92,6 +92,11 @@ def test_the_analysis_names_the_trick_and_the_card_in_whole_eyes() -> None:
     assert review_text(_review(1.6), "hvalenyi", translator("en")) == (
         "Trick 4: K♠ → better 7♠, about +2 eyes"
     )
+    lead, beat = Lead((Card.parse("KS"),)), Beat((Card.parse("6D"),))
+    cover = Review(number=1, played=lead, best=beat, played_value=-1.2, best_value=0.0, trick=2)
+    assert review_text(cover, "cover", RU) == (
+        "Взятка 2: зайти К♠ → лучше побить 6♦, примерно −1 штрафное очко"
+    )  # fewer loser points: the better move's gain has a minus
     for language in LANGUAGES:
         for loss in (0.06, 0.3, 0.5, 1.49, 3.7):
             line = review_text(_review(loss), "cover", translator(language))

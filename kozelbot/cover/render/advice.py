@@ -58,5 +58,6 @@ def reason_text(reason: str, fields: Mapping[str, Any], t: Translator) -> str:
 
 
 def expected_text(variant: str, count: int, t: Translator) -> str:
-    """A whole number of loser points: ``2 штрафных очка``."""
-    return t.n("{count} loser point", "{count} loser points", count)
+    """What the better move saves, in whole loser points: ``−2 штрафных очка`` (a real
+    minus: fewer loser points is the gain)."""
+    return "\N{MINUS SIGN}" + t.n("{count} loser point", "{count} loser points", count)

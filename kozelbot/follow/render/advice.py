@@ -79,10 +79,11 @@ def reason_text(reason: str, fields: Mapping[str, Any], t: Translator) -> str:
 
 
 def expected_text(variant: str, count: int, t: Translator) -> str:
-    """A whole number of the preset's unit: ``2 глаза``, ``1 очко``, ``3 пары``."""
+    """What the better move gains, in whole units of the preset: ``+2 глаза``, ``+1 очко``,
+    ``+3 пары``."""
     scoring = PRESETS[variant].rules({}).scoring if variant in PRESETS else "eyes"
     if scoring == "points":
-        return t.n("{count} point", "{count} points", count)
+        return "+" + t.n("{count} point", "{count} points", count)
     if scoring == "pairs":
-        return t.n("{count} pair", "{count} pairs", count)
-    return t.n("{count} eye", "{count} eyes", count)
+        return "+" + t.n("{count} pair", "{count} pairs", count)
+    return "+" + t.n("{count} eye", "{count} eyes", count)
