@@ -198,3 +198,13 @@ def test_words_that_read_right_pass() -> None:
     ]
     assert word_problems([_state(text, chat="Аня") for text in right]) == []
     assert _found(_state("Стол на двоих: наберите /newgame hvalenyi players=2")) == []
+
+
+def test_a_finished_hand_that_says_more_than_one_thing_is_found() -> None:
+    """Issue #30 item 11: the header above «Сдача закончена.» said the deal again."""
+    old = "Хвалёный козёл · сдача 3\nкозырь ♦ · Козлятня\nСдача закончена."
+    assert any("more than one thing" in f for f in _found(_state(old, chat="Аня")))
+    for one in ("Сдача 3 закончена.", "Сдача 3, последняя в партии, закончена.",
+                "Игра 2 закончена."):  # fmt: skip
+        assert _found(_state(one, chat="Аня")) == []
+    assert _found(_state(TABLE + "\nСдача закончена.")) == []  # the group's table says it last

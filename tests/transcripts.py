@@ -36,7 +36,10 @@ and on the answers to presses — the 💡 hint is an alert):
 - a fraction of an eye (of a point, a pair, a loser point), «на 0,1 глаза», or any decimal
   in a 💡 hint or a 🔍 analysis;
 - an option by its key outside a command a person may type («players=2:», «no_shamok»);
-- a 💡 hint whose move starts in lowercase («💡 зайти К♠: …»).
+- a 💡 hint whose move starts in lowercase («💡 зайти К♠: …»);
+
+and, in a Russian match's private chats, a finished hand that says more than its one line
+(«Сдача 3 закончена.»: no header above it saying the deal and trump again).
 """
 
 from __future__ import annotations
@@ -73,6 +76,8 @@ SENTENCE = re.compile(r"[.!?…:;]$")
 CARD_BUTTON = re.compile(r"^(\()?(?:10|[2-9ВДКТ])[♣♠♥♦](·|\))?$")
 """A card's button in a Russian hand: ``К♥``, a bracketed ``(К♥)`` (may not be played now),
 or the old faint ``К♥·``."""
+FINISHED = re.compile(r"^(?:Сдача|Игра)(?: \d+)?(?:, последняя в партии,)? закончена\.$", re.M)
+"""A finished hand's statement (the group's table ends with «Сдача закончена.» too)."""
 HAND_DEAL = re.compile(r"· (?:сдача|игра) (\d+)")
 """The deal (game) a hand message's header names."""
 COMPUTER = r"🤖 (?:Бот|Bot) \d+"
@@ -195,6 +200,8 @@ def problems(shown: list[Shown], *, group: str, variant: str, players: int,
             if wraps_inside(list(pair), soft=False):
                 bad(state, "lines break inside an item", " ⏎ ".join(pair))
         in_group = state.chat == group
+        if not in_group and FINISHED.search(state.text) and "\n" in state.text.strip():
+            bad(state, "a finished hand says more than one thing", " ⏎ ".join(lines))
         numbered = None if in_group else HAND_DEAL.search(state.text)
         if numbered is not None and int(numbered.group(1)) > deals:
             bad(state, f"a deal past the last ({deals})", state.text.splitlines()[0])
