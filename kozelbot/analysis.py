@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kozelbot.decisions import Decision
-from kozelbot.game import SeedSource, shuffle_for
+from kozelbot.game import InTrick, SeedSource, TrickEnd, shuffle_for
 from kozelbot.games import family_of, load_state, new_state
 from kozelbot.records import MoveRecord
 
@@ -33,12 +33,14 @@ NOTICEABLE = 0.05
 @dataclass(frozen=True, slots=True)
 class Position:
     """The state before one of the person's plays (its dump), their seat, the move they
-    made and its number among their plays in the deal (from 1)."""
+    made, its number among their plays in the deal (from 1) and the deal's trick it was
+    made in (from 1; 0 before the first: a redeal answer, a hand-off, a sixes call)."""
 
     dump: dict[str, Any]
     seat: int
     played: Any
     number: int
+    trick: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,8 @@ class Review:
     best: Any
     played_value: float
     best_value: float
+    trick: int = 0
+    """The deal's trick the play was made in (from 1; 0 before the first)."""
 
     @property
     def loss(self) -> float:
@@ -62,10 +66,13 @@ def positions(
     deal_no: int, user_id: int,
 ) -> list[Position]:  # fmt: skip
     """Replay a match (its variant, options, shuffle source and move log) to the end of
-    ``deal_no``; the positions where ``user_id`` chose among several moves in it."""
+    ``deal_no``; the positions where ``user_id`` chose among several moves in it, each with
+    its trick: the deal's tricks taken before it, plus one once a move of the deal was made
+    in a trick (the families mark such events ``InTrick``, a trick's end ``TrickEnd``)."""
     family = family_of(variant)
     state = new_state(variant, options)
     found: list[Position] = []
+    taken, started = 0, False
     for move in moves:
         if move.deal_no > deal_no:
             break
@@ -73,9 +80,15 @@ def positions(
             state.chance(shuffle_for(seeds, state))
         action = family.parse_action(move.action)
         mine = move.deal_no == deal_no and move.user_id == user_id
-        if mine and family.searches(state, move.seat):
-            found.append(Position(state.dump(), move.seat, action, len(found) + 1))
-        state.apply(move.seat, action)
+        before = state.dump() if mine and family.searches(state, move.seat) else None
+        events = state.apply(move.seat, action)
+        if move.deal_no != deal_no:
+            continue
+        started = started or any(isinstance(e, InTrick) for e in events)
+        if before is not None:
+            trick = taken + 1 if started else 0
+            found.append(Position(before, move.seat, action, len(found) + 1, trick))
+        taken += sum(1 for e in events if isinstance(e, TrickEnd))
     return found
 
 
@@ -90,7 +103,8 @@ def review(position: Position, budget_ms: float, seed: str) -> Review:
     if played_value is None:  # not searched (it cannot happen with ``keep``): call it even
         played_value = best_value
     return Review(number=position.number, played=position.played, best=best,
-                  played_value=played_value, best_value=best_value)  # fmt: skip
+                  played_value=played_value, best_value=best_value,
+                  trick=position.trick)  # fmt: skip
 
 
 def worst(reviews: Sequence[Review], shown: int = SHOWN) -> list[Review]:

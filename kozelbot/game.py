@@ -53,6 +53,20 @@ class Event(Protocol):
     """Something that happened (frozen dataclasses, family-specific except the two below)."""
 
 
+class InTrick:
+    """Marks a family's event of a move made in a trick (a card played, a cover move): the
+    🔍 analysis names a play by its trick (``kozelbot.analysis``), and a move before the
+    deal's first trick (a redeal answer, a hand-off) by that."""
+
+    __slots__ = ()
+
+
+class TrickEnd:
+    """Marks a family's event that closes a trick (taken by someone)."""
+
+    __slots__ = ()
+
+
 class GameError(Exception):
     """An action the rules refuse; nothing was changed. ``code`` names the reason."""
 
@@ -258,8 +272,10 @@ class FamilyTexts(Protocol):
     def reason_text(self, reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         """Why the strong level makes its move (``Decision.reason`` and ``fields``)."""
 
-    def expected_text(self, variant: str, value: float, t: Translator) -> str:
-        """An expected award (a float) in the variant's unit."""
+    def expected_text(self, variant: str, count: int, t: Translator) -> str:
+        """What the better move gains, a whole number of the variant's unit with its sign
+        (``+2 глаза``; the cover game: ``−1 штрафное очко``): advice rounds an expected
+        award to it, or says a smaller one in words (``kozelbot.advice``)."""
 
     def outcome_label(self, outcome: str, t: Translator) -> str | None:
         """How a deal ended (``DealScored.outcome``), in words; ``None`` for a plain deal."""

@@ -123,11 +123,15 @@ def versus(a: object, b: object) -> str:
 
 def common_option_label(key: str, value: object, t: Translator) -> str | None:
     """The words of an option every family's tables share (seating, move time, players), or
-    ``None`` for a family's own option."""
+    ``None`` for a family's own option.
+
+    **Decision** (issue #30 item 11): every option's words start with a capital (or a
+    figure, «4 players», «6♣ …»), for each is an item of the lobby's line and a ⚙ button's
+    label of its own: «Игроков: 4 · Колода 36 · Ход 60 с»."""
     if key == "seating":
         return t("Seats: random") if value == "random" else t("Seats: join order")
     if key == "move_time":
-        return t("move {s} s", s=value) if value else t("no move timer")
+        return t("Move {s} s", s=value) if value else t("No move timer")
     if key == "players":
         return t("{n} players", n=value)
     if key == "computer":

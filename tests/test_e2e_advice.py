@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from botapi_emulator import BotApiEmulator, ChatMessage
+from tests import transcripts
 from tests.e2e import BotRunner, play_alone, seat_four
 
 
@@ -91,8 +92,13 @@ async def test_a_hint_names_the_strong_move_and_the_analysis_reviews_a_deal(
     assert sum(m.text.startswith("🔍 Сдача 1") for m in emu.messages(ann.id)) == 1
     assert "ваши ходы" in report.text
     lines = report.text.splitlines()[1:]
-    assert lines and all(re.match(r"(Ход \d+: .+ → лучше .+, \+\d+,\d .+|Все|Ваш|В этой)", line)
+    # Issue #30 item 11: each play by its trick and card, the difference in words or whole eyes.
+    costly = r"(Взятка \d+|До первой взятки): .+ → (лучше .+, примерно \+\d+ глаз\w*|.+ чуть лучше)"
+    assert lines and all(re.fullmatch(costly, line) or re.match("Все|Ваш|В этой", line)
                          or line.startswith("Сколько") for line in lines), lines  # fmt: skip
+    # Every message and answer of her chat (the 💡 alerts too) reads in a player's words.
+    chat = [*transcripts.states(emu, ann.id, "Аня"), *transcripts.answers(emu, ann.id, "Аня")]
+    assert transcripts.word_problems(chat) == []
 
 
 async def test_someone_who_did_not_play_a_deal_gets_no_analysis_of_it(

@@ -130,6 +130,7 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         shown = "\n".join(v for m in emu.messages(players.group.id) for v in [*m.versions, m.text])
         assert ("🏆" in shown and "Прикуп" in shown) or "прикуп" in shown.lower()
         assert "Очки открытых карт" in shown  # during play: face-up cards only (issue #14)
+        assert "\nЗаход: " in shown  # who led the stacks on the table (issue #30 item 11)
         # The leak scan reads every "open card points" figure and checks it against the
         # face-up cards of the tricks taken (issue #14); make sure it had figures to read.
         table = await storage.games.game(1)
@@ -144,6 +145,7 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         # Issue #30 item 6: the result's 🔑 button gives every verify input, and it holds.
         await check_the_deals(emu, players.group.id, players.users[0], stored)
         games = len(stored)
+        await transcripts.ask_rules(players, "cover")
         transcripts.read_through(players, f"cover-{request.node.callspec.id}", "cover", games)
     finally:
         await bot.stop()

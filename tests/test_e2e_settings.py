@@ -105,7 +105,7 @@ async def test_the_variant_is_chosen_by_word_or_by_the_lobby_button(
     emu.send_text(ann, group.id, "/newgame kryuk")
     await emu.wait_for(lambda: emu.find_message(group.id, "Козёл с Крюком — набор") is not None)
     lobby = emu.find_message(group.id, "набор за стол")
-    assert lobby is not None and "ход 10 с" in lobby.text
+    assert lobby is not None and "Ход 10 с" in lobby.text
     answer = await emu.press(boris, group.id, lobby.message_id, text="🎲 Козёл с Крюком")
     assert answer.show_alert and "создатель" in (answer.text or "")
     await emu.press(ann, group.id, lobby.message_id, text="🎲 Козёл с Крюком")
@@ -130,10 +130,10 @@ async def test_a_two_player_table_has_two_seats_and_refuses_a_third_person(
     change to two seats is refused while three people sit."""
     group, users, lobby = await open_lobby(emu, names=("Аня", "Борис", "Вера"))
     ann, boris, vera = users
-    await emu.press(ann, group.id, lobby.message_id, text="⚙ игроков: 4")
+    await emu.press(ann, group.id, lobby.message_id, text="⚙ Игроков: 4")
     await bot.drain()
     lobby = emu.message(group.id, lobby.message_id)
-    assert "игроков: 2" in lobby.text and "Каждый за себя" in lobby.text
+    assert "Игроков: 2" in lobby.text and "Каждый за себя" in lobby.text
     assert "3." not in lobby.text
     emu.send_text(boris, group.id, "/join")
     await emu.wait_for(lambda: "Игра началась" in emu.message(group.id, lobby.message_id).text)

@@ -558,7 +558,8 @@ def test_15_16_after_the_match_the_hand_and_table_show_the_last_deals_number() -
     for _ in range(3):  # 4 + 4 + 4 eyes
         events = play_deal(state, ROWS_92_28)
     assert state.over and state.deal_no == 3
-    assert hand_text(state, 0) == "Хвалёный козёл · сдача 3\nкозырь ♦\nСдача закончена."
+    # Issue #30 item 11: one statement, the match's end in it, no header saying the deal again.
+    assert hand_text(state, 0) == "Сдача 3, последняя в партии, закончена."
     assert table_text(state).startswith("🐐 Сдача 3 · Хвалёный козёл\n")
     assert end_texts(state, events)[0].startswith("🐐 Сдача 3 · Хвалёный козёл\n")
 
@@ -577,7 +578,7 @@ def test_15_16_every_variant_shows_the_scored_deals_number(
         if not results:
             return
         scored.append(results[-1])
-        head = re.compile(rf"сдача {results[-1].deal_no + 1}\b")
+        head = re.compile(rf"сдача {results[-1].deal_no + 1}\b", re.IGNORECASE)
         assert all(head.search(hand_text(state, seat)) for seat in range(state.players))
         assert table_text(state).startswith(f"🐐 Сдача {results[-1].deal_no + 1} ·")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.transcripts import Shown, problems
+from tests.transcripts import Shown, problems, word_problems
 
 GROUP = "Козлятня"
 TABLE = "\n".join([
@@ -155,3 +155,56 @@ def test_fair_play_digits_in_the_match_s_chat_are_found(text: str) -> None:
         found = _found(_state(text, chat=chat))
         assert any("fair-play digits" in f for f in found), (chat, found)
     assert _found(_state(CHECK.replace("🔑 Проверка раздач", "🔑 Проверка"), chat="Аня")) != []
+
+
+# -- issue #30 item 11: the words of hints, the analysis and /rules ---------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "💡 К♠: берёт взятку на 14 очков. Лучше, чем 7♠, на 0,1 глаза.",
+        "💡 K♠: takes the trick worth 14. Better than 7♠ by 0.1 eyes.",
+        "🔍 Сдача 1: ваши ходы против сильного компьютера.\nХод 4: К♠ → лучше 7♠, +0,3 глаза",
+        "🔍 Игра 2: …\nВзятка 1: зайти К♠ → лучше побить 6♦, +1,5 штрафных",
+        "Лучше, чем 7♠, на 0,1 ока.",
+    ],
+    ids=["hint-ru", "hint-en", "analysis", "analysis-cover", "uk-eye"],
+)
+def test_a_fraction_of_an_eye_is_found(text: str) -> None:
+    found = word_problems([_state(text, chat="Аня")])
+    assert any("a fraction of a unit" in f for f in found), found
+
+
+def test_an_option_by_its_key_and_a_lowercase_hint_are_found() -> None:
+    rules = "Хвалёный козёл\nplayers=2: каждый за себя, по 8 или 9 карт."
+    assert any("by its key" in f for f in word_problems([_state(rules)]))
+    sixes = "Параметры: ace_discard_ban (нельзя сносить туза), royal (четыре туза)."
+    assert any("by its key" in f for f in word_problems([_state(sixes)]))
+    hint = "💡 зайти К♠: заходит 1 картой одной масти."
+    assert any("lowercase" in f for f in word_problems([_state(hint, chat="Аня")]))
+
+
+def test_words_that_read_right_pass() -> None:
+    right = [
+        "💡 Зайти К♠: заходит 1 картой одной масти. Чуть лучше, чем побить 6♦.",
+        "💡 К♠: берёт взятку на 14 очков. Лучше, чем 7♠: примерно +1 глаз.",
+        "🔍 Сдача 1: ваши ходы против сильного компьютера.\nВзятка 4: К♠ → 7♠ чуть лучше",
+        "Стол на двоих: наберите /newgame hvalenyi players=2",
+        "Вдвоём (кнопка «⚙ Игроков: 2» в наборе): каждый за себя.",
+        "🏆 Аня+Вера выиграли 12 : 4.",
+        "Откройте t.me/kozel_test_bot или напишите @kozel_test_bot",
+        CHECK,
+    ]
+    assert word_problems([_state(text, chat="Аня") for text in right]) == []
+    assert _found(_state("Стол на двоих: наберите /newgame hvalenyi players=2")) == []
+
+
+def test_a_finished_hand_that_says_more_than_one_thing_is_found() -> None:
+    """Issue #30 item 11: the header above «Сдача закончена.» said the deal again."""
+    old = "Хвалёный козёл · сдача 3\nкозырь ♦ · Козлятня\nСдача закончена."
+    assert any("more than one thing" in f for f in _found(_state(old, chat="Аня")))
+    for one in ("Сдача 3 закончена.", "Сдача 3, последняя в партии, закончена.",
+                "Игра 2 закончена."):  # fmt: skip
+        assert _found(_state(one, chat="Аня")) == []
+    assert _found(_state(TABLE + "\nСдача закончена.")) == []  # the group's table says it last

@@ -28,7 +28,18 @@ and the faults issue #30 found on a phone:
   after a name that may end in a number reads as one (``name_figure``); a card after a name
   is no figure (its suit mark sets it apart);
 - a line the phone wraps inside an item: a sentence's row ending in ``14 :`` or ``→``, a
-  list line starting or ending with its separator (``wraps_inside``).
+  list line starting or ending with its separator (``wraps_inside``);
+
+and the words of issue #30 item 11 (``word_problems``, in every language, on the messages
+and on the answers to presses — the 💡 hint is an alert):
+
+- a fraction of an eye (of a point, a pair, a loser point), «на 0,1 глаза», or any decimal
+  in a 💡 hint or a 🔍 analysis;
+- an option by its key outside a command a person may type («players=2:», «no_shamok»);
+- a 💡 hint whose move starts in lowercase («💡 зайти К♠: …»);
+
+and, in a Russian match's private chats, a finished hand that says more than its one line
+(«Сдача 3 закончена.»: no header above it saying the deal and trump again).
 """
 
 from __future__ import annotations
@@ -65,6 +76,8 @@ SENTENCE = re.compile(r"[.!?…:;]$")
 CARD_BUTTON = re.compile(r"^(\()?(?:10|[2-9ВДКТ])[♣♠♥♦](·|\))?$")
 """A card's button in a Russian hand: ``К♥``, a bracketed ``(К♥)`` (may not be played now),
 or the old faint ``К♥·``."""
+FINISHED = re.compile(r"^(?:Сдача|Игра)(?: \d+)?(?:, последняя в партии,)? закончена\.$", re.M)
+"""A finished hand's statement (the group's table ends with «Сдача закончена.» too)."""
 HAND_DEAL = re.compile(r"· (?:сдача|игра) (\d+)")
 """The deal (game) a hand message's header names."""
 COMPUTER = r"🤖 (?:Бот|Bot) \d+"
@@ -73,6 +86,19 @@ FIGURE_AFTER = r"(?![\w]) \+?\d+(?![\d♣♠♥♦])"
 ENDS = ("·", "→", "+")
 STARTS = ("·", "+", ":")
 """What stands between the items of a line: a row never ends (starts) with one."""
+UNIT_FRACTION = re.compile(
+    r"\d[.,]\d+\s*(?:глаз|ок[оа]\b|оч(?:ей|і)|eyes?\b|пар[аиы]?\b|pairs?\b|штрафн|програшн|loser)",
+    re.IGNORECASE,
+)
+"""A decimal fraction of a unit people score in («0,1 глаза», «0.3 eyes», «1,5 пары»)."""
+DECIMAL = re.compile(r"\d[.,]\d")
+ADVICE = ("💡", "🔍")
+"""How the hint (an alert) and the analysis (a message) start: no decimal in either."""
+COMMAND = re.compile(r"/[a-z]+\b.*")
+"""A command and what follows it on its line: what a person may type («/newgame hvalenyi
+players=2»), where an option's key is right."""
+OPTION_KEY = re.compile(r"(?<![\w/@-])(?:[a-z]+=\w|[a-z]+_[a-z_]+\b)")
+"""An option by its key: ``players=2``, ``no_shamok``, ``ace_discard_ban``."""
 
 
 @dataclass(frozen=True)
@@ -174,6 +200,8 @@ def problems(shown: list[Shown], *, group: str, variant: str, players: int,
             if wraps_inside(list(pair), soft=False):
                 bad(state, "lines break inside an item", " ⏎ ".join(pair))
         in_group = state.chat == group
+        if not in_group and FINISHED.search(state.text) and "\n" in state.text.strip():
+            bad(state, "a finished hand says more than one thing", " ⏎ ".join(lines))
         numbered = None if in_group else HAND_DEAL.search(state.text)
         if numbered is not None and int(numbered.group(1)) > deals:
             bad(state, f"a deal past the last ({deals})", state.text.splitlines()[0])
@@ -220,7 +248,8 @@ def read_layout(emu: BotApiEmulator, chats: list[tuple[int, str]], names: Iterab
     and read for ``layout_problems``."""
     write(name, transcript(emu, chats))
     shown = [s for chat_id, title in chats for s in states(emu, chat_id, title)]
-    found = layout_problems(shown, names)
+    said = [s for chat_id, title in chats for s in answers(emu, chat_id, title)]
+    found = layout_problems(shown, names) + word_problems([*shown, *said])
     assert found == [], "\n".join(found)
 
 
@@ -274,6 +303,7 @@ def _wrong_words(line: str, variant: str, players: int) -> list[str]:
     if UKRAINIAN.search(line):
         why.append("Ukrainian in Russian")
     words = HEXISH.sub("", line.replace("KozelBot", ""))  # seals, seeds and secrets: hex
+    words = COMMAND.sub("", words)  # «наберите /newgame hvalenyi players=2»: what to type
     if ENGLISH.search(words) and "kozel2:" not in line and "|" not in line:  # /rules [a|b]
         why.append("English in Russian")
     if any(words in line for words in UNHELPFUL):
@@ -330,4 +360,44 @@ def read_through(players: Players, name: str, variant: str, deals: int) -> None:
     shown = [s for chat_id, title in chats for s in states(emu, chat_id, title)]
     found = problems(shown, group=players.group.title, variant=variant,
                      players=len(players.users), deals=deals)  # fmt: skip
+    said = [s for chat_id, title in chats for s in answers(emu, chat_id, title)]
+    found += word_problems([*shown, *said])
     assert found == [], "\n".join(found)
+
+
+def answers(emu: BotApiEmulator, chat_id: int, title: str) -> list[Shown]:
+    """The bot's answers to the presses on a chat's messages (toasts and alerts: the 💡
+    hint is one), each as a state of the message pressed (``edit`` -1)."""
+    found: list[Shown] = []
+    for query in sorted(emu.queries.values(), key=lambda q: q.created):
+        message, answer = query.message, query.answer
+        if message.chat.get("id") != chat_id or answer is None or not answer.text:
+            continue
+        found.append(Shown(title, message.message_id, -1, True, answer.text, (), False))
+    return found
+
+
+def word_problems(shown: list[Shown]) -> list[str]:
+    """What reads wrong in any language (issue #30 item 11, see the module docstring)."""
+    found: list[str] = []
+    for state in (s for s in shown if s.from_bot and not s.text.startswith(CHECK_HEAD)):
+        where = f"{state.chat} #{state.message_id}/{state.edit}"
+        advice = state.text.startswith(ADVICE)
+        for line in [*state.text.splitlines(), *state.buttons]:
+            if UNIT_FRACTION.search(line) or (advice and DECIMAL.search(line)):
+                found.append(f"{where}: a fraction of a unit: {line!r}")
+            if OPTION_KEY.search(COMMAND.sub("", line)):
+                found.append(f"{where}: an option by its key: {line!r}")
+        if re.match(r"💡 [a-zа-яёіїєґ]", state.text):
+            found.append(f"{where}: a hint that starts in lowercase: {state.text!r}")
+    return found
+
+
+async def ask_rules(players: Players, variant: str) -> None:
+    """Someone at the table sends ``/rules VARIANT`` in the group once the match is over, so
+    the chats read after it hold the answer too (issue #30 item 11: no option by its key)."""
+    emu, group = players.emu, players.group
+    before = max((m.message_id for m in emu.messages(group.id)), default=0)
+    emu.send_text(players.users[0], group.id, f"/rules {variant}")
+    await emu.wait_for(lambda: any(m.from_bot and m.message_id > before
+                                   for m in emu.messages(group.id)), what="/rules")  # fmt: skip

@@ -117,8 +117,8 @@ class CoverFamily:
     def reason_text(self, reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         return advice.reason_text(reason, fields, t)
 
-    def expected_text(self, variant: str, value: float, t: Translator) -> str:
-        return advice.expected_text(variant, value, t)
+    def expected_text(self, variant: str, count: int, t: Translator) -> str:
+        return advice.expected_text(variant, count, t)
 
     def outcome_label(self, outcome: str, t: Translator) -> str | None:
         return stats.outcome_label(outcome, t)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from kozelbot.cards import DECK_36, Card, Suit
-from kozelbot.game import GameError
+from kozelbot.game import GameError, InTrick, TrickEnd
 
 MAX_LEAD = 6
 """The most cards one lead may hold (RULES.md §2: 1 to 6 cards of one suit)."""
@@ -158,7 +158,7 @@ class GameDealt:
 
 
 @dataclass(frozen=True, slots=True)
-class Acted:
+class Acted(InTrick):
     """A seat's move in a round (a discard or levelling shows only its count to others)."""
 
     seat: int
@@ -166,7 +166,7 @@ class Acted:
 
 
 @dataclass(frozen=True, slots=True)
-class RoundTaken:
+class RoundTaken(TrickEnd):
     """The trick went to ``taker``; ``points`` counts every card of it, face-down ones too,
     so it is not for the table (``view.open_points`` is)."""
 

@@ -157,8 +157,8 @@ class FollowFamily:
     def reason_text(self, reason: str, fields: Mapping[str, Any], t: Translator) -> str:
         return advice.reason_text(reason, fields, t)
 
-    def expected_text(self, variant: str, value: float, t: Translator) -> str:
-        return advice.expected_text(variant, value, t)
+    def expected_text(self, variant: str, count: int, t: Translator) -> str:
+        return advice.expected_text(variant, count, t)
 
     def outcome_label(self, outcome: str, t: Translator) -> str | None:
         return stats.outcome_label(outcome, t)
@@ -167,7 +167,7 @@ class FollowFamily:
         return stats.tally_parts(tallies, t)
 
     def deal_over_text(self, deal_no: int, t: Translator) -> str:
-        return t("Deal {n} is over.", n=deal_no + 1)
+        return render.deal_over_text(deal_no, t)
 
     def rules_text(self, variant: str, t: Translator) -> str:
         return render.rules_text(variant, t)

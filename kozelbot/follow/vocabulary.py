@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from kozelbot.cards import DECK_36, Card, Suit
-from kozelbot.game import DealScored, GameError, MatchOver
+from kozelbot.game import DealScored, GameError, InTrick, MatchOver, TrickEnd
 
 
 class Phase(StrEnum):
@@ -207,7 +207,7 @@ class HandKept:
 
 
 @dataclass(frozen=True, slots=True)
-class CardPlayed:
+class CardPlayed(InTrick):
     """A card went on the table."""
 
     seat: int
@@ -215,7 +215,7 @@ class CardPlayed:
 
 
 @dataclass(frozen=True, slots=True)
-class TrickTaken:
+class TrickTaken(TrickEnd):
     """A complete trick went to ``winner``."""
 
     trick_no: int

@@ -1,5 +1,5 @@
 """The strong level's advice in the cover game's words: a move, why it is made (the 💡 hint)
-and what a play cost in loser points (the 🔍 analysis). The person's own cards are named:
+and what a play cost in loser points, whole (the 🔍 analysis). The person's own cards are named:
 the advice is theirs alone."""
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ def reason_text(reason: str, fields: Mapping[str, Any], t: Translator) -> str:
     return texts.get(reason, lambda: t("the best move the search found"))()
 
 
-def expected_text(variant: str, value: float, t: Translator) -> str:
-    """An expected difference in loser points, one decimal."""
-    return t("{value} loser points", value=t.decimal(value))
+def expected_text(variant: str, count: int, t: Translator) -> str:
+    """What the better move saves, in whole loser points: ``−2 штрафных очка`` (a real
+    minus: fewer loser points is the gain)."""
+    return "\N{MINUS SIGN}" + t.n("{count} loser point", "{count} loser points", count)

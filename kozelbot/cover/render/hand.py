@@ -7,6 +7,7 @@ from __future__ import annotations
 from html import escape
 
 from kozelbot.cover.render.lines import chain, trump_line
+from kozelbot.cover.render.results import deal_over_text
 from kozelbot.cover.render.rules import title
 from kozelbot.cover.state import CoverState
 from kozelbot.cover.view import View
@@ -19,14 +20,13 @@ from kozelbot.texts import card_label, seat_name, taking_line
 def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
     """A player's private hand message: the game, the stacks to beat, and what to do now."""
     view = state.view_for(seat)
+    if table.status is not TableStatus.PLAYING or view.phase in (Phase.DEALING, Phase.OVER):
+        return over_text(table, view.game_no, state.over, t)
     head = [escape(title(t)), t("game {n}", n=view.game_no + 1),
             t("trump {suit}", suit=view.trump.symbol)]  # fmt: skip
     if table.chat_title:  # last: a long group name goes to a line of its own
         head.append(escape(table.chat_title))
     lines = [chain(head)]
-    if table.status is not TableStatus.PLAYING or view.phase in (Phase.DEALING, Phase.OVER):
-        lines.append(t("This game is over."))
-        return "\n".join(lines)
     partner = view.rules.seats.partner(seat)
     if partner is not None:
         lines.append(t("Your partner: {name}", name=seat_name(table, partner, t)))
@@ -48,6 +48,17 @@ def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
     if claims:
         lines.append(t("You may claim the lead: «I have {n}».", n=claims[0].count))
     return "\n".join(lines)
+
+
+def over_text(table: Table, game_no: int, match_over: bool, t: Translator) -> str:
+    """A finished hand's one statement (issue #30 item 11): the game is over — the match's
+    last one at the match's end — or the match was stopped; the whole message, as it reads
+    once the next game is dealt (``results.deal_over_text``)."""
+    if table.status is TableStatus.STOPPED:
+        return t("The match was stopped.")
+    if match_over:
+        return t("Game {n}, the match's last, is over.", n=game_no + 1)
+    return deal_over_text(game_no, t)
 
 
 def prompt(view: View, legal: list[Action], mine: bool, t: Translator) -> str | None:

@@ -1,6 +1,6 @@
 """The group's table message of a cover game, from the public view: trump, loser points,
-talon, stacks, face-down discards, claims and who must act — and, once a game is scored, its
-last trick and true points.
+talon, stacks and who led them, face-down discards, claims and who must act — and, once a
+game is scored, its last trick and true points.
 
 While a game is played the table's points line counts only the face-up cards (leads and
 beats) of the tricks taken: the true totals would tell, by subtraction, what lies face down.
@@ -46,9 +46,10 @@ def _face_down(count: int, t: Translator) -> str:
 
 
 def table_text(table: Table, state: CoverState, t: Translator) -> str:
-    """The group's table: trump, loser points, talon, stacks, face-down discards, claims and
-    who must act now — from the public view. While the game is played its points line counts
-    only face-up cards (the face-down ones stay secret); once scored, the true totals."""
+    """The group's table: trump, loser points, talon, stacks and who led them, face-down
+    discards, claims and who must act now — from the public view. While the game is played
+    its points line counts only face-up cards (the face-down ones stay secret); once
+    scored, the true totals."""
     view = state.view_for(None)
     pairs = view.rules.pairs
     names = side_names(table, view.rules.sides, pairs, t)
@@ -68,6 +69,8 @@ def table_text(table: Table, state: CoverState, t: Translator) -> str:
     if view.stacks and view.phase in PLAYING:
         stacks = ["→".join(card_label(c, t) for c in stack) for stack in view.stacks]
         lines.append(fit(lambda s: t("On the table: {cards}", cards=s), stacks))
+        if view.leader is not None:  # whose lead it is, once beaten (issue #30 item 11)
+            lines.append(t("Led by {name}", name=seat_name(table, view.leader, t)))
     if view.discards:
         lines.append(_face_down(view.discards, t) + " " + FACE_DOWN)
     for seat, count in view.claims:

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from kozelbot.follow.render.answers import done_text, game_error_text
 from kozelbot.follow.render.common import sort_hand, units, variant_title, waiting_line
-from kozelbot.follow.render.hand import hand_text
+from kozelbot.follow.render.hand import deal_over_text, hand_text
 from kozelbot.follow.render.keyboards import hand_keyboard
 from kozelbot.follow.render.results import match_over_text, result_text
 from kozelbot.follow.render.table import final_table_text, table_text
 from kozelbot.follow.render.variant import option_label, option_labels, rules_text
 
 __all__ = [
+    "deal_over_text",
     "done_text",
     "final_table_text",
     "game_error_text",

@@ -78,12 +78,12 @@ def reason_text(reason: str, fields: Mapping[str, Any], t: Translator) -> str:
     return texts.get(reason, lambda: t("the best card the search found"))()
 
 
-def expected_text(variant: str, value: float, t: Translator) -> str:
-    """An expected award in the preset's unit (eyes, points or pairs), one decimal."""
+def expected_text(variant: str, count: int, t: Translator) -> str:
+    """What the better move gains, in whole units of the preset: ``+2 глаза``, ``+1 очко``,
+    ``+3 пары``."""
     scoring = PRESETS[variant].rules({}).scoring if variant in PRESETS else "eyes"
-    number = t.decimal(value)
     if scoring == "points":
-        return t("{value} points", value=number)
+        return "+" + t.n("{count} point", "{count} points", count)
     if scoring == "pairs":
-        return t("{value} pairs", value=number)
-    return t("{value} eyes", value=number)
+        return "+" + t.n("{count} pair", "{count} pairs", count)
+    return "+" + t.n("{count} eye", "{count} eyes", count)

@@ -31,15 +31,14 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
     player's card never forces an edit of your hand (UX.md; every edit counts against the
     bot's flood limits). It changes when your cards change or your move starts or ends."""
     view = state.view_for(seat)
+    if table.status is not TableStatus.PLAYING or view.phase not in IN_DEAL:
+        return over_text(table, view.deal_no, state.over, t)
     trump = view.trump_suit.symbol if view.trump_suit else "—"
     head = [escape(variant_title(table.variant, t)), t("deal {n}", n=view.deal_no + 1),
             t("trump {suit}", suit=trump)]  # fmt: skip
     if table.chat_title:  # last: a long group name goes to a row of its own
         head.append(escape(table.chat_title))
     lines = pack_lines(head)
-    if table.status is not TableStatus.PLAYING or view.phase not in IN_DEAL:
-        lines.append(t("This deal is over."))
-        return "\n".join(lines)
     if view.partner is not None:
         lines.append(t("Your partner: {name}", name=seat_name(table, view.partner, t)))
     deck = deck_line(view, t)  # changes only with the cards (a refill)
@@ -59,6 +58,23 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
     mine = seat in view.to_act
     lines += _prompt(table, view, seat, mine, t)
     return "\n".join(lines)
+
+
+def deal_over_text(deal_no: int, t: Translator) -> str:
+    """What a hand message says once its deal is over: «Сдача 3 закончена.»"""
+    return t("Deal {n} is over.", n=deal_no + 1)
+
+
+def over_text(table: Table, deal_no: int, match_over: bool, t: Translator) -> str:
+    """A finished hand's one statement (issue #30 item 11): the deal is over — the match's
+    last one at the match's end — or the match was stopped. It is the whole message: the
+    header's deal and trump, said again above it, made two statements of one fact, and the
+    hand read otherwise once the next deal replaced it (``deal_over_text``)."""
+    if table.status is TableStatus.STOPPED:
+        return t("The match was stopped.")
+    if match_over:
+        return t("Deal {n}, the match's last, is over.", n=deal_no + 1)
+    return deal_over_text(deal_no, t)
 
 
 def _prompt(table: Table, view: View, seat: int, mine: bool, t: Translator) -> list[str]:

@@ -41,8 +41,22 @@ def option_labels(variant: str, options: Mapping[str, Any], t: Translator) -> di
     return labels
 
 
+def _button(key: str, value: Any, t: Translator) -> str:
+    """An option as its lobby button shows it (``⚙ Игроков: 2``), for the rules' words."""
+    return "⚙ " + escape(option_label(key, value, t))
+
+
+def _typed(command: str) -> str:
+    """What a person may type, set apart as code (``<code>/newgame … players=2</code>``)."""
+    return f"<code>{escape(command)}</code>"
+
+
 def rules_text(variant: str, t: Translator) -> str:
-    """/rules [variant]: the chosen variant in brief."""
+    """/rules [variant]: the chosen variant in brief.
+
+    **Decision** (issue #30 item 11): an option is named in the words of its lobby button
+    («⚙ Игроков: 2»), never by its key («players=2»); a command is shown only where typing it
+    is the way (a table for two), as code, after «наберите»."""
     texts = {
         "hvalenyi": _rules_hvalenyi,
         "kryuk": _rules_kryuk,
@@ -67,9 +81,12 @@ def _rules_hvalenyi(t: Translator) -> str:
             t("All tricks (Lyusya): the match is won, or the losers' eyes go to zero."),
             t("A hand under 14 points may ask for a redeal before the first card."),
             t("The first pair to 12 eyes wins."),
-            t("players=2: each for self, 8 or 9 cards each; the rest of the deck is dealt "
-              "when both hands are empty; clubs are trump in the first deal, then the suit of "
-              "the previous deal's last card; no redeal."),
+            t("Two players (the lobby's “{option}” button): each for self, 8 or 9 cards "
+              "each; the rest of the deck is dealt when both hands are empty; clubs are trump "
+              "in the first deal, then the suit of the previous deal's last card; no redeal.",
+              option=_button("players", 2, t)),
+            t("A table for two: type {command}",
+              command=_typed("/newgame hvalenyi players=2")),
         ]
     )  # fmt: skip
 
@@ -103,8 +120,9 @@ def _rules_sixes(t: Translator) -> str:
         [
             "<b>" + escape(t("Kozel on sixes")) + "</b>",
             t("Four players in pairs, 32 cards; the sixes are the board of pairs."),
-            t("Trumps: 7♣ (shamok), the queens, the jacks, then clubs A 10 K 9 8 "
-              "(no_shamok: queens, jacks, then diamonds)."),
+            t("Trumps: 7♣ (shamok), the queens, the jacks, then clubs A 10 K 9 8 (with "
+              "“{option}”: queens, jacks, then diamonds).",
+              option=_button("no_shamok", True, t)),
             t("61–89 → 1 pair, 90+ → 2. All 8 tricks (Lyusya) send the opponents back to 0 and "
               "score nothing else; in the first deal they win the match. Eggs: one pair more "
               "for the next deal's winner. The first pair to 6 wins."),
@@ -117,8 +135,9 @@ def _rules_sixes(t: Translator) -> str:
             t("From the second deal the first leader may call a hvalyonka instead of a plain "
               "deal — shtany, double shtany or mirror: the first trick is drawn from the deck "
               "and played."),
-            t("Options: ace_discard_ban (no ace of an unled suit as a discard), royal (four "
-              "aces win the match)."),
+            t("Options in the lobby: “{ban}” — no ace of an unled suit as a discard; "
+              "“{royal}” — four aces win the match.", ban=_button("ace_discard_ban", True, t),
+              royal=_button("royal", True, t)),
         ]
     )  # fmt: skip
 
@@ -133,6 +152,8 @@ def _rules_belka(t: Translator) -> str:
               "clockwise); each deal's trump is the suit of the seat holding the J♣, whose "
               "pair is on obligation and leads."),
             t("On obligation: 61–89 → 1 eye, 90+ → 2; the other pair: 2 and 3."),
-            t("Eggs, Lyusya, the redeal under 14 points and the match to 12 as in hvalenyi."),
+            t("Eggs, Lyusya, the redeal under 14 points and the match to 12 as in {title} "
+              "({command}).", title=escape(t("Khvalyony kozel")),
+              command=_typed("/rules hvalenyi")),
         ]
     )  # fmt: skip
