@@ -82,8 +82,8 @@ def review_text(review: Review, variant: str, t: Translator) -> str:
 def analysis_text(found: Analysis, t: Translator) -> str:
     """The analysis message (HTML): whose figures it shows, then the costliest plays."""
     table = found.table
-    number = found.deal_no + 1
-    lines = [t("🔍 <b>Deal {n}</b>: your plays against the strong computer's.", n=number)]
+    deal = html.escape(texts_of(table.variant).deal_name(found.deal_no, t))
+    lines = [t("🔍 <b>{deal}</b>: your plays against the strong computer's.", deal=deal)]
     if not found.reviewed:
         lines.append(t("You had no choice to make in this deal."))
     elif not found.worst:

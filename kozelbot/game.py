@@ -285,6 +285,9 @@ class FamilyTexts(Protocol):
     def deal_over_text(self, deal_no: int, t: Translator) -> str:
         """What an old hand message says once its deal is over (``Сдача 3 закончена.``, the
         cover game: ``Игра 3 …``)."""
+    def deal_name(self, deal_no: int, t: Translator) -> str:
+        """A deal by its number in the family's own word (``Сдача 3``; the cover game:
+        ``Игра 3``), as the 🔍 analysis heads it."""
     def rules_text(self, variant: str, t: Translator) -> str: ...
     def title(self, variant: str, t: Translator) -> str: ...
     def option_labels(self, variant: str, options: Mapping[str, Any], t: Translator) -> dict[

@@ -9,9 +9,10 @@ import re
 import pytest
 
 from kozelbot import analysis
-from kozelbot.advice import hint_text, review_text
+from kozelbot.advice import analysis_text, hint_text, review_text
 from kozelbot.analysis import Review
 from kozelbot.cards import Card
+from kozelbot.coach import Analysis
 from kozelbot.cover.vocabulary import Beat, Lead
 from kozelbot.decisions import Decision
 from kozelbot.follow.vocabulary import PlayCard
@@ -101,6 +102,14 @@ def test_the_analysis_names_the_trick_and_the_card_in_whole_eyes() -> None:
         for loss in (0.06, 0.3, 0.5, 1.49, 3.7):
             line = review_text(_review(loss), "cover", translator(language))
             assert FRACTION.search(line) is None, line
+
+
+def test_the_analysis_heads_a_deal_in_its_variants_word() -> None:
+    """The cover game plays games, not deals: its 🔍 says «Игра 3», as its table does."""
+    for variant, ru, uk in (("hvalenyi", "Сдача 3", "Здача 3"), ("cover", "Игра 3", "Гра 3")):
+        found = Analysis(table=_table(variant), deal_no=2, reviewed=0, worst=())
+        assert analysis_text(found, RU).startswith(f"🔍 <b>{ru}</b>: "), variant
+        assert analysis_text(found, translator("uk")).startswith(f"🔍 <b>{uk}</b>: "), variant
 
 
 async def test_each_reviewed_play_knows_its_trick_in_its_own_deal(storage: Storage) -> None:

@@ -5,8 +5,8 @@ The four people open a table in the group, take their seats (a lobby button and 
 and play cards from their private chats by pressing keyboard buttons; the group's table
 message changes in place, an illegal card (or one pressed out of turn) answers with the alert
 modal, and the page works in a phone-sized window. Screenshots go to ``$KOZEL_ARTIFACTS`` (or
-``tests/artifacts/``); the desktop view of the table is written to ``docs/sandbox.png`` and the group's
-table on a phone (390×844) to ``docs/sandbox-phone.png`` when missing or
+``tests/artifacts/``); the desktop view of the table is written to ``docs/sandbox.png`` and
+the group's table on a phone (390×844) to ``docs/sandbox-phone.png`` when missing or
 ``KOZEL_UPDATE_SCREENSHOT=1``.
 
 Missing Chromium or Playwright fails the test with what to install; it never skips.

@@ -146,6 +146,10 @@ class CoverFamily:
         закончена.»: the cover game's unit is a game, not a deal)."""
         return render.deal_over_text(deal_no, t)
 
+    def deal_name(self, deal_no: int, t: Translator) -> str:
+        """«Игра 3»: the cover game's unit is a game, not a deal."""
+        return t("Game {n}", n=deal_no + 1)
+
     def hand_keyboard(
         self,
         table: Table,

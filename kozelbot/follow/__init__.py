@@ -169,6 +169,9 @@ class FollowFamily:
     def deal_over_text(self, deal_no: int, t: Translator) -> str:
         return render.deal_over_text(deal_no, t)
 
+    def deal_name(self, deal_no: int, t: Translator) -> str:
+        return t("Deal {n}", n=deal_no + 1)
+
     def rules_text(self, variant: str, t: Translator) -> str:
         return render.rules_text(variant, t)
 
