@@ -79,13 +79,20 @@ def cards_label(cards: tuple[Card, ...] | list[Card], t: Translator) -> str:
     return " ".join(card_label(card, t) for card in cards)
 
 
+def computer_name(seat: int, t: Translator) -> str:
+    """The name of the computer at ``seat`` (``🤖 Бот 2``), plain text in one unbreakable
+    piece: its spaces are ``NBSP``, so a phone never wraps it between ``🤖`` and ``Бот`` or
+    ``Бот`` and its number (issue #30: «🤖 Бот» / «1» read as two things)."""
+    return t("🤖 Bot {n}", n=seat + 1).replace(" ", NBSP)
+
+
 def seat_name(table: Table, seat: int, t: Translator) -> str:
     """The HTML-escaped name of whoever holds ``seat``."""
     player = table.seats[seat]
     if player is None:
         return "—"
     if player.is_computer:
-        return escape(t("🤖 Bot {n}", n=seat + 1))
+        return escape(computer_name(seat, t))
     return escape(player.name)
 
 

@@ -33,6 +33,7 @@ from kozelbot.records import (
     Partner,
     VariantStats,
 )
+from tests.transcripts import bot
 
 EN = translator("en")
 RU = translator("ru")
@@ -222,7 +223,7 @@ def test_history_numbers_the_matches_from_the_chat_first_and_marks_the_winner() 
     assert "№ 14 · 14.11.2023 · Khvalyony kozel" in text
     assert "№ 13 · " in text
     assert "Anna+Vera — 🏆 Boris+Gleb: 5 : 12" in text
-    assert "🏆 Anna+Vera — 🤖 Bot 2+🤖 Bot 4: 12 : 4" in text
+    assert f"🏆 Anna+Vera — {bot(2, 'Bot')}+{bot(4, 'Bot')}: 12 : 4" in text
     assert "<b>Boris+Gleb</b>" in html_text
     assert "cpu" not in text
 

@@ -28,7 +28,9 @@ and the faults issue #30 found on a phone:
   after a name that may end in a number reads as one (``name_figure``); a card after a name
   is no figure (its suit mark sets it apart);
 - a line the phone wraps inside an item: a sentence's row ending in ``14 :`` or ``→``, a
-  list line starting or ending with its separator (``wraps_inside``).
+  list line starting or ending with its separator (``wraps_inside``);
+- a computer's name with a space the phone may wrap at (``🤖 Бот`` / ``1``): its spaces
+  must be no-break ones (``breakable_computer``; ``bot`` writes a name as the bot does).
 """
 
 from __future__ import annotations
@@ -67,7 +69,10 @@ CARD_BUTTON = re.compile(r"^(\()?(?:10|[2-9ВДКТ])[♣♠♥♦](·|\))?$")
 or the old faint ``К♥·``."""
 HAND_DEAL = re.compile(r"· (?:сдача|игра) (\d+)")
 """The deal (game) a hand message's header names."""
-COMPUTER = r"🤖 (?:Бот|Bot) \d+"
+COMPUTER = "🤖\u00a0(?:Бот|Bot)\u00a0\\d+"
+"""A computer's name as the bot writes it: in one piece (``kozelbot.texts.computer_name``)."""
+BREAKABLE_COMPUTER = re.compile(r"🤖\s*(?:Бот|Bot)\s*\d+")
+"""A computer's name, whatever its spaces (``problems`` says when one may break)."""
 FIGURE_AFTER = r"(?![\w]) \+?\d+(?![\d♣♠♥♦])"
 """A space and a number (a score, a count, ``+13``) that is not a card's rank."""
 ENDS = ("·", "→", "+")
@@ -167,6 +172,8 @@ def problems(shown: list[Shown], *, group: str, variant: str, players: int,
                 continue  # the check's shell lines are for copying, not reading on a phone
             if name_figure(line):
                 bad(state, "a figure glued to a name", line)
+            if breakable_computer(line):
+                bad(state, "a computer's name the phone may break", line)
             if wraps_inside(phone_rows(line), soft=True):
                 bad(state, "the phone wraps it inside an item", line)
         lines = [] if checking else state.text.splitlines()
@@ -203,6 +210,8 @@ def layout_problems(shown: list[Shown], names: Iterable[str]) -> list[str]:
         for line in [*lines, *state.buttons]:
             if name_figure(line, names):
                 found.append(f"{where}: a figure glued to a name: {line!r}")
+            if breakable_computer(line):
+                found.append(f"{where}: a computer's name the phone may break: {line!r}")
             if wraps_inside(phone_rows(line), soft=True, names=names):
                 found.append(f"{where}: the phone wraps it inside an item: {line!r}")
         for pair in itertools.pairwise(lines):
@@ -230,6 +239,17 @@ def name_figure(line: str, names: Iterable[str] = NAMES) -> bool:
     suit mark keeps it apart from the name."""
     known = "|".join([COMPUTER, *(re.escape(n) for n in names)])
     return re.search(rf"(?:{known}){FIGURE_AFTER}", line) is not None
+
+
+def bot(n: int, word: str = "Бот") -> str:
+    """The name of computer ``n`` as the bot writes it (``kozelbot.texts.computer_name``)."""
+    return f"🤖\u00a0{word}\u00a0{n}"
+
+
+def breakable_computer(line: str) -> bool:
+    """A computer's name with a space a phone may wrap at (``🤖 Бот 1``): it must be one
+    piece, its spaces no-break ones."""
+    return any(" " in found.group() for found in BREAKABLE_COMPUTER.finditer(line))
 
 
 def phone_rows(line: str, width: int = PHONE_ROW) -> list[str]:
@@ -261,7 +281,7 @@ def wraps_inside(rows: list[str], *, soft: bool, names: Iterable[str] = NAMES) -
             return True
         if soft and re.match(r"[\d+]", after) and re.search(rf"(?:{known})$", before):
             return True
-        if soft and re.search(r"🤖(?: (?:Бот|Bot))?$", before):  # «🤖 Бот» / «3»
+        if soft and re.search(r"🤖(?:\s(?:Бот|Bot))?$", before):  # «🤖 Бот» / «3»
             return True
     return False
 
