@@ -158,7 +158,7 @@ def test_stats_show_every_count_of_a_variant() -> None:
     assert "12 matches · 8 wins (67 %)" in text
     assert "30 deals · 41.3 points a deal" in text  # one decimal
     assert "catches 2 · eggs 3 · Lyusyas 1" in text
-    assert "hand-offs 4 · time-outs 5 · left 6" in text
+    assert "hand-offs 4 · time-outs 5\nleft 6" in text
     assert "🤝 Best partner: Vera (5 wins together)" in text
     assert "🔥 3 wins in a row" in text
     assert "⚠️" not in text

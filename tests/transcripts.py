@@ -223,13 +223,50 @@ def layout_problems(shown: list[Shown], names: Iterable[str]) -> list[str]:
     return found
 
 
-def read_layout(emu: BotApiEmulator, chats: list[tuple[int, str]], names: Iterable[str],
-                name: str) -> None:  # fmt: skip
+async def phone_problems(shown: list[Shown], group: str | None, name: str, *,
+                         sentences: bool = True) -> list[str]:  # fmt: skip
+    """The lines a 360-px phone wraps where it must not, measured in Chromium
+    (``tests/phone_pixels.py``; the rows go to ``<name>.rows.jsonl``): a line of a lobby,
+    table, result or hand that takes more than one row (a sentence there: with
+    ``sentences``, more than two in the group; prose in a hand wraps freely), and any line
+    whose rows part an item (``wraps_inside``). ``group``: the group chat's title, if any."""
+    from tests import phone_pixels
+
+    lines = {(line, phone_pixels.ROW_PX) for state in shown if state.from_bot
+             and not state.text.startswith(CHECK_HEAD) for line in state.text.splitlines()
+             if line.strip() and not (HEX64.search(line) or "kozel2:" in line)}  # fmt: skip
+    measured = await phone_pixels.rows(lines)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{name}.rows.jsonl").write_text(phone_pixels.dump(measured), encoding="utf-8")
+    found: dict[str, None] = {}
+    for state in (s for s in shown if s.from_bot and not s.text.startswith(CHECK_HEAD)):
+        in_group = state.chat == group
+        lines_of = state.text.splitlines()
+        listed = (_table_or_result(state.text) and "KozelBot" not in lines_of[0]) or (
+            not in_group and HAND_DEAL.search(state.text) is not None
+        )
+        for line in lines_of:
+            rows = measured.get((line, phone_pixels.ROW_PX))
+            if rows is None or len(rows) == 1:
+                continue
+            where = f"{state.chat}: {' ⏎ '.join(rows)!r}"
+            if wraps_inside(rows, soft=True):
+                found[f"the phone wraps it inside an item: {where}"] = None
+            elif listed and not SENTENCE.search(line):
+                found[f"a list line the phone wraps: {where}"] = None
+            elif listed and sentences and in_group and len(rows) > 2:
+                found[f"a sentence the phone wraps more than once: {where}"] = None
+    return list(found)
+
+
+async def read_layout(emu: BotApiEmulator, chats: list[tuple[int, str]], names: Iterable[str],
+                      name: str, group: str | None = None) -> None:  # fmt: skip
     """A finished match's (tournament's) chats, in any language, written to ``<name>.txt``
-    and read for ``layout_problems``."""
+    and read for ``layout_problems`` and, on a phone, ``phone_problems``."""
     write(name, transcript(emu, chats))
     shown = [s for chat_id, title in chats for s in states(emu, chat_id, title)]
-    found = layout_problems(shown, names)
+    found = layout_problems(shown, names)  # prose wraps freely, as there
+    found += await phone_problems(shown, group, name, sentences=False)
     assert found == [], "\n".join(found)
 
 
@@ -340,9 +377,9 @@ def _table_or_result(text: str) -> bool:
     return text.startswith("🐐 ") or bool(RESULT_POST.match(text)) or text.startswith("🏆")
 
 
-def read_through(players: Players, name: str, variant: str, deals: int) -> None:
+async def read_through(players: Players, name: str, variant: str, deals: int) -> None:
     """A finished match's chats as its people read them: written to ``<name>.txt``, and
-    nothing in them reads wrong (``problems``)."""
+    nothing in them reads wrong (``problems``) or wraps wrong on a phone (``phone_problems``)."""
     emu = players.emu
     chats = [(players.group.id, players.group.title),
              *((u.id, u.first_name) for u in players.users)]  # fmt: skip
@@ -350,4 +387,5 @@ def read_through(players: Players, name: str, variant: str, deals: int) -> None:
     shown = [s for chat_id, title in chats for s in states(emu, chat_id, title)]
     found = problems(shown, group=players.group.title, variant=variant,
                      players=len(players.users), deals=deals)  # fmt: skip
+    found += await phone_problems(shown, players.group.title, name)
     assert found == [], "\n".join(found)
