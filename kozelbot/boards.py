@@ -17,7 +17,7 @@ from kozelbot.callbacks import AnalysisButton, HistoryButton, SealButton
 from kozelbot.games import TABLE_PRESETS, texts_of
 from kozelbot.i18n import Translator
 from kozelbot.records import BoardRow, DealRecord, HistoryPlayer, HistoryRow, VariantStats
-from kozelbot.texts import Button, Keyboard, figure, pack_lines
+from kozelbot.texts import Button, Keyboard, computer_name, figure, pack_lines
 
 MESSAGE_LIMIT = 4096
 """Telegram's limit on a message's text."""
@@ -100,7 +100,7 @@ def _date(timestamp: float) -> str:
 def player_name(player: HistoryPlayer, t: Translator) -> str:
     """A seat's name, shortened and escaped; computers are "🤖 Bot N"."""
     if player.user_id is None:
-        return escape(t("🤖 Bot {n}", n=player.seat + 1))
+        return escape(computer_name(player.seat, t))
     return short_name(player.name)
 
 

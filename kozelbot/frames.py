@@ -17,6 +17,7 @@ from kozelbot.games import texts_of
 from kozelbot.i18n import Translator
 from kozelbot.page import plain, trumps, words
 from kozelbot.replay import ReplayFile, ReplayMove, check
+from kozelbot.texts import computer_name
 
 LEFT_OUT = frozenset({"last_result", "hand"})
 """Table fields a frame leaves out: the previous deal's result (the deals list has it)
@@ -56,10 +57,18 @@ def frames(replay: ReplayFile, t: Translator) -> dict[str, Any]:
     return {
         "game_id": replay.game_id,
         "variant": replay.variant,
-        "players": [p.model_dump() for p in replay.players],
+        "players": [_player(p.model_dump(), t) for p in replay.players],
         "score": replay.score,
         "winner": replay.winner,
         "deals": deals,
         "frames": shown,
         "words": words(t),
     }
+
+
+def _player(player: dict[str, Any], t: Translator) -> dict[str, Any]:
+    """A replay's player as the page names them: a computer as the chat does (``🤖 Бот 2``),
+    not by its file's placeholder (``cpu1``)."""
+    if player.get("computer"):
+        return {**player, "name": computer_name(int(player["seat"]), t)}
+    return player

@@ -34,15 +34,18 @@ ROW_WIDTH = 5
 NOT_NOW = "({card})"
 """A card that may not be played now, bracketed: «(К♥)» reads at a glance on a phone, where a
 faint trailing «·» did not (issue #30 item 9); see ``is_not_now``."""
-LINE = 34
-"""Characters a phone shows in one row of a message (UX.md: "nothing wider than a phone");
-table lines are packed or wrapped to stay within it where they can.
+LINE = 33
+"""How wide a line a phone shows in one row of a message, in letters (``visible``: an emoji,
+a suit or an arrow counts two); table lines are packed or wrapped to stay within it where
+they can (UX.md: "nothing wider than a phone").
 
-Measured (issue #30 item 7, ``benchmarks/line_width.py``): Telegram draws text in the system
-font (Roboto, SF) at 16 px; a bubble on a 360-px phone leaves about 300 px for it (360 less
-margins 2×12, padding 2×10 and the tail's 16). DejaVu Sans standing in for Roboto (it is a
-little wider: the safe side), the bot's own lines fit 31 to 36 characters in 300 px, median
-34 — what the phone of issue #30 showed (``Аня Т♦ · Вера В♥ · Глеб 8♠ · Борис`` then ``7♦``).
+Measured (issue #30 item 7, ``tests/phone_pixels.py``, ``benchmarks/line_width.py``):
+Telegram Android gives a message's text the screen's width less 80 dp (``MessageObject.
+getMaxMessageTextWidth``): 280 px on a 360-px phone, in Roboto at 16 px, an emoji (and a
+suit) drawn as a 19-px picture. Laid out so in Chromium, every line of the whole-match
+transcripts that counts 33 or less fits one row; at 34, lines such as «Прошлая взятка:
+Борис (Д♣ Д♠) +6» did not. (A group message with the bot's avatar beside it gets 52 px
+less on Android; the checks hold the 280 px the phone of issue #30 showed.)
 """
 NBSP = "\u00a0"
 """A space the phone never wraps at: it keeps a score (``14 : 6``) in one piece."""
@@ -79,13 +82,20 @@ def cards_label(cards: tuple[Card, ...] | list[Card], t: Translator) -> str:
     return " ".join(card_label(card, t) for card in cards)
 
 
+def computer_name(seat: int, t: Translator) -> str:
+    """The name of the computer at ``seat`` (``🤖 Бот 2``), plain text in one unbreakable
+    piece: its spaces are ``NBSP``, so a phone never wraps it between ``🤖`` and ``Бот`` or
+    ``Бот`` and its number (issue #30: «🤖 Бот» / «1» read as two things)."""
+    return t("🤖 Bot {n}", n=seat + 1).replace(" ", NBSP)
+
+
 def seat_name(table: Table, seat: int, t: Translator) -> str:
     """The HTML-escaped name of whoever holds ``seat``."""
     player = table.seats[seat]
     if player is None:
         return "—"
     if player.is_computer:
-        return escape(t("🤖 Bot {n}", n=seat + 1))
+        return escape(computer_name(seat, t))
     return escape(player.name)
 
 
@@ -159,12 +169,20 @@ def taking_line(table: Table, winner: int, partner: int | None, t: Translator) -
 
 
 _TAG = re.compile(r"<[^>]*>")
+WIDE = re.compile(
+    "(?:[\U0001f004\U0001f0cf\U0001f100-\U0001faff]|[\u2300-\u23ff]|[\u2600-\u27bf]"
+    "|[\u2b00-\u2bff]|[\u2194-\u2199\u21a9\u21aa])\ufe0f?|→"
+)
+"""What a phone draws about two letters wide: what Telegram draws as an emoji picture, a
+line's height wide (19 px at 16-px text) — the emoji and the card suits ♣ ♠ ♥ ♦ — and the
+arrow ``→``, which the text font lacks (``tests/phone_pixels.py``)."""
 
 
 def visible(text: str) -> int:
-    """How many characters a line shows (HTML tags count as nothing, entities as what they
-    show)."""
-    return len(unescape(_TAG.sub("", text)))
+    """How wide a line shows, in letters (HTML tags count as nothing, entities as what they
+    show, an emoji, a suit or an arrow as two: ``WIDE``)."""
+    shown = unescape(_TAG.sub("", text))
+    return len(shown) + sum(2 - len(m.group()) for m in WIDE.finditer(shown))
 
 
 def fit_line(label: str, value: str) -> list[str]:

@@ -1,5 +1,5 @@
 /* The layout checks of tests/test_webapp_layout.py, run in the page: overlapping text boxes,
-   text cut off, playable cards narrower than 44 px under a finger, contrast under 4.5 : 1,
+   text cut off (or a word broken across rows), playable cards narrower than 44 px under a finger, contrast under 4.5 : 1,
    table cards whose corner is hidden. Returns {kind: [what, ...]}. */
 () => {
   const found = { overlap: [], cut: [], narrow: [], contrast: [], hidden: [] };
@@ -56,6 +56,20 @@
           found.cut.push(`${label(el)} outside ${label(up)}`);
           break;
         }
+      }
+    }
+  }
+
+  /* A word broken across rows (a name's «Алекса» / «ндра»): text cut in the middle. */
+  for (const el of texts) {
+    for (const node of el.childNodes) {
+      if (node.nodeType !== 3) continue;
+      for (const word of node.textContent.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top / 4)));
+        if (tops.size > 1) found.cut.push(`${label(el)} breaks «${word[0]}» across rows`);
       }
     }
   }

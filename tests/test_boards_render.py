@@ -33,6 +33,7 @@ from kozelbot.records import (
     Partner,
     VariantStats,
 )
+from tests.transcripts import bot
 
 EN = translator("en")
 RU = translator("ru")
@@ -157,7 +158,7 @@ def test_stats_show_every_count_of_a_variant() -> None:
     assert "12 matches · 8 wins (67 %)" in text
     assert "30 deals · 41.3 points a deal" in text  # one decimal
     assert "catches 2 · eggs 3 · Lyusyas 1" in text
-    assert "hand-offs 4 · time-outs 5 · left 6" in text
+    assert "hand-offs 4 · time-outs 5\nleft 6" in text
     assert "🤝 Best partner: Vera (5 wins together)" in text
     assert "🔥 3 wins in a row" in text
     assert "⚠️" not in text
@@ -222,7 +223,7 @@ def test_history_numbers_the_matches_from_the_chat_first_and_marks_the_winner() 
     assert "№ 14 · 14.11.2023 · Khvalyony kozel" in text
     assert "№ 13 · " in text
     assert "Anna+Vera — 🏆 Boris+Gleb: 5 : 12" in text
-    assert "🏆 Anna+Vera — 🤖 Bot 2+🤖 Bot 4: 12 : 4" in text
+    assert f"🏆 Anna+Vera — {bot(2, 'Bot')}+{bot(4, 'Bot')}: 12 : 4" in text
     assert "<b>Boris+Gleb</b>" in html_text
     assert "cpu" not in text
 

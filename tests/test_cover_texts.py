@@ -326,8 +326,9 @@ def test_the_drawn_bottom_card_changes_the_trump_and_the_table_says_so() -> None
             "Аня: 4 — Борис: 0",
         ]
     )
-    assert "Козир змінився: ♠ (нижня карта 9♠)" in render.table_text(table, state, UK)
-    assert "Trump changed: ♠ (bottom card 9♠)" in render.table_text(table, state, EN)
+    assert "Козир змінився: ♠\n(нижня карта 9♠)" in render.table_text(table, state, UK)
+    # Two suits count two letters each (texts.visible): the bracket goes on a line of its own.
+    assert "Trump changed: ♠\n(bottom card 9♠)" in render.table_text(table, state, EN)
     assert "Козырь сменился: ♠\n(нижняя карта 9♠)" in render.hand_text(table, state, 1, RU)
 
 

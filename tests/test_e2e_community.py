@@ -144,7 +144,7 @@ async def test_a_private_match_against_the_computer_is_played_to_the_end_and_rat
     assert [s.matches for s in private] == [1]
     assert await storage.boards.player_stats(ann.id, scope="group") == []
     # Issue #30: on a phone no figure is glued to a name, no line wraps inside an item.
-    transcripts.read_layout(emu, [(ann.id, ann.first_name)], [ann.first_name], "play")
+    await transcripts.read_layout(emu, [(ann.id, ann.first_name)], [ann.first_name], "play")
 
 
 async def test_play_in_a_group_points_to_the_private_chat(

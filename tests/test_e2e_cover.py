@@ -146,7 +146,7 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         await check_the_deals(emu, players.group.id, players.users[0], stored)
         games = len(stored)
         await transcripts.ask_rules(players, "cover")
-        transcripts.read_through(players, f"cover-{request.node.callspec.id}", "cover", games)
+        await transcripts.read_through(players, f"cover-{request.node.callspec.id}", "cover", games)
     finally:
         await bot.stop()
 

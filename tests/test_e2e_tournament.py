@@ -112,7 +112,7 @@ async def test_a_plain_group_s_tournament_runs_to_its_champion(
     assert with_check(emu, group.id) is not None  # the clock struck before a deal was scored
     # Issue #30: on a phone no figure is glued to a name, no line wraps inside an item.
     chats = [(group.id, "group"), *((u.id, u.first_name) for u in users)]
-    transcripts.read_layout(emu, chats, [u.first_name for u in users], "tournament")
+    await transcripts.read_layout(emu, chats, [u.first_name for u in users], "tournament", "group")
 
 
 class Table:

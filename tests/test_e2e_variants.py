@@ -89,7 +89,7 @@ async def test_people_play_a_whole_match_of_the_variant(
         # Issue #30 item 6: the result's 🔑 button gives every verify input, and it holds.
         await check_the_deals(emu, players.group.id, players.users[0], traces)
         await transcripts.ask_rules(players, options.split()[0])
-        transcripts.read_through(players, request.node.callspec.id, options.split()[0], deals)
+        await transcripts.read_through(players, request.node.callspec.id, options.split()[0], deals)
     finally:
         await bot.stop()
 

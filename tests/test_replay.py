@@ -19,6 +19,7 @@ from kozelbot.replay import NotExportable, ReplayFile, check, export
 from kozelbot.table import Player, TableStatus
 from storage import Storage
 from tests.matches import CONFIGS, finished_match
+from tests.transcripts import bot
 
 ROOT = Path(__file__).resolve().parent.parent
 @pytest.mark.parametrize("name", list(CONFIGS))
@@ -156,3 +157,16 @@ def test_the_replay_s_frames_show_every_move_with_every_hand(name: str) -> None:
     data["deals"][0]["moves"].reverse()
     with pytest.raises(NotReplayable):
         frames(ReplayFile.model_validate(data), translator("uk"))
+
+
+def test_the_replay_names_a_computer_as_the_chat_does_in_one_piece() -> None:
+    """A computer's seat in the replay page reads «🤖 Бот 2» with no-break spaces (issue #30:
+    a name the phone may not break), never its file's placeholder ``cpu1``."""
+    table, deals, moves = finished_match("hvalenyi", 4)
+    replay = export(table, deals, moves)
+    replay = replay.model_copy(update={"players": [
+        p.model_copy(update={"computer": True, "name": f"cpu{p.seat}"}) if p.seat == 1 else p
+        for p in replay.players
+    ]})  # fmt: skip
+    names = [p["name"] for p in frames(replay, translator("ru"))["players"]]
+    assert names == ["Anna", bot(2), "Вика", "Дмитро"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.transcripts import Shown, problems, word_problems
+from tests.transcripts import Shown, bot, problems, word_problems
 
 GROUP = "Козлятня"
 TABLE = "\n".join([
@@ -47,6 +47,8 @@ IDS = [
     "wrapped-score",
     "broken-lines",
     "split-computer",
+    "breakable-computer",
+    "breakable-computer-number",
 ]
 
 
@@ -69,7 +71,7 @@ def test_a_table_a_result_and_a_hand_that_read_right_pass() -> None:
     hand = "Хвалёный козёл · сдача 3\nкозырь ♦\nКозлятня\n👉 Ваш ход. На столе: Аня 8♥"
     welcome = "🐐 KozelBot — карточная игра.\n/rules — правила: /rules [hvalenyi|kryuk]"
     over = "🏆 Аня+Вера выиграли 12 : 4.\nБорис+Глеб — козлы 🐐"
-    bots = "🏆 🤖 Бот 1+🤖 Бот 3 выиграли 14\u00a0:\u00a06.\nСчёт: 🤖 Бот 1+🤖 Бот 3: 14"
+    bots = f"🏆 {bot(1)}+{bot(3)} выиграли 14\u00a0:\u00a06.\nСчёт: {bot(1)}+{bot(3)}: 14"
     assert _found(_state(TABLE), _state(result), _state(hand, chat="Аня"),
                   _state(over, buttons=("🔑 Проверить раздачи",)),
                   _state(welcome, chat="Аня"), _state(CHECK, chat="Аня"),
@@ -90,18 +92,21 @@ def test_a_table_a_result_and_a_hand_that_read_right_pass() -> None:
         ("Хвалёный козёл · Козлятня · сдача 1 · козырь ♣", "Аня", "wider than"),
         # issue #30 item 5: a number right after a name that ends in a number reads as one
         (
-            "Сдача 1: Аня+Вера — 1 : 0.\nСчёт: 🤖 Бот 1+🤖 Бот 3 2 — 🤖 Бот 2+Аня 0",
+            f"Сдача 1: Аня+Вера — 1 : 0.\nСчёт: {bot(1)}+{bot(3)} 2 — {bot(2)}+Аня 0",
             GROUP,
             "glued to a name",
         ),
-        (TABLE + "\nКарт на руках: Аня 6 · 🤖 Бот 2 3", GROUP, "glued to a name"),
-        ("Сдача 1: 🤖 Бот 1+🤖 Бот 3 70 : 50 → +2 глаза.", GROUP, "glued to a name"),
+        (TABLE + f"\nКарт на руках: Аня 6 · {bot(2)} 3", GROUP, "glued to a name"),
+        (f"Сдача 1: {bot(1)}+{bot(3)} 70 : 50 → +2 глаза.", GROUP, "glued to a name"),
         # issue #30 item 7: the phone (34 characters) wraps inside an item
         (TABLE + "\nАня Т♦ · Вера В♥ · Глеб 8♠ · Борис 7♦", GROUP, "inside an item"),
         (TABLE + "\nПорядок хода: Борис → Аня → Вера → Глеб", GROUP, "inside an item"),
-        ("🏆 🤖 Бот 1 и 🤖 Бот 3 выиграли 14 : 6.", GROUP, "inside an item"),
+        (f"🏆 {bot(1)} и {bot(3)} выиграли 14 : 6.", GROUP, "inside an item"),
         (TABLE + "\nАня Т♦ · Вера В♥ ·\nГлеб 8♠", GROUP, "inside an item"),
         ("Сдача 3: Люся! Все взятки берёт 🤖 Бот 2.", GROUP, "inside an item"),
+        # a computer's name in one piece: «🤖 Бот» / «1» reads as two things
+        (TABLE + "\nХодит: 🤖 Бот 1", GROUP, "a computer's name the phone may break"),
+        ("Хвалёный козёл · сдача 1\nкозырь ♦\nНа столе: 🤖\u00a0Бот 1 8♥", "Аня", "may break"),
     ],
     ids=IDS,
 )

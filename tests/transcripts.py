@@ -29,6 +29,8 @@ and the faults issue #30 found on a phone:
   is no figure (its suit mark sets it apart);
 - a line the phone wraps inside an item: a sentence's row ending in ``14 :`` or ``→``, a
   list line starting or ending with its separator (``wraps_inside``);
+- a computer's name with a space the phone may wrap at (``🤖 Бот`` / ``1``): its spaces
+  must be no-break ones (``breakable_computer``; ``bot`` writes a name as the bot does);
 
 and the words of issue #30 item 11 (``word_problems``, in every language, on the messages
 and on the answers to presses — the 💡 hint is an alert):
@@ -52,6 +54,7 @@ from pathlib import Path
 
 from botapi_emulator import BotApiEmulator, ChatMessage
 from botapi_emulator.keyboards import inline_buttons
+from tests import phone_pixels
 from tests.e2e import NAMES, Players
 
 PHONE_ROW = 34
@@ -80,7 +83,10 @@ FINISHED = re.compile(r"^(?:Сдача|Игра)(?: \d+)?(?:, последняя
 """A finished hand's statement (the group's table ends with «Сдача закончена.» too)."""
 HAND_DEAL = re.compile(r"· (?:сдача|игра) (\d+)")
 """The deal (game) a hand message's header names."""
-COMPUTER = r"🤖 (?:Бот|Bot) \d+"
+COMPUTER = "🤖\u00a0(?:Бот|Bot)\u00a0\\d+"
+"""A computer's name as the bot writes it: in one piece (``kozelbot.texts.computer_name``)."""
+BREAKABLE_COMPUTER = re.compile(r"🤖\s*(?:Бот|Bot)\s*\d+")
+"""A computer's name, whatever its spaces (``problems`` says when one may break)."""
 FIGURE_AFTER = r"(?![\w]) \+?\d+(?![\d♣♠♥♦])"
 """A space and a number (a score, a count, ``+13``) that is not a card's rank."""
 ENDS = ("·", "→", "+")
@@ -193,6 +199,8 @@ def problems(shown: list[Shown], *, group: str, variant: str, players: int,
                 continue  # the check's shell lines are for copying, not reading on a phone
             if name_figure(line):
                 bad(state, "a figure glued to a name", line)
+            if breakable_computer(line):
+                bad(state, "a computer's name the phone may break", line)
             if wraps_inside(phone_rows(line), soft=True):
                 bad(state, "the phone wraps it inside an item", line)
         lines = [] if checking else state.text.splitlines()
@@ -231,6 +239,8 @@ def layout_problems(shown: list[Shown], names: Iterable[str]) -> list[str]:
         for line in [*lines, *state.buttons]:
             if name_figure(line, names):
                 found.append(f"{where}: a figure glued to a name: {line!r}")
+            if breakable_computer(line):
+                found.append(f"{where}: a computer's name the phone may break: {line!r}")
             if wraps_inside(phone_rows(line), soft=True, names=names):
                 found.append(f"{where}: the phone wraps it inside an item: {line!r}")
         for pair in itertools.pairwise(lines):
@@ -242,14 +252,49 @@ def layout_problems(shown: list[Shown], names: Iterable[str]) -> list[str]:
     return found
 
 
-def read_layout(emu: BotApiEmulator, chats: list[tuple[int, str]], names: Iterable[str],
-                name: str) -> None:  # fmt: skip
+async def phone_problems(shown: list[Shown], group: str | None, name: str, *,
+                         sentences: bool = True) -> list[str]:  # fmt: skip
+    """The lines a 360-px phone wraps where it must not, measured in Chromium
+    (``tests/phone_pixels.py``; the rows go to ``<name>.rows.jsonl``): a line of a lobby,
+    table, result or hand that takes more than one row (a sentence there: with
+    ``sentences``, more than two in the group; prose in a hand wraps freely), and any line
+    whose rows part an item (``wraps_inside``). ``group``: the group chat's title, if any."""
+    lines = {(line, phone_pixels.ROW_PX) for state in shown if state.from_bot
+             and not state.text.startswith(CHECK_HEAD) for line in state.text.splitlines()
+             if line.strip() and not (HEX64.search(line) or "kozel2:" in line)}  # fmt: skip
+    measured = await phone_pixels.rows(lines)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{name}.rows.jsonl").write_text(phone_pixels.dump(measured), encoding="utf-8")
+    found: dict[str, None] = {}
+    for state in (s for s in shown if s.from_bot and not s.text.startswith(CHECK_HEAD)):
+        in_group = state.chat == group
+        lines_of = state.text.splitlines()
+        listed = (_table_or_result(state.text) and "KozelBot" not in lines_of[0]) or (
+            not in_group and HAND_DEAL.search(state.text) is not None
+        )
+        for line in lines_of:
+            rows = measured.get((line, phone_pixels.ROW_PX))
+            if rows is None or len(rows) == 1:
+                continue
+            where = f"{state.chat}: {' ⏎ '.join(rows)!r}"
+            if wraps_inside(rows, soft=True):
+                found[f"the phone wraps it inside an item: {where}"] = None
+            elif listed and not SENTENCE.search(line):
+                found[f"a list line the phone wraps: {where}"] = None
+            elif listed and sentences and in_group and len(rows) > 2:
+                found[f"a sentence the phone wraps more than once: {where}"] = None
+    return list(found)
+
+
+async def read_layout(emu: BotApiEmulator, chats: list[tuple[int, str]], names: Iterable[str],
+                      name: str, group: str | None = None) -> None:  # fmt: skip
     """A finished match's (tournament's) chats, in any language, written to ``<name>.txt``
-    and read for ``layout_problems``."""
+    and read for ``layout_problems`` and, on a phone, ``phone_problems``."""
     write(name, transcript(emu, chats))
     shown = [s for chat_id, title in chats for s in states(emu, chat_id, title)]
     said = [s for chat_id, title in chats for s in answers(emu, chat_id, title)]
     found = layout_problems(shown, names) + word_problems([*shown, *said])
+    found += await phone_problems(shown, group, name, sentences=False)  # prose wraps freely
     assert found == [], "\n".join(found)
 
 
@@ -259,6 +304,17 @@ def name_figure(line: str, names: Iterable[str] = NAMES) -> bool:
     suit mark keeps it apart from the name."""
     known = "|".join([COMPUTER, *(re.escape(n) for n in names)])
     return re.search(rf"(?:{known}){FIGURE_AFTER}", line) is not None
+
+
+def bot(n: int, word: str = "Бот") -> str:
+    """The name of computer ``n`` as the bot writes it (``kozelbot.texts.computer_name``)."""
+    return f"🤖\u00a0{word}\u00a0{n}"
+
+
+def breakable_computer(line: str) -> bool:
+    """A computer's name with a space a phone may wrap at (``🤖 Бот 1``): it must be one
+    piece, its spaces no-break ones."""
+    return any(" " in found.group() for found in BREAKABLE_COMPUTER.finditer(line))
 
 
 def phone_rows(line: str, width: int = PHONE_ROW) -> list[str]:
@@ -290,7 +346,7 @@ def wraps_inside(rows: list[str], *, soft: bool, names: Iterable[str] = NAMES) -
             return True
         if soft and re.match(r"[\d+]", after) and re.search(rf"(?:{known})$", before):
             return True
-        if soft and re.search(r"🤖(?: (?:Бот|Bot))?$", before):  # «🤖 Бот» / «3»
+        if soft and re.search(r"🤖(?:\s(?:Бот|Bot))?$", before):  # «🤖 Бот» / «3»
             return True
     return False
 
@@ -350,9 +406,9 @@ def _table_or_result(text: str) -> bool:
     return text.startswith("🐐 ") or bool(RESULT_POST.match(text)) or text.startswith("🏆")
 
 
-def read_through(players: Players, name: str, variant: str, deals: int) -> None:
+async def read_through(players: Players, name: str, variant: str, deals: int) -> None:
     """A finished match's chats as its people read them: written to ``<name>.txt``, and
-    nothing in them reads wrong (``problems``)."""
+    nothing in them reads wrong (``problems``) or wraps wrong on a phone (``phone_problems``)."""
     emu = players.emu
     chats = [(players.group.id, players.group.title),
              *((u.id, u.first_name) for u in players.users)]  # fmt: skip
@@ -362,6 +418,7 @@ def read_through(players: Players, name: str, variant: str, deals: int) -> None:
                      players=len(players.users), deals=deals)  # fmt: skip
     said = [s for chat_id, title in chats for s in answers(emu, chat_id, title)]
     found += word_problems([*shown, *said])
+    found += await phone_problems(shown, players.group.title, name)
     assert found == [], "\n".join(found)
 
 
