@@ -325,6 +325,10 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
     for chat_id in (group.id, *(u.id for u in users)):
         assert digits_shown(emu, chat_id) == [], chat_id
     assert matches, "no match's result carries its 🔑 button"
+    # every match offers its check, the ones the round clock decided too (issue #30: the
+    # next table's lobby used to hide the last state of the table before it)
+    played = {d.game_id for rnd in stored.played for d in rnd.tables}
+    assert {game_id for _over, game_id in with_checks(emu, group.id)} == played
     over, traces = next(match for match in matches if match[1])
     await check_the_deals(emu, group.id, users[0], traces, over)
     # no rematch: each meeting of two pairs happens once, nine in all
