@@ -157,6 +157,9 @@ def test_every_column_and_text_fits_its_place(entrants: int, format: str, langua
     placed = layout(TITLE, board(entrants, format), translator(language), final=True)
     assert_layout_fits(placed)
     assert placed.standings.rows == placed.cross.rows == len(board(entrants, format).rows)
+    # a heading is whole: a column too narrow for its long heading takes its short one
+    headings = [c.heading for table in (placed.standings, *placed.crosses) for c in table.columns]
+    assert not any(heading.endswith(ELLIPSIS) for heading in headings), headings
 
 
 @pytest.mark.parametrize("format", FORMATS)

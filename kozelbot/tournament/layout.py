@@ -23,8 +23,10 @@ number (``pairs``: the board's columns are the pairs in number order, ``Row.comp
 pair's column, and a pair's own cell is greyed out). The format is read from the rows
 (``Row.buchholz`` is set exactly in ``pairs``), so no parameter can disagree with the data.
 
-**Decision**: when columns do not fit, the name column narrows first (to ``NAME_MIN_EM``
-letters), then the result cells lose their padding (down to the widest score), then the
+**Decision**: when columns do not fit, the figures' columns take their short headings
+first ("±" for "Deal points ±": the key under the standings explains them), then the name
+column narrows (to ``NAME_MIN_EM`` letters), then the result cells lose their padding (down
+to the widest score), then the
 table's text shrinks a pixel at a time down to ``SMALLEST``; a note wider than its cell (a
 table number, "bye") is drawn smaller than the scores. Only then are texts cut, always with
 "…". A narrow table makes a narrower picture (down to ``MIN_WIDTH``), which Telegram scales up
@@ -162,8 +164,9 @@ def _measure(spec: _Spec, size: int) -> tuple[int, int, int]:
 
 
 def _fit_widths(specs: Sequence[_Spec], size: int, budget: int, *, force: bool) -> list[int] | None:
-    """Column widths at ``size`` that add up to at most ``budget``, shrinking the name, then
-    the cells (all one width), then the other columns to their least widths; None if that is
+    """Column widths at ``size`` that add up to at most ``budget``, shrinking the figures'
+    columns (to their short headings), then the name, then the cells (all one width) to
+    their least widths; None if that is
     not enough, unless ``force`` (then cells and names get narrower still, texts will be cut).
     """
     measured = [_measure(spec, size) for spec in specs]
@@ -174,7 +177,7 @@ def _fit_widths(specs: Sequence[_Spec], size: int, budget: int, *, force: bool) 
         for i in cells:
             widths[i] = common
     over = sum(widths) - budget
-    for role in ("name", "cell", "fixed"):
+    for role in ("fixed", "name", "cell"):
         chosen = [i for i, spec in enumerate(specs) if spec.role == role]
         if over <= 0 or not chosen:
             continue
@@ -238,7 +241,9 @@ def _place(specs: Sequence[_Spec], widths: list[int], size: int, top: int) -> Ta
     for spec, column_width in zip(specs, widths, strict=True):
         body = font(size, bold=spec.bold)
         natural_pad = _measure(spec, size)[2]
-        content = min(max((width(text, body) for text in spec.texts), default=0), column_width)
+        texts = max((width(text, body) for text in spec.texts), default=0)
+        shortest = width(spec.headings[-1], head)  # the padding leaves the short heading room
+        content = min(max(texts, shortest), column_width)
         pad = max(MIN_PAD, min(natural_pad, (column_width - content) // 2))
         room = column_width - 2 * pad
         heading = next((h for h in spec.headings if width(h, head) <= room), spec.headings[-1])
