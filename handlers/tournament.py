@@ -8,7 +8,6 @@ from telegram import Message, Update
 
 from handlers.deps import BotData, Context
 from handlers.flow import Command, group_command, plain, player_of, press, publish, remember
-from handlers.lobby import can_message
 from handlers.members import is_admin, is_member
 from handlers.notices import tell_subscribers
 from kozelbot import callbacks
@@ -178,7 +177,9 @@ async def tournament_button(update: Update, context: Context) -> None:
         return
     # issue #30 item 12: say what happens next, not «Готово.»
     if button.verb in ("join", "confirm"):
-        reachable = await can_message(data, user)
+        # what the bot knows (a /start seen), no probe: a look-up here could fail the press
+        record = await data.storage.people.user(user.id)
+        reachable = record is not None and record.private_open
         await pressed.answer(texts.registered_text(tour, t, reachable=reachable,
                                                    now=director.clock(),
                                                    minute=director.minute))  # fmt: skip
