@@ -29,6 +29,7 @@ from kozelbot.callbacks import (
     LobbyButton,
     OptionButton,
     SealButton,
+    SeatButton,
     SettingsButton,
     TournamentButton,
     VoteButton,
@@ -81,6 +82,7 @@ def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     application.add_handler(CommandHandler("pair", tournament.pair))
     application.add_handler(CommandHandler("notify", tournament.notify))
     application.add_handler(on_press(tournament.tournament_button, TournamentButton))
+    application.add_handler(on_press(tournament.take_seat, SeatButton))
     application.add_handler(CommandHandler("help", info.help_command))
     application.add_handler(CommandHandler("rules", info.rules))
     application.add_handler(MessageHandler(filters.COMMAND & private, info.unknown_command))

@@ -95,6 +95,8 @@ class Presenter:
         self._chats: dict[Place, Lane] = {}
         self._hands: dict[tuple[int, int], Lane] = {}
         self._chat_game: dict[Place, int] = {}
+        self._ended_game: dict[Place, int] = {}
+        """A place's game before its current one, until its last state was shown."""
         self._asked_private: set[tuple[int, int]] = set()
         self.reminders = Reminders(self.note)
         """The "⏰ your move" reminders still standing."""
@@ -104,6 +106,11 @@ class Presenter:
     def show(self, change: Change) -> None:
         """Schedule everything a change makes visible: result posts, table, hands."""
         table = change.table
+        before = self._chat_game.get(table.place)
+        if before is not None and before != table.game_id:
+            # the place's next game (a tournament's next table) must not hide the last
+            # state of the one before: its end (and «🔑 Check the deals») is shown first
+            self._ended_game[table.place] = before
         self._chat_game[table.place] = table.game_id
         lane = self.chat_lane(*table.place)
         if change.outbox:
@@ -252,6 +259,7 @@ class Presenter:
         if self._live(place):
             return
         self._chat_game.pop(place, None)
+        self._ended_game.pop(place, None)
         self._chats.pop(place, None)
 
     def _forget_if_ended(self, game_id: int, seat: int) -> None:
@@ -341,10 +349,11 @@ class Presenter:
 
     async def _refresh_place(self, place: Place) -> None:
         chat_id = place[0]
+        games = [self._ended_game.pop(place, None), self._chat_game.get(place)]
         try:
-            await self.sender.deliver(
-                lambda: self.live.show_place(place, self._chat_game.get(place)), f"group:{chat_id}"
-            )
+            for game_id in (g for g in games if g is not None):
+                show = functools.partial(self.live.show_place, place, game_id)
+                await self.sender.deliver(show, f"group:{chat_id}")
         except Forbidden:
             await self._report(ChatRefused(chat_id, live_message=True))
         except ChatMigrated as moved:

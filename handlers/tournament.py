@@ -4,15 +4,17 @@ runner (``handlers.tournament_run``) shows and sets in motion."""
 
 from __future__ import annotations
 
-from telegram import Update
+from telegram import Message, Update
 
 from handlers.deps import BotData, Context
-from handlers.flow import Command, group_command, plain, press, remember
+from handlers.flow import Command, group_command, plain, player_of, press, publish, remember
 from handlers.members import is_admin, is_member
 from handlers.notices import tell_subscribers
 from kozelbot import callbacks
 from kozelbot.games import DEFAULT_PRESET
 from kozelbot.i18n import Translator
+from kozelbot.service import TableError
+from kozelbot.table import TableStatus
 from kozelbot.tournament import texts
 from kozelbot.tournament.director import TournamentError
 from kozelbot.tournament.model import Format, Status
@@ -159,11 +161,11 @@ async def tournament_button(update: Update, context: Context) -> None:
             if tour.format is Format.PAIRS:
                 await pressed.refuse(error_text(TournamentError("partner"), t))
                 return
-            await director.register(tour.tournament_id, user.id, user.first_name)
+            tour = await director.register(tour.tournament_id, user.id, user.first_name)
         elif button.verb == "leave":
             await director.withdraw(tour.tournament_id, user.id)
         elif button.verb == "confirm":
-            await director.confirm(tour.tournament_id, user.id, user.first_name)
+            tour = await director.confirm(tour.tournament_id, user.id, user.first_name)
         else:
             if user.id != tour.creator_id and not await is_admin(data, tour.chat_id, user.id):
                 await pressed.refuse(t("Only the tournament's creator or a chat admin can "
@@ -173,5 +175,63 @@ async def tournament_button(update: Update, context: Context) -> None:
     except TournamentError as error:
         await pressed.refuse(error_text(error, t))
         return
-    await pressed.answer(t("Done."))
+    # issue #30 item 12: say what happens next, not «Готово.»
+    if button.verb in ("join", "confirm"):
+        # what the bot knows (a /start seen), no probe: a look-up here could fail the press
+        record = await data.storage.people.user(user.id)
+        reachable = record is not None and record.private_open
+        await pressed.answer(texts.registered_text(tour, t, reachable=reachable,
+                                                   now=director.clock(),
+                                                   minute=director.minute))  # fmt: skip
+    elif button.verb == "leave":
+        await pressed.answer(t("You left the tournament."))
+    else:
+        await pressed.answer(t("The tournament begins: the draw is posted here, and each "
+                               "player gets their table privately."))  # fmt: skip
     await data.tournaments.step(tour.tournament_id)
+
+
+async def take_seat(update: Update, context: Context) -> None:
+    """The invitation's one button (issue #30 item 12): the presser takes the seat the draw
+    kept for them. Pressed again, or after the match began without them, or once it is
+    over, it says so — nothing is done twice."""
+    data = context.bot_data
+    pressed = await press(update, data)
+    if pressed is None or not isinstance(pressed.button, callbacks.SeatButton):
+        return
+    user, t, game_id = pressed.user, pressed.t, pressed.button.game_id
+    table = data.service.snapshot(game_id) or await data.service.game(game_id)
+    if (table is None or table.tournament is None or table.reserved is None
+            or user.id not in table.reserved):  # fmt: skip
+        await pressed.refuse(t("This button is not valid."))
+        return
+    number = table.tournament.table_no
+    if table.seat_of(user.id) is not None:
+        await pressed.answer(texts.seat_answer("seated", number, t))
+        return
+    if not table.status.live or table.status is not TableStatus.LOBBY:
+        await pressed.refuse(texts.seat_answer("late" if table.status.live else "over",
+                                               number, t))  # fmt: skip
+        return
+    if not await is_member(data, table.chat_id, user.id):
+        await pressed.refuse(t("Only members of this group may sit at its table."))
+        return
+    await remember(data, user)
+    try:
+        change = await data.service.join(game_id, player_of(user),
+                                         token=f"q{pressed.query.id}")  # fmt: skip
+    except TableError as error:  # a second press that raced the first, or the clock
+        code = {"seated": "seated", "reserved": "late"}.get(error.code, "over")
+        await pressed.refuse(texts.seat_answer(code, number, t))
+        return
+    publish(data, change)
+    await pressed.answer(texts.seat_answer("done", number, t))
+    message, key = pressed.query.message, table.tournament
+    tour = await data.storage.tournaments.tournament(key.tournament_id)
+    if isinstance(message, Message) and tour is not None:  # seated, its button gone
+        text = "\n\n".join([
+            texts.table_invite_text(tour, key.round_no, number, table.reserved, user.id, t),
+            texts.seated_text(key.round_no, number, t)])  # fmt: skip
+        sender = data.sender
+        await sender.deliver(lambda: sender.edit(message.chat.id, message.message_id, text),
+                             f"seated:{user.id}")  # fmt: skip

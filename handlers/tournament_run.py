@@ -23,11 +23,9 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from handlers.flow import publish
-from handlers.lobby import join_payload
 from kozelbot.boards import escape, short_name
 from kozelbot.change import Change
 from kozelbot.table import Table
-from kozelbot.texts import Button
 from kozelbot.tournament import tables, texts
 from kozelbot.tournament.director import Director, TournamentError
 from kozelbot.tournament.model import Status, Tournament
@@ -265,16 +263,17 @@ class TournamentRunner:
         return int(topic.message_thread_id)
 
     async def _invite(self, tour: Tournament, table: Table) -> None:
-        """Tell each person drawn to the table privately, with a link that seats them."""
+        """Tell each person drawn to the table privately where, with whom, and give them the
+        one button that seats them (``handlers.tournament.take_seat``)."""
         assert table.tournament is not None and table.reserved is not None
-        link = f"https://t.me/{self.data.bot.username}?start={join_payload(table)}"
         for user_id in table.reserved:
             if user_id is None:
                 continue
             t = await self.data.user_translator(user_id)
             text = texts.table_invite_text(tour, table.tournament.round_no,
-                                           table.tournament.table_no, t)  # fmt: skip
-            keyboard = ((Button(t("Take my seat"), url=link),),)
+                                           table.tournament.table_no, table.reserved, user_id,
+                                           t)  # fmt: skip
+            keyboard = texts.invite_keyboard(table.game_id, t)
             with contextlib.suppress(Forbidden, TelegramError):
                 await self.data.sender.deliver(
                     lambda: self.data.sender.send(user_id, text, keyboard),  # noqa: B023

@@ -282,6 +282,15 @@ TOURNAMENT_VERBS = ("join", "leave", "start", "confirm")
 
 
 @dataclass(frozen=True, slots=True)
+class SeatButton(Callback):
+    """The one button of a tournament table's private invitation (issue #30 item 12): the
+    presser takes the seat the draw kept for them at ``game_id``."""
+
+    prefix = "j"
+    game_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class TournamentButton(Callback):
     """A tournament's registration button (issue #19): ``join``, ``leave``, ``start`` (the
     creator or an admin) or ``confirm`` (the partner named by someone who joined)."""

@@ -69,7 +69,7 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
     for seat, player in enumerate(table.seats):
         name = seat_name(table, seat, t)
         if player is None and table.reserved is not None and table.status is TableStatus.LOBBY:
-            name = t("waiting for someone drawn here") if table.reserved[seat] else t("computer")
+            name = _awaited(table, seat, t)
         if player is not None and player.user_id in flagged:
             name += " ⚠️ " + t("(leaves matches: a cowardly kozel)")
         lines.append(f"{seat + 1}. {name}")
@@ -80,9 +80,9 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
     else:
         lines.append(t("Pairs: drawn at random when the game starts"))
     if table.status is TableStatus.LOBBY and table.reserved is not None:
-        lines.append(t("The players drawn here take their seats with the button; the match "
-                       "starts when all have come, or in 3 minutes with computers for the "
-                       "rest."))  # fmt: skip
+        lines.append(t("Each player drawn here takes their seat with the button in my private "
+                       "message (or the one below); the match starts when all have come, or "
+                       "in 3 minutes with computers for the rest."))  # fmt: skip
     elif table.status is TableStatus.LOBBY:
         lines.append(t("Join with the button or /join."))
         lines.append(t("The creator may start with bots and change the settings (⚙)."))
@@ -99,6 +99,18 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
     if fair is not None:
         lines.append(fair)
     return "\n".join(lines)
+
+
+def _awaited(table: Table, seat: int, t: Translator) -> str:
+    """A tournament lobby's empty seat: whom it waits for, by name (issue #30 item 12), or
+    the computer drawn there."""
+    assert table.reserved is not None
+    if table.reserved[seat] is None:
+        return t("computer")
+    names = table.reserved_names
+    if seat < len(names) and names[seat]:
+        return "⏳ " + t("waiting for {name}", name=escape(names[seat]))
+    return t("waiting for someone drawn here")  # a table opened before names were kept
 
 
 def lobby_keyboard(table: Table, t: Translator) -> Keyboard:

@@ -81,13 +81,15 @@ class GameService(Tables):
         defaults: Mapping[str, Any] | None = None,
         tournament: TournamentTable | None = None,
         reserved: list[int | None] | None = None,
+        reserved_names: list[str] | None = None,
         wait: float | None = None,
     ) -> Table:
         """Open a lobby (``OptionError`` for bad ``KEY=VALUE`` words, ``game_running``).
 
         ``defaults`` are the chat's default options for ``variant`` (/settings); typed words
         go on top of them. Defaults the preset no longer accepts are ignored. A tournament's
-        table (issue #19) keeps its seats for the ``reserved`` people and starts without
+        table (issue #19) keeps its seats for the ``reserved`` people (``reserved_names``: their
+        names, seat by seat) and starts without
         whoever has not come ``wait`` seconds later; opened again, it is the same game
         (``TableAlreadyOpen``: a table is never opened twice)."""
         existing = await self.live_game(chat_id, thread_id)
@@ -103,7 +105,7 @@ class GameService(Tables):
         )  # fmt: skip
         if tournament is not None and reserved is not None:
             table.tournament = tournament
-            tables.reserve(table, reserved)
+            tables.reserve(table, reserved, reserved_names)
         try:
             table = await self.repo.create_game(table)
         except TableAlreadyOpen as opened:

@@ -176,6 +176,10 @@ class Table(BaseModel):
     reserved: list[int | None] | None = None
     """A tournament's table: the person each seat is kept for (``None``: a computer's), as
     the draw seated them. Only they may sit there; ``None`` for an open lobby."""
+    reserved_names: list[str] = Field(default_factory=list)
+    """The names of the people ``reserved`` keeps the seats for, seat by seat (``""`` for
+    a computer's): the lobby names whom it waits for (issue #30 item 12). Empty in tables
+    opened before."""
 
     @property
     def private(self) -> bool:

@@ -60,7 +60,7 @@ def test_every_button_is_declared_once_and_round_trips_through_its_prefix() -> N
                callbacks.SettingsButton("language"), callbacks.HistoryButton(7, -1),
                callbacks.VoteButton(7), callbacks.SealButton(7, -1),
                callbacks.HintButton(7, 0), callbacks.AnalysisButton(7, 2),
-               callbacks.TournamentButton(7, "join")]  # fmt: skip
+               callbacks.TournamentButton(7, "join"), callbacks.SeatButton(7)]  # fmt: skip
     assert {type(b) for b in samples} == set(callbacks.BUTTONS.values())
     for button in samples:
         packed = button.pack()

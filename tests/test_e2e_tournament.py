@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image
 
 from botapi_emulator import BotApiEmulator, ChatMessage
-from botapi_emulator.models import Group, User
+from botapi_emulator.models import CallbackAnswer, Group, User
 from kozelbot.games import load_state
 from kozelbot.tournament.model import Status, Tournament
 from kozelbot.tournament.standings import standings
@@ -56,6 +56,9 @@ async def register_all(emu: BotApiEmulator, group: Group, users: list[User]) -> 
     for user in users:
         answer = await emu.press(user, group.id, post.message_id, text="Join")
         assert not answer.show_alert, answer.text
+        # issue #30 item 12: not «Done.» but what happens next
+        assert answer.text is not None and "the draw is" in answer.text, answer.text
+        assert "partner and opponents" in answer.text, answer.text
     await emu.wait_for(
         lambda: f"{len(users)} entrants" in emu.message(group.id, post.message_id).text
     )
@@ -78,33 +81,63 @@ async def test_a_plain_group_s_tournament_runs_to_its_champion(
     started = await emu.press(users[0], group.id, post.message_id, text="▶️ Start")
     assert not started.show_alert, started.text
     await emu.wait_for(lambda: emu.find_message(group.id, "Round 1 of 1") is not None)
-    # everyone drawn gets a private link to the table
+    # everyone drawn gets a private invitation to the table
     for user in users:
         await emu.wait_for(lambda u=user: emu.find_message(u.id, "table 1 is open") is not None)
     lobby = emu.find_message(group.id, "table 1")
     assert lobby is not None
+    # issue #30 item 12: the lobby names whom it waits for, seat by seat
+    seated = re.findall(r"^\d\. ⏳ waiting for (\w+)$", lobby.text, re.M)
+    assert sorted(seated) == sorted(u.first_name for u in users), lobby.text
+    assert "someone drawn here" not in lobby.text
+    # the invitation names the partner and the opponents (the lobby's seats: 1+3 against
+    # 2+4), and has one button
+    for user in users:
+        invite = invites(emu, user)[-1]
+        at = seated.index(user.first_name)
+        partner, left, right = (seated[(at + k) % 4] for k in (2, 1, 3))
+        assert f"Your partner: {partner}" in invite.text, invite.text
+        assert f"Opponents: {left} & {right}" in invite.text, invite.text
+        assert [label for row in invite.buttons for label, _ in row] == ["🪑 Take my seat"]
     absent = users[3]
-    for user in users[:3]:
-        answer = await emu.press(user, group.id, lobby.message_id, text="Take a seat")
-        assert not answer.show_alert, answer.text
-    # someone not drawn to the table is refused a seat (none here: the absent one's own)
+    # a double tap: two presses before the first is answered seat the person once
+    first = invites(emu, users[0])[-1]
+    [[(_label, button)]] = first.buttons
+    taps = [emu.press_nowait(users[0], users[0].id, first.message_id, button) for _ in "12"]
+    said = sorted([(await emu.wait_answer(tap)).text or "" for tap in taps])
+    assert "You have your seat" in said[1] and "already have your seat" in said[0], said
+    for user in users[1:3]:
+        answer = await take_seat(emu, user, invites(emu, user)[-1])
+        assert not answer.show_alert and "You have your seat" in (answer.text or ""), answer
+    # the invitation then says so, and its button is gone
+    invitation = first.message_id
+    await emu.wait_for(lambda: "you have your seat" in emu.message(users[0].id, invitation).text)
+    assert emu.message(users[0].id, first.message_id).buttons == []
+    lobby_now = emu.message(group.id, lobby.message_id).text
+    assert lobby_now.count(users[0].first_name) == 1, lobby_now
     # the no-show wait passes: the match starts with a computer in the absent one's seat
-    await emu.wait_for(lambda: any("Deal" in m.text or "deal" in m.text
-                                   for m in emu.messages(group.id)), timeout=15)  # fmt: skip
+    await emu.wait_for(lambda: "has started" in emu.message(group.id, lobby.message_id).text,
+                       timeout=15)  # fmt: skip
+    # the absent one's button, pressed late, says the match began without them
+    late = await take_seat(emu, absent, invites(emu, absent)[-1])
+    assert late.show_alert and "began without you" in (late.text or ""), late
     # the round's clock decides the match; the tournament ends with a champion and a picture
     await emu.wait_for(lambda: emu.find_message(group.id, "Champion") is not None, timeout=30)
     board0 = emu.messages(group.id)[0]
     photos = [m for m in emu.messages(group.id) if getattr(m, "photo", None)]
     assert photos, "no standings picture was posted"
     image = Image.open(io.BytesIO(photos[-1].photo.data))  # type: ignore[union-attr]
-    assert image.width > 300
-    await emu.wait_for(lambda: "Champion" in (emu.find_message(group.id, " pts (") or board0).text)
-    board = emu.find_message(group.id, " pts (")
+    assert 300 < image.width <= 720  # issue #30: its 24-px text is 12 CSS px in a phone's chat
+    legend = "pts: match points"
+    await emu.wait_for(lambda: "Champion" in (emu.find_message(group.id, legend) or board0).text)
+    board = emu.find_message(group.id, legend)
     assert board is not None
-    assert re.search(r"^1\. Player\d — \d+ pts", board.text, re.M)
+    assert re.search(r"^1\. Player\d — \d+ pts?", board.text, re.M)
     # the match was level when the clock struck: a draw each, but the no-show lost
     assert re.search(rf"^4\. {absent.first_name} — 0 pts", board.text, re.M), board.text
     assert re.search(rf"Did not come \(round\):\s+{absent.first_name} \(1\)", board.text)
+    # issue #30 item 11: the figures are explained
+    assert "pts: match points" in board.text and "±: card points" in board.text
     # Fair play (issue #30 item 6): no seal, key or secret in the group or a private chat;
     # the match's 🔑 button is there (the swiss test below presses one).
     for chat_id in (group.id, *(u.id for u in users)):
@@ -150,11 +183,10 @@ def invites(emu: BotApiEmulator, user: User) -> list[ChatMessage]:
     return [m for m in emu.messages(user.id) if "is open in" in m.text]
 
 
-async def take_seat(emu: BotApiEmulator, user: User, invite: ChatMessage) -> None:
-    """``user`` follows their invitation's link (the bot's deep link seats them)."""
-    url = next(u for row in (invite.reply_markup or {}).get("inline_keyboard", [])
-               for button in row if (u := button.get("url")))  # fmt: skip
-    await emu.open_deep_link(user, url)
+async def take_seat(emu: BotApiEmulator, user: User, invite: ChatMessage) -> CallbackAnswer:
+    """``user`` presses their invitation's one button (issue #30 item 12)."""
+    [[(_label, data)]] = invite.buttons
+    return await emu.press(user, user.id, invite.message_id, data)
 
 
 async def test_a_forum_plays_three_rotating_rounds_through_a_kill(
@@ -194,6 +226,9 @@ async def test_a_forum_plays_three_rotating_rounds_through_a_kill(
         await emu.wait_for(lambda: emu.find_message(group.id, "Champion") is not None, timeout=30)
     finally:
         await bot.stop()
+    # Issue #30: a forum's topics read on a phone as the plain group does.
+    chats = [(group.id, "forum"), *((u.id, u.first_name) for u in users)]
+    transcripts.read_layout(emu, chats, [u.first_name for u in users], "tournament_forum")
     storage = await Storage.open(str(db_path))
     try:
         [stored] = await storage.tournaments.tournaments_in(group.id)
@@ -235,7 +270,7 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
     after another, no pair meets another twice, and the standings rank by points, then
     Buchholz."""
     group, users = await english_people(emu, 12)
-    emu.send_text(users[0], group.id, "/tournament format=pairs rounds=3 round_time=5")
+    emu.send_text(users[0], group.id, "/tournament format=pairs rounds=3 round_time=8")
     await emu.wait_for(lambda: registration(emu, group) is not None)
     post = registration(emu, group)
     assert post is not None
@@ -257,7 +292,7 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
     await emu.wait_for(lambda: "12 entrants" in emu.message(group.id, post.message_id).text)
     started = await emu.press(users[0], group.id, post.message_id, text="▶️ Start")
     assert not started.show_alert, started.text
-    seated: set[int] = set()
+    seated: set[tuple[int, int]] = set()  # (chat, message): ids are per chat
     player = Table(emu, users, seed=3)
 
     def finished() -> bool:
@@ -269,11 +304,14 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
         assert asyncio.get_running_loop().time() < deadline, "the tournament did not finish"
         for user in users:  # everyone takes their seat when their table opens
             for invite in invites(emu, user):
-                if invite.message_id not in seated:
-                    seated.add(invite.message_id)
+                if (user.id, invite.message_id) not in seated:
+                    seated.add((user.id, invite.message_id))
                     await take_seat(emu, user, invite)
         await asyncio.sleep(0.1)
     playing.cancel()
+    # Issue #30: the swiss rounds read on a phone as the plain group's one round does.
+    chats = [(group.id, "group"), *((u.id, u.first_name) for u in users)]
+    transcripts.read_layout(emu, chats, [u.first_name for u in users], "tournament_swiss")
     storage = await Storage.open(str(db_path))
     try:
         [stored] = await storage.tournaments.tournaments_in(group.id)
@@ -287,6 +325,10 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
     for chat_id in (group.id, *(u.id for u in users)):
         assert digits_shown(emu, chat_id) == [], chat_id
     assert matches, "no match's result carries its 🔑 button"
+    # every match offers its check, the ones the round clock decided too (issue #30: the
+    # next table's lobby used to hide the last state of the table before it)
+    played = {d.game_id for rnd in stored.played for d in rnd.tables}
+    assert {game_id for _over, game_id in with_checks(emu, group.id)} == played
     over, traces = next(match for match in matches if match[1])
     await check_the_deals(emu, group.id, users[0], traces, over)
     # no rematch: each meeting of two pairs happens once, nine in all

@@ -34,6 +34,7 @@ from kozelbot.follow.vocabulary import (
 from kozelbot.game import DealScored, GameError, MatchOver, advance
 from kozelbot.games import preset
 from kozelbot.i18n import translator
+from kozelbot.texts import LINE
 from tests import test_rules_belka as belka_deals
 from tests import test_rules_hvalenyi_two as duel_deals
 from tests import test_rules_kryuk as kryuk_deals
@@ -629,3 +630,15 @@ def test_15_17_hidden_steps_keep_their_neutral_refusals() -> None:
             "Сдача ещё не началась — подождите немного.")
         assert refusal(state, seat, CallOpening("plain")) == (
             "Сдача ещё не началась — подождите немного.")
+
+
+def test_the_time_out_line_breaks_after_its_label_on_a_phone() -> None:
+    """Issue #30 item 7: «⌛ Ход за игрока по тайм-ауту: Аня ×1» is wider than a 360-px row:
+    the names go under the label (the forum tournament's layout check met it)."""
+    state = kryuk_deals.hvalyonka()
+    table = playing_table(state)
+    table.timeouts = [1, 0, 2, 0]
+    text = render.table_text(table, state, translator("ru")).split("\n")
+    at = text.index("⌛ Ход за игрока по тайм-ауту:")
+    assert text[at + 1] == "Аня ×1, Вера ×2"
+    assert all(len(line) <= LINE for line in text[at : at + 2])

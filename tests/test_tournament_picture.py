@@ -20,7 +20,7 @@ from PIL import Image
 from kozelbot.i18n import Translator, translator
 from kozelbot.tournament.board import Cell, Cross, Row
 from kozelbot.tournament.fonts import ELLIPSIS, fit, font, printable, width
-from kozelbot.tournament.layout import MARGIN, MAX_WIDTH, layout
+from kozelbot.tournament.layout import MARGIN, MAX_WIDTH, MIN_WIDTH, PHONE, layout
 from kozelbot.tournament.picture import COLORS, picture
 from kozelbot.tournament.placed import SMALLEST, Layout, Table, heading_size
 
@@ -117,10 +117,13 @@ def assert_fits(table: Table, image_width: int) -> None:
 
 def assert_layout_fits(placed: Layout) -> None:
     assert_fits(placed.standings, placed.width)
-    assert_fits(placed.cross, placed.width)
+    for block in placed.crosses:
+        assert_fits(block, placed.width)
     inner = placed.width - 2 * MARGIN
     title_font = font(placed.title.size, bold=True)
     assert width(placed.title.text, title_font) <= inner
+    for line in placed.key:
+        assert width(line.text, font(line.size)) <= inner, line.text
     for swatch in placed.legend:
         label = swatch.label
         assert label.x + width(label.text, font(label.size)) <= placed.width - MARGIN
@@ -141,7 +144,7 @@ def test_picture_is_a_png_within_telegram_photo_limits(
     image.load()
     assert image.format == "PNG"
     width_px, height_px = image.size
-    assert 720 <= width_px <= MAX_WIDTH
+    assert MIN_WIDTH <= width_px <= MAX_WIDTH
     assert width_px + height_px <= 10_000
     assert max(width_px, height_px) / min(width_px, height_px) <= 20
     assert len(data) < 10 * 1024 * 1024
@@ -154,6 +157,9 @@ def test_every_column_and_text_fits_its_place(entrants: int, format: str, langua
     placed = layout(TITLE, board(entrants, format), translator(language), final=True)
     assert_layout_fits(placed)
     assert placed.standings.rows == placed.cross.rows == len(board(entrants, format).rows)
+    # a heading is whole: a column too narrow for its long heading takes its short one
+    headings = [c.heading for table in (placed.standings, *placed.crosses) for c in table.columns]
+    assert not any(heading.endswith(ELLIPSIS) for heading in headings), headings
 
 
 @pytest.mark.parametrize("format", FORMATS)
@@ -174,24 +180,51 @@ def test_long_names_are_cut_with_an_ellipsis_and_short_ones_kept_whole() -> None
                 assert shown == row.name
 
 
-def test_few_entrants_keep_phone_readable_text() -> None:
-    """Up to 32 people in ``rotating`` and 16 people in pairs all text stays at least 22 px on
-    a picture at most 1280 px wide; 32 people in 16 pairs shrink only the cross table's text,
-    not below 18 px."""
-    ru = translator("ru")
-    for entrants, format in [(e, "rotating") for e in ENTRANTS] + [(8, "pairs"), (16, "pairs")]:
-        placed = layout(TITLE, board(entrants, format), ru)
-        assert placed.standings.size >= 22
-        assert placed.cross.size >= 22
-    crowded = layout(TITLE, board(32, "pairs"), ru)
-    assert crowded.standings.size >= 22
-    assert crowded.cross.size >= 18
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("format", FORMATS)
+@pytest.mark.parametrize("entrants", ENTRANTS)
+def test_every_text_is_12_css_px_or_more_in_a_360_px_chat(
+    entrants: int, format: str, language: str
+) -> None:
+    """Issue #30 item 12: Telegram fits the photo to the chat's width (``PHONE``, 360 CSS px
+    on a phone); every text's size times that scale is at least 12 px — the old 1280-px
+    picture showed its 24-px text at ~7 px. A crowded cross table goes into blocks instead."""
+    placed = layout(TITLE, board(entrants, format), translator(language), final=True)
+    scale = PHONE / placed.width
+    small = [(text, size * scale) for text, size in placed.texts() if size * scale < 12]
+    assert small == []
+    assert placed.height + placed.width <= 10_000
+
+
+def test_a_crowded_cross_table_is_drawn_in_blocks_with_every_column_once() -> None:
+    """16 pairs do not fit one phone-wide table: their columns go into blocks, each with
+    the pairs' numbers and names, every column once and in order."""
+    placed = layout(TITLE, board(32, "pairs"), translator("en"))
+    assert len(placed.crosses) > 1
+    headings = [c.heading for block in placed.crosses for c in block.columns[2:]]
+    assert headings == [str(n) for n in range(1, 17)]
+    for block in placed.crosses:
+        assert [c.role for c in block.columns[:2]] == ["fixed", "name"]
+
+
+def test_a_key_under_the_standings_says_what_the_figures_are() -> None:
+    """Issue #30 item 11: points, the deal-point difference and (in pairs) Buchholz are
+    explained under the standings, above the cross table."""
+    placed = layout(TITLE, board(8, "pairs"), translator("en"))
+    key = " ".join(line.text for line in placed.key)
+    assert "pts: match points" in key and "±: card points" in key and "Buchholz" in key
+    assert placed.standings.bottom < placed.key[0].y < placed.cross.top
+    rotating = " ".join(line.text for line in layout(TITLE, board(8), translator("en")).key)
+    assert "Buchholz" not in rotating
 
 
 def test_a_narrow_table_makes_a_narrow_picture() -> None:
     """Telegram fits a photo to the screen's width: fewer columns, larger letters."""
     ru = translator("ru")
-    assert layout(TITLE, board(4), ru).width < layout(TITLE, board(32, "pairs"), ru).width
+    short = Row(rank=1, competitor=1, name="Аня", points=2, deal_diff=5, buchholz=None,
+                played=1, byes=0)  # fmt: skip
+    narrow = Cross(("1",), ((short, (Cell("win", "12:3"),)),))
+    assert layout("Тур 1", narrow, ru).width < layout(TITLE, board(32, "pairs"), ru).width
 
 
 def test_height_grows_with_the_entrants() -> None:
@@ -208,6 +241,7 @@ def test_rotating_columns_are_rounds_and_rows_are_labelled_by_rank() -> None:
     placed = layout(TITLE, board(8), translator("en"))
     headings = [column.heading for column in placed.cross.columns]
     assert headings[2:] == ["Round 1", "Round 2", "Round 3"]
+    assert len(placed.crosses) == 1
     assert placed.cross.columns[0].texts == tuple(str(rank) for rank in range(1, 9))
     standings = [column.heading for column in placed.standings.columns]
     assert "Buchholz" not in standings
@@ -218,12 +252,12 @@ def test_pairs_rows_carry_their_number_and_their_own_cell_is_greyed() -> None:
     cross = board(16, "pairs")
     placed = layout(TITLE, cross, translator("en"))
     labels = placed.cross.columns[0].texts
-    cells = placed.cross.columns[2:]
+    cells = [column for block in placed.crosses for column in block.columns[2:]]
     for index, (row, _) in enumerate(cross.rows):
         assert labels[index] == str(row.competitor + 1)
         assert cells[row.competitor].styles[index] == "self"
         assert [c.styles[index] for c in cells].count("self") == 1
-    assert [column.heading for column in placed.standings.columns][4] == "Buchholz"
+    assert [column.heading for column in placed.standings.columns][4] in ("Buchholz", "B")
 
 
 def test_deal_point_differences_are_signed() -> None:
@@ -239,7 +273,8 @@ def test_a_bye_says_so_and_the_legend_names_the_colours_shown() -> None:
     placed = layout(TITLE, board(8), en)
     texts = {
         text: style
-        for column in placed.cross.columns[2:]
+        for block in placed.crosses
+        for column in block.columns[2:]
         for text, style in zip(column.texts, column.styles, strict=True)
     }
     assert texts["bye"] == "bye"
@@ -253,15 +288,15 @@ def test_result_cells_are_filled_with_their_outcome_colour() -> None:
     t = translator("ru")
     placed = layout(TITLE, cross, t)
     image = Image.open(io.BytesIO(picture(TITLE, cross, t))).convert("RGB")
-    table = placed.cross
-    for column in table.columns[2:]:
-        for row, style in enumerate(column.styles):
-            fill = COLORS[style][0]
-            if fill is None:
-                continue
-            top = table.top + table.header_height + row * table.row_height
-            pixel = image.getpixel((column.x + 3, top + table.row_height // 2))
-            assert pixel == Image.new("RGB", (1, 1), fill).getpixel((0, 0))
+    for table in placed.crosses:
+        for column in table.columns[2:]:
+            for row, style in enumerate(column.styles):
+                fill = COLORS[style][0]
+                if fill is None:
+                    continue
+                top = table.top + table.header_height + row * table.row_height
+                pixel = image.getpixel((column.x + 3, top + table.row_height // 2))
+                assert pixel == Image.new("RGB", (1, 1), fill).getpixel((0, 0))
 
 
 def test_the_final_picture_names_the_champion() -> None:
@@ -288,7 +323,7 @@ def test_the_same_standings_make_the_same_bytes_without_metadata() -> None:
 
 def test_an_empty_board_still_draws() -> None:
     image = Image.open(io.BytesIO(picture(TITLE, Cross((), ()), translator("ru"))))
-    assert image.size[0] >= 720
+    assert image.size[0] >= MIN_WIDTH
 
 
 # -- the fonts -------------------------------------------------------------------------------

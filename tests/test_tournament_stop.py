@@ -207,7 +207,7 @@ async def test_a_seat_that_keeps_moving_at_the_last_moment_is_marked_slow(
     recorded = await director.record(decided.table)
     assert recorded is not None and recorded.played[0].tables[0].slow == [slow_user]
     text = texts.standings_text(recorded, standings(recorded), translator("en"))
-    assert f"🐢 Slow play (round): P{slow_user} (1)" in text
+    assert f"🐢 Slow play (round):\nP{slow_user} (1)" in text
 
 
 def test_a_slow_move_in_a_secret_step_is_not_counted() -> None:

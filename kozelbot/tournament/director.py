@@ -39,7 +39,7 @@ from kozelbot.tournament.model import (
     Tournament,
 )
 from kozelbot.tournament.pairing import pair_round
-from kozelbot.tournament.standings import standings
+from kozelbot.tournament.standings import name_of, standings
 
 ROUNDS = range(1, 16)
 ROUND_TIME = range(5, 241)
@@ -290,6 +290,7 @@ class Director:
             table = await self.service.new_game(
                 t.chat_id, t.creator_id, words, t.variant, t.chat_title,
                 thread_id=draw.thread_id, tournament=key, reserved=list(draw.seats),
+                reserved_names=["" if user is None else name_of(t, user) for user in draw.seats],
                 wait=NO_SHOW_SECONDS / 60 * self.minute)
         except TableError as busy:
             if busy.code == "game_running":

@@ -5,9 +5,15 @@ sizes and fitted texts out; ``picture`` paints it and the tests check it. Top to
 title (the caller's, translated), a champion line at the end, the standings (rank, name, match
 points, the deal-point difference, Buchholz in ``pairs``, matches played), the cross table (a
 column per round or per pair, each result coloured by its outcome) and a legend of the colours.
-Telegram keeps at most 1280 px of a photo's long side and fits it to the screen's width, so
-the picture is at most ``MAX_WIDTH`` wide and grows downwards (32 entrants: about 3 000 px, far
-inside Telegram's limits: width + height ≤ 10 000, sides' ratio ≤ 20, 10 MB).
+Telegram fits a photo to the chat's width — about 360 CSS px on a phone — so the picture is
+at most ``MAX_WIDTH`` (720) px wide and every text at least ``SMALLEST`` (24) px: 12 CSS px
+on that phone (issue #30 item 12: a 1 280-px picture showed its 24-px text at ~7 px). It grows
+downwards instead (32 entrants: about 4 000 px, inside Telegram's limits: width + height
+≤ 10 000, sides' ratio ≤ 20, 10 MB). A key under the standings says what their figures are.
+
+**Decision** (issue #30): a cross table whose columns do not fit at ``SMALLEST`` is drawn in
+blocks, one under the other, each with as many of its columns as fit (each block repeats
+the rank and the name), rather than shrinking its text below what a phone shows.
 
 **Decision**: two tables one above the other, not one chess-style table with the totals after
 the results: each keeps the full width for its own columns (16 pairs leave no room for five
@@ -17,8 +23,10 @@ number (``pairs``: the board's columns are the pairs in number order, ``Row.comp
 pair's column, and a pair's own cell is greyed out). The format is read from the rows
 (``Row.buchholz`` is set exactly in ``pairs``), so no parameter can disagree with the data.
 
-**Decision**: when columns do not fit, the name column narrows first (to ``NAME_MIN_EM``
-letters), then the result cells lose their padding (down to the widest score), then the
+**Decision**: when columns do not fit, the figures' columns take their short headings
+first ("±" for "Deal points ±": the key under the standings explains them), then the name
+column narrows (to ``NAME_MIN_EM`` letters), then the result cells lose their padding (down
+to the widest score), then the
 table's text shrinks a pixel at a time down to ``SMALLEST``; a note wider than its cell (a
 table number, "bye") is drawn smaller than the scores. Only then are texts cut, always with
 "…". A narrow table makes a narrower picture (down to ``MIN_WIDTH``), which Telegram scales up
@@ -44,13 +52,15 @@ from kozelbot.tournament.placed import (
     heading_size,
 )
 
-MAX_WIDTH = 1280
-"""Telegram shows at most 1280 px of a photo's long side."""
-MIN_WIDTH = 720
-MARGIN = 28
-BODY = 24
+MAX_WIDTH = 720
+"""Twice a 360-px phone chat: ``SMALLEST`` text shows at 12 CSS px there."""
+MIN_WIDTH = 480
+PHONE = 360
+"""CSS px of a phone chat's width the picture is fitted to."""
+MARGIN = 20
+BODY = 26
 """Table text, in pixels, when everything fits (the headings are two pixels smaller)."""
-TITLE, SECTION, CHAMPION, LEGEND = 36, 26, 30, 20
+TITLE, SECTION, CHAMPION, LEGEND = 34, 28, 30, 24
 NAME_MAX_EM = 15
 """A name column is at most this many times the font size wide (about 30 letters)."""
 NAME_MIN_EM = 7
@@ -90,10 +100,11 @@ def _specs(cross: Cross, t: Translator) -> tuple[list[_Spec], list[_Spec], bool]
     names = tuple(printable(row.name) for row in rows)
     who = t.p("column", "Pair") if pairs else t.p("column", "Player")
     rank = (t.p("column", "Rank"), "#")
+    points = (t.p("column", "Points"), t.p("column", "pts"))
     standings = [
         _Spec(rank, tuple(str(row.rank) for row in rows), "fixed"),
         _Spec((who,), names, "name"),
-        _Spec((t.p("column", "Points"),), tuple(str(row.points) for row in rows), "fixed", True),
+        _Spec(points, tuple(str(row.points) for row in rows), "fixed", True),
         _Spec(
             (t.p("column", "Deal points ±"), "±"),
             tuple(_signed(row.deal_diff) for row in rows),
@@ -102,9 +113,9 @@ def _specs(cross: Cross, t: Translator) -> tuple[list[_Spec], list[_Spec], bool]
     ]
     if pairs:
         texts = tuple("" if row.buchholz is None else str(row.buchholz) for row in rows)
-        standings.append(_Spec((t.p("column", "Buchholz"),), texts, "fixed"))
+        standings.append(_Spec((t.p("column", "Buchholz"), t.p("column", "B")), texts, "fixed"))
     played = tuple(str(row.played) for row in rows)
-    standings.append(_Spec((t.p("column", "Played"),), played, "fixed"))
+    standings.append(_Spec((t.p("column", "Played"), t.p("column", "Pl.")), played, "fixed"))
     own = [row.competitor if pairs else -1 for row in rows]  # each row's own column, greyed
     if pairs and all(0 <= column < len(cross.columns) for column in own):
         labels = tuple(cross.columns[column] for column in own)
@@ -153,8 +164,9 @@ def _measure(spec: _Spec, size: int) -> tuple[int, int, int]:
 
 
 def _fit_widths(specs: Sequence[_Spec], size: int, budget: int, *, force: bool) -> list[int] | None:
-    """Column widths at ``size`` that add up to at most ``budget``, shrinking the name, then
-    the cells (all one width), then the other columns to their least widths; None if that is
+    """Column widths at ``size`` that add up to at most ``budget``, shrinking the figures'
+    columns (to their short headings), then the name, then the cells (all one width) to
+    their least widths; None if that is
     not enough, unless ``force`` (then cells and names get narrower still, texts will be cut).
     """
     measured = [_measure(spec, size) for spec in specs]
@@ -165,7 +177,7 @@ def _fit_widths(specs: Sequence[_Spec], size: int, budget: int, *, force: bool) 
         for i in cells:
             widths[i] = common
     over = sum(widths) - budget
-    for role in ("name", "cell", "fixed"):
+    for role in ("fixed", "name", "cell"):
         chosen = [i for i, spec in enumerate(specs) if spec.role == role]
         if over <= 0 or not chosen:
             continue
@@ -229,7 +241,9 @@ def _place(specs: Sequence[_Spec], widths: list[int], size: int, top: int) -> Ta
     for spec, column_width in zip(specs, widths, strict=True):
         body = font(size, bold=spec.bold)
         natural_pad = _measure(spec, size)[2]
-        content = min(max((width(text, body) for text in spec.texts), default=0), column_width)
+        texts = max((width(text, body) for text in spec.texts), default=0)
+        shortest = width(spec.headings[-1], head)  # the padding leaves the short heading room
+        content = min(max(texts, shortest), column_width)
         pad = max(MIN_PAD, min(natural_pad, (column_width - content) // 2))
         room = column_width - 2 * pad
         heading = next((h for h in spec.headings if width(h, head) <= room), spec.headings[-1])
@@ -278,7 +292,8 @@ def layout(
     standings_specs, cross_specs, pairs = _specs(cross, t)
     budget = MAX_WIDTH - 2 * MARGIN
     standings_size, standings_widths = _choose(standings_specs, budget)
-    cross_size, cross_widths = _choose(cross_specs, budget)
+    blocks = _blocks(cross_specs, budget)
+    chosen = [_choose(block, budget) for block in blocks]
     if final and champion is None:
         first = [row for row, _ in cross.rows if row.rank == 1]
         champion = first[0].name if len(first) == 1 else None
@@ -286,7 +301,7 @@ def layout(
     title_font, champion_font = font(TITLE, bold=True), font(CHAMPION, bold=True)
     wanted = max(
         sum(standings_widths),
-        sum(cross_widths),
+        *(sum(widths) for _size, widths in chosen),
         width(title, title_font),
         width(champion_text, champion_font) + CHAMPION * 2 if champion_text else 0,
     )
@@ -311,16 +326,23 @@ def layout(
     section_font = font(SECTION, bold=True)
     captions: list[Text] = []
     tables: list[Table] = []
-    for caption, specs, size, widths in (
-        (first_caption, standings_specs, standings_size, standings_widths),
-        (second_caption, cross_specs, cross_size, cross_widths),
-    ):
-        captions.append(Text(MARGIN, y + SECTION * 3 // 4, fit(caption, section_font, inner),
-                             SECTION, True, True))  # fmt: skip
-        y += round(SECTION * 1.6)
+    key: tuple[Text, ...] = ()
+    parts: list[tuple[str | None, list[_Spec], int, list[int]]] = [
+        (first_caption, standings_specs, standings_size, standings_widths)
+    ]
+    for n, (block, (size, widths)) in enumerate(zip(blocks, chosen, strict=True)):
+        parts.append((second_caption if not n else None, block, size, widths))
+    for caption, specs, size, widths in parts:
+        if caption is not None:
+            shown = fit(caption, section_font, inner)
+            captions.append(Text(MARGIN, y + SECTION * 3 // 4, shown, SECTION, True, True))
+            y += round(SECTION * 1.6)
         table = _place(specs, _spread(specs, widths, size, inner), size, y)
         tables.append(table)
-        y = table.bottom + 28
+        y = table.bottom + 20
+        if len(tables) == 1:  # under the standings: what their figures are
+            key, y = _key(key_lines(pairs, t), y, inner)
+            y += 16
     legend, y = _legend(cross, t, y, inner)
     return Layout(
         width=image_width,
@@ -330,9 +352,61 @@ def layout(
         champion=champion_line,
         captions=(captions[0], captions[1]),
         standings=tables[0],
-        cross=tables[1],
+        crosses=tuple(tables[1:]),
+        key=key,
         legend=legend,
     )
+
+
+def key_lines(pairs: bool, t: Translator) -> list[str]:
+    """What the standings' figures are (the standings message says the same)."""
+    lines = [t("pts: match points (win 2, draw 1)"), t("±: card points taken minus given")]
+    if pairs:
+        lines.append(t("B: Buchholz, the opponents' points"))
+    return lines
+
+
+def _key(lines: list[str], top: int, inner: int) -> tuple[tuple[Text, ...], int]:
+    """The key's lines, each wrapped between words to the picture's width, and the y below."""
+    face = font(LEGEND)
+    step = round(LEGEND * 1.35)
+    placed: list[Text] = []
+    y = top
+    for line in lines:
+        row = ""
+        rows: list[str] = []
+        for word in line.split(" "):
+            if rows and width(f"{rows[-1]} {word}", face) <= inner:
+                rows[-1] += f" {word}"
+            else:
+                rows.append(word)
+        for row in rows:
+            placed.append(Text(MARGIN, y + step // 2, fit(row, face, inner), LEGEND, False, True))
+            y += step
+    return tuple(placed), y
+
+
+def _blocks(specs: list[_Spec], budget: int) -> list[list[_Spec]]:
+    """The cross table as blocks of result columns that fit ``budget`` at ``SMALLEST``
+    (each with the row labels and names); one block when all fit (the module's
+    **Decision**)."""
+    heads = [spec for spec in specs if spec.role != "cell"]
+    cells = [spec for spec in specs if spec.role == "cell"]
+    if _fit_widths(specs, SMALLEST, budget, force=False) is not None:
+        return [specs]
+    # blocks whose notes ("table 2", "bye") stay whole: every cell at its natural width,
+    # the names at their least; else any that fit
+    fixed = sum(_measure(spec, SMALLEST)[0 if spec.role == "fixed" else 1] for spec in heads)
+    cell = max((_measure(spec, SMALLEST)[0] for spec in cells), default=0)
+    whole = max(1, (budget - fixed) // cell) if cell else len(cells)
+    for count in range(min(whole, len(cells)), 0, -1):
+        shares = -(-len(cells) // count)  # blocks needed
+        size = -(-len(cells) // shares)  # columns per block, as even as may be
+        chunks = [cells[i : i + size] for i in range(0, len(cells), size)]
+        if all(_fit_widths([*heads, *chunk], SMALLEST, budget, force=False) is not None
+               for chunk in chunks):  # fmt: skip
+            return [[*heads, *chunk] for chunk in chunks]
+    return [[*heads, one] for one in cells] or [heads]
 
 
 def _legend(cross: Cross, t: Translator, top: int, inner: int) -> tuple[tuple[Swatch, ...], int]:

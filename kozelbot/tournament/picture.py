@@ -109,7 +109,10 @@ def picture(
     for caption in placed.captions:
         _text(draw, caption)
     _table(draw, placed.standings)
-    _table(draw, placed.cross)
+    for line in placed.key:
+        _text(draw, line)
+    for block in placed.crosses:
+        _table(draw, block)
     for swatch in placed.legend:
         fill = COLORS[swatch.style][0] or BACKGROUND
         box = (swatch.x, swatch.y, swatch.x + swatch.size - 1, swatch.y + swatch.size - 1)

@@ -6,8 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-SMALLEST = 14
-"""The smallest table text a crowded cross table shrinks to."""
+SMALLEST = 24
+"""The smallest text the picture has: 12 CSS px once a phone fits it to a 360-px chat
+(``layout.MAX_WIDTH`` is twice that)."""
 
 Role = Literal["fixed", "name", "cell"]
 """A column's part: names (left-aligned, the first to narrow), results (one width for all) or
@@ -111,5 +112,28 @@ class Layout:
     captions: tuple[Text, Text]
     """Over the standings and over the cross table."""
     standings: Table
-    cross: Table
+    crosses: tuple[Table, ...]
+    """The cross table: one block, or several one under the other when its columns do
+    not fit the width at ``SMALLEST``."""
+    key: tuple[Text, ...]
+    """Under the standings: what their figures are."""
     legend: tuple[Swatch, ...]
+
+    @property
+    def cross(self) -> Table:
+        """The cross table's first (usually only) block."""
+        return self.crosses[0]
+
+    def texts(self) -> list[tuple[str, int]]:
+        """Every text drawn, with its size: titles, table headings and cells, key, legend."""
+        found = [(self.title.text, self.title.size), *((c.text, c.size) for c in self.captions)]
+        if self.champion is not None:
+            found.append((self.champion.text, self.champion.size))
+        for table in (self.standings, *self.crosses):
+            for column in table.columns:
+                found.append((column.heading, heading_size(table.size)))
+                found += [(text, size) for text, size in zip(column.texts, column.sizes,
+                                                             strict=True) if text]  # fmt: skip
+        found += [(line.text, line.size) for line in self.key]
+        found += [(swatch.label.text, swatch.label.size) for swatch in self.legend]
+        return found

@@ -44,10 +44,12 @@ SLOW_MARK = 3
 """Slow moves and time-outs in one match that mark a person for slow play (🐢)."""
 
 
-def reserve(table: Table, reserved: list[int | None]) -> None:
-    """Keep each seat for the person drawn to it; the seats stay as drawn (no seating
-    draw at the start) and computers take the seats drawn as ``None``."""
+def reserve(table: Table, reserved: list[int | None], names: list[str] | None = None) -> None:
+    """Keep each seat for the person drawn to it (``names``: theirs, seat by seat); the
+    seats stay as drawn (no seating draw at the start) and computers take the seats drawn
+    as ``None``."""
     table.reserved = list(reserved)
+    table.reserved_names = list(names or [])
     table.options = {**table.options, "seating": "ordered"}
 
 

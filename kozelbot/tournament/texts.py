@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 import time
 
-from kozelbot.boards import escape, short_name, variant_title
-from kozelbot.callbacks import TournamentButton
+from kozelbot.boards import MINUS, escape, short_name, variant_title
+from kozelbot.callbacks import SeatButton, TournamentButton
 from kozelbot.i18n import Translator
-from kozelbot.texts import Button, Keyboard, break_after
+from kozelbot.texts import LINE, Button, Keyboard, pack_lines, visible
 from kozelbot.tournament.board import Row
 from kozelbot.tournament.model import Format, Round, Status, Tournament
 from kozelbot.tournament.standings import standings
@@ -63,6 +63,7 @@ def entrant_lines(tour: Tournament, t: Translator) -> list[str]:
     names = {e.user_id: e.name for e in tour.entrants}
     lines = [t.n("{count} entrant:", "{count} entrants:", len(tour.entrants))]
     done: set[int] = set()
+    waiting = False
     for e in tour.entrants:
         if e.user_id in done:
             continue
@@ -71,12 +72,14 @@ def entrant_lines(tour: Tournament, t: Translator) -> list[str]:
             if e.confirmed and partner is not None:
                 lines.append(f"• {short_name(e.name)} &amp; {short_name(partner)}")
                 done.add(e.partner_id)
-            else:
-                lines.append("• " + t("{name} (waiting for a partner to confirm)",
-                                      name=short_name(e.name)))  # fmt: skip
+            else:  # a phone's row: the mark here, its meaning once below the list
+                lines.append(f"• {short_name(e.name)} ⏳")
+                waiting = True
         else:
             lines.append(f"• {short_name(e.name)}")
         done.add(e.user_id)
+    if waiting:
+        lines.append("⏳ " + t("waits for the partner to confirm"))
     return lines
 
 
@@ -103,7 +106,8 @@ def round_text(tour: Tournament, rnd: Round, t: Translator) -> str:
     for table in rnd.tables:
         seats = [short_name(names.get(u, "?"), 16) if u is not None else "🤖" for u in table.seats]
         lines.append(t("Table {n}: {a} &amp; {b}", n=table.number, a=seats[0], b=seats[2]))
-        lines.append("    " + t("vs {c} &amp; {d}", c=seats[1], d=seats[3]))  # a phone's row
+        # a label needs no case: «соперники: Борис и Вера», not «против Борис и Вера»
+        lines.append("    " + t("opponents: {c} &amp; {d}", c=seats[1], d=seats[3]))
     if rnd.byes:
         if tour.format is Format.PAIRS:
             out = [" &amp; ".join(short_name(names.get(u, "?"), 16) for u in tour.pairs[p])
@@ -117,7 +121,10 @@ def round_text(tour: Tournament, rnd: Round, t: Translator) -> str:
 
 
 def standings_text(tour: Tournament, rows: list[Row], t: Translator) -> str:
-    """The standings message: rank, name, points and tie-breaks, matches played."""
+    """The standings message: each competitor's rank, name and match points, then the
+    figures behind them (the deal-point difference with a true minus, Buchholz in
+    ``pairs``, matches played) — on the same line when it fits a phone's row, else on the
+    next — and a legend of those figures (issue #30 item 11)."""
     lines = [heading(tour, t), ""]
     if tour.status is Status.FINISHED and rows:
         lines.append(t("🥇 Champion: <b>{name}</b>", name=short_name(rows[0].name, 40)))
@@ -127,34 +134,128 @@ def standings_text(tour: Tournament, rows: list[Row], t: Translator) -> str:
         done = sum(r.finished for r in tour.played)
         lines.append(t("<b>Standings</b> after round {n} of {total}", n=done, total=tour.rounds)
                      if done else t("<b>Standings</b> · round 1 in play"))  # fmt: skip
-    for row in rows:
-        extra = f" · B{row.buchholz}" if row.buchholz is not None else ""
-        diff = f"{row.deal_diff:+d}"
-        lines.append(t("{rank}. {name} — {points} pts ({diff}{extra}, {played} pl.)",
-                       rank=row.rank, name=short_name(row.name, 24), points=row.points,
-                       diff=diff, extra=extra, played=row.played))  # fmt: skip
+    shown = [(_points_line(row, t), _figures(row, t)) for row in rows]
+    if all(visible(f"{head} · {figures}") <= LINE for head, figures in shown):
+        lines += [f"{head} · {figures}" for head, figures in shown]
+    else:  # every competitor's figures on the line under their name, alike
+        lines += [part for head, figures in shown for part in (head, "    " + figures)]
+    if rows:
+        lines += legend_lines(rows, t)
     names = {e.user_id: e.name for e in tour.entrants}
     absent = [f"{short_name(names.get(user, '?'), 16)} ({rnd.number})" for rnd in tour.played
               for draw in rnd.tables for user in draw.no_shows]  # fmt: skip
     if absent:
-        line = "🤖 " + t("Did not come (round): {names}", names=", ".join(absent))
-        lines.append(break_after(line, ": "))
+        lines.append("🤖 " + t("Did not come (round):"))
+        lines += pack_lines(absent, ", ")
     slow = [f"{short_name(names.get(user, '?'), 16)} ({rnd.number})" for rnd in tour.played
             for draw in rnd.tables for user in draw.slow]  # fmt: skip
     if slow:
-        line = "🐢 " + t("Slow play (round): {names}", names=", ".join(slow))
-        lines.append(break_after(line, ": "))
+        lines.append("🐢 " + t("Slow play (round):"))
+        lines += pack_lines(slow, ", ")
     return "\n".join(lines)
 
 
-def table_invite_text(tour: Tournament, round_no: int, table_no: int, t: Translator) -> str:
-    """The private message to someone drawn to a table."""
+def _points_line(row: Row, t: Translator) -> str:
+    """``3. Аня — 4 очка``, the name cut (to 24 characters, or less) to fit a phone's row."""
+    limit = 24
+    while True:
+        head = t.n("{rank}. {name} — {count} pt", "{rank}. {name} — {count} pts", row.points,
+                   rank=row.rank, name=short_name(row.name, limit))  # fmt: skip
+        if visible(head) <= LINE or limit <= 8:
+            return head
+        limit -= visible(head) - LINE
+
+
+def _figures(row: Row, t: Translator) -> str:
+    """The figures behind a competitor's points: ``± −20 · Б 4 · 2 партии``."""
+    figures = [f"± {signed(row.deal_diff)}"]
+    if row.buchholz is not None:
+        figures.append(t("B {n}", n=row.buchholz))
+    figures.append(t.n("{count} match", "{count} matches", row.played))
+    return " · ".join(figures)
+
+
+def signed(value: int) -> str:
+    """A difference with its sign: ``+13``, ``−13`` (a true minus, U+2212), ``0``."""
+    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
+
+
+def legend_lines(rows: list[Row], t: Translator) -> list[str]:
+    """What the standings' figures mean, one per line (Buchholz only in ``pairs``)."""
+    lines = [t("pts: match points (win 2, draw 1)"),
+             t("±: card points taken minus given")]  # fmt: skip
+    if any(row.buchholz is not None for row in rows):
+        lines.append(t("B: Buchholz, the opponents' points"))
+    return ["<i>" + line + "</i>" for line in lines]
+
+
+def table_invite_text(tour: Tournament, round_no: int, table_no: int,
+                      seats: list[int | None], user_id: int, t: Translator) -> str:  # fmt: skip
+    """The private message to someone drawn to a table (issue #30 item 12): where, with
+    whom (``seats``: the draw, seat by seat; ``None`` a computer's) and what to do — the one
+    button under it (``invite_keyboard``) within 3 minutes."""
     title = escape(tour.chat_title or "")
+    names = {e.user_id: e.name for e in tour.entrants}
+
+    def name(seat: int) -> str:
+        user = seats[seat % len(seats)]
+        return "🤖" if user is None else short_name(names.get(user, "?"), 16)
+
+    seat = seats.index(user_id)
+    partner, left, right = seat + 2, seat + 1, seat + 3  # pairs: 0+2 against 1+3
     return "\n".join([
         t("🏆 Round {n}, table {table} is open in {chat}.", n=round_no, table=table_no,
           chat=f"<b>{title}</b>"),
-        t("Take your seat within 3 minutes, or a computer plays for you this round."),
+        t("Your partner: {name}", name=name(partner)),
+        t("Opponents: {c} &amp; {d}", c=name(left), d=name(right)),
+        t("Press the button within 3 minutes to take your seat, or a computer plays for you "
+          "this round."),
     ])  # fmt: skip
+
+
+def invite_keyboard(game_id: int, t: Translator) -> Keyboard:
+    """The invitation's one button: it seats the presser (``SeatButton``)."""
+    return ((Button("🪑 " + t("Take my seat"), SeatButton(game_id).pack()),),)
+
+
+def seated_text(round_no: int, table_no: int, t: Translator) -> str:
+    """What the invitation says once its button seated the person."""
+    return "✅ " + t("Round {n}, table {table}: you have your seat. Your cards will arrive "
+                     "here when the match starts.", n=round_no, table=table_no)  # fmt: skip
+
+
+def seat_answer(code: str, table_no: int, t: Translator) -> str:
+    """The answer to the invitation's button (under Telegram's 200 characters): ``done``,
+    ``seated`` (pressed again), ``late`` (the match began without them) or ``over``."""
+    if code == "done":
+        return t("You have your seat at table {table}. Your cards will arrive here.",
+                 table=table_no)  # fmt: skip
+    if code == "seated":
+        return t("You already have your seat at table {table}: your cards arrive here.",
+                 table=table_no)  # fmt: skip
+    if code == "late":
+        return t("Too late: the match at table {table} began without you, and a computer "
+                 "plays your seat this round. Your next invitation will come here.",
+                 table=table_no)  # fmt: skip
+    return t("The match at table {table} is over. Your next invitation will come here.",
+             table=table_no)  # fmt: skip
+
+
+def registered_text(tour: Tournament, t: Translator, *, reachable: bool,
+                    now: float | None = None, minute: float = 60.0) -> str:  # fmt: skip
+    """The answer to Join (or Confirm) (issue #30 item 12): what happens next — when the
+    draw is, and what the player gets then (under Telegram's 200 characters)."""
+    if tour.starts_at is not None:
+        left = max(1, math.ceil((tour.starts_at - (now or time.time())) / minute - 0.01))
+        when = t.n("You are in: the draw is in {count} minute.",
+                   "You are in: the draw is in {count} minutes.", left)  # fmt: skip
+    else:
+        when = t("You are in: the draw is when the creator presses Start.")
+    if not reachable:
+        return when + " " + t("Open our private chat (press Start there): your table's "
+                              "invitation will come there.")  # fmt: skip
+    return when + " " + t("Then I write to you privately: your table, partner and "
+                          "opponents, and a button to take your seat.")  # fmt: skip
 
 
 def topic_name(round_no: int, table_no: int, t: Translator) -> str:

@@ -66,10 +66,9 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
         lines += fit_line(t("Last trick:"), taken)
     lines.append(t("Points this deal: {a} : {b}", a=view.points[0], b=view.points[1]))
     late = [f"{seat_name(table, s, t)} ×{n}" for s, n in enumerate(table.timeouts) if n]
-    if late:
-        lines.append(
-            "⌛ " + t("Played by the computer on time-out: {names}", names=", ".join(late))
-        )
+    if late:  # a phone's row: the names under the label when both do not fit
+        line = "⌛ " + t("Played by the computer on time-out: {names}", names=", ".join(late))
+        lines.append(break_after(line, ": "))
     ended = ended_line(table, t)
     if ended is not None:
         lines.append(ended)
