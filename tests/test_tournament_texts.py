@@ -29,7 +29,7 @@ def test_standings_explain_their_figures_and_use_a_true_minus() -> None:
     text = texts.standings_text(t, standings(t), translator("ru"))
     assert "4. Борис — 0 очков\n    ± −20 · 2 партии" in text, text
     assert "-20" not in text and "−60" in text
-    assert "очки: за матчи (победа 2, ничья 1)" in text
+    assert "очки за матч: победа 2, ничья 1" in text
     assert "±: очки взяток, свои минус чужие" in text
     assert all(visible(line) <= LINE for line in text.splitlines()[3:]), text
 

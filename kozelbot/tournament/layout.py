@@ -362,7 +362,7 @@ def key_lines(pairs: bool, t: Translator) -> list[str]:
     """What the standings' figures are (the standings message says the same)."""
     lines = [t("pts: match points (win 2, draw 1)"), t("±: card points taken minus given")]
     if pairs:
-        lines.append(t("B: Buchholz, the opponents' points"))
+        lines.append(t("B: Buchholz, opponents' points"))
     return lines
 
 

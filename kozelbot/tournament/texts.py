@@ -185,7 +185,7 @@ def legend_lines(rows: list[Row], t: Translator) -> list[str]:
     lines = [t("pts: match points (win 2, draw 1)"),
              t("±: card points taken minus given")]  # fmt: skip
     if any(row.buchholz is not None for row in rows):
-        lines.append(t("B: Buchholz, the opponents' points"))
+        lines.append(t("B: Buchholz, opponents' points"))
     return ["<i>" + line + "</i>" for line in lines]
 
 
