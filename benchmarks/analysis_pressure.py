@@ -64,8 +64,12 @@ class CountingThinker(Thinker):
 async def played_match(storage: Storage) -> tuple[int, int]:
     """A person's match against quick computers, played until ``DEALS`` deals are scored
     (or it ends): the game and its scored deals."""
-    service = GameService(storage.games, rng=random.Random(5), clock=time.time,
-                          entropy=random.Random("pressure").randbytes)  # fmt: skip
+    service = GameService(
+        storage.games,
+        rng=random.Random(5),
+        clock=time.time,
+        entropy=random.Random("pressure").randbytes,
+    )
     change = await service.play_private(Player(user_id=ANN, name="Аня"), ["computer=normal"])
     game_id = change.table.game_id
     while (deals := len(await storage.games.deals(game_id))) < DEALS:
@@ -80,8 +84,13 @@ async def played_match(storage: Storage) -> tuple[int, int]:
     return game_id, deals
 
 
-async def table_decisions(thinker: Thinker, asked: list[analysis.Position], until: float,
-                          latencies: list[float], shed: list[int]) -> None:  # fmt: skip
+async def table_decisions(
+    thinker: Thinker,
+    asked: list[analysis.Position],
+    until: float,
+    latencies: list[float],
+    shed: list[int],
+) -> None:
     """Another chat's computers: one decision after another, each timed queue included
     (one not thought counts too: the quick level answers it at once)."""
     number = 0
@@ -97,8 +106,14 @@ async def table_decisions(thinker: Thinker, asked: list[analysis.Position], unti
         await asyncio.sleep(PAUSE)
 
 
-async def press_analyses(storage: Storage, thinker: Thinker, game_id: int, deals: int,
-                         until: float, counts: dict[str, int]) -> None:  # fmt: skip
+async def press_analyses(
+    storage: Storage,
+    thinker: Thinker,
+    game_id: int,
+    deals: int,
+    until: float,
+    counts: dict[str, int],
+) -> None:
     """One person pressing 🔍: a burst of eight on one deal, then two presses a second on
     the next deals (a new Coach each round of the deals: nothing is answered from memory)."""
     presses: set[asyncio.Task[None]] = set()
@@ -150,13 +165,15 @@ async def run(seconds: float, budget: float, workers: int | None) -> dict[str, A
             table = await storage.games.game(game_id)
             assert table is not None
             moves = await storage.games.moves(game_id)
-            asked = [p for deal in range(deals) for p in analysis.positions(
-                table.variant, table.options, table, moves, deal, ANN)]  # fmt: skip
+            asked = [
+                p
+                for deal in range(deals)
+                for p in analysis.positions(table.variant, table.options, table, moves, deal, ANN)
+            ]
             await thinker.decide(asked[0].dump, asked[0].seat, "warm")  # the workers start
             quiet: list[float] = []
             shed_alone: list[int] = []
-            await table_decisions(thinker, asked, time.monotonic() + seconds / 2, quiet,
-                                  shed_alone)  # fmt: skip
+            await table_decisions(thinker, asked, time.monotonic() + seconds / 2, quiet, shed_alone)
             before = thinker.searches
             pressed: list[float] = []
             shed: list[int] = []
@@ -193,8 +210,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=150.0)
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args.seconds, args.budget, args.workers)),
-                     ensure_ascii=False))  # fmt: skip
+    print(json.dumps(asyncio.run(run(args.seconds, args.budget, args.workers)), ensure_ascii=False))
 
 
 if __name__ == "__main__":

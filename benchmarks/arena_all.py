@@ -42,10 +42,15 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=150.0)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--only", action="append", default=[],
-                        help="a variant (all its configurations) or one configuration, "
-                        "as 'cover mode=self players=3'; repeat for several")  # fmt: skip
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="a variant (all its configurations) or one configuration, "
+        "as 'cover mode=self players=3'; repeat for several",
+    )
     args = parser.parse_args()
+
     def rank(config: tuple[str, list[str]]) -> int | None:
         """Where ``--only`` names the configuration (``None``: not at all)."""
         names = (config[0], " ".join([config[0], *config[1]]))
@@ -54,9 +59,22 @@ def main() -> None:
     chosen = [c for c in CONFIGS if not args.only or rank(c) is not None]
     chosen.sort(key=lambda config: rank(config) or 0)
     for variant, words in chosen:
-        argv = ["--variant", variant, "--a", args.a, "--b", args.b,
-                "--matches", str(args.matches), "--budget", str(args.budget),
-                "--jobs", str(args.jobs), "--seed", str(args.seed)]  # fmt: skip
+        argv = [
+            "--variant",
+            variant,
+            "--a",
+            args.a,
+            "--b",
+            args.b,
+            "--matches",
+            str(args.matches),
+            "--budget",
+            str(args.budget),
+            "--jobs",
+            str(args.jobs),
+            "--seed",
+            str(args.seed),
+        ]
         for word in words:
             argv += ["--option", word]
         out = io.StringIO()

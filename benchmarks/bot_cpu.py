@@ -52,8 +52,11 @@ def rss_mb(pid: int) -> float:
 def turn_key(players: Players) -> tuple[int, int, str] | None:
     """Who is to act, on which message showing what: changes with every move."""
     found = players.whose_turn()
-    return None if found is None else (found[0].id, found[1].message_id, found[1].text
-                                       + str(found[1].buttons))  # fmt: skip
+    return (
+        None
+        if found is None
+        else (found[0].id, found[1].message_id, found[1].text + str(found[1].buttons))
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -100,8 +103,13 @@ async def play_matches(
                     await players.play_one()
                     presses += 1
                     if pace == "turn":
-                        await emu.wait_for(lambda b=before, p=players: turn_key(p) != b  # type: ignore[misc]
-                                           or p.match_over, timeout=30)  # fmt: skip
+                        await emu.wait_for(
+                            lambda b=before, p=players: (
+                                turn_key(p) != b  # type: ignore[misc]
+                                or p.match_over
+                            ),
+                            timeout=30,
+                        )
             await emu.settle(quiet=0.3, timeout=30)
             cpu = cpu_seconds(pid) - cpu_start
             wall = time.perf_counter() - wall_start
@@ -156,27 +164,44 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=2)
     parser.add_argument("--profile", metavar="FILE", help="write the bot's cProfile stats here")
-    parser.add_argument("--real-limits", action="store_true",
-                        help="the bot keeps Telegram's 20 group messages a minute (default: the "
-                             "tests' 60x time scale, where every card is worth ~6 s of play)")
-    parser.add_argument("--pace", choices=("settle", "turn"), default="settle",
-                        help="settle: a person presses once the bot is idle (every edit done); "
-                             "turn: as soon as their hand shows their turn, as people do")
-    parser.add_argument("--synchronous", nargs="+", type=str.upper, metavar="SETTING",
-                        choices=("NORMAL", "FULL", "EXTRA"),
-                        help="SQLite's synchronous setting(s) to run the bot with, in turn")
-    parser.add_argument("--runs", type=int, default=1,
-                        help="rounds of the --synchronous settings (alternating)")
-    parser.add_argument("--dir", help="folder for the bot's database (default: the system's "
-                                      "temporary folder)")  # fmt: skip
+    parser.add_argument(
+        "--real-limits",
+        action="store_true",
+        help="the bot keeps Telegram's 20 group messages a minute (default: the "
+        "tests' 60x time scale, where every card is worth ~6 s of play)",
+    )
+    parser.add_argument(
+        "--pace",
+        choices=("settle", "turn"),
+        default="settle",
+        help="settle: a person presses once the bot is idle (every edit done); "
+        "turn: as soon as their hand shows their turn, as people do",
+    )
+    parser.add_argument(
+        "--synchronous",
+        nargs="+",
+        type=str.upper,
+        metavar="SETTING",
+        choices=("NORMAL", "FULL", "EXTRA"),
+        help="SQLite's synchronous setting(s) to run the bot with, in turn",
+    )
+    parser.add_argument(
+        "--runs", type=int, default=1, help="rounds of the --synchronous settings (alternating)"
+    )
+    parser.add_argument(
+        "--dir", help="folder for the bot's database (default: the system's temporary folder)"
+    )
     args = parser.parse_args()
     if args.profile and args.synchronous:
         parser.error("--profile runs the bot with its default --synchronous")
     runs = []
     for _ in range(args.runs):
         for setting in args.synchronous or [None]:
-            result = asyncio.run(play_matches(args.matches, args.profile, args.real_limits,
-                                              args.pace, setting, args.dir))  # fmt: skip
+            result = asyncio.run(
+                play_matches(
+                    args.matches, args.profile, args.real_limits, args.pace, setting, args.dir
+                )
+            )
             print(json.dumps({**result, "pace": args.pace}), flush=True)
             runs.append(result)
     if len(runs) > 1:

@@ -70,13 +70,17 @@ def main() -> None:
     if not ROBOTO.is_file():
         raise SystemExit(f"{ROBOTO} is missing: apt-get install -y fonts-roboto-unhinted")
     phone = Phone()
-    print(f"{'px':>5}  {'letters':>7}  line   (private row {PRIVATE_PX} px, group {GROUP_PX} px,"
-          f" LINE {LINE})")  # fmt: skip
+    print(
+        f"{'px':>5}  {'letters':>7}  line   (private row {PRIVATE_PX} px, group {GROUP_PX} px,"
+        f" LINE {LINE})"
+    )
     for line in SAMPLES:
         px = phone.width(line)
         mark = "fits" if px <= PRIVATE_PX else "WRAPS"
-        print(f"{px:5.0f}  {visible(line):7d}  {line}   ({mark}; group: "
-              f"{'fits' if px <= GROUP_PX else 'wraps'})")  # fmt: skip
+        print(
+            f"{px:5.0f}  {visible(line):7d}  {line}   ({mark}; group: "
+            f"{'fits' if px <= GROUP_PX else 'wraps'})"
+        )
 
 
 if __name__ == "__main__":

@@ -96,8 +96,14 @@ from tests.e2e import TOKEN, BotProcess
 def telegram_limits() -> Limits:
     """Telegram's limits, strict reading: 30 message calls in any second overall, 20 per
     group in any minute, about one a second per private chat with a short burst."""
-    return Limits(group_per_window=20, group_window=60, private_per_window=3, private_window=3,
-                  global_per_second=30, algorithm="window")  # fmt: skip
+    return Limits(
+        group_per_window=20,
+        group_window=60,
+        private_per_window=3,
+        private_window=3,
+        global_per_second=30,
+        algorithm="window",
+    )
 
 
 def default_flood_env() -> dict[str, str]:
@@ -170,18 +176,34 @@ def kinds_for(games: int, mix: tuple[float, float, float]) -> list[str]:
     return order
 
 
-async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
-                    seed: int, computer: str = "strong", *, webapp: bool = False,
-                    pace: float = 0.0, impatient: float = 0.0) -> dict[str, Any]:  # fmt: skip
+async def run_games(
+    games: int,
+    seconds: float,
+    mix: tuple[float, float, float],
+    seed: int,
+    computer: str = "strong",
+    *,
+    webapp: bool = False,
+    pace: float = 0.0,
+    impatient: float = 0.0,
+) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
     rng = random.Random(seed)
     presses: list[Press] = []
     port = free_port()
-    extra = {"KOZEL_WEBAPP_URL": "https://load.example/webapp/", "KOZEL_WEBAPP_PORT": str(port),
-             "KOZEL_WEBAPP_LISTEN": "127.0.0.1"} if webapp else {}  # fmt: skip
+    extra = (
+        {
+            "KOZEL_WEBAPP_URL": "https://load.example/webapp/",
+            "KOZEL_WEBAPP_PORT": str(port),
+            "KOZEL_WEBAPP_LISTEN": "127.0.0.1",
+        }
+        if webapp
+        else {}
+    )
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) if webapp else None
-    pages = None if session is None else PageRun(session, f"http://127.0.0.1:{port}/webapp/api",
-                                                 pace)  # fmt: skip
+    pages = (
+        None if session is None else PageRun(session, f"http://127.0.0.1:{port}/webapp/api", pace)
+    )
     async with LoadEmulator(token=TOKEN, limits=telegram_limits()) as emu:
         bot = await start_bot(emu, workdir, extra)
         assert bot.process is not None
@@ -190,14 +212,27 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
             rss_idle = rss_mb(pid)
             tables: list[Game] = []
             for index, kind in enumerate(kinds_for(games, mix)):
-                users = [emu.add_user(first_name=f"P{index}_{seat}", language_code="ru")
-                         for seat in range(PEOPLE_OF_KIND[kind])]  # fmt: skip
-                group = emu.add_group(title=f"Load {index}", members=users, admins=users[:1],
-                                      creator=users[0])  # fmt: skip
-                tables.append(Game(index, kind, emu, group, [Person(u) for u in users],
-                                   random.Random(rng.random()), presses,
-                                   computer=computer, pages=pages,
-                                   impatient=impatient))  # fmt: skip
+                users = [
+                    emu.add_user(first_name=f"P{index}_{seat}", language_code="ru")
+                    for seat in range(PEOPLE_OF_KIND[kind])
+                ]
+                group = emu.add_group(
+                    title=f"Load {index}", members=users, admins=users[:1], creator=users[0]
+                )
+                tables.append(
+                    Game(
+                        index,
+                        kind,
+                        emu,
+                        group,
+                        [Person(u) for u in users],
+                        random.Random(rng.random()),
+                        presses,
+                        computer=computer,
+                        pages=pages,
+                        impatient=impatient,
+                    )
+                )
             people = [p.user for g in tables for p in g.people]
             setup_start = time.monotonic()
             await open_private_chats(emu, people, timeout=60 + len(people) / 10)
@@ -239,32 +274,48 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
         for p in presses
         if p.answered is not None and card_press(emu.queries[p.query_id].data)
     ]
-    lobby_latency = [1000 * (p.answered - p.created) for p in presses
-                     if p.answered is not None
-                     and not card_press(emu.queries[p.query_id].data)]  # fmt: skip
+    lobby_latency = [
+        1000 * (p.answered - p.created)
+        for p in presses
+        if p.answered is not None and not card_press(emu.queries[p.query_id].data)
+    ]
     tenth = seconds / 10
 
     def p99_between(start: float, end: float) -> float | None:
-        return percentile([1000 * (p.answered - p.created) for p in presses
-                           if p.answered is not None and start <= p.created < end], 99)  # fmt: skip
+        return percentile(
+            [
+                1000 * (p.answered - p.created)
+                for p in presses
+                if p.answered is not None and start <= p.created < end
+            ],
+            99,
+        )
 
     def per_card(amount: float) -> float | None:
         return round(amount / cards, 2) if cards else None
 
-    by_kind = Counter(("group " if int(c.params.get("chat_id", 0)) < 0 else "private ")
-                      + c.method for c in message_calls)  # fmt: skip
+    by_kind = Counter(
+        ("group " if int(c.params.get("chat_id", 0)) < 0 else "private ") + c.method
+        for c in message_calls
+    )
     taps = [] if pages is None else pages.taps
     tap_latency = [1000 * (t.answered - t.created) for t in taps if t.answered is not None]
-    in_pages = {} if pages is None else {
-        "webapp": True,
-        "pace_s": pace,
-        "taps": len(taps),
-        "taps_refused": sum(t.refused for t in taps),
-        "taps_unanswered": sum(t.answered is None for t in taps),
-        "tap_to_view_ms_p50": rounded(percentile(tap_latency, 50)),
-        "tap_to_view_ms_p99": rounded(percentile(tap_latency, 99)),
-        "message_calls_per_card_in_play": per_card(pages.calls_in_play(message_calls, deadline)),
-    }  # fmt: skip
+    in_pages = (
+        {}
+        if pages is None
+        else {
+            "webapp": True,
+            "pace_s": pace,
+            "taps": len(taps),
+            "taps_refused": sum(t.refused for t in taps),
+            "taps_unanswered": sum(t.answered is None for t in taps),
+            "tap_to_view_ms_p50": rounded(percentile(tap_latency, 50)),
+            "tap_to_view_ms_p99": rounded(percentile(tap_latency, 99)),
+            "message_calls_per_card_in_play": per_card(
+                pages.calls_in_play(message_calls, deadline)
+            ),
+        }
+    )
     return {
         "scenario": "games",
         **in_pages,
@@ -318,8 +369,9 @@ async def run_games(games: int, seconds: float, mix: tuple[float, float, float],
     }
 
 
-async def run_flood(seconds: float, commands: int = 300, private_after: int = 100,
-                    timeout: float = 180.0) -> dict[str, Any]:  # fmt: skip
+async def run_flood(
+    seconds: float, commands: int = 300, private_after: int = 100, timeout: float = 180.0
+) -> dict[str, Any]:
     """The /help flood; the bot is watched for ``seconds`` from the first command (longer
     if the private answer takes longer, up to ``timeout``)."""
     workdir = Path(tempfile.mkdtemp(prefix="kozel-flood-"))
@@ -352,10 +404,13 @@ async def run_flood(seconds: float, commands: int = 300, private_after: int = 10
             crashed = await stop_bot(bot)
     every_message = [c.time for c in emu.history if c.ok and c.method.lower() in MESSAGE_METHODS]
     group_replies = [
-        c.time for c in emu.history
-        if c.ok and c.method.lower() == "sendmessage" and c.time >= t0
+        c.time
+        for c in emu.history
+        if c.ok
+        and c.method.lower() == "sendmessage"
+        and c.time >= t0
         and int(c.params.get("chat_id", 0)) == group.id
-    ]  # fmt: skip
+    ]
     return {
         "scenario": "flood",
         "group_help_commands": commands,
@@ -393,8 +448,9 @@ def parse_mix(text: str) -> tuple[float, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300, help="concurrent groups (300)")
-    parser.add_argument("--seconds", type=float, default=60.0,
-                        help="play (or, with --flood, watch) this long (60)")  # fmt: skip
+    parser.add_argument(
+        "--seconds", type=float, default=60.0, help="play (or, with --flood, watch) this long (60)"
+    )
     parser.add_argument(
         "--mix",
         type=parse_mix,
@@ -402,26 +458,47 @@ def main() -> None:
         help="weights of 4 people, 1 person + 3 computers, 2 + 2 (1,1,1)",
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--computer", choices=("strong", "normal", "easy"), default="strong",
-                        help="the computer players' level (strong)")  # fmt: skip
-    parser.add_argument("--quick", action="store_true",
-                        help="smoke test: 6 games (or the flood), 15 s")  # fmt: skip
-    parser.add_argument("--flood", action="store_true",
-                        help="the /help flood scenario instead of games")  # fmt: skip
-    parser.add_argument("--webapp", action="store_true",
-                        help="people play in the Mini App, not their hand messages")  # fmt: skip
-    parser.add_argument("--impatient", type=float, default=0.0,
-                        help="a waiting table's person presses out of turn every S s")  # fmt: skip
-    parser.add_argument("--pace", type=float, default=0.0,
-                        help="--webapp: a table plays a card per PACE s at most")  # fmt: skip
+    parser.add_argument(
+        "--computer",
+        choices=("strong", "normal", "easy"),
+        default="strong",
+        help="the computer players' level (strong)",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke test: 6 games (or the flood), 15 s"
+    )
+    parser.add_argument(
+        "--flood", action="store_true", help="the /help flood scenario instead of games"
+    )
+    parser.add_argument(
+        "--webapp", action="store_true", help="people play in the Mini App, not their hand messages"
+    )
+    parser.add_argument(
+        "--impatient",
+        type=float,
+        default=0.0,
+        help="a waiting table's person presses out of turn every S s",
+    )
+    parser.add_argument(
+        "--pace", type=float, default=0.0, help="--webapp: a table plays a card per PACE s at most"
+    )
     args = parser.parse_args()
     if args.flood:
         result = asyncio.run(run_flood(15.0 if args.quick else args.seconds))
     else:
         games, seconds = (6, 15.0) if args.quick else (args.games, args.seconds)
-        result = asyncio.run(run_games(games, seconds, args.mix, args.seed, args.computer,
-                                       webapp=args.webapp, pace=args.pace,
-                                       impatient=args.impatient))  # fmt: skip
+        result = asyncio.run(
+            run_games(
+                games,
+                seconds,
+                args.mix,
+                args.seed,
+                args.computer,
+                webapp=args.webapp,
+                pace=args.pace,
+                impatient=args.impatient,
+            )
+        )
     print(json.dumps(result, ensure_ascii=False))
 
 

@@ -46,8 +46,9 @@ def busiest_second(times: list[float]) -> int:
 def max_in_60s(times: list[float]) -> int:
     """The most events inside any window of 60 seconds."""
     times = sorted(times)
-    return max((bisect.bisect_left(times, t + 60.0, lo=i) - i for i, t in enumerate(times)),
-               default=0)  # fmt: skip
+    return max(
+        (bisect.bisect_left(times, t + 60.0, lo=i) - i for i, t in enumerate(times)), default=0
+    )
 
 
 def rounded(value: float | None, digits: int = 1) -> float | None:

@@ -34,11 +34,14 @@ SLOW_DOWN = 0.5
 def init_data(user: User, token: str) -> str:
     """A person's ``initData``, signed with the bot's token."""
     fields = {
-        "user": json.dumps({"id": user.id, "first_name": user.first_name, "language_code": "ru"},
-                           ensure_ascii=False, separators=(",", ":")),
+        "user": json.dumps(
+            {"id": user.id, "first_name": user.first_name, "language_code": "ru"},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ),
         "auth_date": str(int(time.time())),
         "chat_type": "private",
-    }  # fmt: skip
+    }
     return urlencode({**fields, "hash": sign(fields, token)})
 
 
@@ -137,8 +140,12 @@ class PageTable:
         if self.first_tap is None:
             self.first_tap = tap.created
         self.taps.append(tap)
-        body = {"init": init_data(user, self.token), "game": self.game_id,
-                "deal": payload["deal"], "action": action}  # fmt: skip
+        body = {
+            "init": init_data(user, self.token),
+            "game": self.game_id,
+            "deal": payload["deal"],
+            "action": action,
+        }
         try:
             async with self.session.post(
                 f"{self.base}/move", json=body, timeout=aiohttp.ClientTimeout(TAP_TIMEOUT)

@@ -99,9 +99,14 @@ class LoadEmulator(BotApiEmulator):
                 game.saw(message)
 
     def press_async(
-        self, user: User, chat: int, message_id: int, data: str | None = None,
-        *, text: str | None = None,
-    ) -> tuple[str, asyncio.Future[float]]:  # fmt: skip
+        self,
+        user: User,
+        chat: int,
+        message_id: int,
+        data: str | None = None,
+        *,
+        text: str | None = None,
+    ) -> tuple[str, asyncio.Future[float]]:
         """Press a button; the future resolves at the time the bot answered the query."""
         query_id = self.press_nowait(user, chat, message_id, data, text=text)
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
@@ -140,8 +145,9 @@ def is_hand(message: ChatMessage) -> bool:
 def card_press(data: str) -> bool:
     """The data of a hand's card or redeal button (the rest are lobby buttons)."""
     action = getattr(parse(data), "action", None)
-    return isinstance(action, str) and (action.startswith("play:") or action == "redeal"
-                                        or action == "keep")  # fmt: skip
+    return isinstance(action, str) and (
+        action.startswith("play:") or action == "redeal" or action == "keep"
+    )
 
 
 def choose(message: ChatMessage, rng: random.Random) -> str | None:
@@ -150,8 +156,9 @@ def choose(message: ChatMessage, rng: random.Random) -> str | None:
     moves = hand_moves(message)
     if any(action == "redeal" for _, _, action in moves):
         return next(data for _, data, action in moves if action == "keep")
-    cards = [data for text, data, action in moves
-             if action.startswith("play:") and not is_not_now(text)]  # fmt: skip
+    cards = [
+        data for text, data, action in moves if action.startswith("play:") and not is_not_now(text)
+    ]
     if YOUR_TURN in message.text and cards:
         return rng.choice(cards)
     return None
@@ -238,8 +245,14 @@ class Game:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), remaining)
 
-    async def press(self, person: Person, message: ChatMessage, data: str | None = None,
-                    *, text: str | None = None) -> Press:  # fmt: skip
+    async def press(
+        self,
+        person: Person,
+        message: ChatMessage,
+        data: str | None = None,
+        *,
+        text: str | None = None,
+    ) -> Press:
         """``person`` presses a button and waits for the bot's answer."""
         query_id, future = self.emu.press_async(
             person.user, message.chat_id, message.message_id, data, text=text
@@ -288,8 +301,9 @@ class Game:
             # /newgame seats its sender just after the lobby shows: wait to see them seated
             # (a person would), or the start is refused as coming from someone not seated.
             name = creator.user.first_name
-            if not await self.until(lambda: self.lobby is not None and name in self.lobby.text,
-                                    deadline):  # fmt: skip
+            if not await self.until(
+                lambda: self.lobby is not None and name in self.lobby.text, deadline
+            ):
                 self.stuck = "the creator was never seated"
                 return False
             lobby = self.lobby
@@ -368,8 +382,7 @@ class PageRun:
         """The pages of the match the lobby opened (its buttons name its game)."""
         ids = [getattr(parse(data), "game_id", None) for row in lobby.buttons for _, data in row]
         game_id = next(i for i in ids if isinstance(i, int))
-        table = PageTable(self.session, self.base, TOKEN, game_id, users, rng, self.taps,
-                          self.pace)  # fmt: skip
+        table = PageTable(self.session, self.base, TOKEN, game_id, users, rng, self.taps, self.pace)
         self.tables.append((frozenset([lobby.chat_id, *(u.id for u in users)]), table))
         return table
 

@@ -77,9 +77,10 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
     setups: list[tuple[str, list[str]]] = (
-        [(args.variant, args.option)] if args.variant
+        [(args.variant, args.option)]
+        if args.variant
         else [(name, []) for name in PRESETS] + [("hvalenyi", ["players=2"])]
-    )  # fmt: skip
+    )
     for variant, words in setups:
         options = options_of(variant, words, None)  # the normal computer player
         seconds = random_deals(variant, options, args.deals, args.seed)
@@ -90,16 +91,21 @@ def main() -> None:
             state = play_match(new_state(variant, options), args.seed * 1000 + match)
             deals += state.deals_scored
         ai_seconds = time.perf_counter() - started
-        print(json.dumps({
-            "variant": variant,
-            "options": words,
-            "random_deals": args.deals,
-            "random_deals_per_second": round(args.deals / seconds),
-            "search_random_deals_per_second": round(args.deals * SEARCH_FACTOR / search),
-            "search_speedup": round(seconds * SEARCH_FACTOR / search, 1),
-            "ai_matches": args.matches,
-            "ai_deals_per_second": round(deals / ai_seconds),
-        }), flush=True)  # fmt: skip
+        print(
+            json.dumps(
+                {
+                    "variant": variant,
+                    "options": words,
+                    "random_deals": args.deals,
+                    "random_deals_per_second": round(args.deals / seconds),
+                    "search_random_deals_per_second": round(args.deals * SEARCH_FACTOR / search),
+                    "search_speedup": round(seconds * SEARCH_FACTOR / search, 1),
+                    "ai_matches": args.matches,
+                    "ai_deals_per_second": round(deals / ai_seconds),
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

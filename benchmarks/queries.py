@@ -86,9 +86,13 @@ class Population:
             size = rng.randint(6, 40)
             # a few people (the low ids) are in many groups: rng.paretovariate skews to them
             pools[chat] = sorted(
-                {min(people, int(rng.paretovariate(0.6))) if rng.random() < 0.2
-                 else rng.randint(1, people) for _ in range(size)}
-            )  # fmt: skip
+                {
+                    min(people, int(rng.paretovariate(0.6)))
+                    if rng.random() < 0.2
+                    else rng.randint(1, people)
+                    for _ in range(size)
+                }
+            )
         return cls(rng, chat_ids, pools, people)
 
     def match(self, game_id: int) -> tuple[Table, list[DealRecord], MatchResult]:
@@ -156,8 +160,10 @@ class Population:
                     name=names[seat],
                     side=sides[seat],
                     won=sides[seat] == winner,
-                    tally={key: _int(rng, 0, 3)
-                           for key in (*CORE_TALLIES, *family_of(variant).tally_keys)}
+                    tally={
+                        key: _int(rng, 0, 3)
+                        for key in (*CORE_TALLIES, *family_of(variant).tally_keys)
+                    }
                     | {"deals": deals, "points": _int(rng, 0, 60 * deals)},
                     level=level if uid is None else None,
                 )

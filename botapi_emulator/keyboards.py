@@ -111,8 +111,13 @@ def inline_buttons(markup: dict[str, Any] | None) -> list[list[tuple[str, str]]]
     for row in markup["inline_keyboard"]:
         rows.append(
             [
-                (button["text"], str(button.get("callback_data", button.get("url", ""))
-                                     or button.get("web_app", {}).get("url", "")))
+                (
+                    button["text"],
+                    str(
+                        button.get("callback_data", button.get("url", ""))
+                        or button.get("web_app", {}).get("url", "")
+                    ),
+                )
                 for button in row
             ]
         )

@@ -30,15 +30,41 @@ from typing import Literal, Protocol
 MESSAGE_METHODS = frozenset(
     name.lower()
     for name in (
-        "sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption",
-        "editMessageMedia", "editMessageLiveLocation", "stopMessageLiveLocation",
-        "deleteMessage", "deleteMessages", "forwardMessage", "forwardMessages", "copyMessage",
-        "copyMessages", "sendPhoto", "sendAudio", "sendDocument", "sendVideo", "sendAnimation",
-        "sendVoice", "sendVideoNote", "sendPaidMedia", "sendMediaGroup", "sendLocation",
-        "sendVenue", "sendContact", "sendPoll", "stopPoll", "sendDice", "sendSticker",
-        "sendInvoice", "sendGame", "sendChecklist", "editMessageChecklist",
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "editMessageCaption",
+        "editMessageMedia",
+        "editMessageLiveLocation",
+        "stopMessageLiveLocation",
+        "deleteMessage",
+        "deleteMessages",
+        "forwardMessage",
+        "forwardMessages",
+        "copyMessage",
+        "copyMessages",
+        "sendPhoto",
+        "sendAudio",
+        "sendDocument",
+        "sendVideo",
+        "sendAnimation",
+        "sendVoice",
+        "sendVideoNote",
+        "sendPaidMedia",
+        "sendMediaGroup",
+        "sendLocation",
+        "sendVenue",
+        "sendContact",
+        "sendPoll",
+        "stopPoll",
+        "sendDice",
+        "sendSticker",
+        "sendInvoice",
+        "sendGame",
+        "sendChecklist",
+        "editMessageChecklist",
     )
-)  # fmt: skip
+)
 
 
 def max_in_window(times: Iterable[float], window: float) -> int:

@@ -557,8 +557,9 @@ class BotApiMethods:
         if message.photo is not None:
             raise bad_request("there is no text in the message to edit")
         source, formatted, parse_mode = self._format(params)
-        markup = parse_reply_markup(params.get("reply_markup"), inline_only=True,
-                                    private=self._private(message.chat_id))  # fmt: skip
+        markup = parse_reply_markup(
+            params.get("reply_markup"), inline_only=True, private=self._private(message.chat_id)
+        )
         if (
             formatted.text == message.text
             and formatted.entities == message.entities
@@ -579,8 +580,9 @@ class BotApiMethods:
     def edit_message_reply_markup(self, params: JsonDict) -> JsonDict:
         """``editMessageReplyMarkup``; without ``reply_markup`` the keyboard is removed."""
         message = self._editable(params)
-        markup = parse_reply_markup(params.get("reply_markup"), inline_only=True,
-                                    private=self._private(message.chat_id))  # fmt: skip
+        markup = parse_reply_markup(
+            params.get("reply_markup"), inline_only=True, private=self._private(message.chat_id)
+        )
         if markup == message.reply_markup:
             raise ApiError(400, errors.NOT_MODIFIED)
         self._throttle("editMessageReplyMarkup", message.chat_id)

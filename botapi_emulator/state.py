@@ -280,9 +280,10 @@ class EmulatorState:
             del log[: max(len(log) - calls, 0)]
         old = time.monotonic() - 60.0
         for query_id in [
-            key for key, query in self.queries.items()
+            key
+            for key, query in self.queries.items()
             if query.answer is not None and query.created < old
-        ]:  # fmt: skip
+        ]:
             del self.queries[query_id]
         if messages_per_chat is not None:
             for messages in self._chats.values():
@@ -367,12 +368,22 @@ class EmulatorState:
         )
         group.type = "group"
         group.migrated_to = new.id
-        for chat, key, value in () if not notify else ((group, "migrate_to_chat_id", new.id),
-                                   (new, "migrate_from_chat_id", group.id)):  # fmt: skip
-            self.enqueue_update({"message": {
-                "message_id": self.new_message_id(chat.id), "date": int(time.time()),
-                "chat": chat.to_json(), "from": by.to_json(), key: value,
-            }})  # fmt: skip
+        for chat, key, value in (
+            ()
+            if not notify
+            else ((group, "migrate_to_chat_id", new.id), (new, "migrate_from_chat_id", group.id))
+        ):
+            self.enqueue_update(
+                {
+                    "message": {
+                        "message_id": self.new_message_id(chat.id),
+                        "date": int(time.time()),
+                        "chat": chat.to_json(),
+                        "from": by.to_json(),
+                        key: value,
+                    }
+                }
+            )
         return new
 
     def add_member(self, group: Group, user: User, *, admin: bool = False) -> None:

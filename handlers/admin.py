@@ -72,8 +72,12 @@ async def _vote(data: BotData, cmd: Command, game_id: int) -> None:
     async def sent(message_id: int) -> None:
         await data.storage.posts.remember_board_message(chat_id, message_id, vote_kind(game_id))
 
-    cmd.reply(html=True, text=vote_text(change, cmd.user.first_name, cmd.t),
-              markup=vote_markup(change, cmd.t), on_sent=sent)  # fmt: skip
+    cmd.reply(
+        html=True,
+        text=vote_text(change, cmd.user.first_name, cmd.t),
+        markup=vote_markup(change, cmd.t),
+        on_sent=sent,
+    )
 
 
 def vote_kind(game_id: int) -> str:
@@ -89,15 +93,20 @@ def vote_text(change: Change, name: str, t: Translator) -> str:
     votes, needed = change.vote
     tournament = change.table.tournament is not None
     if not change.table.status.live:
-        text = t("🗳 {votes} of {needed} voted: the game was stopped.", votes=votes,
-                 needed=needed)  # fmt: skip
+        text = t("🗳 {votes} of {needed} voted: the game was stopped.", votes=votes, needed=needed)
         return text + ("\n" + t("🏆 The score decided the match.") if tournament else "")
-    text = t("🗳 {name} votes to stop the game: {votes} of {needed}. Players at the table: "
-             "press the button or send /stop within two minutes.",
-             name=html.escape(name), votes=votes, needed=needed)  # fmt: skip
+    text = t(
+        "🗳 {name} votes to stop the game: {votes} of {needed}. Players at the table: "
+        "press the button or send /stop within two minutes.",
+        name=html.escape(name),
+        votes=votes,
+        needed=needed,
+    )
     if tournament:
-        text += "\n" + t("🏆 A tournament table stops only if everyone at it agrees, both "
-                         "sides; then the score decides, as the round clock does.")  # fmt: skip
+        text += "\n" + t(
+            "🏆 A tournament table stops only if everyone at it agrees, both "
+            "sides; then the score decides, as the round clock does."
+        )
     return text
 
 
@@ -135,8 +144,9 @@ async def vote_button(update: Update, context: Context) -> None:
     name = pressed.user.first_name
 
     def render(gt: Translator) -> Outgoing:
-        return Outgoing(vote_text(change, name, gt), vote_markup(change, gt),
-                        edit_message_id=vote_id)  # fmt: skip
+        return Outgoing(
+            vote_text(change, name, gt), vote_markup(change, gt), edit_message_id=vote_id
+        )
 
     data.presenter.note(chat_id, render, thread_id=change.table.thread_id, reply=True)
 
@@ -152,9 +162,12 @@ async def language(update: Update, context: Context) -> None:
     chosen = supported(context.args[0]) if context.args else None
     if chosen is None:
         cmd.reply(
-            t("Language: {lang}. Choose one of: {choices}", lang=t.language,
-                    choices=", ".join(f"/language {code}" for code in LANGUAGES))
-        )  # fmt: skip
+            t(
+                "Language: {lang}. Choose one of: {choices}",
+                lang=t.language,
+                choices=", ".join(f"/language {code}" for code in LANGUAGES),
+            )
+        )
         return
     if private:
         await data.storage.people.set_user_language(user.id, chosen)

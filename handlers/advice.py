@@ -75,8 +75,9 @@ async def analysis_button(update: Update, context: Context) -> None:
         return
     record = await data.storage.people.user(user.id)
     if record is None or not record.private_open:
-        await pressed.refuse(t("Open our private chat first (press Start there): the "
-                               "analysis is sent there."))  # fmt: skip
+        await pressed.refuse(
+            t("Open our private chat first (press Start there): the analysis is sent there.")
+        )
         return
     table = await data.service.game(button.game_id)
     message = pressed.query.message
@@ -104,8 +105,11 @@ async def analysis_button(update: Update, context: Context) -> None:
         return
     if not answered:
         await pressed.answer(None if in_private else t("🔍 The analysis is in our private chat."))
-    data.presenter.note(user.id, lambda gt: Outgoing(analysis_text(found, gt)),
-                        key=f"analysis:{button.game_id}:{button.deal_no}")  # fmt: skip
+    data.presenter.note(
+        user.id,
+        lambda gt: Outgoing(analysis_text(found, gt)),
+        key=f"analysis:{button.game_id}:{button.deal_no}",
+    )
 
 
 __all__ = ["analysis_button", "hint_button"]

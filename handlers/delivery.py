@@ -53,11 +53,22 @@ T = TypeVar("T")
 MESSAGE_METHODS = frozenset(
     m.lower()
     for m in (
-        "sendMessage", "editMessageText", "editMessageReplyMarkup", "editMessageCaption",
-        "deleteMessage", "sendPhoto", "sendDocument", "sendSticker", "sendAnimation",
-        "sendDice", "sendPoll", "forwardMessage", "copyMessage", "pinChatMessage",
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "editMessageCaption",
+        "deleteMessage",
+        "sendPhoto",
+        "sendDocument",
+        "sendSticker",
+        "sendAnimation",
+        "sendDice",
+        "sendPoll",
+        "forwardMessage",
+        "copyMessage",
+        "pinChatMessage",
     )
-)  # fmt: skip
+)
 """Bot API methods that count against Telegram's message limits."""
 
 SAFETY = 0.2
@@ -206,8 +217,11 @@ class FloodGate(BaseRateLimiter[int]):
             return
         self.restore(entries, journal.clock())
         if entries:
-            log.info("flood windows restored: %d recent call(s) to %d chat(s)", len(entries),
-                     len({chat_id for _, chat_id in entries}))  # fmt: skip
+            log.info(
+                "flood windows restored: %d recent call(s) to %d chat(s)",
+                len(entries),
+                len({chat_id for _, chat_id in entries}),
+            )
 
     def restore(self, entries: list[Entry], wall_now: float) -> None:
         """Count the calls of ``entries`` (wall-clock times, oldest first, as the journal

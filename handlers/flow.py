@@ -61,8 +61,12 @@ def sync_timer(data: BotData, table: Table) -> None:
         queue.run_once(on_timeout, when=delay, name=name, data=table.game_id)
         half = table.turn_time / 2
         if table.status is TableStatus.PLAYING and half >= 5 and delay > half:
-            queue.run_once(on_half_time, when=delay - half, name=name + ":warn",
-                           data=(table.game_id, table.deadline))  # fmt: skip
+            queue.run_once(
+                on_half_time,
+                when=delay - half,
+                name=name + ":warn",
+                data=(table.game_id, table.deadline),
+            )
     elif table.private and table.status is TableStatus.PLAYING and data.settings.private_reminder:
         remind = (table.game_id, table.move_seq)
         queue.run_once(on_reminder, data.settings.private_reminder, remind, name + ":warn")
@@ -133,15 +137,20 @@ async def refusal_text(data: BotData, error: TableError, t: Translator) -> str:
 
 
 def elsewhere_text(other: Table, link: str | None, t: Translator) -> str:
-    """"You already sit at a table in <that chat>" (HTML): for the person's eyes only, since
+    """ "You already sit at a table in <that chat>" (HTML): for the person's eyes only, since
     it names the other chat."""
     if other.private:
-        return t("You are playing against the computer in our private chat. Finish it or "
-                 "/leave it first.")  # fmt: skip
+        return t(
+            "You are playing against the computer in our private chat. Finish it or "
+            "/leave it first."
+        )
     title = html.escape(other.chat_title or t("another chat"))
     where = f'<a href="{link}">{title}</a>' if link else f"<b>{title}</b>"
-    return t("You already sit at a table in {where}. One table at a time: finish it or /leave "
-             "it there first.", where=where)  # fmt: skip
+    return t(
+        "You already sit at a table in {where}. One table at a time: finish it or /leave "
+        "it there first.",
+        where=where,
+    )
 
 
 async def _table_link(data: BotData, table: Table) -> str | None:
@@ -159,10 +168,17 @@ async def refuse_in_group(cmd: Command, error: TableError) -> None:
         cmd.reply(table_error_text(error.code, cmd.t))
         return
     link = await _table_link(cmd.data, other)
-    cmd.data.presenter.note(cmd.user.id, lambda t: Outgoing(elsewhere_text(other, link, t)),
-                            key=f"elsewhere:{other.game_id}")  # fmt: skip
-    cmd.reply(cmd.t("{name}, you already sit at another table: I sent you the details in our "
-                    "private chat.", name=cmd.user.first_name))  # fmt: skip
+    cmd.data.presenter.note(
+        cmd.user.id,
+        lambda t: Outgoing(elsewhere_text(other, link, t)),
+        key=f"elsewhere:{other.game_id}",
+    )
+    cmd.reply(
+        cmd.t(
+            "{name}, you already sit at another table: I sent you the details in our private chat.",
+            name=cmd.user.first_name,
+        )
+    )
 
 
 def message_link(chat_id: int, message_id: int) -> str | None:

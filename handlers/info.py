@@ -33,8 +33,9 @@ async def rules(update: Update, context: Context) -> None:
     variant = variant or DEFAULT_PRESET
     if variant not in TABLE_PRESETS:
         names = ", ".join(TABLE_PRESETS)
-        cmd.reply(cmd.t("Unknown variant {name}. Variants: {names}", name=_shorten(variant),
-                        names=names))  # fmt: skip
+        cmd.reply(
+            cmd.t("Unknown variant {name}. Variants: {names}", name=_shorten(variant), names=names)
+        )
         return
     cmd.reply(html=True, text=rules_text(variant, cmd.t))
 

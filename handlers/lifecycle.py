@@ -136,9 +136,14 @@ class ChatLifecycle:
         if table.private:  # a /play match: nobody is left to play it
             await self._stop_quietly(table.game_id)
             return
-        self.shown.ask_to_open_private(table.chat_id, table.game_id, player.user_id,
-                                       player.name, f"hand-{table.game_id}",
-                                       thread_id=table.thread_id)  # fmt: skip
+        self.shown.ask_to_open_private(
+            table.chat_id,
+            table.game_id,
+            player.user_id,
+            player.name,
+            f"hand-{table.game_id}",
+            thread_id=table.thread_id,
+        )
 
     async def _stop_quietly(self, game_id: int) -> None:
         """Stop a game the bot can no longer show; one that ended meanwhile (the bot removed

@@ -105,11 +105,17 @@ class LiveMessages:
                 # The deal's outcome replaces its stale turn before the next table appears.
                 final = final_table_screen(table, result, t)
                 await self.sender.edit(chat_id, ref.message_id, final.text, final.keyboard)
-        message = await self.sender.send(chat_id, screen.text, screen.keyboard,
-                                         thread_id=thread_id)  # fmt: skip
-        await self.book.remember(MessageRef(game_id=table.game_id, kind="table", seat=-1,
-                                            chat_id=chat_id, deal_no=deal_no,
-                                            message_id=message.message_id))  # fmt: skip
+        message = await self.sender.send(chat_id, screen.text, screen.keyboard, thread_id=thread_id)
+        await self.book.remember(
+            MessageRef(
+                game_id=table.game_id,
+                kind="table",
+                seat=-1,
+                chat_id=chat_id,
+                deal_no=deal_no,
+                message_id=message.message_id,
+            )
+        )
 
     async def _show_lobby(self, table: Table, t: Translator) -> None:
         flagged = set()
@@ -126,11 +132,19 @@ class LiveMessages:
             return
         if table.status is not TableStatus.LOBBY:
             return
-        message = await self.sender.send(table.chat_id, screen.text, screen.keyboard,
-                                         thread_id=table.thread_id)  # fmt: skip
-        await self.book.remember(MessageRef(game_id=table.game_id, kind="lobby", seat=-1,
-                                            chat_id=table.chat_id, deal_no=None,
-                                            message_id=message.message_id))  # fmt: skip
+        message = await self.sender.send(
+            table.chat_id, screen.text, screen.keyboard, thread_id=table.thread_id
+        )
+        await self.book.remember(
+            MessageRef(
+                game_id=table.game_id,
+                kind="lobby",
+                seat=-1,
+                chat_id=table.chat_id,
+                deal_no=None,
+                message_id=message.message_id,
+            )
+        )
 
     # -- a seat's hand -------------------------------------------------------------------
 
@@ -163,8 +177,7 @@ class LiveMessages:
             if self.viewing(game_id, user_id):
                 return  # played in the Mini App: no edit per card, no hand per deal (#18)
             if known.deal_no == deal_no:
-                if await self.sender.edit(user_id, known.message_id, screen.text,
-                                          screen.keyboard):  # fmt: skip
+                if await self.sender.edit(user_id, known.message_id, screen.text, screen.keyboard):
                     return
             else:
                 over = deal_over_screen(table, known.deal_no or 0, t)
@@ -175,9 +188,16 @@ class LiveMessages:
         await before_send(user_id)
         message = await self.sender.send(user_id, screen.text, screen.keyboard)
         sent(user_id)
-        await self.book.remember(MessageRef(game_id=game_id, kind="hand", seat=seat,
-                                            chat_id=user_id, deal_no=deal_no,
-                                            message_id=message.message_id))  # fmt: skip
+        await self.book.remember(
+            MessageRef(
+                game_id=game_id,
+                kind="hand",
+                seat=seat,
+                chat_id=user_id,
+                deal_no=deal_no,
+                message_id=message.message_id,
+            )
+        )
 
     async def close_hand(self, game_id: int, seat: int, user_id: int) -> None:
         """Take the buttons off the hand of someone who left the running match (a bot plays
@@ -188,8 +208,9 @@ class LiveMessages:
         t = await self.translators.user(user_id)
         text = left_table_screen(t).text
         with contextlib.suppress(BadRequest, Forbidden):
-            await self.sender.deliver(lambda: self.sender.edit(user_id, known.message_id, text),
-                                      f"left:{user_id}")  # fmt: skip
+            await self.sender.deliver(
+                lambda: self.sender.edit(user_id, known.message_id, text), f"left:{user_id}"
+            )
         await self.book.forget(game_id, "hand", seat)
 
 

@@ -66,8 +66,9 @@ async def new_game(update: Update, context: Context) -> None:
             context.args, chosen.variant if chosen is not None else DEFAULT_PRESET
         )
         defaults = chosen.options if chosen is not None and chosen.variant == variant else None
-        table = await data.service.new_game(chat.id, user.id, words, variant, chat.title,
-                                            thread_id=cmd.thread_id, defaults=defaults)  # fmt: skip
+        table = await data.service.new_game(
+            chat.id, user.id, words, variant, chat.title, thread_id=cmd.thread_id, defaults=defaults
+        )
     except (TableError, GameAlreadyRunning):
         cmd.reply(t("A game is already running here. /stop ends it."))
         return
@@ -123,15 +124,20 @@ async def seat(data: BotData, cmd: Command, game_id: int) -> None:
         )
         return
     try:
-        change = await data.service.join(game_id, player_of(user),
-                                         token=f"m{cmd.message.message_id}")  # fmt: skip
+        change = await data.service.join(
+            game_id, player_of(user), token=f"m{cmd.message.message_id}"
+        )
     except TableError as error:
         await refuse_in_group(cmd, error)
         return
     publish(data, change)
     if change.waiting:
-        cmd.reply(cmd.t("{name} takes over a seat held by the computer when the next deal "
-                        "starts.", name=user.first_name))  # fmt: skip
+        cmd.reply(
+            cmd.t(
+                "{name} takes over a seat held by the computer when the next deal starts.",
+                name=user.first_name,
+            )
+        )
 
 
 async def can_message(data: BotData, user: User) -> bool:
@@ -147,9 +153,12 @@ async def can_message(data: BotData, user: User) -> bool:
     t = await data.user_translator(user.id, user.language_code)
     text = t("You are joining a game. Your cards will arrive here.")
     try:
-        await deliver(lambda: data.sender.send(user.id, text),
-                      backoff=data.sender.backoff, what=f"probe:{user.id}",
-                      give_up_after=PROBE_PATIENCE)  # fmt: skip
+        await deliver(
+            lambda: data.sender.send(user.id, text),
+            backoff=data.sender.backoff,
+            what=f"probe:{user.id}",
+            give_up_after=PROBE_PATIENCE,
+        )
     except (Forbidden, BadRequest):
         return False
     except TelegramError as error:  # no answer: no decision
@@ -181,8 +190,9 @@ async def leave(update: Update, context: Context) -> None:
         if change.table.status is TableStatus.STOPPED:
             cmd.reply(t("The last player left; the game is stopped."))
         else:
-            cmd.reply(t("{name} has left the table: a computer plays the seat.",
-                        name=user.first_name))  # fmt: skip
+            cmd.reply(
+                t("{name} has left the table: a computer plays the seat.", name=user.first_name)
+            )
 
 
 async def seed(update: Update, context: Context) -> None:
@@ -206,10 +216,9 @@ async def seed(update: Update, context: Context) -> None:
         await data.service.add_seed(table.game_id, cmd.user.id, " ".join(words))
     except TableError as error:
         text = {
-            "not_lobby": cmd.t("The cards are dealt already: /seed works while the lobby is "
-                               "open."),
+            "not_lobby": cmd.t("The cards are dealt already: /seed works while the lobby is open."),
             "full": cmd.t("The players' seed is full."),
-        }.get(error.code) or table_error_text(error.code, cmd.t)  # fmt: skip
+        }.get(error.code) or table_error_text(error.code, cmd.t)
         cmd.reply(text)
         return
     cmd.reply(cmd.t("🎲 {name} added a word to the players' seed.", name=cmd.user.first_name))
@@ -232,8 +241,9 @@ async def lobby_button(update: Update, context: Context) -> None:
             await pressed.answer(url=deep_link(data.bot.username, join_payload(table)))
             return
         try:
-            change = await data.service.join(button.game_id, player_of(user),
-                                             token=f"q{pressed.query.id}")  # fmt: skip
+            change = await data.service.join(
+                button.game_id, player_of(user), token=f"q{pressed.query.id}"
+            )
         except TableError as error:
             await pressed.refuse(plain(await refusal_text(data, error, t)))
             return
@@ -274,27 +284,41 @@ async def start(update: Update, context: Context) -> None:
         return
     data.presenter.private_opened(game_id, user.id)
     if prefix == JOIN_PREFIX:
-        if table.private or not table.invite or not hmac.compare_digest(
-            invite.encode(), table.invite.encode()  # bytes: any text may be typed here
+        if (
+            table.private
+            or not table.invite
+            or not hmac.compare_digest(
+                invite.encode(),
+                table.invite.encode(),  # bytes: any text may be typed here
+            )
         ):
-            cmd.reply(t("This link does not seat anyone: press the lobby's button in the "
-                        "group."))  # fmt: skip
+            cmd.reply(t("This link does not seat anyone: press the lobby's button in the group."))
             return
         if not await is_member(data, table.chat_id, user.id):
-            cmd.reply(t("Join {title} first: only its members may sit at its table.",
-                        title=table.chat_title) if table.chat_title
-                      else t("Join the group first: only its members may sit at its table."))
+            cmd.reply(
+                t(
+                    "Join {title} first: only its members may sit at its table.",
+                    title=table.chat_title,
+                )
+                if table.chat_title
+                else t("Join the group first: only its members may sit at its table.")
+            )
             return
         try:
-            change = await data.service.join(game_id, player_of(user),
-                                             token=f"m{cmd.message.message_id}")  # fmt: skip
+            change = await data.service.join(
+                game_id, player_of(user), token=f"m{cmd.message.message_id}"
+            )
         except TableError as error:
             cmd.reply(html=True, text=await refusal_text(data, error, t))
             return
         publish(data, change)
         if change.waiting:
-            cmd.reply(t("You take over a seat held by the computer when the next deal starts; "
-                        "your cards will arrive here."))  # fmt: skip
+            cmd.reply(
+                t(
+                    "You take over a seat held by the computer when the next deal starts; "
+                    "your cards will arrive here."
+                )
+            )
         else:
             cmd.reply(t("You have a seat. Your cards will arrive here."))
         return
@@ -307,17 +331,19 @@ async def start(update: Update, context: Context) -> None:
 
 def welcome_text(t: Translator) -> str:
     """/start in private: what the bot is and how to use it."""
-    return "\n".join([
-        "🐐 <b>KozelBot</b> — " + t("Kozel (Козёл), the card game, for group chats."),
-        "",
-        t("1. Add me to a group (the button below)."),
-        t("2. Send /newgame there; everyone joins with /join or the lobby's button."),
-        t("3. Your cards arrive here, in our private chat; the table stays in the group."),
-        "",
-        t("No group at hand? /play starts a match against the computer right here."),
-        "",
-        help_text(t, private=True, heading=False),
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            "🐐 <b>KozelBot</b> — " + t("Kozel (Козёл), the card game, for group chats."),
+            "",
+            t("1. Add me to a group (the button below)."),
+            t("2. Send /newgame there; everyone joins with /join or the lobby's button."),
+            t("3. Your cards arrive here, in our private chat; the table stays in the group."),
+            "",
+            t("No group at hand? /play starts a match against the computer right here."),
+            "",
+            help_text(t, private=True, heading=False),
+        ]
+    )
 
 
 def welcome_keyboard(data: BotData, t: Translator) -> Keyboard:

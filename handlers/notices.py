@@ -17,8 +17,9 @@ def _tournament_text(chat: str, t: Translator) -> str:
     return t("🏆 A tournament opened in {chat}: register there.", chat=chat)
 
 
-async def tell_subscribers(data: BotData, chat_id: int, chat_title: str | None, opener: int,
-                           *, tournament: bool = False) -> int:  # fmt: skip
+async def tell_subscribers(
+    data: BotData, chat_id: int, chat_title: str | None, opener: int, *, tournament: bool = False
+) -> int:
     """Queue the notice to every subscriber of the group but ``opener``; return how many.
     Each reads it in their own language; someone who blocked the bot is skipped by the
     private lane as for any private message."""
@@ -30,7 +31,10 @@ async def tell_subscribers(data: BotData, chat_id: int, chat_title: str | None, 
             continue
         tr = await data.user_translator(user_id)
         text = make(chat, tr)
-        data.presenter.note(user_id, lambda _t, text=text: Outgoing(text),  # type: ignore[misc]
-                            key=f"notice:{chat_id}")  # fmt: skip
+        data.presenter.note(
+            user_id,
+            lambda _t, text=text: Outgoing(text),  # type: ignore[misc]
+            key=f"notice:{chat_id}",
+        )
         told += 1
     return told

@@ -99,8 +99,11 @@ class Outbox:
         elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
             changes = await self.storage.boards.rating_changes(item.game_id)
             over = match_over_screen(post.table, event, t, changes)
-            replay = () if self.links is None else self.links.replay_row(
-                item.game_id, t, private=chat_id > 0)  # fmt: skip
+            replay = (
+                ()
+                if self.links is None
+                else self.links.replay_row(item.game_id, t, private=chat_id > 0)
+            )
             rows = (*over.keyboard, replay) if replay else over.keyboard
             out = Outgoing(over.text, rows or None)
         else:

@@ -33,9 +33,13 @@ class Pacing:
     def all_in_page(self, table: Table) -> bool:
         """Every seated person follows the match in the Mini App (there is one at least)."""
         humans = [p for _, p in table.humans]
-        return (table.status is TableStatus.PLAYING and bool(humans)
-                and all(p.user_id is not None and self.viewing(table.game_id, p.user_id)
-                        for p in humans))  # fmt: skip
+        return (
+            table.status is TableStatus.PLAYING
+            and bool(humans)
+            and all(
+                p.user_id is not None and self.viewing(table.game_id, p.user_id) for p in humans
+            )
+        )
 
     def later(self, place: Place, lane: Lane) -> None:
         """Refresh the place's table ``PAGE_PACE`` intervals from now; a refresh already

@@ -76,9 +76,12 @@ async def hand_button(update: Update, context: Context) -> None:
 
 
 async def _selection_button(
-    pressed: Press, data: BotData, table: Table, seat: int,
+    pressed: Press,
+    data: BotData,
+    table: Table,
+    seat: int,
     button: callbacks.HandButton,
-) -> None:  # fmt: skip
+) -> None:
     """A card toggled in the selection of a hand whose moves take several cards, or a verb
     acting on the selected cards (a button of the deal shown, from the latest committed
     state)."""
@@ -213,16 +216,20 @@ async def play(update: Update, context: Context) -> None:
     t, user = cmd.t, cmd.user
     if not cmd.private:
         link = deep_link(data.bot.username, "play")
-        text = t('Matches against the computer are played in <a href="{link}">our private '
-                 "chat</a>: send /play there.", link=link)  # fmt: skip
+        text = t(
+            'Matches against the computer are played in <a href="{link}">our private '
+            "chat</a>: send /play there.",
+            link=link,
+        )
         cmd.reply(html=True, text=text)
         return
     await remember(data, user)
     await data.storage.people.set_private_open(user.id, True)
     try:
         variant, words = variant_and_options(context.args, DEFAULT_PRESET)
-        change = await data.service.play_private(player_of(user), words, variant,
-                                                 token=f"m{cmd.message.message_id}")  # fmt: skip
+        change = await data.service.play_private(
+            player_of(user), words, variant, token=f"m{cmd.message.message_id}"
+        )
     except OptionError as error:
         cmd.reply(html=True, text=option_error_text(error, t))
         return

@@ -140,17 +140,24 @@ class Presenter:
         player = table.seats[seat]
         if player is None or player.user_id is None or table.private:
             return
-        self.note(table.chat_id, lambda t: Outgoing.of(away_notice(table, seat, t)),
-                  key=f"away:{table.game_id}:{seat}", thread_id=table.thread_id)  # fmt: skip
+        self.note(
+            table.chat_id,
+            lambda t: Outgoing.of(away_notice(table, seat, t)),
+            key=f"away:{table.game_id}:{seat}",
+            thread_id=table.thread_id,
+        )
 
     def _announce_take_over(self, table: Table, seat: int) -> None:
         """Tell the place that someone who waited sat down as the new deal was dealt."""
         player = table.seats[seat]
         if player is None or player.user_id is None:
             return
-        self.note(table.chat_id, lambda t: Outgoing.of(take_over_notice(table, seat, t)),
-                  key=f"seat:{table.game_id}:{seat}:{table.move_seq}",
-                  thread_id=table.thread_id)  # fmt: skip
+        self.note(
+            table.chat_id,
+            lambda t: Outgoing.of(take_over_notice(table, seat, t)),
+            key=f"seat:{table.game_id}:{seat}:{table.move_seq}",
+            thread_id=table.thread_id,
+        )
 
     def warn(self, table: Table, seats: list[int], seconds: int) -> None:
         """Privately warn the people to act that half their move time has passed."""
@@ -203,9 +210,11 @@ class Presenter:
         await self.book.forget(table.game_id, "table")
         if old is not None:
             moved_id = old.message_id
-            self.note(table.chat_id,
-                      lambda t: Outgoing.of(table_moved_screen(t), edit_message_id=moved_id),
-                      thread_id=table.thread_id)  # fmt: skip
+            self.note(
+                table.chat_id,
+                lambda t: Outgoing.of(table_moved_screen(t), edit_message_id=moved_id),
+                thread_id=table.thread_id,
+            )
         self._chat_game[table.place] = table.game_id
         self.chat_lane(*table.place).touch()
 
@@ -221,8 +230,9 @@ class Presenter:
             await self.live.close_hand(table.game_id, seat, user_id)
 
         key = (table.game_id, -user_id)
-        lane = Lane(f"left:{table.game_id}:{user_id}", 0.0, close,
-                    on_idle=lambda: self._drop_hand_lane(key))  # fmt: skip
+        lane = Lane(
+            f"left:{table.game_id}:{user_id}", 0.0, close, on_idle=lambda: self._drop_hand_lane(key)
+        )
         lane.closed = self.closed
         self._hands[key] = lane
         lane.touch()
@@ -339,8 +349,9 @@ class Presenter:
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
         if dropped:
-            log.info("shutdown: %d queued message(s) not sent (results wait in the outbox)",
-                     dropped)  # fmt: skip
+            log.info(
+                "shutdown: %d queued message(s) not sent (results wait in the outbox)", dropped
+            )
 
     def _lanes(self) -> list[Lane]:
         return [*self._chats.values(), *self._hands.values()]
@@ -393,10 +404,11 @@ class Presenter:
         opened = functools.partial(self.private_opened, game_id)
         try:
             await self.sender.deliver(
-                lambda: self.live.show_hand(game_id, seat, before_send=self._notes_first,
-                                            sent=opened),
+                lambda: self.live.show_hand(
+                    game_id, seat, before_send=self._notes_first, sent=opened
+                ),
                 f"hand:{game_id}:{seat}",
-            )  # fmt: skip
+            )
         except Forbidden:
             await self._report(HandRefused(table, seat))
 
@@ -440,10 +452,13 @@ class Presenter:
             return
         self._asked_private.add(key)
         link = deep_link(self.sender.bot.username, payload)
-        self.note(chat_id, lambda t: Outgoing.of(open_private_notice(user_id, name, link, t)),
-                  key=f"open:{game_id}:{user_id}", thread_id=thread_id)  # fmt: skip
+        self.note(
+            chat_id,
+            lambda t: Outgoing.of(open_private_notice(user_id, name, link, t)),
+            key=f"open:{game_id}:{user_id}",
+            thread_id=thread_id,
+        )
 
     def private_opened(self, game_id: int, user_id: int) -> None:
         """The person opened the private chat: a later refusal may be asked about again."""
         self._asked_private.discard((game_id, user_id))
-

@@ -56,8 +56,12 @@ async def _send_check(data: BotData, pressed: Press, table: Table, message: Mess
     in_private = message.chat.id == user.id
     record = await data.storage.people.user(user.id)
     if not in_private and (record is None or not record.private_open):
-        await pressed.refuse(t("Open our private chat first (press Start there): the check "
-                               "of the deals is sent there."))  # fmt: skip
+        await pressed.refuse(
+            t(
+                "Open our private chat first (press Start there): the check "
+                "of the deals is sent there."
+            )
+        )
         return
     texts = verify_texts(table, await data.storage.games.deals(table.game_id), t)
     await pressed.answer(None if in_private else t("🔑 The check is in our private chat."))

@@ -56,9 +56,10 @@ class Sender:
         """Send an HTML message, into a forum topic if ``thread_id`` (one attempt; callers
         decide about retries)."""
         parameters = (
-            None if reply_to is None
+            None
+            if reply_to is None
             else ReplyParameters(reply_to, allow_sending_without_reply=True)
-        )  # fmt: skip
+        )
         message = await self.bot.send_message(
             chat_id,
             fit_html(text),
@@ -113,12 +114,14 @@ class Sender:
         if out.edit_message_id is not None:
             markup = out.markup if not isinstance(out.markup, InlineKeyboardMarkup) else None
             edit_id = out.edit_message_id
-            await self.deliver(lambda: self.edit(chat_id, edit_id, out.text, markup),
-                               f"edit:{chat_id}")  # fmt: skip
+            await self.deliver(
+                lambda: self.edit(chat_id, edit_id, out.text, markup), f"edit:{chat_id}"
+            )
         else:
-            sent = await self.deliver(lambda: self.send(chat_id, out.text, out.markup,
-                                                        out.reply_to, thread_id),
-                                      f"send:{chat_id}")  # fmt: skip
+            sent = await self.deliver(
+                lambda: self.send(chat_id, out.text, out.markup, out.reply_to, thread_id),
+                f"send:{chat_id}",
+            )
             if out.on_sent is not None:
                 await out.on_sent(sent.message_id)
 

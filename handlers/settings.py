@@ -88,8 +88,12 @@ async def settings(update: Update, context: Context) -> None:
     async def sent(message_id: int) -> None:
         await data.storage.posts.remember_board_message(chat_id, message_id, MENU)
 
-    cmd.reply(html=True, text=settings_text(chosen, t.language, t),
-              markup=settings_keyboard(chosen, t.language, t), on_sent=sent)  # fmt: skip
+    cmd.reply(
+        html=True,
+        text=settings_text(chosen, t.language, t),
+        markup=settings_keyboard(chosen, t.language, t),
+        on_sent=sent,
+    )
 
 
 async def settings_button(update: Update, context: Context) -> None:
@@ -112,8 +116,11 @@ async def settings_button(update: Update, context: Context) -> None:
     chosen = await current(data, chat_id)
     thread_id = topic_of(message) if isinstance(message, Message) else None
     if button.key == "close":
-        data.presenter.note(chat_id, lambda gt: Outgoing(gt("Settings saved."),
-                            edit_message_id=message.message_id), thread_id=thread_id)  # fmt: skip
+        data.presenter.note(
+            chat_id,
+            lambda gt: Outgoing(gt("Settings saved."), edit_message_id=message.message_id),
+            thread_id=thread_id,
+        )
         await pressed.answer()
         return
     try:
@@ -126,9 +133,11 @@ async def settings_button(update: Update, context: Context) -> None:
     await pressed.answer(t("Saved."))
 
     def render(gt: Translator) -> Outgoing:
-        return Outgoing(settings_text(chosen, gt.language, gt),
-                        settings_keyboard(chosen, gt.language, gt),
-                        edit_message_id=message.message_id)  # fmt: skip
+        return Outgoing(
+            settings_text(chosen, gt.language, gt),
+            settings_keyboard(chosen, gt.language, gt),
+            edit_message_id=message.message_id,
+        )
 
     data.presenter.note(chat_id, render, thread_id=thread_id, reply=True)
 

@@ -71,8 +71,13 @@ async def top(update: Update, context: Context) -> None:
     unknown = next((word for word in named if word not in TABLE_PRESETS), None)
     if unknown is not None or len(named) > 1:
         word = unknown if unknown is not None else named[1]
-        cmd.reply(cmd.t("Unknown variant {name}. Variants: {names}", name=_shorten(word),
-                        names=", ".join(TABLE_PRESETS)))  # fmt: skip
+        cmd.reply(
+            cmd.t(
+                "Unknown variant {name}. Variants: {names}",
+                name=_shorten(word),
+                names=", ".join(TABLE_PRESETS),
+            )
+        )
         return
     if named:
         variant = named[0]
@@ -147,10 +152,13 @@ async def history(update: Update, context: Context) -> None:
         await data.storage.posts.remember_board_message(chat_id, message_id, HISTORY)
 
     tours = await data.storage.tournaments.tournaments_in(chat_id, limit=HISTORY_TOURNAMENTS)
-    text = "\n".join([history_text(rows, cmd.t, total=total, chat_title=cmd.chat.title),
-                      *history_lines(tours, cmd.t)])  # fmt: skip
-    cmd.reply(html=True, text=text, markup=history_keyboard(rows, cmd.t, total=total),
-              on_sent=sent)  # fmt: skip
+    text = "\n".join(
+        [
+            history_text(rows, cmd.t, total=total, chat_title=cmd.chat.title),
+            *history_lines(tours, cmd.t),
+        ]
+    )
+    cmd.reply(html=True, text=text, markup=history_keyboard(rows, cmd.t, total=total), on_sent=sent)
 
 
 async def history_button(update: Update, context: Context) -> None:
@@ -177,14 +185,15 @@ async def history_button(update: Update, context: Context) -> None:
     rows = await data.storage.boards.history(chat_id, limit=HISTORY_SIZE)
     total = await data.storage.boards.finished_matches(chat_id)
     if button.page == -1:
-
         tours = await data.storage.tournaments.tournaments_in(chat_id, limit=HISTORY_TOURNAMENTS)
 
         def render(gt: Translator) -> Outgoing:
-            text = "\n".join([history_text(rows, gt, total=total, chat_title=title),
-                              *history_lines(tours, gt)])  # fmt: skip
-            return Outgoing(text, history_keyboard(rows, gt, total=total),
-                            edit_message_id=message.message_id)  # fmt: skip
+            text = "\n".join(
+                [history_text(rows, gt, total=total, chat_title=title), *history_lines(tours, gt)]
+            )
+            return Outgoing(
+                text, history_keyboard(rows, gt, total=total), edit_message_id=message.message_id
+            )
 
     else:
         summary = await data.storage.boards.match_summary(button.game_id)
@@ -193,8 +202,7 @@ async def history_button(update: Update, context: Context) -> None:
         if summary is None or not 0 <= button.page < pages:
             await pressed.refuse(t("This page does not exist."))
             return
-        numbers = dict(zip((row.game_id for row in rows), match_numbers(rows, total),
-                           strict=True))  # fmt: skip
+        numbers = dict(zip((row.game_id for row in rows), match_numbers(rows, total), strict=True))
         number, page, game_id = numbers.get(button.game_id), button.page, button.game_id
 
         links = data.links
@@ -202,9 +210,11 @@ async def history_button(update: Update, context: Context) -> None:
         def render(gt: Translator) -> Outgoing:
             keyboard = deals_keyboard(game_id, page, pages, gt, deals)
             replay = () if links is None else links.replay_row(game_id, gt, private=False)
-            return Outgoing(deals_page_text(summary, deals, page, gt, number=number),
-                            (*keyboard, replay) if replay else keyboard,
-                            edit_message_id=message.message_id)  # fmt: skip
+            return Outgoing(
+                deals_page_text(summary, deals, page, gt, number=number),
+                (*keyboard, replay) if replay else keyboard,
+                edit_message_id=message.message_id,
+            )
 
     data.presenter.note(chat_id, render, thread_id=topic_of(message), reply=True)
     await pressed.answer()

@@ -25,10 +25,12 @@ def error_text(error: TournamentError, t: Translator) -> str:
     """A short answer for a refused tournament operation."""
     texts_ = {
         "running": t("A tournament is already on here: /tournament shows it."),
-        "option": t("Unknown tournament option or value: {word}. Allowed: format=rotating|pairs, "
-                    "rounds=1–15, round_time=5–240 (minutes), computer_fill=true|false, "
-                    "start=1–1440 (minutes from now), and the game's own options.",
-                    word=plain(error.word[:40])),
+        "option": t(
+            "Unknown tournament option or value: {word}. Allowed: format=rotating|pairs, "
+            "rounds=1–15, round_time=5–240 (minutes), computer_fill=true|false, "
+            "start=1–1440 (minutes from now), and the game's own options.",
+            word=plain(error.word[:40]),
+        ),
         "variant": t("Tournaments are for games of two pairs at four seats."),
         "registered": t("You are registered already."),
         "not_registered": t("You are not registered."),
@@ -46,8 +48,9 @@ async def tournament(update: Update, context: Context) -> None:
     """/tournament [VARIANT] [KEY=VALUE …] opens registration (chat admins); with nothing
     after it, the running one's standings; ``/tournament stop`` (admins) ends it."""
     data = context.bot_data
-    cmd = await group_command(update, data,
-                              lambda t: t("Send /tournament in the group that plays."))  # fmt: skip
+    cmd = await group_command(
+        update, data, lambda t: t("Send /tournament in the group that plays.")
+    )
     if cmd is None:
         return
     runner = data.tournaments
@@ -64,9 +67,11 @@ async def tournament(update: Update, context: Context) -> None:
         return
     if live is not None:
         rows = standings(live)
-        text = (texts.registration_text(live, cmd.t, runner.director.clock(),
-                                        runner.director.minute)
-                if live.status is Status.REGISTRATION else texts.standings_text(live, rows, cmd.t))
+        text = (
+            texts.registration_text(live, cmd.t, runner.director.clock(), runner.director.minute)
+            if live.status is Status.REGISTRATION
+            else texts.standings_text(live, rows, cmd.t)
+        )
         cmd.reply(text, html=True)
         return
     if not await is_admin(data, cmd.chat.id, cmd.user.id):
@@ -78,9 +83,14 @@ async def tournament(update: Update, context: Context) -> None:
     chosen = await data.storage.people.chat_settings(cmd.chat.id)
     try:
         tour = await runner.director.announce(
-            cmd.chat.id, cmd.thread_id, forum=bool(cmd.chat.is_forum), chat_title=cmd.chat.title,
-            creator_id=cmd.user.id, words=words,
-            default_variant=chosen.variant if chosen is not None else DEFAULT_PRESET)
+            cmd.chat.id,
+            cmd.thread_id,
+            forum=bool(cmd.chat.is_forum),
+            chat_title=cmd.chat.title,
+            creator_id=cmd.user.id,
+            words=words,
+            default_variant=chosen.variant if chosen is not None else DEFAULT_PRESET,
+        )
     except TournamentError as error:
         cmd.reply(error_text(error, cmd.t))
         return
@@ -117,14 +127,23 @@ async def pair(update: Update, context: Context) -> None:
     await remember(data, cmd.user)
     try:
         tour = await data.tournaments.director.register(
-            live.tournament_id, cmd.user.id, cmd.user.first_name,
-            partner=(partner.id, partner.first_name))
+            live.tournament_id,
+            cmd.user.id,
+            cmd.user.first_name,
+            partner=(partner.id, partner.first_name),
+        )
     except TournamentError as error:
         cmd.reply(error_text(error, cmd.t))
         return
-    cmd.reply(cmd.t("{name} asks {partner} to play as a pair. {partner}, press Confirm.",
-                    name=plain(cmd.user.first_name), partner=plain(partner.first_name)),
-              html=True, markup=texts.confirm_keyboard(tour, cmd.t))  # fmt: skip
+    cmd.reply(
+        cmd.t(
+            "{name} asks {partner} to play as a pair. {partner}, press Confirm.",
+            name=plain(cmd.user.first_name),
+            partner=plain(partner.first_name),
+        ),
+        html=True,
+        markup=texts.confirm_keyboard(tour, cmd.t),
+    )
     await data.tournaments.step(tour.tournament_id)
 
 
@@ -136,8 +155,11 @@ async def notify(update: Update, context: Context) -> None:
         return
     await remember(data, cmd.user)
     on = await data.storage.notices.toggle(cmd.chat.id, cmd.user.id)
-    cmd.reply(cmd.t("I will write to you privately when a new table or tournament opens here.")
-              if on else cmd.t("No more messages about new tables here."))  # fmt: skip
+    cmd.reply(
+        cmd.t("I will write to you privately when a new table or tournament opens here.")
+        if on
+        else cmd.t("No more messages about new tables here.")
+    )
 
 
 async def tournament_button(update: Update, context: Context) -> None:
@@ -168,8 +190,9 @@ async def tournament_button(update: Update, context: Context) -> None:
             tour = await director.confirm(tour.tournament_id, user.id, user.first_name)
         else:
             if user.id != tour.creator_id and not await is_admin(data, tour.chat_id, user.id):
-                await pressed.refuse(t("Only the tournament's creator or a chat admin can "
-                                        "start it."))  # fmt: skip
+                await pressed.refuse(
+                    t("Only the tournament's creator or a chat admin can start it.")
+                )
                 return
             await data.tournaments.begin(tour)
     except TournamentError as error:
@@ -180,14 +203,20 @@ async def tournament_button(update: Update, context: Context) -> None:
         # what the bot knows (a /start seen), no probe: a look-up here could fail the press
         record = await data.storage.people.user(user.id)
         reachable = record is not None and record.private_open
-        await pressed.answer(texts.registered_text(tour, t, reachable=reachable,
-                                                   now=director.clock(),
-                                                   minute=director.minute))  # fmt: skip
+        await pressed.answer(
+            texts.registered_text(
+                tour, t, reachable=reachable, now=director.clock(), minute=director.minute
+            )
+        )
     elif button.verb == "leave":
         await pressed.answer(t("You left the tournament."))
     else:
-        await pressed.answer(t("The tournament begins: the draw is posted here, and each "
-                               "player gets their table privately."))  # fmt: skip
+        await pressed.answer(
+            t(
+                "The tournament begins: the draw is posted here, and each "
+                "player gets their table privately."
+            )
+        )
     await data.tournaments.step(tour.tournament_id)
 
 
@@ -201,8 +230,12 @@ async def take_seat(update: Update, context: Context) -> None:
         return
     user, t, game_id = pressed.user, pressed.t, pressed.button.game_id
     table = data.service.snapshot(game_id) or await data.service.game(game_id)
-    if (table is None or table.tournament is None or table.reserved is None
-            or user.id not in table.reserved):  # fmt: skip
+    if (
+        table is None
+        or table.tournament is None
+        or table.reserved is None
+        or user.id not in table.reserved
+    ):
         await pressed.refuse(t("This button is not valid."))
         return
     number = table.tournament.table_no
@@ -210,16 +243,14 @@ async def take_seat(update: Update, context: Context) -> None:
         await pressed.answer(texts.seat_answer("seated", number, t))
         return
     if not table.status.live or table.status is not TableStatus.LOBBY:
-        await pressed.refuse(texts.seat_answer("late" if table.status.live else "over",
-                                               number, t))  # fmt: skip
+        await pressed.refuse(texts.seat_answer("late" if table.status.live else "over", number, t))
         return
     if not await is_member(data, table.chat_id, user.id):
         await pressed.refuse(t("Only members of this group may sit at its table."))
         return
     await remember(data, user)
     try:
-        change = await data.service.join(game_id, player_of(user),
-                                         token=f"q{pressed.query.id}")  # fmt: skip
+        change = await data.service.join(game_id, player_of(user), token=f"q{pressed.query.id}")
     except TableError as error:  # a second press that raced the first, or the clock
         code = {"seated": "seated", "reserved": "late"}.get(error.code, "over")
         await pressed.refuse(texts.seat_answer(code, number, t))
@@ -229,9 +260,13 @@ async def take_seat(update: Update, context: Context) -> None:
     message, key = pressed.query.message, table.tournament
     tour = await data.storage.tournaments.tournament(key.tournament_id)
     if isinstance(message, Message) and tour is not None:  # seated, its button gone
-        text = "\n\n".join([
-            texts.table_invite_text(tour, key.round_no, number, table.reserved, user.id, t),
-            texts.seated_text(key.round_no, number, t)])  # fmt: skip
+        text = "\n\n".join(
+            [
+                texts.table_invite_text(tour, key.round_no, number, table.reserved, user.id, t),
+                texts.seated_text(key.round_no, number, t),
+            ]
+        )
         sender = data.sender
-        await sender.deliver(lambda: sender.edit(message.chat.id, message.message_id, text),
-                             f"seated:{user.id}")  # fmt: skip
+        await sender.deliver(
+            lambda: sender.edit(message.chat.id, message.message_id, text), f"seated:{user.id}"
+        )

@@ -152,8 +152,11 @@ class TournamentRunner:
             tour = await self._pictures(tour)
             await self._show_standings(tour)
             current = tour.current if tour.status is Status.RUNNING else None
-            busy = current is not None and not opened and all(
-                d.game_id is None for d in current.tables)  # fmt: skip
+            busy = (
+                current is not None
+                and not opened
+                and all(d.game_id is None for d in current.tables)
+            )
             due = self.director.next_due(tour)
             if tour.status is Status.REGISTRATION and due is not None:
                 # the post counts the minutes down: edited once a minute until the start
@@ -198,7 +201,7 @@ class TournamentRunner:
         t = await self.data.group_translator(tour.chat_id)
         if tour.status is not Status.REGISTRATION and "registration" in tour.messages:
             await self._edit(tour, "registration", texts.registration_text(tour, t), ())
-        for rnd in tour.played[tour.announced:]:
+        for rnd in tour.played[tour.announced :]:
             await self._send(tour, texts.round_text(tour, rnd, t))
             tour = await self.director.mark(tour.tournament_id, announced=rnd.number)
         return tour
@@ -212,8 +215,11 @@ class TournamentRunner:
         rows = standings(tour)
         final = tour.status is Status.FINISHED
         champion = rows[0].name if final and rows else None
-        title = (t("Tournament · final standings") if final else
-                 t("Tournament · round {n} of {total}", n=finished, total=tour.rounds))  # fmt: skip
+        title = (
+            t("Tournament · final standings")
+            if final
+            else t("Tournament · round {n} of {total}", n=finished, total=tour.rounds)
+        )
         board = cross(tour)
         png = await asyncio.to_thread(picture, title, board, t, final=final, champion=champion)
         caption = "🏆 " + escape(title)
@@ -222,8 +228,13 @@ class TournamentRunner:
         bot = self.data.bot
         try:
             await self.data.sender.deliver(
-                lambda: bot.send_photo(tour.chat_id, png, caption=caption,
-                                       parse_mode=ParseMode.HTML, message_thread_id=tour.thread_id),
+                lambda: bot.send_photo(
+                    tour.chat_id,
+                    png,
+                    caption=caption,
+                    parse_mode=ParseMode.HTML,
+                    message_thread_id=tour.thread_id,
+                ),
                 f"photo:{tour.chat_id}",
             )
         except BadRequest as refused:  # e.g. no right to send photos: the text says it all
@@ -249,14 +260,18 @@ class TournamentRunner:
         bot = self.data.bot
         try:
             topic = await self.data.sender.deliver(
-                lambda: bot.create_forum_topic(tour.chat_id,
-                                               texts.topic_name(round_no, table_no, t)),
-                f"topic:{tour.chat_id}")  # fmt: skip
+                lambda: bot.create_forum_topic(
+                    tour.chat_id, texts.topic_name(round_no, table_no, t)
+                ),
+                f"topic:{tour.chat_id}",
+            )
         except (BadRequest, Forbidden):
             if tour.tournament_id not in self._told_rights:  # tried again each minute
                 self._told_rights.add(tour.tournament_id)
-                text = t("🏆 I cannot open the tables' topics: make me an admin who may "
-                         "manage topics, and the round begins.")
+                text = t(
+                    "🏆 I cannot open the tables' topics: make me an admin who may "
+                    "manage topics, and the round begins."
+                )
                 await self._send(tour, text)
             raise
         self._told_rights.discard(tour.tournament_id)
@@ -270,14 +285,20 @@ class TournamentRunner:
             if user_id is None:
                 continue
             t = await self.data.user_translator(user_id)
-            text = texts.table_invite_text(tour, table.tournament.round_no,
-                                           table.tournament.table_no, table.reserved, user_id,
-                                           t)  # fmt: skip
+            text = texts.table_invite_text(
+                tour,
+                table.tournament.round_no,
+                table.tournament.table_no,
+                table.reserved,
+                user_id,
+                t,
+            )
             keyboard = texts.invite_keyboard(table.game_id, t)
             with contextlib.suppress(Forbidden, TelegramError):
                 await self.data.sender.deliver(
                     lambda: self.data.sender.send(user_id, text, keyboard),  # noqa: B023
-                    f"invite:{user_id}")  # fmt: skip
+                    f"invite:{user_id}",
+                )
 
     async def _put(self, tour: Tournament, kind: str, text: str, keyboard: Any) -> None:
         """Edit the tournament's ``kind`` message, or send it if there is none yet."""
@@ -289,14 +310,16 @@ class TournamentRunner:
 
     async def _edit(self, tour: Tournament, kind: str, text: str, keyboard: Any) -> None:
         sender, message_id, markup = self.data.sender, tour.messages[kind], keyboard or None
-        await sender.deliver(lambda: sender.edit(tour.chat_id, message_id, text, markup),
-                             f"edit:{tour.chat_id}")  # fmt: skip
+        await sender.deliver(
+            lambda: sender.edit(tour.chat_id, message_id, text, markup), f"edit:{tour.chat_id}"
+        )
 
     async def _send(self, tour: Tournament, text: str, keyboard: Any = None) -> int:
         sender = self.data.sender
         message = await sender.deliver(
             lambda: sender.send(tour.chat_id, text, keyboard or None, thread_id=tour.thread_id),
-            f"send:{tour.chat_id}")  # fmt: skip
+            f"send:{tour.chat_id}",
+        )
         return int(message.message_id)
 
     def arm(self, tournament_id: int, delay: float) -> None:

@@ -220,8 +220,10 @@ def replay(args: Sequence[str]) -> int:
         print(f"kozelbot replay: {problem}", file=sys.stderr)
     if not found.ok:
         return 1
-    print(f"kozelbot replay: {args[0]}: {found.deals} deals and {found.moves} moves played "
-          "again; every trace, seal and score matches")  # fmt: skip
+    print(
+        f"kozelbot replay: {args[0]}: {found.deals} deals and {found.moves} moves played "
+        "again; every trace, seal and score matches"
+    )
     return 0
 
 
@@ -259,15 +261,20 @@ def verify(args: Sequence[str]) -> int:
     else:
         print("MISMATCH: the hash is not the seed's SHA-256")
     if result.secret_sealed is not None:
-        print("OK: the secret is the one sealed in the lobby" if result.secret_sealed
-              else "MISMATCH: the secret's SHA-256 is not the lobby's seal")  # fmt: skip
+        print(
+            "OK: the secret is the one sealed in the lobby"
+            if result.secret_sealed
+            else "MISMATCH: the secret's SHA-256 is not the lobby's seal"
+        )
     if result.key_derived is True:
         print("OK: the seed's key is HMAC-SHA256(secret, players' seed:n)")
     elif result.key_derived is False:
         print("MISMATCH: the seed's key does not come from this secret and players' seed")
     elif "secret" in extra:
-        print("note: a kozel1 seed (a game begun before the players' seed) names no shuffle "
-              "number; only its hash can be checked")  # fmt: skip
+        print(
+            "note: a kozel1 seed (a game begun before the players' seed) names no shuffle "
+            "number; only its hash can be checked"
+        )
     print("the seed deals:")
     english = translator("en")
     for label, cards in result.piles:

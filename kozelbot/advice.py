@@ -50,8 +50,11 @@ def hint_text(table: Table, decision: Decision, t: Translator) -> str:
     +1 глаз.» (whole units, see the module's decision). The move starts the sentence with a
     capital («💡 Зайти К♠: …»)."""
     texts = texts_of(table.variant)
-    line = t("💡 {move}: {reason}.", move=capital(texts.move_label(decision.action, t)),
-             reason=texts.reason_text(decision.reason, decision.fields, t))  # fmt: skip
+    line = t(
+        "💡 {move}: {reason}.",
+        move=capital(texts.move_label(decision.action, t)),
+        reason=texts.reason_text(decision.reason, decision.fields, t),
+    )
     margin = decision.margin
     if margin >= NOTICEABLE:
         second = texts.move_label(decision.values[1][0], t)
@@ -87,9 +90,13 @@ def analysis_text(found: Analysis, t: Translator) -> str:
     if not found.reviewed:
         lines.append(t("You had no choice to make in this deal."))
     elif not found.worst:
-        lines.append(t.n("Your only play with a choice matched the strong computer's.",
-                         "All {count} of your plays with a choice matched the strong "
-                         "computer's.", found.reviewed))  # fmt: skip
+        lines.append(
+            t.n(
+                "Your only play with a choice matched the strong computer's.",
+                "All {count} of your plays with a choice matched the strong computer's.",
+                found.reviewed,
+            )
+        )
     else:
         lines.append(t("What each play cost your side on average:"))
         lines += [html.escape(review_text(review, table.variant, t)) for review in found.worst]

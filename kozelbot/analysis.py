@@ -62,9 +62,13 @@ class Review:
 
 
 def positions(
-    variant: str, options: dict[str, Any], seeds: SeedSource, moves: Sequence[MoveRecord],
-    deal_no: int, user_id: int,
-) -> list[Position]:  # fmt: skip
+    variant: str,
+    options: dict[str, Any],
+    seeds: SeedSource,
+    moves: Sequence[MoveRecord],
+    deal_no: int,
+    user_id: int,
+) -> list[Position]:
     """Replay a match (its variant, options, shuffle source and move log) to the end of
     ``deal_no``; the positions where ``user_id`` chose among several moves in it, each with
     its trick: the deal's tricks taken before it, plus one once a move of the deal was made
@@ -102,9 +106,14 @@ def review(position: Position, budget_ms: float, seed: str) -> Review:
     played_value = decision.value_of(position.played)
     if played_value is None:  # not searched (it cannot happen with ``keep``): call it even
         played_value = best_value
-    return Review(number=position.number, played=position.played, best=best,
-                  played_value=played_value, best_value=best_value,
-                  trick=position.trick)  # fmt: skip
+    return Review(
+        number=position.number,
+        played=position.played,
+        best=best,
+        played_value=played_value,
+        best_value=best_value,
+        trick=position.trick,
+    )
 
 
 def worst(reviews: Sequence[Review], shown: int = SHOWN) -> list[Review]:

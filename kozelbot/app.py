@@ -96,8 +96,9 @@ def build_application(
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .context_types(ContextTypes(bot_data=BotData))
-        .post_init(lambda app: _open(app, settings, rng or random.Random(),
-                                     entropy or secrets.token_bytes))
+        .post_init(
+            lambda app: _open(app, settings, rng or random.Random(), entropy or secrets.token_bytes)
+        )
         .post_stop(_flush)
         .post_shutdown(_close)
         .build()
@@ -122,9 +123,14 @@ async def _open(
     data.job_queue = application.job_queue
     data.storage = await Storage.open(settings.db_path)
     data.thinker = Thinker(settings.ai_budget_ms, settings.ai_workers or None)
-    data.service = GameService(data.storage.games, rng=rng, lobby_ttl=settings.lobby_minutes * 60,
-                               entropy=entropy, thinker=data.thinker,
-                               hidden_wait=settings.hidden_wait)  # fmt: skip
+    data.service = GameService(
+        data.storage.games,
+        rng=rng,
+        lobby_ttl=settings.lobby_minutes * 60,
+        entropy=entropy,
+        thinker=data.thinker,
+        hidden_wait=settings.hidden_wait,
+    )
     data.coach = Coach(data.storage.games, data.thinker)
     # The presenter and its parts; what it meets about a chat goes to the chat lifecycle.
     translators = data.translators()
@@ -132,12 +138,22 @@ async def _open(
     data.sender = Sender(application.bot, Backoff(random.Random()))
     data.messages = MessageBook(data.storage)
     data.selections = Selections()
-    data.links = links = None if not settings.webapp_url else WebAppLinks(
-        settings.webapp_url, settings.webapp_name, application.bot.username)
-    live = LiveMessages(data.service, data.storage, data.sender, data.messages, data.selections,
-                        translators, links, data.hub.viewing)  # fmt: skip
-    outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat,
-                    links)  # fmt: skip
+    data.links = links = (
+        None
+        if not settings.webapp_url
+        else WebAppLinks(settings.webapp_url, settings.webapp_name, application.bot.username)
+    )
+    live = LiveMessages(
+        data.service,
+        data.storage,
+        data.sender,
+        data.messages,
+        data.selections,
+        translators,
+        links,
+        data.hub.viewing,
+    )
+    outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat, links)
     data.presenter = Presenter(
         data.service,
         data.sender,
@@ -152,10 +168,16 @@ async def _open(
         reply_budget=settings.reply_budget,
         viewing=data.hub.viewing,
     )
-    data.lifecycle = ChatLifecycle(data.service, data.storage, data.presenter,
-                                   on_change=lambda change: publish(data, change))  # fmt: skip
-    director = Director(data.storage.tournaments, data.service, clock=data.service.clock,
-                        rng=rng, minute=settings.tournament_minute)  # fmt: skip
+    data.lifecycle = ChatLifecycle(
+        data.service, data.storage, data.presenter, on_change=lambda change: publish(data, change)
+    )
+    director = Director(
+        data.storage.tournaments,
+        data.service,
+        clock=data.service.clock,
+        rng=rng,
+        minute=settings.tournament_minute,
+    )
     data.tournaments = TournamentRunner(data, director)
     await set_command_menus(application.bot, settings.language)
     await resume_games(data)
@@ -309,12 +331,16 @@ def run(
                 stop_signals=None,  # ours (_stop_on_signals)
             )
     except InvalidToken:
-        log.error("the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)",
-                  settings.api_url)  # fmt: skip
+        log.error(
+            "the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)", settings.api_url
+        )
         return 1
     except NetworkError as error:
-        log.error("cannot reach the Bot API server at %s: %s (check KOZEL_API_URL and the "
-                  "network)", settings.api_url, error)  # fmt: skip
+        log.error(
+            "cannot reach the Bot API server at %s: %s (check KOZEL_API_URL and the network)",
+            settings.api_url,
+            error,
+        )
         return 1
     return 0
 

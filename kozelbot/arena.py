@@ -55,8 +55,15 @@ def seatings(state: GameState) -> list[list[int]]:
     return [[side] for side in sides]
 
 
-def play_game(variant: str, options: dict[str, Any], a: str, b: str, seed: int,
-              a_sides: list[int], budget_ms: float = DEFAULT_BUDGET_MS) -> Game:  # fmt: skip
+def play_game(
+    variant: str,
+    options: dict[str, Any],
+    a: str,
+    b: str,
+    seed: int,
+    a_sides: list[int],
+    budget_ms: float = DEFAULT_BUDGET_MS,
+) -> Game:
     """One game: A's level at the seats of ``a_sides``, B's at the others."""
     state = new_state(variant, options)
     level = [a if state.side_of(seat) in a_sides else b for seat in range(state.players)]
@@ -76,8 +83,15 @@ def play_game(variant: str, options: dict[str, Any], a: str, b: str, seed: int,
                 for side, award in enumerate(event.award):
                     game.awards[a if side in a_sides else b].append(award)
 
-    advance(state, seed, lambda seat: True, choose, on_move=lambda s, x, events: scored(events),
-            on_events=scored, limit=2_000_000)  # fmt: skip
+    advance(
+        state,
+        seed,
+        lambda seat: True,
+        choose,
+        on_move=lambda s, x, events: scored(events),
+        on_events=scored,
+        limit=2_000_000,
+    )
     assert state.winner is not None
     game.a_won = state.winner in a_sides
     return game
@@ -110,13 +124,23 @@ def _times(seconds: list[float]) -> dict[str, float | int]:
         return {"decisions": 0, "mean_ms": 0.0, "p95_ms": 0.0}
     ordered = sorted(seconds)
     p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
-    return {"decisions": len(ordered), "mean_ms": round(1000 * statistics.fmean(ordered), 3),
-            "p95_ms": round(1000 * p95, 3)}  # fmt: skip
+    return {
+        "decisions": len(ordered),
+        "mean_ms": round(1000 * statistics.fmean(ordered), 3),
+        "p95_ms": round(1000 * p95, 3),
+    }
 
 
-def summary(variant: str, options: dict[str, Any], a: str, b: str, matches: int,
-            games: list[Game], seconds: float,
-            budget_ms: float = DEFAULT_BUDGET_MS) -> dict[str, Any]:  # fmt: skip
+def summary(
+    variant: str,
+    options: dict[str, Any],
+    a: str,
+    b: str,
+    matches: int,
+    games: list[Game],
+    seconds: float,
+    budget_ms: float = DEFAULT_BUDGET_MS,
+) -> dict[str, Any]:
     """The arena's figures (see the module docstring)."""
     wins = sum(game.a_won for game in games)
     low, high = wilson(wins, len(games))
@@ -155,8 +179,13 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--budget", type=float, default=DEFAULT_BUDGET_MS, metavar="MS",
-                        help="the strong level's thinking time per decision")  # fmt: skip
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=DEFAULT_BUDGET_MS,
+        metavar="MS",
+        help="the strong level's thinking time per decision",
+    )
     args = parser.parse_args(argv)
     if args.a == args.b:
         parser.error("--a and --b must be different levels")
@@ -167,8 +196,10 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     except OptionError as error:
         parser.error(f"bad --option {error}")
     master = random.Random(args.seed)
-    jobs = [(args.variant, options, args.a, args.b, master.getrandbits(48), args.budget)
-            for _ in range(args.matches)]  # fmt: skip
+    jobs = [
+        (args.variant, options, args.a, args.b, master.getrandbits(48), args.budget)
+        for _ in range(args.matches)
+    ]
     started = time.perf_counter()
     if args.jobs == 1:
         results = [play_match(job) for job in jobs]
@@ -176,7 +207,15 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
         with multiprocessing.get_context("fork").Pool(args.jobs) as pool:
             results = pool.map(play_match, jobs, chunksize=max(1, len(jobs) // (8 * args.jobs)))
     games = [game for match in results for game in match]
-    figures = summary(args.variant, options, args.a, args.b, args.matches, games,
-                      time.perf_counter() - started, args.budget)  # fmt: skip
+    figures = summary(
+        args.variant,
+        options,
+        args.a,
+        args.b,
+        args.matches,
+        games,
+        time.perf_counter() - started,
+        args.budget,
+    )
     out.write(json.dumps(figures, ensure_ascii=False) + "\n")
     return 0

@@ -150,16 +150,21 @@ def board_text(
     else:
         where = escape(chat_title) if chat_title else escape(t("Leaderboard"))
         head = f"🏆 <b>{where}</b> · {title}"
-    rule = t.n("People appear after {count} rated match.",
-               "People appear after {count} rated matches.", min_matches)  # fmt: skip
+    rule = t.n(
+        "People appear after {count} rated match.",
+        "People appear after {count} rated matches.",
+        min_matches,
+    )
     if not rows:
         return fit("\n".join([head, escape(t("Nobody here yet.")) + " " + escape(rule)]))
     lines = [head, "<i>" + escape(t("rating · matches · wins")) + "</i>"]
     for place, row in enumerate(rows, start=1):
         mark = MEDALS[place - 1] if place <= len(MEDALS) else f"{place}."
         matches = t.n("{count} match", "{count} matches", row.matches)
-        lines.append(f"{mark} {short_name(row.name, 20)} — <b>{rating_label(row.rating)}</b> · "
-                     f"{escape(matches)} · {win_rate(row.wins, row.matches)} %")  # fmt: skip
+        lines.append(
+            f"{mark} {short_name(row.name, 20)} — <b>{rating_label(row.rating)}</b> · "
+            f"{escape(matches)} · {win_rate(row.wins, row.matches)} %"
+        )
     lines.append("<i>" + escape(rule) + "</i>")
     return fit("\n".join(lines))
 
@@ -181,20 +186,31 @@ def variant_stats_lines(stats: VariantStats, t: Translator) -> list[str]:
     lines = [
         f"🐐 <b>{escape(variant_title(stats.variant, t))}</b> · "
         + escape(t("rating {rating}", rating=rating_label(stats.rating))),
-        escape(t.n("{count} match", "{count} matches", stats.matches)) + " · "
+        escape(t.n("{count} match", "{count} matches", stats.matches))
+        + " · "
         + escape(t.n("{count} win", "{count} wins", stats.wins))
         + f" ({win_rate(stats.wins, stats.matches)} %)",
-        escape(t.n("{count} deal", "{count} deals", stats.deals)) + " · "
+        escape(t.n("{count} deal", "{count} deals", stats.deals))
+        + " · "
         + escape(t("{points} points a deal", points=f"{stats.points_per_deal:.1f}")),
-    ]  # fmt: skip
-    counts = [*_family_parts(stats, t), t("time-outs {n}", n=stats.timeouts),
-              t("left {n}", n=stats.abandons)]  # fmt: skip
+    ]
+    counts = [
+        *_family_parts(stats, t),
+        t("time-outs {n}", n=stats.timeouts),
+        t("left {n}", n=stats.abandons),
+    ]
     lines += [escape(line) for line in pack_lines(counts)]
     if stats.best_partner is not None:
         partner = stats.best_partner
-        lines.append("🤝 " + t.n("Best partner: {name} ({count} win together)",
-                                "Best partner: {name} ({count} wins together)", partner.wins,
-                                name=short_name(partner.name, 32)))  # fmt: skip
+        lines.append(
+            "🤝 "
+            + t.n(
+                "Best partner: {name} ({count} win together)",
+                "Best partner: {name} ({count} wins together)",
+                partner.wins,
+                name=short_name(partner.name, 32),
+            )
+        )
     streak = streak_text(stats.streak, t)
     if streak is not None:
         lines.append(escape(streak))
@@ -224,8 +240,16 @@ def stats_text(
         lines.append("⚠️ " + escape(t("(leaves matches: a cowardly kozel)")))
     if computer is None:
         if not records:
-            return fit("\n".join([*lines, escape(t("No finished matches yet.")) + " "
-                                  + escape(t("A /newgame in a group starts one."))]))  # fmt: skip
+            return fit(
+                "\n".join(
+                    [
+                        *lines,
+                        escape(t("No finished matches yet."))
+                        + " "
+                        + escape(t("A /newgame in a group starts one.")),
+                    ]
+                )
+            )
         return fit("\n".join(lines + _section(records, t)))
     lines += ["", "👥 <b>" + escape(t("In groups")) + "</b>"]
     lines += _section(records, t) or [escape(t("No finished matches yet."))]
@@ -330,10 +354,20 @@ def deals_page_text(
     if not shown:
         lines.append(escape(t("The deals of this match were not kept.")))
         return fit("\n".join(lines))
-    lines.append("<i>" + escape(t("Deals {first}–{last} of {count} · page {page}/{pages}",
-                                  first=page * DEALS_PER_PAGE + 1,
-                                  last=page * DEALS_PER_PAGE + len(shown), count=len(ordered),
-                                  page=page + 1, pages=pages)) + "</i>")  # fmt: skip
+    lines.append(
+        "<i>"
+        + escape(
+            t(
+                "Deals {first}–{last} of {count} · page {page}/{pages}",
+                first=page * DEALS_PER_PAGE + 1,
+                last=page * DEALS_PER_PAGE + len(shown),
+                count=len(ordered),
+                page=page + 1,
+                pages=pages,
+            )
+        )
+        + "</i>"
+    )
     names = side_names(summary.players, t)
     for deal in shown:
         lines += ["", *deal_lines(summary.variant, deal, names, t)]
@@ -351,8 +385,10 @@ def deals_keyboard(
     reads it — the 🔑 button sends the presser the match's whole check privately, as the
     match's result does."""
     shown = deals[page * DEALS_PER_PAGE : (page + 1) * DEALS_PER_PAGE]
-    analyses = tuple(Button(f"🔍 {deal.deal_no + 1}", AnalysisButton(game_id, deal.deal_no).pack())
-                     for deal in shown)  # fmt: skip
+    analyses = tuple(
+        Button(f"🔍 {deal.deal_no + 1}", AnalysisButton(game_id, deal.deal_no).pack())
+        for deal in shown
+    )
     arrows = []
     if page > 0:
         arrows.append(Button("◀", HistoryButton(game_id, page - 1).pack()))

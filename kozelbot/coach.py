@@ -84,9 +84,11 @@ class Coach:
     """Hints and analyses for people, by the strong level."""
 
     def __init__(
-        self, records: Records, thinker: Thinker | None = None,
+        self,
+        records: Records,
+        thinker: Thinker | None = None,
         budget_ms: float | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.records = records
         self.thinker = thinker
         self.budget_ms = budget_ms

@@ -47,8 +47,10 @@ PREFIX = "kozel2"
 """The seed text format of games with a players' seed."""
 LEGACY_PREFIX = "kozel1"
 """Seed texts of games begun before the players' seed (key = HMAC(secret, n))."""
-_SEED = re.compile(r"(kozel[12]):([a-z][a-z0-9_]*):((?:[a-z]+=[0-9a-z]+)(?:,[a-z]+=[0-9a-z]+)*):"
-                   r"([0-9a-f]{64})")  # fmt: skip
+_SEED = re.compile(
+    r"(kozel[12]):([a-z][a-z0-9_]*):((?:[a-z]+=[0-9a-z]+)(?:,[a-z]+=[0-9a-z]+)*):"
+    r"([0-9a-f]{64})"
+)
 HEX64 = re.compile(r"[0-9a-f]{64}")
 SEED_WORD_LIMIT = 64
 """Characters of one ``/seed`` word kept."""

@@ -35,25 +35,33 @@ def frames(replay: ReplayFile, t: Translator) -> dict[str, Any]:
 
     def visit(state: GameState, move: ReplayMove, action: Any) -> None:
         table = plain(state.view_for(None))
-        shown.append({
-            "deal": state.deal_shown,
-            "seat": move.seat,
-            "action": move.action,
-            "label": texts.move_label(action, t),
-            "hands": [[str(c) for c in state.view_for(seat).hand]
-                      for seat in range(state.players)],
-            "table": {k: v for k, v in table.items() if k not in LEFT_OUT},
-            "trumps": trumps(state.view_for(None)),
-        })  # fmt: skip
+        shown.append(
+            {
+                "deal": state.deal_shown,
+                "seat": move.seat,
+                "action": move.action,
+                "label": texts.move_label(action, t),
+                "hands": [
+                    [str(c) for c in state.view_for(seat).hand] for seat in range(state.players)
+                ],
+                "table": {k: v for k, v in table.items() if k not in LEFT_OUT},
+                "trumps": trumps(state.view_for(None)),
+            }
+        )
 
     found = check(replay.model_dump(), visit)
     if not found.ok:
         raise NotReplayable("; ".join(found.problems))
     deals = [
-        {"deal_no": d.deal_no, "seed": d.trace.get("seed"), "commit": d.trace.get("commit"),
-         "verify": d.verify, "score": d.trace.get("score")}
+        {
+            "deal_no": d.deal_no,
+            "seed": d.trace.get("seed"),
+            "commit": d.trace.get("commit"),
+            "verify": d.verify,
+            "score": d.trace.get("score"),
+        }
         for d in replay.deals
-    ]  # fmt: skip
+    ]
     return {
         "game_id": replay.game_id,
         "variant": replay.variant,

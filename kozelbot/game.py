@@ -187,9 +187,13 @@ class Family(Protocol):
         a step the strong level searches); if not, it answers at once."""
 
     def decide(
-        self, state: GameState, seat: int, rng: random.Random, budget_ms: float,
+        self,
+        state: GameState,
+        seat: int,
+        rng: random.Random,
+        budget_ms: float,
         keep: Any = None,
-    ) -> Decision:  # fmt: skip
+    ) -> Decision:
         """The strong level's move for ``seat`` with what every legal move is worth and why
         (issue #17): a search over the cards ``seat`` cannot see, from what it may see
         alone, within ``budget_ms`` milliseconds. ``keep``, a legal move, is valued however
@@ -252,14 +256,20 @@ class FamilyTexts(Protocol):
     def match_over_text(self, table: Table, over: MatchOver, t: Translator) -> str: ...
     def hand_text(self, table: Table, state: GameState, seat: int, t: Translator) -> str: ...
     def hand_keyboard(
-        self, table: Table, state: GameState, seat: int, t: Translator,
+        self,
+        table: Table,
+        state: GameState,
+        seat: int,
+        t: Translator,
         selected: frozenset[Card] = frozenset(),
     ) -> Keyboard:
         """The hand's buttons; ``selected`` are the cards the person has selected (families
         whose moves take several cards at once show and use it)."""
+
     def from_selection(self, verb: str, selected: frozenset[Card]) -> Any:
         """The move a verb button makes of the selected cards (``ValueError`` if the family
         has no such verb)."""
+
     def error_text(self, error: GameError, table: Table, t: Translator) -> str: ...
     def done_text(self, action: Any, t: Translator) -> str: ...
     def move_label(self, action: Any, t: Translator) -> str:
@@ -279,19 +289,24 @@ class FamilyTexts(Protocol):
 
     def outcome_label(self, outcome: str, t: Translator) -> str | None:
         """How a deal ended (``DealScored.outcome``), in words; ``None`` for a plain deal."""
+
     def tally_parts(self, tallies: Mapping[str, int], t: Translator) -> list[str]:
         """The family's counts of a person's /stats (``Family.tally_keys``), each a short
         ``name N`` part, in order."""
+
     def deal_over_text(self, deal_no: int, t: Translator) -> str:
         """What an old hand message says once its deal is over (``Сдача 3 закончена.``, the
         cover game: ``Игра 3 …``)."""
+
     def deal_name(self, deal_no: int, t: Translator) -> str:
         """A deal by its number in the family's own word (``Сдача 3``; the cover game:
         ``Игра 3``), as the 🔍 analysis heads it."""
+
     def rules_text(self, variant: str, t: Translator) -> str: ...
     def title(self, variant: str, t: Translator) -> str: ...
-    def option_labels(self, variant: str, options: Mapping[str, Any], t: Translator) -> dict[
-        str, str]: ...  # fmt: skip
+    def option_labels(
+        self, variant: str, options: Mapping[str, Any], t: Translator
+    ) -> dict[str, str]: ...
 
 
 class SeedSource(Protocol):

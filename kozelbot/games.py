@@ -20,15 +20,15 @@ DEFAULT_PRESET = "hvalenyi"
 PRESETS: dict[str, Preset] = {
     name: chosen for family in FAMILIES for name, chosen in family.presets.items()
 }
-_FAMILY_OF: dict[str, Family] = {
-    name: family for family in FAMILIES for name in family.presets
-}  # fmt: skip
+_FAMILY_OF: dict[str, Family] = {name: family for family in FAMILIES for name in family.presets}
 
 
 TABLE_PRESETS: dict[str, Preset] = {
-    name: chosen for family in FAMILIES if family.texts is not None
+    name: chosen
+    for family in FAMILIES
+    if family.texts is not None
     for name, chosen in family.presets.items()
-}  # fmt: skip
+}
 """The presets a group can play at a table (lobbies offer these; ``simulate`` plays all)."""
 
 

@@ -27,9 +27,12 @@ SEARCHING = frozenset({"strong"})
 
 
 def choose(
-    level: str, state: GameState, seat: int, rng: random.Random,
+    level: str,
+    state: GameState,
+    seat: int,
+    rng: random.Random,
     budget_ms: float | None = None,
-) -> Any:  # fmt: skip
+) -> Any:
     """The move ``level`` makes for ``seat`` (``ValueError`` for a level that is not one);
     ``strong`` thinks ``budget_ms`` (``decisions.DEFAULT_BUDGET_MS`` unless given)."""
     if level == "easy":

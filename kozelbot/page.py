@@ -40,17 +40,24 @@ HIDDEN_FIELDS = frozenset({"rules", "strength"})
 
 
 def page(
-    table: Table, state: GameState | None, seat: int | None, now: float,
+    table: Table,
+    state: GameState | None,
+    seat: int | None,
+    now: float,
     t: Translator | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """The payload of the table for ``seat`` (``None``: a spectator) at time ``now``; with a
     translator, each legal move with its label (``moves``) and the page's words (``words``)."""
     players = [
-        {"seat": index, "name": _name(table, index, player.name, t),
-         "computer": player.is_computer, "away": player.away}
+        {
+            "seat": index,
+            "name": _name(table, index, player.name, t),
+            "computer": player.is_computer,
+            "away": player.away,
+        }
         for index, player in enumerate(table.seats)
         if player is not None
-    ]  # fmt: skip
+    ]
     legal = [] if state is None or seat is None else [str(a) for a in state.legal_actions(seat)]
     view = None if state is None else state.view_for(seat)
     return {
@@ -116,9 +123,12 @@ def move(variant: str, action: Any, t: Translator) -> dict[str, Any]:
         card = getattr(action, "card", None)
         cards = () if card is None else (card,)
     text = str(action)
-    return {"action": text, "kind": text.split(":", 1)[0],
-            "label": texts_of(variant).move_label(action, t),
-            "cards": [str(card) for card in cards]}  # fmt: skip
+    return {
+        "action": text,
+        "kind": text.split(":", 1)[0],
+        "label": texts_of(variant).move_label(action, t),
+        "cards": [str(card) for card in cards],
+    }
 
 
 def words(t: Translator) -> dict[str, Any]:
@@ -174,8 +184,11 @@ def plain(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if f.name not in HIDDEN_FIELDS}  # fmt: skip
+        return {
+            f.name: plain(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.name not in HIDDEN_FIELDS
+        }
     if isinstance(value, Mapping):
         return {str(key): plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple | set | frozenset):

@@ -31,16 +31,27 @@ def posts_for(table: Table, event: DealScored | MatchOver) -> list[OutboxItem]:
     """The posts an end-of-deal or end-of-match event owes the group."""
     seats = _SEATS.dump_python(table.seats, mode="json")
     if isinstance(event, DealScored):
-        payload: dict[str, Any] = {"result": _DEAL.dump_python(event, mode="json"),
-                                   "seats": seats}  # fmt: skip
+        payload: dict[str, Any] = {"result": _DEAL.dump_python(event, mode="json"), "seats": seats}
         return [
-            OutboxItem(chat_id=table.chat_id, thread_id=table.thread_id, game_id=table.game_id,
-                       kind=kind, payload=payload)
+            OutboxItem(
+                chat_id=table.chat_id,
+                thread_id=table.thread_id,
+                game_id=table.game_id,
+                kind=kind,
+                payload=payload,
+            )
             for kind in (FINAL_TABLE, DEAL_RESULT)
         ]
     payload = {"result": _MATCH.dump_python(event, mode="json"), "seats": seats}
-    return [OutboxItem(chat_id=table.chat_id, thread_id=table.thread_id, game_id=table.game_id,
-                       kind=MATCH_OVER, payload=payload)]  # fmt: skip
+    return [
+        OutboxItem(
+            chat_id=table.chat_id,
+            thread_id=table.thread_id,
+            game_id=table.game_id,
+            kind=MATCH_OVER,
+            payload=payload,
+        )
+    ]
 
 
 @dataclass(frozen=True)

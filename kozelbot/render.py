@@ -31,10 +31,24 @@ from kozelbot.texts import (
 )
 
 __all__ = [
-    "NOT_NOW", "VARIANT", "Button", "Keyboard", "card_label", "cards_label", "help_text",
-    "leaderboard_text", "lobby_keyboard", "lobby_text", "mention", "option_error_text",
-    "option_labels", "options_line", "rules_text", "seat_name", "table_error_text",
-]  # fmt: skip
+    "NOT_NOW",
+    "VARIANT",
+    "Button",
+    "Keyboard",
+    "card_label",
+    "cards_label",
+    "help_text",
+    "leaderboard_text",
+    "lobby_keyboard",
+    "lobby_text",
+    "mention",
+    "option_error_text",
+    "option_labels",
+    "options_line",
+    "rules_text",
+    "seat_name",
+    "table_error_text",
+]
 
 VARIANT = "variant"
 """The lobby's settings key that cycles the preset itself."""
@@ -64,8 +78,15 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
     lines = [break_after(head, " — ")]
     lines.append(escape(options_line(table, t)))
     if table.tournament is not None:
-        lines.insert(0, "🏆 " + t("Tournament · round {n} · table {table}",
-                                  n=table.tournament.round_no, table=table.tournament.table_no))
+        lines.insert(
+            0,
+            "🏆 "
+            + t(
+                "Tournament · round {n} · table {table}",
+                n=table.tournament.round_no,
+                table=table.tournament.table_no,
+            ),
+        )
     for seat, player in enumerate(table.seats):
         name = seat_name(table, seat, t)
         if player is None and table.reserved is not None and table.status is TableStatus.LOBBY:
@@ -80,9 +101,13 @@ def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset(
     else:
         lines.append(t("Pairs: drawn at random when the game starts"))
     if table.status is TableStatus.LOBBY and table.reserved is not None:
-        lines.append(t("Each player drawn here takes their seat with the button in my private "
-                       "message (or the one below); the match starts when all have come, or "
-                       "in 3 minutes with computers for the rest."))  # fmt: skip
+        lines.append(
+            t(
+                "Each player drawn here takes their seat with the button in my private "
+                "message (or the one below); the match starts when all have come, or "
+                "in 3 minutes with computers for the rest."
+            )
+        )
     elif table.status is TableStatus.LOBBY:
         lines.append(t("Join with the button or /join."))
         lines.append(t("The creator may start with bots and change the settings (⚙)."))
@@ -119,12 +144,16 @@ def lobby_keyboard(table: Table, t: Translator) -> Keyboard:
         return ()
     gid = table.game_id
     if table.reserved is not None:  # a tournament's table: its seats and options are set
-        return ((Button(t("Take a seat"), LobbyButton(gid, "join").pack()),),
-                *seal_keyboard(table, t))  # fmt: skip
+        return (
+            (Button(t("Take a seat"), LobbyButton(gid, "join").pack()),),
+            *seal_keyboard(table, t),
+        )
     family = texts_of(table.variant)
     settings = [Button("🎲 " + family.title(table.variant, t), OptionButton(gid, VARIANT).pack())]
-    settings += [Button("⚙ " + label, OptionButton(gid, key).pack())
-                 for key, label in option_labels(table, t).items()]  # fmt: skip
+    settings += [
+        Button("⚙ " + label, OptionButton(gid, key).pack())
+        for key, label in option_labels(table, t).items()
+    ]
     rows = [
         (
             Button(t("Take a seat"), LobbyButton(gid, "join").pack()),
@@ -152,8 +181,10 @@ def table_error_text(code: str, t: Translator) -> str:
         "stale": t("This button is out of date."),
         "finished": t("That game is over."),
         "not_allowed": t("Only the game's creator or a chat admin can do that."),
-        "stop_running": t("A running match is stopped by a chat admin, or by a vote of the "
-                          "players at the table (/stop)."),
+        "stop_running": t(
+            "A running match is stopped by a chat admin, or by a vote of the "
+            "players at the table (/stop)."
+        ),
         "elsewhere": t("You already sit at another table. One table at a time."),
         "no_free_seat": t("Every seat is taken by a person."),
         "not_away": t("You are at the table already."),
@@ -208,9 +239,24 @@ def leaderboard_text(rows: list[LeaderRow], title: str | None, t: Translator) ->
 
 
 GROUP_COMMANDS = (
-    "newgame", "join", "leave", "seed", "hand", "table", "stop", "top", "stats", "history",
-    "tournament", "pair", "notify", "settings", "rules", "language", "help",
-)  # fmt: skip
+    "newgame",
+    "join",
+    "leave",
+    "seed",
+    "hand",
+    "table",
+    "stop",
+    "top",
+    "stats",
+    "history",
+    "tournament",
+    "pair",
+    "notify",
+    "settings",
+    "rules",
+    "language",
+    "help",
+)
 """The commands that work in a group (its command menu and /help there)."""
 PRIVATE_COMMANDS = ("play", "hand", "stop", "stats", "top", "rules", "language", "help")
 """The commands that work in the bot's private chat."""
@@ -260,23 +306,31 @@ def help_text(t: Translator, private: bool = False, *, heading: bool = True) -> 
             "open a table: /newgame VARIANT KEY=VALUE… (the lobby's buttons change them too)"
         ),
         "leave": t("leave the table (a bot takes over during a match)"),
-        "tournament": t("a tournament (admins): /tournament VARIANT format=rotating|pairs "
-                        "rounds=N round_time=MIN; alone: the standings; /tournament stop"),
+        "tournament": t(
+            "a tournament (admins): /tournament VARIANT format=rotating|pairs "
+            "rounds=N round_time=MIN; alone: the standings; /tournament stop"
+        ),
         "pair": t("reply /pair to your partner's message to enter a pairs tournament"),
-        "seed": t("/seed WORD in the lobby: your word goes into the players' seed that every "
-                  "shuffle mixes with the sealed secret (fair play)"),
+        "seed": t(
+            "/seed WORD in the lobby: your word goes into the players' seed that every "
+            "shuffle mixes with the sealed secret (fair play)"
+        ),
         "table": t("show the table again, at the bottom of the chat"),
         "stop": (
             t("end your match against the computer")
             if private
-            else t("end the game: an admin at once, the players at the table by vote (the "
-                   "creator closes a lobby)")
+            else t(
+                "end the game: an admin at once, the players at the table by vote (the "
+                "creator closes a lobby)"
+            )
         ),
         "top": (
             t("the leaderboard of all public groups: /top [VARIANT]; ratings start at 1000")
             if private
-            else t("this group's leaderboard, of the variant last played here: /top [VARIANT]; "
-                   "/top global: all public groups; ratings start at 1000")
+            else t(
+                "this group's leaderboard, of the variant last played here: /top [VARIANT]; "
+                "/top global: all public groups; ratings start at 1000"
+            )
         ),
         "stats": (
             t("your stats")
@@ -291,8 +345,9 @@ def help_text(t: Translator, private: bool = False, *, heading: bool = True) -> 
     names = PRIVATE_COMMANDS if private else GROUP_COMMANDS
     short = command_descriptions(t)
     lines = ["🐐 <b>KozelBot</b> — " + t("Kozel for group chats.")] if heading else []
-    lines += [f"/{name} — " + escape(details.get(name, short[name])) for name in names
-              if name != "help"]  # fmt: skip
+    lines += [
+        f"/{name} — " + escape(details.get(name, short[name])) for name in names if name != "help"
+    ]
     if private:
         lines.append(t("In a group, /help lists the group's commands."))
     else:

@@ -114,19 +114,35 @@ def export(table: Table, deals: Sequence[DealRecord], moves: Sequence[MoveRecord
     scored = sorted(deals, key=lambda d: d.deal_no)
     last = scored[-1] if scored else None
     return ReplayFile(
-        game_id=table.game_id, variant=table.variant, options=dict(table.options),
-        status=str(table.status), score=list(last.score) if last else [],
+        game_id=table.game_id,
+        variant=table.variant,
+        options=dict(table.options),
+        status=str(table.status),
+        score=list(last.score) if last else [],
         winner=last.trace.get("winner") if last else None,
-        players=[ReplayPlayer(seat=seat, name=player.name, computer=player.is_computer)
-                 for seat, player in enumerate(table.seats) if player is not None],
+        players=[
+            ReplayPlayer(seat=seat, name=player.name, computer=player.is_computer)
+            for seat, player in enumerate(table.seats)
+            if player is not None
+        ],
         fair_play=FairPlay(secret=secret, match_seal=seal, players_seed=table.client_seed),
         seed=None if secret else table.seed,
-        deals=[ReplayDeal(deal_no=deal.deal_no, trace=deal.trace,
-                          verify=verify_line(deal.trace, secret, seal, table.client_seed),
-                          moves=by_deal.get(deal.deal_no, [])) for deal in scored],
-        unscored=[m for deal_no, ms in sorted(by_deal.items()) for m in ms
-                  if last is None or deal_no > last.deal_no],
-    )  # fmt: skip
+        deals=[
+            ReplayDeal(
+                deal_no=deal.deal_no,
+                trace=deal.trace,
+                verify=verify_line(deal.trace, secret, seal, table.client_seed),
+                moves=by_deal.get(deal.deal_no, []),
+            )
+            for deal in scored
+        ],
+        unscored=[
+            m
+            for deal_no, ms in sorted(by_deal.items())
+            for m in ms
+            if last is None or deal_no > last.deal_no
+        ],
+    )
 
 
 def verify_line(trace: Mapping[str, Any], secret: str, seal: str, client: str) -> str | None:
@@ -194,8 +210,11 @@ def check(data: Mapping[str, Any], visit: Visit | None = None) -> ReplayCheck:
             if isinstance(event, DealScored):
                 # The file's own names and match number: what was shown, not what is checked.
                 trace = by_no[event.deal_no].trace if event.deal_no in by_no else {}
-                again = state.deal_trace(event, match=int(trace.get("match", replay.game_id)),
-                                         players=trace.get("players", []))  # fmt: skip
+                again = state.deal_trace(
+                    event,
+                    match=int(trace.get("match", replay.game_id)),
+                    players=trace.get("players", []),
+                )
                 made[event.deal_no] = _plain(again)
 
     def chance() -> None:
@@ -239,8 +258,11 @@ def check(data: Mapping[str, Any], visit: Visit | None = None) -> ReplayCheck:
 def _compare(again: dict[str, Any], deal: ReplayDeal, where: str) -> list[str]:
     """The keys where the deal's trace made again differs from the file's, and its seal."""
     stored = {k: v for k, v in _plain(deal.trace).items() if k not in FAIR_PLAY_KEYS}
-    problems = [f"{where}: {key} differs" for key in sorted(set(again) | set(stored))
-                if again.get(key) != stored.get(key)]  # fmt: skip
+    problems = [
+        f"{where}: {key} differs"
+        for key in sorted(set(again) | set(stored))
+        if again.get(key) != stored.get(key)
+    ]
     seed, commit = deal.trace.get("seed"), deal.trace.get("commit")
     if seed and commitment(str(seed)) != commit:
         problems.append(f"{where}: the seed does not have its seal")

@@ -109,8 +109,10 @@ def hand_screen(
     several cards); for someone away, the button that takes the seat back."""
     player = table.seats[seat]
     if player is not None and player.away:
-        text = t("⏸ You missed two moves, so a computer plays for you. Press “I'm here” "
-                 "(or send /hand) to take your seat back.")  # fmt: skip
+        text = t(
+            "⏸ You missed two moves, so a computer plays for you. Press “I'm here” "
+            "(or send /hand) to take your seat back."
+        )
         return Screen(text, ((Button(t("🙋 I'm here"), BackButton(table.game_id).pack()),),))
     family = texts_of(table.variant)
     keyboard = family.hand_keyboard(table, state, seat, t, selected)
@@ -125,8 +127,10 @@ def hand_screen(
 
 def deal_over_screen(table: Table, deal_no: int, t: Translator) -> Screen:
     """What an old hand message says once its deal is over, with the 🔍 analysis of it."""
-    return Screen(texts_of(table.variant).deal_over_text(deal_no, t),
-                  (analysis_row(table.game_id, deal_no, t),))  # fmt: skip
+    return Screen(
+        texts_of(table.variant).deal_over_text(deal_no, t),
+        (analysis_row(table.game_id, deal_no, t),),
+    )
 
 
 def left_table_screen(t: Translator) -> Screen:
@@ -141,9 +145,14 @@ def away_notice(table: Table, seat: int, t: Translator) -> Screen:
     """The place hears that a computer plays for someone who missed two moves."""
     player = table.seats[seat]
     name = player.name if player is not None else ""
-    return Screen(t("⏸ {name}: two moves missed. A computer plays the seat until the player "
-                    "is back; anyone not at the table may /join to take it from the next "
-                    "deal.", name=escape(name)))  # fmt: skip
+    return Screen(
+        t(
+            "⏸ {name}: two moves missed. A computer plays the seat until the player "
+            "is back; anyone not at the table may /join to take it from the next "
+            "deal.",
+            name=escape(name),
+        )
+    )
 
 
 def take_over_notice(table: Table, seat: int, t: Translator) -> Screen:
@@ -165,15 +174,15 @@ def move_warning(table: Table, seconds: int, t: Translator) -> Screen:
 
 def open_private_notice(user_id: int, name: str, link: str, t: Translator) -> Screen:
     """Someone is asked in the group to open the private chat, through a deep ``link``."""
-    text = t("{name}, open a private chat with me to receive your cards.",
-             name=mention(user_id, name))  # fmt: skip
+    text = t(
+        "{name}, open a private chat with me to receive your cards.", name=mention(user_id, name)
+    )
     return Screen(text, ((Button(t("Open the chat"), url=link),),))
 
 
 def slow_down_notice(t: Translator) -> Screen:
     """Said once when a group's replies go over their share while its game is live."""
-    return Screen(t("Too many commands here: I answer again in a minute, the table comes "
-                    "first."))  # fmt: skip
+    return Screen(t("Too many commands here: I answer again in a minute, the table comes first."))
 
 
 def deep_link(bot_username: str, payload: str) -> str:

@@ -103,8 +103,10 @@ def verify_texts(table: Table, deals: Sequence[DealRecord], t: Translator) -> li
     repeated), so any one of them can be pasted alone."""
     if not table.secret or table.status.live:
         return []
-    how = t("Paste into a shell with KozelBot installed: each line checks one deal and "
-            "prints its hands, OK or MISMATCH.")  # fmt: skip
+    how = t(
+        "Paste into a shell with KozelBot installed: each line checks one deal and "
+        "prints its hands, OK or MISMATCH."
+    )
     head = "🔑 <b>" + escape(t("Checking the deals")) + "</b>\n" + escape(how)
     flags = ""
     variables = [f"SECRET={table.secret}", f"SEAL={match_seal(table.secret)}"]

@@ -48,17 +48,34 @@ def lobby_options(
 
 
 def lobby_table(
-    chat_id: int, thread_id: int | None, variant: str, options: dict[str, Any],
-    creator_id: int, chat_title: str | None, *, seed: int, secret: str, invite: str,
-    created_at: float, deadline: float,
-) -> Table:  # fmt: skip
+    chat_id: int,
+    thread_id: int | None,
+    variant: str,
+    options: dict[str, Any],
+    creator_id: int,
+    chat_title: str | None,
+    *,
+    seed: int,
+    secret: str,
+    invite: str,
+    created_at: float,
+    deadline: float,
+) -> Table:
     """A new lobby's table: its seats all empty, its seed, secret and invite drawn."""
     return Table(
-        chat_id=chat_id, thread_id=thread_id, variant=variant, options=options,
-        seats=[None] * seats_of(variant, options), creator_id=creator_id, seed=seed,
-        secret=secret, invite=invite, created_at=created_at, deadline=deadline,
+        chat_id=chat_id,
+        thread_id=thread_id,
+        variant=variant,
+        options=options,
+        seats=[None] * seats_of(variant, options),
+        creator_id=creator_id,
+        seed=seed,
+        secret=secret,
+        invite=invite,
+        created_at=created_at,
+        deadline=deadline,
         chat_title=chat_title,
-    )  # fmt: skip
+    )
 
 
 def contribute(table: Table, line: str) -> bool:

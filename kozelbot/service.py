@@ -29,8 +29,16 @@ from kozelbot.table_cache import ENDED_CACHE
 from kozelbot.thinking import Thinker
 from kozelbot.tournament import tables
 
-__all__ = ["ENDED_CACHE", "MISSED_TO_AWAY", "STOP_VOTE_TIME", "Change", "GameService",
-           "Repository", "TableError", "computer"]  # fmt: skip
+__all__ = [
+    "ENDED_CACHE",
+    "MISSED_TO_AWAY",
+    "STOP_VOTE_TIME",
+    "Change",
+    "GameService",
+    "Repository",
+    "TableError",
+    "computer",
+]
 
 STOP_VOTE_TIME = seating.STOP_VOTE_TIME
 MISSED_TO_AWAY = turns.MISSED_TO_AWAY
@@ -98,11 +106,18 @@ class GameService(Tables):
         options = seating.lobby_options(variant, args, defaults)
         wait = self.lobby_ttl if wait is None else wait
         table = seating.lobby_table(
-            chat_id, thread_id, variant, options, creator_id, chat_title,
-            seed=self.rng.getrandbits(48), secret=self.entropy(32).hex(),
+            chat_id,
+            thread_id,
+            variant,
+            options,
+            creator_id,
+            chat_title,
+            seed=self.rng.getrandbits(48),
+            secret=self.entropy(32).hex(),
             invite=base64.urlsafe_b64encode(self.entropy(9)).decode(),
-            created_at=self.clock(), deadline=self.clock() + wait,
-        )  # fmt: skip
+            created_at=self.clock(),
+            deadline=self.clock() + wait,
+        )
         if tournament is not None and reserved is not None:
             table.tournament = tournament
             tables.reserve(table, reserved, reserved_names)
@@ -215,8 +230,9 @@ class GameService(Tables):
         assert player.user_id is not None
         await self._check_elsewhere(None, player.user_id)
         defaults = {**seating.PRIVATE_DEFAULTS, **(defaults or {})}
-        table = await self.new_game(player.user_id, player.user_id, args, variant,
-                                    defaults=defaults)  # fmt: skip
+        table = await self.new_game(
+            player.user_id, player.user_id, args, variant, defaults=defaults
+        )
         async with self.lock(table.game_id):
             table = await self._load(table.game_id, TableStatus.LOBBY)
             seating.sit_down(table, player, token)

@@ -24,9 +24,13 @@ from kozelbot.options import OptionError
 
 
 def play_match(
-    state: GameState, seed: int, *, on_deal: Any = None, max_deals: int = 10_000,
+    state: GameState,
+    seed: int,
+    *,
+    on_deal: Any = None,
+    max_deals: int = 10_000,
     level: str = QUICK_LEVEL,
-) -> GameState:  # fmt: skip
+) -> GameState:
     """Play ``state`` to its end with computer players of ``level`` (the normal player's by
     default: reproducible from the seed); ``on_deal(state, result)`` per deal."""
     rng = random.Random(f"{seed}:{level}")
@@ -39,8 +43,15 @@ def play_match(
             if isinstance(event, DealScored) and on_deal is not None:
                 on_deal(state, event)
 
-    advance(state, seed, lambda seat: True, choose, on_move=moved,
-            on_events=lambda events: moved(-1, None, events), limit=max_deals * 200)  # fmt: skip
+    advance(
+        state,
+        seed,
+        lambda seat: True,
+        choose,
+        on_move=moved,
+        on_events=lambda events: moved(-1, None, events),
+        limit=max_deals * 200,
+    )
     if not state.over:
         raise RuntimeError("match did not end")
     return state
@@ -70,8 +81,12 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
     parser.add_argument("--matches", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--trace", metavar="FILE")
-    parser.add_argument("--players", type=int, choices=(2, 3, 4),
-                        help="hvalenyi: 2 or 4; cover: 2 to 4 (fewer than 4: each for self)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=(2, 3, 4),
+        help="hvalenyi: 2 or 4; cover: 2 to 4 (fewer than 4: each for self)",
+    )
     args = parser.parse_args(argv)
     try:
         options = options_of(args.variant, args.option, args.players)
@@ -95,8 +110,12 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
                     line = state.deal_trace(result, match=match, players=players)
                     trace_file.write(json.dumps(line, ensure_ascii=False) + "\n")
 
-            final = play_match(new_state(args.variant, options), match_seed, on_deal=record,
-                               level=str(options["computer"]))
+            final = play_match(
+                new_state(args.variant, options),
+                match_seed,
+                on_deal=record,
+                level=str(options["computer"]),
+            )
             assert final.winner is not None
             wins[final.winner] += 1
     finally:

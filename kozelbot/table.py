@@ -205,8 +205,11 @@ class Table(BaseModel):
     @property
     def people(self) -> frozenset[int]:
         """Everyone this live game holds: seated people and those waiting for a seat."""
-        return frozenset(p.user_id for p in (*(p for _s, p in self.humans), *self.waiting)
-                         if p.user_id is not None)  # fmt: skip
+        return frozenset(
+            p.user_id
+            for p in (*(p for _s, p in self.humans), *self.waiting)
+            if p.user_id is not None
+        )
 
     @property
     def humans(self) -> list[tuple[int, Player]]:

@@ -179,9 +179,12 @@ class Thinker:
             # left behind if the bot is killed), and import the rules once each.
             context = multiprocessing.get_context("spawn")
             self._waiting_event = event = context.Event()
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
-                                             initializer=_start_worker,
-                                             initargs=(os.getpid(), event))  # fmt: skip
+            self._pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(os.getpid(), event),
+            )
         return self._pool
 
     @property
@@ -197,25 +200,29 @@ class Thinker:
         the first is thought joins it (the seed names the state: a match's seed and move).
         ``Overloaded`` if its budget was spent waiting (unless not ``sheds``: a 💡 hint is
         thought however short its time)."""
-        decision: Decision = await self._ask(DECISION, ("decide", seed, seat), think,
-                                             dump, seat, seed, sheds=sheds)  # fmt: skip
+        decision: Decision = await self._ask(
+            DECISION, ("decide", seed, seat), think, dump, seat, seed, sheds=sheds
+        )
         return decision
 
     async def review(self, position: Position, seed: str) -> Review:
         """One play of a deal reviewed (``analysis.review``) in a worker process, when no
         table's decision waits."""
-        found: Review = await self._ask(REVIEW, ("review", seed, position.seat), _review,
-                                        position, seed, sheds=False)  # fmt: skip
+        found: Review = await self._ask(
+            REVIEW, ("review", seed, position.seat), _review, position, seed, sheds=False
+        )
         return found
 
-    async def _ask(self, priority: int, key: Hashable, function: Callable[..., Any],
-                   *args: Any, sheds: bool) -> Any:  # fmt: skip
+    async def _ask(
+        self, priority: int, key: Hashable, function: Callable[..., Any], *args: Any, sheds: bool
+    ) -> Any:
         future = self._flying.get(key)
         if future is None:
             future = asyncio.get_running_loop().create_future()
             self._flying[key] = future
-            job = Job(priority, next(self._numbers), function, args, key, time.monotonic(),
-                      sheds, future)  # fmt: skip
+            job = Job(
+                priority, next(self._numbers), function, args, key, time.monotonic(), sheds, future
+            )
             heapq.heappush(self._waiting, job)
             if sheds:
                 asyncio.get_running_loop().call_later(self.budget_ms / 1000, self._expire, job)
@@ -304,10 +311,17 @@ class Thinker:
         last = list(self.measured)[-REPORTED:]
         latency = sorted(m[0] for m in last)
         budget = sorted(m[1] for m in last)
-        log.info("thinking: %d decisions, latency p50 %.0f p95 %.0f max %.0f ms, budget p50 "
-                 "%.0f ms, not thought %d, backlog %d", len(last), latency[len(last) // 2],
-                 latency[len(last) * 95 // 100], latency[-1], budget[len(last) // 2],
-                 sum(b <= 0 for b in budget), self.backlog)  # fmt: skip
+        log.info(
+            "thinking: %d decisions, latency p50 %.0f p95 %.0f max %.0f ms, budget p50 "
+            "%.0f ms, not thought %d, backlog %d",
+            len(last),
+            latency[len(last) // 2],
+            latency[len(last) * 95 // 100],
+            latency[-1],
+            budget[len(last) // 2],
+            sum(b <= 0 for b in budget),
+            self.backlog,
+        )
 
     async def _run(self, function: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()

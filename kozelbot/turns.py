@@ -53,8 +53,11 @@ def thinking_seat(table: Table, state: GameState) -> int | None:
     loop: ``GameService.think``), or ``None``."""
     family = family_of(table.variant)
     for seat in state.to_act():
-        if (computer_seat(table, seat) and level_of(table, seat) in SEARCHING
-                and family.searches(state, seat)):  # fmt: skip
+        if (
+            computer_seat(table, seat)
+            and level_of(table, seat) in SEARCHING
+            and family.searches(state, seat)
+        ):
             return seat
     return None
 
@@ -178,16 +181,23 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
             return False
         if think_later and state.hidden_turn:
             return False  # asked in a hidden step: it waits like a person (``pace_hidden``)
-        return not (think_later and level_of(table, seat) in SEARCHING
-                    and family.searches(state, seat))  # fmt: skip
+        return not (
+            think_later and level_of(table, seat) in SEARCHING and family.searches(state, seat)
+        )
 
     def choose(state: GameState, seat: int) -> Any:
         level = level_of(table, seat)
         return levels.choose(level, state, seat, random.Random(computer_seed(table, level)))
 
-    advance(state, table, plays_now, choose, on_move=moved,
-            on_events=lambda events: ledger.owe(change, events),
-            before_chance=lambda: seating.seat_waiting(change))  # fmt: skip
+    advance(
+        state,
+        table,
+        plays_now,
+        choose,
+        on_move=moved,
+        on_events=lambda events: ledger.owe(change, events),
+        before_chance=lambda: seating.seat_waiting(change),
+    )
     asked = None if state.over else asked_computer(table, state)
     thinks = None if state.over else thinking_seat(table, state)
     if think_later and (thinks is not None or asked is not None):
@@ -206,7 +216,7 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
         or table.deadline is None
         or change.back
         or not table.turn_time
-    ):  # fmt: skip  (no turn time: the deadline was a thinker's)
+    ):  # (no turn time: the deadline was a thinker's)
         table.deadline = now + move_time
         table.turn_time = move_time
 

@@ -235,8 +235,9 @@ class _Api:
         found = self.world.emu.photos.get(request.query.get("id", ""))
         if found is None:
             raise web.HTTPNotFound(text="no such photo")
-        return web.Response(body=found.data, content_type="image/png",
-                            headers={"Cache-Control": "max-age=3600"})  # fmt: skip
+        return web.Response(
+            body=found.data, content_type="image/png", headers={"Cache-Control": "max-age=3600"}
+        )
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         response = web.StreamResponse(
@@ -297,8 +298,11 @@ class _Api:
         message = emu.lookup(chat, message_id)
         if message is None or message.deleted or not message.from_bot:
             raise BadInput(f"no message {message_id} of the bot in chat {chat}")
-        if not any(data == button.get("callback_data") for row in (message.reply_markup or {})
-                   .get("inline_keyboard", []) for button in row):  # fmt: skip
+        if not any(
+            data == button.get("callback_data")
+            for row in (message.reply_markup or {}).get("inline_keyboard", [])
+            for button in row
+        ):
             raise BadInput(f"message {message_id} has no button with data {data!r}")
         query = emu.press_nowait(person, chat, message_id, data)
         try:

@@ -94,8 +94,9 @@ class Sandbox:
             fresh = data is None
         except ValueError as error:
             broken = self.chats_path.with_name(self.chats_path.name + ".broken")
-            log.warning("%s is unreadable (%s): kept as %s, starting afresh",
-                        self.chats_path, error, broken)  # fmt: skip
+            log.warning(
+                "%s is unreadable (%s): kept as %s, starting afresh", self.chats_path, error, broken
+            )
             self.chats_path.replace(broken)
             emu = self.emu = self._new_emulator()
             self.world = self._new_world()

@@ -112,8 +112,7 @@ def choose_button(message: ChatMessage, rng: random.Random) -> str | None:
     by = {action: data for _, data, action in moves}
     calls = [data for _, data, a in moves if a.startswith("call:")]
     gives = [data for _, data, a in moves if a.startswith("give:")]
-    returns = [data for text, data, a in moves
-               if a.startswith("return:") and not is_not_now(text)]  # fmt: skip
+    returns = [data for text, data, a in moves if a.startswith("return:") and not is_not_now(text)]
     if "redeal" in by:
         return by.get("keep", by["redeal"])
     if calls:
@@ -124,8 +123,7 @@ def choose_button(message: ChatMessage, rng: random.Random) -> str | None:
         return by.get("offer") or (gives[0] if gives else by["keep"])
     if returns:
         return returns[0]
-    cards = [data for text, data, a in moves
-             if a.startswith("play:") and not is_not_now(text)]  # fmt: skip
+    cards = [data for text, data, a in moves if a.startswith("play:") and not is_not_now(text)]
     return rng.choice(cards) if cards else None
 
 
@@ -296,9 +294,10 @@ class Autopilot:
             for key in [key for key, at in pressed.items() if now - at > RETRY_SECONDS]:
                 del pressed[key]
             moves = [
-                move for move in next_moves(self.emu, self.people, self.seed)
+                move
+                for move in next_moves(self.emu, self.people, self.seed)
                 if move.key not in pressed
-            ]  # fmt: skip
+            ]
             if not moves:
                 await self.emu.wait_change(0.5)
                 continue

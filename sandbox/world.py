@@ -75,8 +75,10 @@ class World:
     def create(cls, emu: BotApiEmulator, language: str = "ru") -> World:
         """A new world: four people and their group, person 1 its creator and admin. They
         have not pressed Start yet (``start_private`` once the bot runs)."""
-        people = [emu.add_user(first_name=name, language_code=language if language in
-                               LANGUAGES else "ru") for name in DEFAULT_NAMES]  # fmt: skip
+        people = [
+            emu.add_user(first_name=name, language_code=language if language in LANGUAGES else "ru")
+            for name in DEFAULT_NAMES
+        ]
         group = emu.add_group(
             title=GROUP_TITLES.get(language, DEFAULT_GROUP_TITLE),
             members=people,
@@ -197,10 +199,9 @@ class World:
                 for row in (message.reply_markup or {}).get("inline_keyboard", [])
             ],
             "reply_to": (
-                reply.message_id if reply is not None and reply.chat_id == message.chat_id
-                else None
+                reply.message_id if reply is not None and reply.chat_id == message.chat_id else None
             ),
-        }  # fmt: skip
+        }
 
     def messages_json(self, chat_id: int) -> list[JsonDict]:
         """The last :data:`MESSAGES_SHOWN` messages of a chat, oldest first."""

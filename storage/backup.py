@@ -155,4 +155,3 @@ class TemporaryCopy:
         """Discard the temporary file unless it was installed."""
         if not self._installed:
             self.discard()
-

@@ -77,8 +77,12 @@ class Storage:
         self.boards = Boards(self.database)
         self.tournaments = Tournaments(self.database)
         self.notices = Notices(self.database)
-        self.games = Games(self.database, people=self.people, posts=self.posts,
-                           followers=(self.tournaments, self.notices))  # fmt: skip
+        self.games = Games(
+            self.database,
+            people=self.people,
+            posts=self.posts,
+            followers=(self.tournaments, self.notices),
+        )
         self._closed = False
 
     # -- lifecycle -------------------------------------------------------------------------

@@ -103,8 +103,14 @@ class ChatFollower(Protocol):
 class Games:
     """The games of every chat, their logs and results (``Repository``)."""
 
-    def __init__(self, database: Database, *, people: People, posts: Posts,
-                 followers: Sequence[ChatFollower] = ()) -> None:  # fmt: skip
+    def __init__(
+        self,
+        database: Database,
+        *,
+        people: People,
+        posts: Posts,
+        followers: Sequence[ChatFollower] = (),
+    ) -> None:
         """Keep games through the shared connection; ``people`` and ``posts`` write their
         parts of a save; ``followers`` (tournaments, /notify subscribers) move with a group
         whose id changes, in the same transaction."""
@@ -135,9 +141,16 @@ class Games:
                 cursor = await tx.execute(
                     "INSERT INTO games (chat_id, thread_id, status, version, deadline, data,"
                     " created_at, updated_at) VALUES (?, ?, ?, ?, ?, '', ?, ?)",
-                    (table.chat_id, table.thread_id or 0, table.status.value, table.version,
-                     table.deadline, now, now),
-                )  # fmt: skip
+                    (
+                        table.chat_id,
+                        table.thread_id or 0,
+                        table.status.value,
+                        table.version,
+                        table.deadline,
+                        now,
+                        now,
+                    ),
+                )
             except sqlite3.IntegrityError as exc:
                 if _is_live_conflict(exc):
                     raise GameAlreadyRunning(table.chat_id) from exc
@@ -201,11 +214,19 @@ class Games:
                 await tx.executemany(
                     _MOVE_INSERT,
                     [
-                        (m.game_id, m.seq, m.deal_no, m.seat, m.action, m.source.value,
-                         m.user_id, now)
+                        (
+                            m.game_id,
+                            m.seq,
+                            m.deal_no,
+                            m.seat,
+                            m.action,
+                            m.source.value,
+                            m.user_id,
+                            now,
+                        )
                         for m in moves
                     ],
-                )  # fmt: skip
+                )
             if deals:
                 await self.add_deals(tx, deals, now)
             if result is not None:

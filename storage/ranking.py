@@ -157,11 +157,15 @@ async def count_result(tx: Transaction, result: MatchResult, now: float) -> None
         f"UPDATE match_players SET {', '.join(f'{k} = ?' for k in CORE_TALLIES)},"
         " tallies = ? WHERE game_id = ? AND seat = ?",
         [
-            (*(p.tally.get(k, 0) for k in CORE_TALLIES), to_json(_named(p.tally)),
-             result.game_id, p.seat)
+            (
+                *(p.tally.get(k, 0) for k in CORE_TALLIES),
+                to_json(_named(p.tally)),
+                result.game_id,
+                p.seat,
+            )
             for p in result.players
         ],
-    )  # fmt: skip
+    )
     people = _people(result.players)
     if not people:
         return

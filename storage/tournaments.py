@@ -77,9 +77,16 @@ class Tournaments:
                 cursor = await tx.execute(
                     "INSERT INTO tournaments (chat_id, thread_id, status, version, data,"
                     " created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, '', ?, ?, ?)",
-                    (tournament.chat_id, tournament.thread_id or 0, tournament.status.value,
-                     tournament.version, created_at, now, tournament.finished_at),
-                )  # fmt: skip
+                    (
+                        tournament.chat_id,
+                        tournament.thread_id or 0,
+                        tournament.status.value,
+                        tournament.version,
+                        created_at,
+                        now,
+                        tournament.finished_at,
+                    ),
+                )
             except sqlite3.IntegrityError as exc:
                 if _is_live_conflict(exc):
                     raise TournamentAlreadyRunning(tournament.chat_id) from exc
@@ -110,10 +117,17 @@ class Tournaments:
                 cursor = await tx.execute(
                     "UPDATE tournaments SET data = ?, status = ?, version = ?, thread_id = ?,"
                     " finished_at = ?, updated_at = ? WHERE tournament_id = ? AND version = ?",
-                    (tournament.to_json(), tournament.status.value, tournament.version,
-                     tournament.thread_id or 0, tournament.finished_at, now,
-                     tournament.tournament_id, tournament.version - 1),
-                )  # fmt: skip
+                    (
+                        tournament.to_json(),
+                        tournament.status.value,
+                        tournament.version,
+                        tournament.thread_id or 0,
+                        tournament.finished_at,
+                        now,
+                        tournament.tournament_id,
+                        tournament.version - 1,
+                    ),
+                )
             except sqlite3.IntegrityError as exc:
                 if _is_live_conflict(exc):
                     raise TournamentAlreadyRunning(tournament.chat_id) from exc
@@ -201,6 +215,7 @@ class Tournaments:
         if not fits(tournament_id, round_no, table_no):
             return None
         async with self._db.read() as reader:
-            return await open_game(reader, TournamentTable(
-                tournament_id=tournament_id, round_no=round_no, table_no=table_no
-            ))  # fmt: skip
+            return await open_game(
+                reader,
+                TournamentTable(tournament_id=tournament_id, round_no=round_no, table_no=table_no),
+            )

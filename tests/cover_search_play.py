@@ -32,11 +32,16 @@ OPTION_SETS: dict[str, dict[str, Any]] = {
     "seed000-poshka": {"opening": "seed000", "poshka": True},
     "self2-classic": {"mode": "self", "players": 2},
     "self4-quick-poshka": {"mode": "self", "players": 4, "hand": 4, "poshka": True},
-    "self3-quick-seed000-save21": {"mode": "self", "players": 3, "hand": 4,
-                                   "opening": "seed000", "save": 21},
+    "self3-quick-seed000-save21": {
+        "mode": "self",
+        "players": 3,
+        "hand": 4,
+        "opening": "seed000",
+        "save": 21,
+    },
     "pairs-classic-poshka": {"poshka": True},
     "self2-quick-seed000": {"mode": "self", "players": 2, "hand": 4, "opening": "seed000"},
-}  # fmt: skip
+}
 """Every option the cover preset has, in the sets the differential test plays."""
 MAIN = ("pairs-classic", "self3-classic", "pairs-quick", "seed000-poshka")
 """The option sets the brief names; the others play a quarter as many positions."""
@@ -77,8 +82,12 @@ def scrambled(options: dict[str, Any], rng: random.Random) -> CoverState:
         game.hands[leader].append(deck.pop())
     game.talon = [deck.pop() for _ in range(min(len(deck), rng.choice((0, 1, 2, 3, 5, 9))))]
     if rng.random() < 0.5:  # four of a kind in a hand, or three and the fourth on the talon
-        _plant([*game.hands, game.talon, deck], rng.choice(seats),
-               rng.choice((Rank.ACE, Rank.SIX)), rng.choice((3, 4)))  # fmt: skip
+        _plant(
+            [*game.hands, game.talon, deck],
+            rng.choice(seats),
+            rng.choice((Rank.ACE, Rank.SIX)),
+            rng.choice((3, 4)),
+        )
     game.trump = rng.choice(list(Suit))
     # shown: the cut card (seed 000), or a classic talon's bottom card, drawn already
     game.bottom_shown = rules.cut_opening or (rules.classic and not game.talon)
@@ -91,12 +100,22 @@ def scrambled(options: dict[str, Any], rng: random.Random) -> CoverState:
         taken, deck = deck[:share], deck[share:]
         taker = rules.seats.members(side)[0] if rules.pairs else seats[side % len(seats)]
         face_up, face_down = taken[: len(taken) // 2], taken[len(taken) // 2 :]
-        game.rounds.append({
-            "taker": taker, "lead": bits.text(bits.mask_of(face_up)).split(),
-            "actions": [{"seat": taker, "type": "discard",
-                         "cards": bits.text(bits.mask_of(face_down)).split()}],
-            "levelling": [], "draws": [], "trump": game.trump.value,
-        })  # fmt: skip
+        game.rounds.append(
+            {
+                "taker": taker,
+                "lead": bits.text(bits.mask_of(face_up)).split(),
+                "actions": [
+                    {
+                        "seat": taker,
+                        "type": "discard",
+                        "cards": bits.text(bits.mask_of(face_down)).split(),
+                    }
+                ],
+                "levelling": [],
+                "draws": [],
+                "trump": game.trump.value,
+            }
+        )
         game.points[rules.side_of(taker)] += sum(card.points for card in taken)
         game.last_taker = taker
     game.round = Round(leader=leader, first_leader=leader, last_beater=leader)
@@ -135,8 +154,9 @@ class Differential:
             if set(got) != set(expected) or len(got) != len(set(got)):
                 extra = sorted(describe(m) for m in set(got) - set(expected))
                 missing = sorted(describe(m) for m in set(expected) - set(got))
-                raise AssertionError(f"seat {seat} in {state.phase}: extra {extra}, "
-                                     f"missing {missing}")  # fmt: skip
+                raise AssertionError(
+                    f"seat {seat} in {state.phase}: extra {extra}, missing {missing}"
+                )
             open_claims |= {m for m in got if kind_of(m) == CLAIM}
         assert pos.to_act() == tuple(state.to_act())
         assert set(pos.claims()) == open_claims
@@ -176,8 +196,10 @@ class Differential:
         if any(isinstance(e, TrumpChanged) for e in events):
             self.counts["trump changes"] += 1
         if (taken or isinstance(action, Level)) and state.phase is not Phase.LEVEL:
-            drawn = {e["seat"]: mask_of(map(Card.parse, e["cards"]))
-                     for e in state.game.rounds[-1]["draws"]}  # fmt: skip
+            drawn = {
+                e["seat"]: mask_of(map(Card.parse, e["cards"]))
+                for e in state.game.rounds[-1]["draws"]
+            }
             assert pos.drawn == tuple(drawn.get(s, 0) for s in range(state.players))
             self.counts["draws"] += 1
             if any(pos.drawn) and not pos.talon_left:
@@ -192,10 +214,25 @@ class Differential:
         got = result(pos)
         self.counts["games"] += 1
         self.counts[f"outcome {scored.outcome}"] += 1
-        assert (got.outcome.value, got.points, got.tricks_won, got.award, got.multiplier,
-                got.score, got.trump.value, got.last_taker) == (
-            scored.outcome, scored.points, scored.tricks_won, scored.award, scored.multiplier,
-            scored.score, scored.details["trump"], scored.details["last_taker"])  # fmt: skip
+        assert (
+            got.outcome.value,
+            got.points,
+            got.tricks_won,
+            got.award,
+            got.multiplier,
+            got.score,
+            got.trump.value,
+            got.last_taker,
+        ) == (
+            scored.outcome,
+            scored.points,
+            scored.tricks_won,
+            scored.award,
+            scored.multiplier,
+            scored.score,
+            scored.details["trump"],
+            scored.details["last_taker"],
+        )
         assert (got.eggs, got.out, got.winner) == (state.eggs, tuple(state.out), state.winner)
         if state.out:
             self.counts["games with seats out"] += 1
@@ -218,8 +255,7 @@ def round_trip(pos: Position, rng: random.Random, depth: int) -> int:
     return len(trail)
 
 
-def play(options: dict[str, Any], positions: int, seed: int,
-         trips: int = 0) -> Counter[str]:  # fmt: skip
+def play(options: dict[str, Any], positions: int, seed: int, trips: int = 0) -> Counter[str]:
     """Random matches (a quarter of the games begun from a ``scrambled`` position) through
     the engine and the search side by side until ``positions`` positions were compared; at
     every ``trips``-th position also a ``round_trip`` of 1–60 moves. The counts."""

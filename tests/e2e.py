@@ -58,8 +58,9 @@ def bot_settings(emu: BotApiEmulator, db_path: Path, **overrides: object) -> Set
 
 def fast_limits() -> Limits:
     """Emulator limits scaled like ``bot_settings`` (20 per second per group)."""
-    return Limits(group_per_window=20, group_window=1.0, private_per_window=None,
-                  global_per_second=None)  # fmt: skip
+    return Limits(
+        group_per_window=20, group_window=1.0, private_per_window=None, global_per_second=None
+    )
 
 
 class BotRunner:
@@ -72,8 +73,11 @@ class BotRunner:
 
     async def start(self) -> KozelApplication:
         # A seeded run replays its matches: the secrets come from the seed too.
-        app = build_application(self.settings, rng=random.Random(self.seed),
-                                entropy=random.Random(f"{self.seed}:entropy").randbytes)
+        app = build_application(
+            self.settings,
+            rng=random.Random(self.seed),
+            entropy=random.Random(f"{self.seed}:entropy").randbytes,
+        )
         await app.initialize()
         assert app.post_init is not None
         await app.post_init(app)
@@ -134,8 +138,9 @@ class Players:
         user, message = found
         return user.id, message.message_id, tuple(d for row in message.buttons for _, d in row)
 
-    async def moved_on(self, before: tuple[int, int, tuple[str, ...]] | None,
-                       timeout: float = 60.0) -> None:
+    async def moved_on(
+        self, before: tuple[int, int, tuple[str, ...]] | None, timeout: float = 60.0
+    ) -> None:
         """Wait until the turn is no longer ``before`` (or the match is over)."""
         await self.emu.wait_for(lambda: self.turn_key() != before or self.match_over, timeout)
 
@@ -316,10 +321,16 @@ class BotProcess:
         }
         with self.log.open("ab") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, *self.python_args, "-m", "kozelbot", *self.args,
-                cwd=self.workdir, env=env,
-                stdout=log, stderr=log,
-            )  # fmt: skip
+                sys.executable,
+                *self.python_args,
+                "-m",
+                "kozelbot",
+                *self.args,
+                cwd=self.workdir,
+                env=env,
+                stdout=log,
+                stderr=log,
+            )
 
     async def kill(self) -> None:
         """SIGKILL: no shutdown code runs, as with a crash or a power cut."""

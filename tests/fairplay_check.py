@@ -46,10 +46,13 @@ def with_check(emu: BotApiEmulator, chat_id: int) -> ChatMessage | None:
 def digits_shown(emu: BotApiEmulator, chat_id: int) -> list[str]:
     """Every line, in every state of the bot's messages in a chat (buttons too), that shows
     fair-play digits — a seal, a ``kozel2:`` key, a secret — the private check excepted."""
-    return [f"#{s.message_id}/{s.edit}: {line}" for s in states(emu, chat_id, "")
-            if s.from_bot and not s.text.startswith(HEADS)
-            for line in [*s.text.splitlines(), *s.buttons]
-            if HEXISH.search(line) or "kozel2:" in line]  # fmt: skip
+    return [
+        f"#{s.message_id}/{s.edit}: {line}"
+        for s in states(emu, chat_id, "")
+        if s.from_bot and not s.text.startswith(HEADS)
+        for line in [*s.text.splitlines(), *s.buttons]
+        if HEXISH.search(line) or "kozel2:" in line
+    ]
 
 
 def _checks(emu: BotApiEmulator, user_id: int) -> list[ChatMessage]:
@@ -57,34 +60,42 @@ def _checks(emu: BotApiEmulator, user_id: int) -> list[ChatMessage]:
 
 
 async def check_the_deals(
-    emu: BotApiEmulator, chat_id: int, user: User, traces: Sequence[Mapping[str, Any]],
+    emu: BotApiEmulator,
+    chat_id: int,
+    user: User,
+    traces: Sequence[Mapping[str, Any]],
     over: ChatMessage | None = None,
-) -> int:  # fmt: skip
+) -> int:
     """``user`` presses the match's 🔑 button in ``chat_id`` (``over``'s; the latest one by
     default); every shuffle of ``traces`` (the match's stored deals) gets one ``kozelbot
     verify`` line that holds. The count checked."""
-    seeds = [str(r["seed"]) for trace in traces
-             for r in [*trace.get("redealt", ()), trace]]  # fmt: skip
+    seeds = [str(r["seed"]) for trace in traces for r in [*trace.get("redealt", ()), trace]]
     assert seeds, "the match stored no shuffle"
     over = over or with_check(emu, chat_id)
     assert over is not None, "no «🔑 Проверить раздачи» under the match's result"
     before = {m.message_id for m in _checks(emu, user.id)}
-    label = next(label for row in inline_buttons(over.reply_markup) for label, _ in row
-                 if label in CHECK_LABELS)  # fmt: skip
+    label = next(
+        label
+        for row in inline_buttons(over.reply_markup)
+        for label, _ in row
+        if label in CHECK_LABELS
+    )
     await emu.press(user, chat_id, over.message_id, text=label)
 
     def shown() -> str:
         return "\n".join(m.text for m in _checks(emu, user.id) if m.message_id not in before)
 
-    await emu.wait_for(lambda: all(f"verify {seed} " in shown() for seed in seeds),
-                       what="every deal's verify line")  # fmt: skip
+    await emu.wait_for(
+        lambda: all(f"verify {seed} " in shown() for seed in seeds), what="every deal's verify line"
+    )
     body = shown()
     values = dict(VARIABLE.findall(body))
     commands = COMMAND.findall(body)
     assert [seed for seed, _, _ in commands] == seeds
     for seed, digest, flags in commands:
         assert flags == ' --secret "$SECRET" --seal "$SEAL" --client "$PLAYERS"', flags
-        result = verify(seed, digest, secret=values["SECRET"], seal=values["SEAL"],
-                        client=values["PLAYERS"])  # fmt: skip
+        result = verify(
+            seed, digest, secret=values["SECRET"], seal=values["SEAL"], client=values["PLAYERS"]
+        )
         assert result.matches and result.secret_sealed and result.key_derived, seed
     return len(commands)

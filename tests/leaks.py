@@ -155,14 +155,20 @@ async def scan(emu: BotApiEmulator, storage: Storage, game_ids: list[int]) -> li
             continue  # lobby, rules, help: they name cards of the rules, not of any hand
         deal_no = int(deal_match.group(1)) - 1
         shown_before = {
-            card for game_id in game_ids for when, d, card in played[game_id]
+            card
+            for game_id in game_ids
+            for when, d, card in played[game_id]
             if d == deal_no and when <= sent + SLACK
-        }  # fmt: skip
+        }
         unplayed = {
-            card for card in cards - shown_before
-            if not any(chat_id in owners.get((g, deal_no), {}).get(card, set())
-                       or card in announced.get((g, deal_no), set()) for g in game_ids)
-        }  # fmt: skip
+            card
+            for card in cards - shown_before
+            if not any(
+                chat_id in owners.get((g, deal_no), {}).get(card, set())
+                or card in announced.get((g, deal_no), set())
+                for g in game_ids
+            )
+        }
         if unplayed:
             leaks.append(Leak(chat_id, text, f"unplayed {unplayed} of deal {deal_no + 1}"))
     for game_id in game_ids:
@@ -189,15 +195,20 @@ async def _secret_steps(
                 shown.append(secret_steps.Shown(when, int(found.group(1)) - 1, text))
     if table.variant == "cover":
         sides = cover_sides(table)
-        why = [w for d in await storage.games.deals(game_id)
-               for w in secret_steps.open_points_leaks(d.trace, shown, sides)]  # fmt: skip
+        why = [
+            w
+            for d in await storage.games.deals(game_id)
+            for w in secret_steps.open_points_leaks(d.trace, shown, sides)
+        ]
     else:
         rows = await storage.database.fetchall(  # a test-only look at the raw log, with its times
             "SELECT created_at, deal_no, action FROM moves WHERE game_id = ? ORDER BY seq",
             (game_id,),
         )
-        moves = [secret_steps.Logged(float(r["created_at"]), int(r["deal_no"]), str(r["action"]))
-                 for r in rows]  # fmt: skip
+        moves = [
+            secret_steps.Logged(float(r["created_at"]), int(r["deal_no"]), str(r["action"]))
+            for r in rows
+        ]
         why = secret_steps.secret_step_leaks(table.variant, moves, shown)
     return [Leak(table.chat_id, "", reason) for reason in why]
 
@@ -222,9 +233,15 @@ def cover_sides(table: Table) -> list[list[str]]:
     two names, or one player's."""
     pairs = table.options.get("mode", "pairs") == "pairs"
     count = 2 if pairs else len(table.seats)
-    return [[pair_name(table, side, translator(lang)) if pairs
-             else seat_name(table, side, translator(lang)) for lang in LANGUAGES]
-            for side in range(count)]  # fmt: skip
+    return [
+        [
+            pair_name(table, side, translator(lang))
+            if pairs
+            else seat_name(table, side, translator(lang))
+            for lang in LANGUAGES
+        ]
+        for side in range(count)
+    ]
 
 
 async def _plays(storage: Storage, game_id: int) -> list[tuple[float, int, str]]:

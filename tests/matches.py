@@ -37,12 +37,18 @@ def finished_match(
     names = ["Anna", "Борис", "Вика", "Дмитро"][: state.players]
     contributions = ["ab", "cd"] if fair else []
     table = Table(
-        game_id=7, chat_id=-100, variant=variant, options=options, creator_id=1, seed=seed,
+        game_id=7,
+        chat_id=-100,
+        variant=variant,
+        options=options,
+        creator_id=1,
+        seed=seed,
         secret=f"{seed:064x}" if fair else "",
-        contributions=contributions, client_seed=players_seed(contributions) if fair else "",
+        contributions=contributions,
+        client_seed=players_seed(contributions) if fair else "",
         seats=[Player(user_id=i + 1, name=n) for i, n in enumerate(names)],
         status=TableStatus.PLAYING,
-    )  # fmt: skip
+    )
     deals: list[DealRecord] = []
     moves: list[MoveRecord] = []
 
@@ -58,8 +64,16 @@ def finished_match(
         action = family.choose(state, seat)
         deal_no = state.deal_shown or 0
         events = state.apply(seat, action)
-        moves.append(MoveRecord(game_id=7, seq=len(moves) + 1, deal_no=deal_no, seat=seat,
-                                action=str(action), source=MoveSource.COMPUTER))  # fmt: skip
+        moves.append(
+            MoveRecord(
+                game_id=7,
+                seq=len(moves) + 1,
+                deal_no=deal_no,
+                seat=seat,
+                action=str(action),
+                source=MoveSource.COMPUTER,
+            )
+        )
         keep(events)
     return table.model_copy(update={"status": TableStatus.FINISHED}), deals, moves
 
@@ -67,8 +81,9 @@ def finished_match(
 async def store_finished(games: Games, name: str, seed: int, chat_id: int = -777) -> int:
     """``finished_match`` saved in a database as the bot would have left it; its game id."""
     table, deals, moves = finished_match(name, seed)
-    created = await games.create_game(table.model_copy(
-        update={"status": TableStatus.LOBBY, "game_id": 0, "chat_id": chat_id}))  # fmt: skip
+    created = await games.create_game(
+        table.model_copy(update={"status": TableStatus.LOBBY, "game_id": 0, "chat_id": chat_id})
+    )
     game_id = created.game_id
     await games.save_game(
         created.model_copy(update={"status": TableStatus.FINISHED, "version": created.version + 1}),

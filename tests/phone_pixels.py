@@ -142,14 +142,14 @@ async def rows(lines: Iterable[tuple[str, int]]) -> dict[tuple[str, int], list[s
             found: dict[str, Any] = {}
             for start in range(0, len(wanted), 2000):
                 chunk = wanted[start : start + 2000]
-                with tempfile.NamedTemporaryFile("w", suffix=".html", delete=False,
-                                                 encoding="utf-8") as file:  # fmt: skip
+                with tempfile.NamedTemporaryFile(
+                    "w", suffix=".html", delete=False, encoding="utf-8"
+                ) as file:
                     file.write(page(chunk))
                 path = Path(file.name)
                 try:
                     await window.goto(path.as_uri())
-                    measured = await window.evaluate(MEASURE % {"emoji": EMOJI_PX,
-                                                                "size": FONT_PX})  # fmt: skip
+                    measured = await window.evaluate(MEASURE % {"emoji": EMOJI_PX, "size": FONT_PX})
                 finally:
                     path.unlink()
                 if not measured["font"]:

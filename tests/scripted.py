@@ -126,10 +126,16 @@ NAMES = ("Аня", "Борис", "Вера", "Глеб")
 def playing_table(state: MatchState, names: tuple[str, ...] = NAMES) -> Table:
     """A group table playing ``state`` (its variant and options), people in seat order."""
     return Table(
-        game_id=1, chat_id=-100, variant=state.variant, options=state.options, creator_id=1,
-        status=TableStatus.PLAYING, seed=1, state=state.dump(),
+        game_id=1,
+        chat_id=-100,
+        variant=state.variant,
+        options=state.options,
+        creator_id=1,
+        status=TableStatus.PLAYING,
+        seed=1,
+        state=state.dump(),
         seats=[Player(user_id=100 + seat, name=names[seat]) for seat in range(state.players)],
-    )  # fmt: skip
+    )
 
 
 def new_match(**options: object) -> MatchState:

@@ -68,8 +68,10 @@ def secret_step_leaks(variant: str, moves: Sequence[Logged], shown: Sequence[Sho
     run: list[Logged] = []
     before: Logged | None = None
     for move in [*moves, None]:
-        if move is not None and secret(variant, move.action) and (
-            not run or run[-1].deal == move.deal
+        if (
+            move is not None
+            and secret(variant, move.action)
+            and (not run or run[-1].deal == move.deal)
         ):
             run.append(move)
             continue
@@ -95,11 +97,14 @@ def _run_leaks(run: list[Logged], before: Logged | None, shown: Sequence[Shown])
     during = [s for s in shown if s.deal == deal and start < s.when <= last]
     found = [
         f"deal {deal + 1}: the table shows a secret step without the neutral line: {s.text!r}"
-        for s in during if not any(line in s.text for line in WAITING)
-    ]  # fmt: skip
+        for s in during
+        if not any(line in s.text for line in WAITING)
+    ]
     if len({s.text for s in during}) > 1:
-        found.append(f"deal {deal + 1}: the table changed as a secret decision was made "
-                     f"({', '.join(m.action for m in run)})")  # fmt: skip
+        found.append(
+            f"deal {deal + 1}: the table changed as a secret decision was made "
+            f"({', '.join(m.action for m in run)})"
+        )
     return found
 
 
@@ -132,8 +137,15 @@ def open_points_leaks(
     totals = [0] * count
     possible = [tuple(totals)]
     for rnd in trace["rounds"]:
-        face_up = [*rnd["lead"], *(code for move in rnd["actions"] if move.get("type") == "beat"
-                                   for code in move["cards"])]  # fmt: skip
+        face_up = [
+            *rnd["lead"],
+            *(
+                code
+                for move in rnd["actions"]
+                if move.get("type") == "beat"
+                for code in move["cards"]
+            ),
+        ]
         taker = rnd["taker"] if rnd["taker"] is not None else rnd["leader"]
         totals[taker % 2 if pairs else taker] += sum(Card.parse(c).points for c in face_up)
         possible.append(tuple(totals))
@@ -142,8 +154,11 @@ def open_points_leaks(
         figures = open_points_shown(text.text, sides) if text.deal == trace["deal"] else None
         if figures is None:
             continue
-        if not any(all(f is None or f == p for f, p in zip(figures, vector, strict=True))
-                   for vector in possible):  # fmt: skip
-            found.append(f"game {trace['deal'] + 1}: open points {figures} are not the "
-                         "face-up cards'")  # fmt: skip
+        if not any(
+            all(f is None or f == p for f, p in zip(figures, vector, strict=True))
+            for vector in possible
+        ):
+            found.append(
+                f"game {trace['deal'] + 1}: open points {figures} are not the face-up cards'"
+            )
     return found

@@ -28,20 +28,29 @@ KING, SEVEN = PlayCard(Card.parse("KS")), PlayCard(Card.parse("7S"))
 
 
 def _table(variant: str = "hvalenyi") -> Table:
-    return Table(game_id=7, chat_id=ANN, variant=variant, options={}, creator_id=ANN, seed=1,
-                 seats=[None] * 4)  # fmt: skip
+    return Table(
+        game_id=7,
+        chat_id=ANN,
+        variant=variant,
+        options={},
+        creator_id=ANN,
+        seed=1,
+        seats=[None] * 4,
+    )
 
 
 def _decision(margin: float, first: object = KING, second: object = SEVEN) -> Decision:
-    return Decision(first, values=((first, 1.0), (second, 1.0 - margin)), reason="take",
-                    fields={"points": 14})  # fmt: skip
+    return Decision(
+        first, values=((first, 1.0), (second, 1.0 - margin)), reason="take", fields={"points": 14}
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("variant", ["hvalenyi", "kryuk", "sixes", "belka"])
 @pytest.mark.parametrize("margin", [0.06, 0.1, 0.49, 0.5, 1.26, 2.5])
-def test_a_hint_never_shows_a_fraction_of_the_unit(language: str, variant: str,
-                                                   margin: float) -> None:  # fmt: skip
+def test_a_hint_never_shows_a_fraction_of_the_unit(
+    language: str, variant: str, margin: float
+) -> None:
     text = hint_text(_table(variant), _decision(margin), translator(language))
     assert FRACTION.search(text) is None, text
 
@@ -75,8 +84,9 @@ def test_the_cover_hint_starts_with_a_capital() -> None:
 
 
 def _review(loss: float, trick: int = 4) -> Review:
-    return Review(number=2, played=KING, best=SEVEN, played_value=-loss, best_value=0.0,
-                  trick=trick)  # fmt: skip
+    return Review(
+        number=2, played=KING, best=SEVEN, played_value=-loss, best_value=0.0, trick=trick
+    )
 
 
 def test_the_analysis_names_the_trick_and_the_card_in_whole_eyes() -> None:

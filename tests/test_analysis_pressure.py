@@ -40,8 +40,12 @@ class CountingThinker(Thinker):
 async def _two_deals_played(storage: Storage) -> int:
     """Аня's match against three quick computers, played (her first legal move each
     turn) until two deals are scored. Returns the game."""
-    service = GameService(storage.games, rng=random.Random(5), clock=lambda: 1000.0,
-                          entropy=random.Random("press").randbytes)  # fmt: skip
+    service = GameService(
+        storage.games,
+        rng=random.Random(5),
+        clock=lambda: 1000.0,
+        entropy=random.Random("press").randbytes,
+    )
     change = await service.play_private(Player(user_id=ANN, name="Аня"), ["computer=normal"])
     game_id = change.table.game_id
     for _ in range(400):

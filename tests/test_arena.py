@@ -30,18 +30,33 @@ def _without_times(figures: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_seed_gives_the_same_summary_in_one_process_or_two() -> None:
-    one = _run("--variant", "kryuk", "--a", "normal", "--b", "easy", "--matches", "6",
-               "--seed", "5")  # fmt: skip
-    two = _run("--variant", "kryuk", "--a", "normal", "--b", "easy", "--matches", "6",
-               "--seed", "5", "--jobs", "2")  # fmt: skip
+    one = _run(
+        "--variant", "kryuk", "--a", "normal", "--b", "easy", "--matches", "6", "--seed", "5"
+    )
+    two = _run(
+        "--variant",
+        "kryuk",
+        "--a",
+        "normal",
+        "--b",
+        "easy",
+        "--matches",
+        "6",
+        "--seed",
+        "5",
+        "--jobs",
+        "2",
+    )
     assert _without_times(one) == _without_times(two)
     assert one["games"] == 12  # each match played with the pairs swapped
 
 
-@pytest.mark.parametrize(("words", "players", "games"), [([], None, 2), ([], 2, 2),
-                                                          (["mode=self"], 3, 3)])  # fmt: skip
-def test_duplicate_seats_a_in_every_seating(words: list[str], players: int | None,
-                                            games: int) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    ("words", "players", "games"), [([], None, 2), ([], 2, 2), (["mode=self"], 3, 3)]
+)
+def test_duplicate_seats_a_in_every_seating(
+    words: list[str], players: int | None, games: int
+) -> None:
     """Pairs: A holds each pair once; each for self: A holds each seat once."""
     variant = "cover" if words else "hvalenyi"
     options = options_of(variant, words, players)
@@ -65,8 +80,9 @@ def test_a_game_replays_from_its_seed() -> None:
 def test_normal_beats_easy_clearly() -> None:
     """Today's figure (the issue: 0.88 in hvalenyi): over 40 games the interval's lower
     bound stays above a half."""
-    figures = _run("--variant", "hvalenyi", "--a", "normal", "--b", "easy", "--matches", "20",
-                   "--seed", "1")  # fmt: skip
+    figures = _run(
+        "--variant", "hvalenyi", "--a", "normal", "--b", "easy", "--matches", "20", "--seed", "1"
+    )
     low, high = figures["a_win_interval"]
     assert 0.5 < low <= figures["a_win_rate"] <= high <= 1.0
     assert figures["mean_award_per_deal"]["normal"] > figures["mean_award_per_deal"]["easy"]
@@ -84,8 +100,12 @@ def test_the_wilson_interval() -> None:
 
 
 def test_bad_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    for argv in (["--a", "normal", "--b", "normal"], ["--matches", "0"], ["--a", "wizard"],
-                 ["--option", "deck=33"]):  # fmt: skip
+    for argv in (
+        ["--a", "normal", "--b", "normal"],
+        ["--matches", "0"],
+        ["--a", "wizard"],
+        ["--option", "deck=33"],
+    ):
         with pytest.raises(SystemExit) as stopped:
             arena.run(argv, io.StringIO())
         assert stopped.value.code == 2

@@ -197,9 +197,9 @@ async def test_the_board_ranks_by_rating_then_matches_then_id_with_known_names(
     # equal ratings (partners always together): the smaller id first
     assert [r.user_id for r in board] == [ANNA, VERA, BORIS, GLEB]
     assert board[2].name == "Борис"
-    assert [
-        r.user_id for r in await storage.boards.board("hvalenyi", chat_id=CHAT, limit=1)
-    ] == [ANNA]
+    assert [r.user_id for r in await storage.boards.board("hvalenyi", chat_id=CHAT, limit=1)] == [
+        ANNA
+    ]
     assert await storage.boards.board("hvalenyi", chat_id=CHAT, limit=0) == []
 
 
@@ -260,8 +260,11 @@ async def test_stats_per_variant_add_up_the_tallies(storage: Storage) -> None:
         0.0,
         None,
     )
-    stored = await rows(storage, "SELECT seat, deals, points, timeouts, tallies FROM match_players"
-                                 " WHERE game_id = 1 ORDER BY seat")  # fmt: skip
+    stored = await rows(
+        storage,
+        "SELECT seat, deals, points, timeouts, tallies FROM match_players"
+        " WHERE game_id = 1 ORDER BY seat",
+    )
     seat, deals, points, timeouts, named_json = stored[0]
     named = json.loads(named_json)
     per_seat = [(seat, deals, points, *(named.get(k, 0) for k in TALLIES), timeouts)]
@@ -272,14 +275,20 @@ async def test_a_family_counts_anything_by_name_without_a_migration(storage: Sto
     """Issue #16: a family's counts are stored by name; one no family had before (a cover
     game's claims, say) is kept and read back as it is, zeros not stored."""
     tally = {"deals": 3, "points": 150, "claims": 2, "eggs": 0}
-    await finish(storage, [ANNA, BORIS, CPU], 0, variant="cover", each_for_self=True,
-                 tally=tally)  # fmt: skip
-    await finish(storage, [ANNA, BORIS, CPU], 1, variant="cover", each_for_self=True,
-                 tally={**tally, "claims": 1})  # fmt: skip
+    await finish(storage, [ANNA, BORIS, CPU], 0, variant="cover", each_for_self=True, tally=tally)
+    await finish(
+        storage,
+        [ANNA, BORIS, CPU],
+        1,
+        variant="cover",
+        each_for_self=True,
+        tally={**tally, "claims": 1},
+    )
     (cover,) = await storage.boards.player_stats(ANNA)
     assert cover.tallies == {"claims": 3} and (cover.deals, cover.points) == (6, 300)
-    assert await rows(storage, "SELECT name, count FROM player_tallies WHERE user_id = ?",
-                      ANNA) == [("claims", 3)]  # fmt: skip
+    assert await rows(
+        storage, "SELECT name, count FROM player_tallies WHERE user_id = ?", ANNA
+    ) == [("claims", 3)]
 
 
 async def test_abandons_are_counted_per_variant_and_flag_the_person(storage: Storage) -> None:

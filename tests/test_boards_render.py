@@ -68,12 +68,20 @@ def row(user_id: int, name: str, rating: int, matches: int, wins: int) -> BoardR
 
 def record(variant: str = "hvalenyi", **changes: object) -> VariantStats:
     values: dict[str, object] = {
-        "variant": variant, "matches": 12, "wins": 8, "deals": 30, "points": 1240,
+        "variant": variant,
+        "matches": 12,
+        "wins": 8,
+        "deals": 30,
+        "points": 1240,
         "points_per_deal": 1240 / 30,
         "tallies": {"catches": 2, "eggs": 3, "lyusyas": 1, "handoffs": 4},
-        "timeouts": 5, "abandons": 6, "flagged": False, "best_partner": None, "streak": 0,
+        "timeouts": 5,
+        "abandons": 6,
+        "flagged": False,
+        "best_partner": None,
+        "streak": 0,
         "rating": 17,
-    }  # fmt: skip
+    }
     values.update(changes)
     return VariantStats.model_validate(values)
 
@@ -81,25 +89,54 @@ def record(variant: str = "hvalenyi", **changes: object) -> VariantStats:
 def players(*names: str | None) -> tuple[HistoryPlayer, ...]:
     """Seats in order, pairs 0+2 against 1+3; ``None`` is a computer."""
     return tuple(
-        HistoryPlayer(seat=seat, name=name or f"cpu{seat}", side=seat % 2,
-                      user_id=None if name is None else 100 + seat)
+        HistoryPlayer(
+            seat=seat,
+            name=name or f"cpu{seat}",
+            side=seat % 2,
+            user_id=None if name is None else 100 + seat,
+        )
         for seat, name in enumerate(names)
-    )  # fmt: skip
+    )
 
 
-def match(game_id: int, *names: str | None, winner: int = 0, score: tuple[int, ...] = (12, 4),
-          variant: str = "hvalenyi", deals: int = 7) -> HistoryRow:  # fmt: skip
-    return HistoryRow(game_id=game_id, variant=variant, finished_at=1_700_000_000.0,
-                      score=score, winner_side=winner, deals=deals,
-                      players=players(*names))  # fmt: skip
+def match(
+    game_id: int,
+    *names: str | None,
+    winner: int = 0,
+    score: tuple[int, ...] = (12, 4),
+    variant: str = "hvalenyi",
+    deals: int = 7,
+) -> HistoryRow:
+    return HistoryRow(
+        game_id=game_id,
+        variant=variant,
+        finished_at=1_700_000_000.0,
+        score=score,
+        winner_side=winner,
+        deals=deals,
+        players=players(*names),
+    )
 
 
-def deal(number: int, *, outcome: str = "normal", award: tuple[int, int] = (2, 0),
-         seed: bool = True, multiplier: int = 1) -> DealRecord:  # fmt: skip
+def deal(
+    number: int,
+    *,
+    outcome: str = "normal",
+    award: tuple[int, int] = (2, 0),
+    seed: bool = True,
+    multiplier: int = 1,
+) -> DealRecord:
     trace: dict[str, object] = {"seed": SEED, "commit": commitment(SEED)} if seed else {}
-    return DealRecord(game_id=9, deal_no=number, outcome=outcome, points=(64, 56), award=award,
-                      multiplier=multiplier, score=(2 * (number + 1), 0),
-                      trace=trace)  # fmt: skip
+    return DealRecord(
+        game_id=9,
+        deal_no=number,
+        outcome=outcome,
+        points=(64, 56),
+        award=award,
+        multiplier=multiplier,
+        score=(2 * (number + 1), 0),
+        trace=trace,
+    )
 
 
 # -- /top ----------------------------------------------------------------------------------
@@ -128,8 +165,9 @@ def test_empty_board_says_when_people_appear() -> None:
 
 
 def test_global_board_is_headed_as_global_not_with_the_chat() -> None:
-    text = plain(board_text([row(1, "Anna", 5, 6, 3)], "sixes", EN, chat_title="Goats",
-                            global_board=True))  # fmt: skip
+    text = plain(
+        board_text([row(1, "Anna", 5, 6, 3)], "sixes", EN, chat_title="Goats", global_board=True)
+    )
     assert text.splitlines()[0] == "🌍 Global leaderboard · Kozel on sixes"
     assert "Goats" not in text
 
@@ -203,10 +241,19 @@ def test_stats_escape_the_names() -> None:
 
 def test_stats_of_every_variant_in_both_scopes_fit_a_message() -> None:
     partner = Partner(user_id=2, name=LONGEST, wins=10**6)
-    many = [record(v, matches=10**6, wins=10**6, deals=10**7,
-                   tallies={"catches": 10**6, "eggs": 10**6},
-                   best_partner=partner, streak=-10**6, flagged=True)
-            for v in TABLE_PRESETS]  # fmt: skip
+    many = [
+        record(
+            v,
+            matches=10**6,
+            wins=10**6,
+            deals=10**7,
+            tallies={"catches": 10**6, "eggs": 10**6},
+            best_partner=partner,
+            streak=-(10**6),
+            flagged=True,
+        )
+        for v in TABLE_PRESETS
+    ]
     html_text = stats_text(LONGEST, many, RU, computer=many)
     assert len(html_text) < MESSAGE_LIMIT and tags_balanced(html_text)
 
@@ -215,8 +262,10 @@ def test_stats_of_every_variant_in_both_scopes_fit_a_message() -> None:
 
 
 def test_history_numbers_the_matches_from_the_chat_first_and_marks_the_winner() -> None:
-    rows = [match(31, "Anna", "Boris", "Vera", "Gleb", winner=1, score=(5, 12)),
-            match(30, "Anna", None, "Vera", None)]  # fmt: skip
+    rows = [
+        match(31, "Anna", "Boris", "Vera", "Gleb", winner=1, score=(5, 12)),
+        match(30, "Anna", None, "Vera", None),
+    ]
     html_text = history_text(rows, EN, total=14, chat_title="Goats")
     text = plain(html_text)
     assert text.splitlines()[0] == "📜 Last matches · Goats"
@@ -243,10 +292,18 @@ def test_empty_history_has_no_buttons() -> None:
 
 
 def test_history_of_each_for_self_lists_every_side() -> None:
-    row_ = HistoryRow(game_id=1, variant="cover", finished_at=0.0, score=(20, 101, 60),
-                      winner_side=0, deals=3,
-                      players=tuple(HistoryPlayer(seat=s, name=n, side=s, user_id=s + 1)
-                                    for s, n in enumerate(("A", "B", "C"))))  # fmt: skip
+    row_ = HistoryRow(
+        game_id=1,
+        variant="cover",
+        finished_at=0.0,
+        score=(20, 101, 60),
+        winner_side=0,
+        deals=3,
+        players=tuple(
+            HistoryPlayer(seat=s, name=n, side=s, user_id=s + 1)
+            for s, n in enumerate(("A", "B", "C"))
+        ),
+    )
     assert "🏆 A: 20 · B: 101 · C: 60" in plain(history_text([row_], EN, total=1))
 
 
@@ -266,8 +323,9 @@ def test_pages_hold_five_deals(deals: int, pages: int) -> None:
     assert page_count([deal(n) for n in range(deals)]) == pages
 
 
-@pytest.mark.parametrize(("page", "numbers"), [(0, [1, 2, 3, 4, 5]), (1, [6, 7, 8, 9, 10]),
-                                               (2, [11, 12])])  # fmt: skip
+@pytest.mark.parametrize(
+    ("page", "numbers"), [(0, [1, 2, 3, 4, 5]), (1, [6, 7, 8, 9, 10]), (2, [11, 12])]
+)
 def test_a_page_shows_its_deals_in_order(page: int, numbers: list[int]) -> None:
     deals = [deal(n) for n in reversed(range(12))]  # storage order does not matter
     text = plain(deals_page_text(match(9, "A", "B", "C", "D"), deals, page, EN, number=3))
@@ -279,8 +337,10 @@ def test_a_page_shows_its_deals_in_order(page: int, numbers: list[int]) -> None:
 
 
 def test_a_deal_shows_outcome_points_award_and_running_score() -> None:
-    deals = [deal(0, outcome="catch", award=(4, 0), multiplier=2), deal(1, outcome="eggs",
-             award=(0, 0), seed=False)]  # fmt: skip
+    deals = [
+        deal(0, outcome="catch", award=(4, 0), multiplier=2),
+        deal(1, outcome="eggs", award=(0, 0), seed=False),
+    ]
     text = plain(deals_page_text(match(9, "Anna", "Boris", "Vera", "Gleb"), deals, 0, EN))
     assert "Deal 1 · a catch · points 64 : 56\nAnna+Vera +4 (×2) → score 2 : 0" in text
     assert "Deal 2 · eggs · points 64 : 56\n→ score 4 : 0" in text
@@ -295,8 +355,7 @@ def test_a_deals_page_shows_no_seed_and_offers_the_check_behind_a_button() -> No
     labels = {b.text: parse(b.data) for row in deals_keyboard(9, 0, 1, EN, [deal(0)]) for b in row}
     assert labels["🔑 Check the deals"] == SealButton(9, -1)
     plain_deals = [deal(0, seed=False)]
-    assert not any("🔑" in b.text for row in deals_keyboard(9, 0, 1, EN, plain_deals)
-                   for b in row)  # fmt: skip
+    assert not any("🔑" in b.text for row in deals_keyboard(9, 0, 1, EN, plain_deals) for b in row)
 
 
 def test_every_page_of_a_long_match_of_longest_names_fits_a_message() -> None:

@@ -41,9 +41,15 @@ def test_a_variant_only_the_family_knows_plays_a_whole_match_by_its_own_rules(
     state = FAMILY.new_state(short_variant, {"move_time": 0})
     assert state.rules.lose_at == 6 and state.options["hand"] == 6
     scored: list[DealScored] = []
-    advance(state, 5, lambda seat: True, FAMILY.choose,
-            on_move=lambda seat, action, events: scored.extend(
-                e for e in events if isinstance(e, DealScored)))  # fmt: skip
+    advance(
+        state,
+        5,
+        lambda seat: True,
+        FAMILY.choose,
+        on_move=lambda seat, action, events: scored.extend(
+            e for e in events if isinstance(e, DealScored)
+        ),
+    )
     assert state.over and scored
     loser = 1 - state.winner if state.winner is not None else None
     assert loser is not None and 6 <= state.score[loser] < 12  # 12 would have played on

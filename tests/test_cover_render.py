@@ -33,8 +33,16 @@ PAIRS: dict[str, Any] = {"mode": "pairs", "players": 4}
 
 def _table(state: CoverState) -> Table:
     seats = [Player(user_id=100 + s, name=f"P{s}") for s in range(state.players)]
-    return Table(game_id=7, chat_id=-1, variant="cover", options=state.options, creator_id=100,
-                 seed=1, seats=seats, status=TableStatus.PLAYING)  # fmt: skip
+    return Table(
+        game_id=7,
+        chat_id=-1,
+        variant="cover",
+        options=state.options,
+        creator_id=100,
+        seed=1,
+        seats=seats,
+        status=TableStatus.PLAYING,
+    )
 
 
 def _dealt() -> CoverState:
@@ -56,8 +64,12 @@ def test_the_leader_sees_card_toggles_and_a_lead_verb_others_do_not() -> None:
     verbs = [parse(b.data) for row in keyboard for b in row if b.data and b.data.startswith("y:")]
     assert ChosenButton(7, 0, "lead") in verbs
     other = (leader + 1) % 3
-    assert not [b for row in render.hand_keyboard(table, state, other, EN) for b in row
-                if b.data and b.data.startswith("y:")]  # fmt: skip
+    assert not [
+        b
+        for row in render.hand_keyboard(table, state, other, EN)
+        for b in row
+        if b.data and b.data.startswith("y:")
+    ]
 
 
 def test_a_selection_becomes_the_move_and_the_engine_finds_the_stacks() -> None:
@@ -88,7 +100,8 @@ def test_an_impossible_selection_is_refused_with_its_reason() -> None:
     error = IllegalMove("does not beat every stack")
     assert "every stack" in render.error_text(error, table, EN)
     assert render.error_text(IllegalMove("discard exactly", 2), table, EN) == (
-        "Discard exactly 2 cards.")  # fmt: skip
+        "Discard exactly 2 cards."
+    )
     assert render.done_text(Beat((Card.parse("10H"),)), EN) == "You beat it with 10♥."
 
 
@@ -264,8 +277,9 @@ def test_the_public_table_is_the_same_whichever_cards_lie_face_down(
                 other = next((c for c in unseen if c.points != card.points), rng.choice(unseen))
                 swap = {str(card): str(other), str(other): str(card)}
                 dumped = state.dump()  # the game before is over: its cards are other cards
-                twin = CoverState.load({**_relabelled(dumped, swap),
-                                        "last_result": dumped["last_result"]})  # fmt: skip
+                twin = CoverState.load(
+                    {**_relabelled(dumped, swap), "last_result": dumped["last_result"]}
+                )
                 assert twin.current is not None and state.current is not None
                 if side is not None:
                     twin.current.points[side] += other.points - card.points

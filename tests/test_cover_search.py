@@ -140,8 +140,7 @@ def test_hidden_cards_that_do_not_fit_the_public_facts_are_refused() -> None:
     with pytest.raises(ValueError, match="exactly once"):
         from_public(public, Hidden(twice, hidden.talon, hidden.face_down, hidden.taken))
     with pytest.raises(ValueError, match="talon size"):
-        from_public(public, Hidden(hidden.hands, hidden.talon[1:], hidden.face_down,
-                                   hidden.taken))  # fmt: skip
+        from_public(public, Hidden(hidden.hands, hidden.talon[1:], hidden.face_down, hidden.taken))
 
 
 def test_a_move_is_one_int_and_converts_to_the_engines_action_and_back() -> None:
@@ -155,12 +154,19 @@ def test_a_move_is_one_int_and_converts_to_the_engines_action_and_back() -> None
 
 def test_four_aces_drawn_end_the_match_in_the_search_as_in_the_engine() -> None:
     """§2: four aces in one hand after a draw end the match at once; that side wins."""
-    state = position({}, ["AC AS AH 7C 8C 9C", "6S 7S 8S 9S JS QS", "6H 7H 8H 9H JH QH",
-                          "KS KH 10S 10H 6C 7D"], "AD 8D 9D JD")  # fmt: skip
+    state = position(
+        {},
+        ["AC AS AH 7C 8C 9C", "6S 7S 8S 9S JS QS", "6H 7H 8H 9H JH QH", "KS KH 10S 10H 6C 7D"],
+        "AD 8D 9D JD",
+    )
     pos = from_state(state)
-    moves = [(0, Lead((Card.parse("7C"),))), (1, Discard((Card.parse("6S"),))),
-             (2, Discard((Card.parse("6H"),))), (3, Discard((Card.parse("KS"),))),
-             (0, Otboy())]  # fmt: skip
+    moves = [
+        (0, Lead((Card.parse("7C"),))),
+        (1, Discard((Card.parse("6S"),))),
+        (2, Discard((Card.parse("6H"),))),
+        (3, Discard((Card.parse("KS"),))),
+        (0, Otboy()),
+    ]
     for seat, move in moves:
         assert move_of(seat, move) in pos.legal(seat)
         events = state.apply(seat, move)
@@ -171,15 +177,31 @@ def test_four_aces_drawn_end_the_match_in_the_search_as_in_the_engine() -> None:
     assert (got.award, got.score, got.winner) == (scored.award, scored.score, 0)
     for _ in moves:
         pos.unmake()
-    assert pos.snapshot() == from_state(position({}, ["AC AS AH 7C 8C 9C",
-        "6S 7S 8S 9S JS QS", "6H 7H 8H 9H JH QH", "KS KH 10S 10H 6C 7D"],
-        "AD 8D 9D JD")).snapshot()  # fmt: skip
+    assert (
+        pos.snapshot()
+        == from_state(
+            position(
+                {},
+                [
+                    "AC AS AH 7C 8C 9C",
+                    "6S 7S 8S 9S JS QS",
+                    "6H 7H 8H 9H JH QH",
+                    "KS KH 10S 10H 6C 7D",
+                ],
+                "AD 8D 9D JD",
+            )
+        ).snapshot()
+    )
 
 
 def test_the_families_play_random_deals_through_their_search_representations() -> None:
     rng = random.Random(2)
-    setups = ((FAMILY, "cover", []), (FAMILY, "cover", ["mode=self", "players=3"]),
-              (FOLLOW, "hvalenyi", []), (FOLLOW, "belka", []))  # fmt: skip
+    setups = (
+        (FAMILY, "cover", []),
+        (FAMILY, "cover", ["mode=self", "players=3"]),
+        (FOLLOW, "hvalenyi", []),
+        (FOLLOW, "belka", []),
+    )
     for family, variant, words in setups:
         options = family.presets[variant].parse(words).model_dump()
         playout = family.search_playout(variant, options)
@@ -189,8 +211,11 @@ def test_the_families_play_random_deals_through_their_search_representations() -
 def test_claims_outbid_by_count_then_by_nearness_to_the_first_leader_as_in_the_engine() -> None:
     """§2 **Decision**: a later claim needs more cards, or as many and a seat nearer
     clockwise to the round's first leader; a claim after the lead takes it back."""
-    state = position({}, ["6C 7C 8H 9D JD QD", "6S 7S 8S 9S AC KC", "6H 7H 9H JH AS KS",
-                          "QH KH AH 10H 10S 10C"], "6D 7D 8D 10D")  # fmt: skip
+    state = position(
+        {},
+        ["6C 7C 8H 9D JD QD", "6S 7S 8S 9S AC KC", "6H 7H 9H JH AS KS", "QH KH AH 10H 10S 10C"],
+        "6D 7D 8D 10D",
+    )
     pos = from_state(state)
 
     def same() -> set[int]:
@@ -200,11 +225,18 @@ def test_claims_outbid_by_count_then_by_nearness_to_the_first_leader_as_in_the_e
         return {move >> 39 for move in pos.claims()}
 
     assert same() == {1, 2, 3}
-    for seat, move in [(0, Lead(tuple(parse_cards("6C")))), (3, Claim(4)), (2, Claim(4)),
-                       (1, Claim(4))]:  # fmt: skip
+    for seat, move in [
+        (0, Lead(tuple(parse_cards("6C")))),
+        (3, Claim(4)),
+        (2, Claim(4)),
+        (1, Claim(4)),
+    ]:
         state.apply(seat, move)
         pos.make(move_of(seat, move))
         claimants = same()
         assert claimants == {0: {1, 2, 3}, 3: {1, 2}, 2: {1}, 1: set()}[seat]
-    assert pos.leader == 1 and pos.first_leader == 0 and pos.hands[0] == bits.mask_of(
-        parse_cards("6C 7C 8H 9D JD QD"))  # fmt: skip
+    assert (
+        pos.leader == 1
+        and pos.first_leader == 0
+        and pos.hands[0] == bits.mask_of(parse_cards("6C 7C 8H 9D JD QD"))
+    )

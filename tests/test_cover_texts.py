@@ -42,9 +42,17 @@ def _self(players: int) -> dict[str, Any]:
 
 def _table(state: CoverState, chat_title: str | None = None) -> Table:
     seats = [Player(user_id=100 + s, name=NAMES[s]) for s in range(state.players)]
-    return Table(game_id=7, chat_id=-1, chat_title=chat_title, variant="cover",
-                 options=state.options, creator_id=100, seed=1, seats=seats,
-                 status=TableStatus.PLAYING)  # fmt: skip
+    return Table(
+        game_id=7,
+        chat_id=-1,
+        chat_title=chat_title,
+        variant="cover",
+        options=state.options,
+        creator_id=100,
+        seed=1,
+        seats=seats,
+        status=TableStatus.PLAYING,
+    )
 
 
 def _finish(state: CoverState, points: list[int]) -> list[Any]:
@@ -71,13 +79,27 @@ def _scored(events: list[Any]) -> DealScored:
     return result
 
 
-def _result(points: tuple[int, ...], award: tuple[int, ...], score: tuple[int, ...], *,
-            deal_no: int = 0, outcome: str = "normal", multiplier: int = 1,
-            out: tuple[int, ...] = ()) -> DealScored:  # fmt: skip
-    return DealScored(deal_no=deal_no, outcome=outcome, points=points,
-                      tricks_won=tuple(1 for _ in points), award=award, multiplier=multiplier,
-                      score=score, side=None,
-                      details={"trump": "D", "out": list(out), "last_taker": 0})  # fmt: skip
+def _result(
+    points: tuple[int, ...],
+    award: tuple[int, ...],
+    score: tuple[int, ...],
+    *,
+    deal_no: int = 0,
+    outcome: str = "normal",
+    multiplier: int = 1,
+    out: tuple[int, ...] = (),
+) -> DealScored:
+    return DealScored(
+        deal_no=deal_no,
+        outcome=outcome,
+        points=points,
+        tricks_won=tuple(1 for _ in points),
+        award=award,
+        multiplier=multiplier,
+        score=score,
+        side=None,
+        details={"trump": "D", "out": list(out), "last_taker": 0},
+    )
 
 
 # -- 1. results name every side with its own figures ---------------------------------------
@@ -123,8 +145,10 @@ def test_a_pairs_game_result_names_both_sides_with_their_points_and_loser_points
         ]
     )
     assert render.final_table_text(table, result, UK).splitlines()[2:5] == [
-        "Остання взятка — Аня: 6♥ · 🂠×3", "Очки в грі:", "Аня+Вера: 81 — Борис+Глеб: 39"
-    ]  # fmt: skip
+        "Остання взятка — Аня: 6♥ · 🂠×3",
+        "Очки в грі:",
+        "Аня+Вера: 81 — Борис+Глеб: 39",
+    ]
 
 
 def test_the_final_table_shows_the_last_trick_as_it_lay_face_down_cards_counted() -> None:
@@ -134,10 +158,15 @@ def test_the_final_table_shows_the_last_trick_as_it_lay_face_down_cards_counted(
     state = position(PAIRS, ["6H 6C", "7H 7C", "8D 8C", "9S 9C"])
     table = _table(state)
     events = state.apply(0, Lead(parse_cards("6H")))
-    for seat, action in [(1, Beat(parse_cards("7H"))), (2, Beat(parse_cards("8D"))),
-                         (3, Discard(parse_cards("9S"))), (2, Lead(parse_cards("8C"))),
-                         (3, Beat(parse_cards("9C"))), (0, Discard(parse_cards("6C"))),
-                         (1, Discard(parse_cards("7C")))]:  # fmt: skip
+    for seat, action in [
+        (1, Beat(parse_cards("7H"))),
+        (2, Beat(parse_cards("8D"))),
+        (3, Discard(parse_cards("9S"))),
+        (2, Lead(parse_cards("8C"))),
+        (3, Beat(parse_cards("9C"))),
+        (0, Discard(parse_cards("6C"))),
+        (1, Discard(parse_cards("7C"))),
+    ]:
         assert state.to_act() == (seat,)
         events += state.apply(seat, action)
     final = render.final_table_text(table, _scored(events), RU).splitlines()
@@ -157,7 +186,8 @@ def test_on_your_answer_the_hand_says_who_takes_the_trick_so_far() -> None:
     assert render.hand_text(table, state, 2, RU).splitlines()[-2] == "Пока берёт Борис."
     state.apply(2, Discard(parse_cards("8C")))
     assert render.hand_text(table, state, 3, RU).splitlines()[-2] == (
-        "Пока берёт Борис — ваш партнёр.")  # fmt: skip
+        "Пока берёт Борис — ваш партнёр."
+    )
     assert "берёт" not in render.hand_text(table, state, 0, RU)  # not Аня's turn
 
 
@@ -190,9 +220,11 @@ def test_each_for_self_every_player_is_named_with_their_own_figures() -> None:
         ]
     )
     assert render.final_table_text(table, result, RU).splitlines()[2:] == [
-        "Последняя взятка — Аня: 6♥ · 🂠×2", "Очки в игре:", "Аня: 7 · Борис: 51 · Вера: 62",
-        "Игра закончена."
-    ]  # fmt: skip
+        "Последняя взятка — Аня: 6♥ · 🂠×2",
+        "Очки в игре:",
+        "Аня: 7 · Борис: 51 · Вера: 62",
+        "Игра закончена.",
+    ]
 
 
 def test_a_player_out_before_the_game_is_not_among_its_points_but_keeps_a_score() -> None:
@@ -247,7 +279,8 @@ def test_the_table_names_the_sides_in_its_loser_points_and_open_card_points() ->
     assert "Штрафные:\nАня+Вера: 0 — Борис+Глеб: 0\n" in text
     assert text.endswith("Очки открытых карт:\nАня+Вера: 14 — Борис+Глеб: 0")
     assert render.table_text(table, state, UK).endswith(
-        "Очки відкритих карт:\nАня+Вера: 14 — Борис+Глеб: 0")  # fmt: skip
+        "Очки відкритих карт:\nАня+Вера: 14 — Борис+Глеб: 0"
+    )
 
 
 # -- 2. the match's end: singular for one player, gender-free ------------------------------
@@ -258,13 +291,23 @@ def test_the_table_names_the_sides_in_its_loser_points_and_open_card_points() ->
     [
         (PAIRS, 1, "Аня+Вера — козлы 🐐", "Аня+Вера — козли 🐐", "Аня+Вера are the kozly 🐐"),
         (_self(2), 1, "Аня — козёл 🐐", "Аня — козел 🐐", "Аня is the kozel 🐐"),
-        (_self(3), 1, "Аня и Вера — козлы 🐐", "Аня і Вера — козли 🐐",
-         "Аня and Вера are the kozly 🐐"),
-        (_self(4), 2, "Аня, Борис и Глеб — козлы 🐐", "Аня, Борис і Глеб — козли 🐐",
-         "Аня, Борис and Глеб are the kozly 🐐"),
+        (
+            _self(3),
+            1,
+            "Аня и Вера — козлы 🐐",
+            "Аня і Вера — козли 🐐",
+            "Аня and Вера are the kozly 🐐",
+        ),
+        (
+            _self(4),
+            2,
+            "Аня, Борис и Глеб — козлы 🐐",
+            "Аня, Борис і Глеб — козли 🐐",
+            "Аня, Борис and Глеб are the kozly 🐐",
+        ),
     ],
     ids=["pairs", "duel", "three", "four"],
-)  # fmt: skip
+)
 def test_the_match_over_names_the_winner_then_the_kozly_in_their_number(
     options: dict[str, Any], winner: int, ru: str, uk: str, en: str
 ) -> None:
@@ -292,8 +335,9 @@ def test_four_aces_win_in_the_winners_number() -> None:
     pairs = _table(CoverState("cover", PAIRS))
     sixes = _result((0, 0), (12, 0), (12, 0), outcome="sixes")
     assert render.result_text(pairs, sixes, RU).splitlines()[:2] == [
-        "Игра 1: четыре шестёрки на одной руке!", "Борис+Глеб выигрывают партию."
-    ]  # fmt: skip
+        "Игра 1: четыре шестёрки на одной руке!",
+        "Борис+Глеб выигрывают партию.",
+    ]
     assert render.result_text(pairs, sixes, UK).splitlines()[1] == "Борис+Глеб виграють партію."
 
 
@@ -388,9 +432,10 @@ PROSE = ("👉", "Можно заявить")
 
 
 @pytest.mark.parametrize(
-    "options", [PAIRS, _self(3), _self(4), {**PAIRS, "opening": "seed000"}],
+    "options",
+    [PAIRS, _self(3), _self(4), {**PAIRS, "opening": "seed000"}],
     ids=["pairs", "self-3", "self-4", "seed000"],
-)  # fmt: skip
+)
 def test_every_list_line_of_a_whole_match_fits_a_phone(options: dict[str, Any]) -> None:
     """Over a seeded computer match (names as long as «Борис+Глеб», the group «Козлятня»),
     no line of the table, the hands, the results or the match's end is wider than
@@ -408,12 +453,18 @@ def test_every_list_line_of_a_whole_match_fits_a_phone(options: dict[str, Any]) 
         seat = state.to_act()[0]
         for event in state.apply(seat, FAMILY.choose(state, seat)):
             if isinstance(event, DealScored):
-                texts += [render.result_text(table, event, RU),
-                          render.final_table_text(table, event, RU)]  # fmt: skip
+                texts += [
+                    render.result_text(table, event, RU),
+                    render.final_table_text(table, event, RU),
+                ]
             elif isinstance(event, MatchOver):
                 texts.append(render.match_over_text(table, event, RU))
-    long = {line for text in texts for line in text.splitlines()
-            if visible(line) > LINE and not line.startswith(PROSE)}  # fmt: skip
+    long = {
+        line
+        for text in texts
+        for line in text.splitlines()
+        if visible(line) > LINE and not line.startswith(PROSE)
+    }
     assert not long
 
 
@@ -437,7 +488,7 @@ def _rebeat() -> tuple[CoverState, Table]:
         ("uk", "Відбій", "Побийте свою стопку ще раз або натисніть «Відбій».", "Відбій!"),
         ("en", "Done", "Beat your stack again, or press Done.", "Done: the round is over."),
     ],
-)  # fmt: skip
+)
 def test_the_round_ending_call_is_each_languages_own_word(
     language: str, button: str, prompt: str, toast: str
 ) -> None:
@@ -499,10 +550,14 @@ def test_a_finished_games_hand_says_game_not_deal() -> None:
     ("cards", "ru", "uk", "en"),
     [
         ("QD", "Вы побили картой Д♦.", "Ви побили картою Д♦.", "You beat it with Q♦."),
-        ("QD 10D", "Вы побили картами Д♦ 10♦.", "Ви побили картами Д♦ 10♦.",
-         "You beat them with Q♦ 10♦."),
+        (
+            "QD 10D",
+            "Вы побили картами Д♦ 10♦.",
+            "Ви побили картами Д♦ 10♦.",
+            "You beat them with Q♦ 10♦.",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_beat_says_card_or_cards_by_their_number(cards: str, ru: str, uk: str, en: str) -> None:
     beat = Beat(parse_cards(cards))
     assert [render.done_text(beat, t) for t in (RU, UK, EN)] == [ru, uk, en]
@@ -515,9 +570,11 @@ def test_face_down_counts_name_their_cards_in_the_right_form(count: int, noun: s
     assert render.done_text(Level(cards), RU) == f"Вы доложили {count} {noun} рубашкой вверх."
     table = _table(CoverState("cover", PAIRS))
     assert render.error_text(IllegalMove("discard exactly", count), table, RU) == (
-        f"Скиньте ровно {count} {noun}.")  # fmt: skip
+        f"Скиньте ровно {count} {noun}."
+    )
     assert render.error_text(IllegalMove("beat or discard exactly", count), table, RU) == (
-        f"Побейте все стопки или скиньте {count} {noun} рубашкой вверх.")  # fmt: skip
+        f"Побейте все стопки или скиньте {count} {noun} рубашкой вверх."
+    )
 
 
 def test_english_counts_agree_too() -> None:
@@ -536,12 +593,16 @@ def test_the_answering_hand_is_told_what_it_may_do_with_how_many_cards() -> None
     text = render.table_text(table, state, RU)
     assert "На столе: 6♠→10♠ · 9♠→Д♠" in text.splitlines()
     hand = render.hand_text(table, state, 2, RU).splitlines()
-    assert hand[-3:] == ["Побить: 10♠ Д♠", "Пока берёт Борис.",
-                         "👉 Побейте все стопки или скиньте 2 карты рубашкой вверх."]  # fmt: skip
+    assert hand[-3:] == [
+        "Побить: 10♠ Д♠",
+        "Пока берёт Борис.",
+        "👉 Побейте все стопки или скиньте 2 карты рубашкой вверх.",
+    ]
     assert state.current is not None
     state.current.hands[2] = list(parse_cards("7H 8H 9H"))
     assert render.hand_text(table, state, 2, RU).splitlines()[-1] == (
-        "👉 Скиньте 2 карты рубашкой вверх.")  # fmt: skip
+        "👉 Скиньте 2 карты рубашкой вверх."
+    )
 
 
 def test_one_stack_is_the_stack_and_the_talon_counts_its_cards() -> None:
@@ -550,15 +611,18 @@ def test_one_stack_is_the_stack_and_the_talon_counts_its_cards() -> None:
     assert "В прикупе: 1 карта" in render.table_text(table, state, RU).splitlines()
     state.apply(0, Lead(parse_cards("KC")))
     assert render.hand_text(table, state, 1, RU).splitlines()[-1] == (
-        "👉 Скиньте 1 карту рубашкой вверх.")  # fmt: skip
+        "👉 Скиньте 1 карту рубашкой вверх."
+    )
     state = position(_self(2), ["KC 6H", "AC 7H"], "6S 7S")
     table = _table(state)
     assert "В прикупе: 2 карты" in render.table_text(table, state, RU).splitlines()
     state.apply(0, Lead(parse_cards("KC")))
     assert render.hand_text(table, state, 1, RU).splitlines()[-1] == (
-        "👉 Побейте стопку или скиньте 1 карту рубашкой вверх.")  # fmt: skip
+        "👉 Побейте стопку или скиньте 1 карту рубашкой вверх."
+    )
     assert render.hand_text(table, state, 1, EN).splitlines()[-1] == (
-        "👉 Beat the stack, or discard 1 card face down.")  # fmt: skip
+        "👉 Beat the stack, or discard 1 card face down."
+    )
 
 
 def test_several_players_to_act_are_named_together() -> None:

@@ -31,8 +31,9 @@ class Sent:
 
 
 async def _through(gate: FloodGate, sent: Sent, chat_id: int, method: str = "sendMessage") -> Any:
-    return await gate.process_request(sent.call(chat_id), (), {}, method, {"chat_id": chat_id},
-                                      None)  # fmt: skip
+    return await gate.process_request(
+        sent.call(chat_id), (), {}, method, {"chat_id": chat_id}, None
+    )
 
 
 def _max_in(times: list[float], window: float) -> int:
@@ -40,8 +41,13 @@ def _max_in(times: list[float], window: float) -> int:
 
 
 async def test_the_gate_keeps_any_one_second_window_at_the_overall_limit() -> None:
-    gate = FloodGate(overall_max_rate=30, group_max_rate=1000, group_period=1.0,
-                     private_max_rate=1000, private_period=1.0)  # fmt: skip
+    gate = FloodGate(
+        overall_max_rate=30,
+        group_max_rate=1000,
+        group_period=1.0,
+        private_max_rate=1000,
+        private_period=1.0,
+    )
     loop = asyncio.get_running_loop()
     start = loop.time()
     times: list[float] = []
@@ -60,8 +66,13 @@ async def test_the_gate_keeps_any_one_second_window_at_the_overall_limit() -> No
 
 
 async def test_the_gate_keeps_a_group_to_its_limit_and_serves_chats_in_order() -> None:
-    gate = FloodGate(overall_max_rate=1000, group_max_rate=3, group_period=0.3,
-                     private_max_rate=1000, private_period=1.0)  # fmt: skip
+    gate = FloodGate(
+        overall_max_rate=1000,
+        group_max_rate=3,
+        group_period=0.3,
+        private_max_rate=1000,
+        private_period=1.0,
+    )
     loop = asyncio.get_running_loop()
     order: list[int] = []
 
@@ -84,8 +95,9 @@ async def test_callback_answers_and_look_ups_pass_the_gate_freely() -> None:
     loop = asyncio.get_running_loop()
     began = loop.time()
     for _ in range(20):
-        await gate.process_request(sent.call(0), (), {}, "answerCallbackQuery",
-                                   {"callback_query_id": "1"}, None)  # fmt: skip
+        await gate.process_request(
+            sent.call(0), (), {}, "answerCallbackQuery", {"callback_query_id": "1"}, None
+        )
         await _through(gate, sent, -7, method="getChatMember")
     assert loop.time() - began < 0.5
 
@@ -110,8 +122,12 @@ async def test_a_429_holds_back_only_its_chat_for_the_time_telegram_asked() -> N
 def test_transient_and_permanent_errors_are_told_apart() -> None:
     assert is_transient(NetworkError("Bad Gateway"))
     assert is_transient(TimedOut())
-    for permanent in (BadRequest("Message to edit not found"), Forbidden("blocked"),
-                      ChatMigrated(5), RetryAfter(1)):  # fmt: skip
+    for permanent in (
+        BadRequest("Message to edit not found"),
+        Forbidden("blocked"),
+        ChatMigrated(5),
+        RetryAfter(1),
+    ):
         assert not is_transient(permanent)
 
 
@@ -147,8 +163,9 @@ async def test_deliver_raises_permanent_errors_at_once_and_gives_up_when_told() 
         raise NetworkError("Bad Gateway")
 
     with pytest.raises(NetworkError):
-        await deliver(down, backoff=Backoff(random.Random(1), base=0.05), what="test",
-                      give_up_after=0.2)  # fmt: skip
+        await deliver(
+            down, backoff=Backoff(random.Random(1), base=0.05), what="test", give_up_after=0.2
+        )
 
 
 def test_backoff_grows_exponentially_with_jitter_up_to_its_cap() -> None:
@@ -176,14 +193,23 @@ def test_the_throttle_allows_a_burst_then_its_rate_and_warns_once() -> None:
 
 
 def _gate(journal: FloodJournal | None = None, **limits: Any) -> FloodGate:
-    values: dict[str, Any] = {"overall_max_rate": 1000, "group_max_rate": 3,
-                              "group_period": 0.6, "private_max_rate": 2, "private_period": 0.6}
+    values: dict[str, Any] = {
+        "overall_max_rate": 1000,
+        "group_max_rate": 3,
+        "group_period": 0.6,
+        "private_max_rate": 2,
+        "private_period": 0.6,
+    }
     values.update(limits)
-    return FloodGate(**values, journal=journal)  # fmt: skip
+    return FloodGate(**values, journal=journal)
 
 
-async def _send(gate: FloodGate, chat_id: int, record: list[tuple[int, float]] | None = None,
-                journal: Path | None = None) -> None:  # fmt: skip
+async def _send(
+    gate: FloodGate,
+    chat_id: int,
+    record: list[tuple[int, float]] | None = None,
+    journal: Path | None = None,
+) -> None:
     loop = asyncio.get_running_loop()
 
     async def run() -> bool:
@@ -209,8 +235,7 @@ async def test_a_restarted_gate_goes_on_with_the_windows_the_killed_one_left(
     second = _gate(FloodJournal(path))
     await second.initialize()
     sent: list[tuple[int, float]] = []
-    await asyncio.gather(_send(second, -5, sent), _send(second, 42, sent),
-                         _send(second, -6, sent))  # fmt: skip
+    await asyncio.gather(_send(second, -5, sent), _send(second, 42, sent), _send(second, -6, sent))
     at = {chat_id: when - killed for chat_id, when in sent}
     assert at[-6] < 0.1, "a chat the killed process did not write to is free"
     assert at[-5] >= 0.6 and at[42] >= 0.6, "the full windows of the killed process hold"
@@ -220,8 +245,14 @@ async def test_a_restarted_gate_goes_on_with_the_windows_the_killed_one_left(
 
 async def test_restored_windows_move_from_the_wall_clock_to_the_gates_clock() -> None:
     mono = [500.0]
-    gate = FloodGate(overall_max_rate=2, group_max_rate=2, group_period=60.0,
-                     private_max_rate=3, private_period=3.0, clock=lambda: mono[0])  # fmt: skip
+    gate = FloodGate(
+        overall_max_rate=2,
+        group_max_rate=2,
+        group_period=60.0,
+        private_max_rate=3,
+        private_period=3.0,
+        clock=lambda: mono[0],
+    )
     wall_now = 1_700_000_100.0
     gate.restore([(wall_now - 50.0, -5), (wall_now - 0.5, -5), (wall_now - 0.3, 7)], wall_now)
     group, private, overall = gate._window(-5), gate._window(7), gate._overall
@@ -251,6 +282,7 @@ async def test_shutdown_cancels_the_calls_waiting_for_a_window_and_closes_the_jo
     with pytest.raises(GateClosed):
         await _send(gate, -6)
     sent = Sent([0.0])
-    await gate.process_request(sent.call(0), (), {}, "answerCallbackQuery",
-                               {"callback_query_id": "1"}, None)  # fmt: skip
+    await gate.process_request(
+        sent.call(0), (), {}, "answerCallbackQuery", {"callback_query_id": "1"}, None
+    )
     assert len(sent.times) == 1, "calls that are not messages still pass"

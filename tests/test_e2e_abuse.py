@@ -21,11 +21,17 @@ SLOW_DOWN = "Помедленнее"
 
 
 async def test_a_group_flooded_with_commands_does_not_delay_another_chat(tmp_path: Path) -> None:
-    limits = Limits(group_per_window=20, group_window=60.0, private_per_window=None,
-                    global_per_second=30, algorithm="window")  # fmt: skip
+    limits = Limits(
+        group_per_window=20,
+        group_window=60.0,
+        private_per_window=None,
+        global_per_second=30,
+        algorithm="window",
+    )
     async with BotApiEmulator(token=TOKEN, limits=limits) as emu:
-        bot = BotRunner(bot_settings(emu, tmp_path / "k.db", group_period=60.0,
-                                     overall_max_rate=30))  # fmt: skip
+        bot = BotRunner(
+            bot_settings(emu, tmp_path / "k.db", group_period=60.0, overall_max_rate=30)
+        )
         await bot.start()
         try:
             flooder, other = emu.add_user(first_name="Флуд"), emu.add_user(first_name="Оля")
@@ -59,15 +65,15 @@ async def test_a_burst_of_presses_beyond_the_limit_is_told_to_slow_down_and_appl
             players = await seat_four(emu, options="seating=ordered move_time=0")
             await emu.wait_for(lambda: players.whose_turn() is not None, timeout=10)
             user, message, data = players.next_press()
-            queries = [emu.press_nowait(user, user.id, message.message_id, data)
-                       for _ in range(6)]  # fmt: skip
+            queries = [emu.press_nowait(user, user.id, message.message_id, data) for _ in range(6)]
             answers = [await emu.wait_answer(q) for q in queries]
         finally:
             await bot.stop()
         texts = [a.text or "" for a in answers]
         assert sum(t.startswith(SLOW_DOWN) for t in texts) == 3, texts
-        assert sum(not a.show_alert and not (a.text or "").startswith(SLOW_DOWN)
-                   for a in answers) == 1, texts  # fmt: skip
+        assert (
+            sum(not a.show_alert and not (a.text or "").startswith(SLOW_DOWN) for a in answers) == 1
+        ), texts
         storage = await Storage.open(tmp_path / "k.db")
         try:
             humans = [m for m in await storage.games.moves(1) if m.source == "human"]
@@ -99,11 +105,19 @@ async def _troll_while_playing(tmp_path: Path, *, troll: bool) -> tuple[int, int
     """Аня plays against three computers for 12 s under a strict group window (20 messages
     in 6 s) while, if ``troll``, another member sends /help as fast as the bot lets him.
     Returns (table edits, replies to the troll, slow-downs said)."""
-    limits = Limits(group_per_window=20, group_window=6.0, private_per_window=None,
-                    global_per_second=None, algorithm="window")  # fmt: skip
+    limits = Limits(
+        group_per_window=20,
+        group_window=6.0,
+        private_per_window=None,
+        global_per_second=None,
+        algorithm="window",
+    )
     async with BotApiEmulator(token=TOKEN, limits=limits) as emu:
-        bot = BotRunner(bot_settings(emu, tmp_path / f"t{troll}.db", group_period=6.0,
-                                     command_burst=6, command_rate=5.0))  # fmt: skip
+        bot = BotRunner(
+            bot_settings(
+                emu, tmp_path / f"t{troll}.db", group_period=6.0, command_burst=6, command_rate=5.0
+            )
+        )
         await bot.start()
         try:
             ann, troll_user = emu.add_user(first_name="Аня"), emu.add_user(first_name="Тролль")
@@ -124,11 +138,19 @@ async def _troll_while_playing(tmp_path: Path, *, troll: bool) -> tuple[int, int
         finally:
             await bot.stop()
         table_ids |= {m.message_id for m in emu.messages(group.id) if "Сдача" in m.text}
-        edits = sum(1 for c in calls if c.method == "editMessageText" and c.ok
-                    and c.chat_id == group.id and c.params.get("message_id") in
-                    {str(i) for i in table_ids} | table_ids)  # fmt: skip
-        texts = [str(c.params.get("text", "")) for c in calls
-                 if c.method == "sendMessage" and c.ok and c.chat_id == group.id]  # fmt: skip
+        edits = sum(
+            1
+            for c in calls
+            if c.method == "editMessageText"
+            and c.ok
+            and c.chat_id == group.id
+            and c.params.get("message_id") in {str(i) for i in table_ids} | table_ids
+        )
+        texts = [
+            str(c.params.get("text", ""))
+            for c in calls
+            if c.method == "sendMessage" and c.ok and c.chat_id == group.id
+        ]
         assert emu.flood_errors == []
         return edits, sum("KozelBot" in t for t in texts), sum("Слишком много" in t for t in texts)
 

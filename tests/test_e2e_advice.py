@@ -47,8 +47,11 @@ async def test_a_hint_names_the_strong_move_and_the_analysis_reviews_a_deal(
             answer = await emu.press(ann, ann.id, message.message_id, hint[0])
             assert answer.show_alert and answer.text is not None
             assert answer.text.startswith("💡 ") and len(answer.text) <= 200
-            legal = [label for label, d in (b for row in message.buttons for b in row)
-                     if d.startswith("c:")]  # fmt: skip
+            legal = [
+                label
+                for label, d in (b for row in message.buttons for b in row)
+                if d.startswith("c:")
+            ]
             assert any(label.split()[0] in answer.text for label in legal), answer.text
             again = await emu.press(ann, ann.id, message.message_id, hint[0])  # a double tap
             assert again.text == answer.text
@@ -60,22 +63,35 @@ async def test_a_hint_names_the_strong_move_and_the_analysis_reviews_a_deal(
     # A hint while a computer is to move, or in a chat that is not hers, changes nothing.
     await players.play_one()
     await bot.drain()
-    query = emu.forged_press_nowait(ann, ann.id, players.hand_message(ann).message_id,  # type: ignore[union-attr]
-                                    f"k:{game_id}:0")  # fmt: skip
+    query = emu.forged_press_nowait(
+        ann,
+        ann.id,
+        players.hand_message(ann).message_id,  # type: ignore[union-attr]
+        f"k:{game_id}:0",
+    )
     refused = await emu.wait_answer(query)
     assert refused.show_alert
 
     # The analysis of a deal not yet scored is refused; once scored, 🔍 sends it privately.
-    early = emu.forged_press_nowait(ann, ann.id, players.hand_message(ann).message_id,  # type: ignore[union-attr]
-                                    f"z:{game_id}:0")  # fmt: skip
+    early = emu.forged_press_nowait(
+        ann,
+        ann.id,
+        players.hand_message(ann).message_id,  # type: ignore[union-attr]
+        f"z:{game_id}:0",
+    )
     assert (await emu.wait_answer(early)).text == "Эта сдача ещё не закончена."
     for _ in range(400):
         if _with(emu, ann.id, f"z:{game_id}:0") or players.match_over:
             break
         await bot.drain()
         if players.whose_turn() is None:
-            await emu.wait_for(lambda: players.whose_turn() is not None or players.match_over
-                               or bool(_with(emu, ann.id, f"z:{game_id}:0")))  # fmt: skip
+            await emu.wait_for(
+                lambda: (
+                    players.whose_turn() is not None
+                    or players.match_over
+                    or bool(_with(emu, ann.id, f"z:{game_id}:0"))
+                )
+            )
             continue
         await players.play_one()
     over = _with(emu, ann.id, f"z:{game_id}:0")
@@ -83,8 +99,9 @@ async def test_a_hint_names_the_strong_move_and_the_analysis_reviews_a_deal(
     before = len(emu.messages(ann.id))
     answer = await emu.press(ann, ann.id, over[0].message_id, f"z:{game_id}:0")
     assert not answer.show_alert
-    await emu.wait_for(lambda: any("🔍" in m.text and "Сдача 1" in m.text
-                                   for m in emu.messages(ann.id)[before:]))  # fmt: skip
+    await emu.wait_for(
+        lambda: any("🔍" in m.text and "Сдача 1" in m.text for m in emu.messages(ann.id)[before:])
+    )
     report = next(m for m in emu.messages(ann.id)[before:] if m.text.startswith("🔍 Сдача 1"))
     again = await emu.press(ann, ann.id, over[0].message_id, f"z:{game_id}:0")  # a double tap
     assert again.text == "🔍 Разбор — в нашем личном чате."
@@ -94,8 +111,10 @@ async def test_a_hint_names_the_strong_move_and_the_analysis_reviews_a_deal(
     lines = report.text.splitlines()[1:]
     # Issue #30 item 11: each play by its trick and card, the difference in words or whole eyes.
     costly = r"(Взятка \d+|До первой взятки): .+ → (лучше .+, примерно \+\d+ глаз\w*|.+ чуть лучше)"
-    assert lines and all(re.fullmatch(costly, line) or re.match("Все|Ваш|В этой", line)
-                         or line.startswith("Сколько") for line in lines), lines  # fmt: skip
+    assert lines and all(
+        re.fullmatch(costly, line) or re.match("Все|Ваш|В этой", line) or line.startswith("Сколько")
+        for line in lines
+    ), lines
     # Every message and answer of her chat (the 💡 alerts too) reads in a player's words.
     chat = [*transcripts.states(emu, ann.id, "Аня"), *transcripts.answers(emu, ann.id, "Аня")]
     assert transcripts.word_problems(chat) == []
@@ -116,8 +135,9 @@ async def test_someone_who_did_not_play_a_deal_gets_no_analysis_of_it(
     message = emu.messages(group.id)[-1]
 
     async def stranger_asks() -> str | None:
-        query = emu.forged_press_nowait(stranger, group.id, message.message_id,
-                                        f"z:{table.game_id}:0")  # fmt: skip
+        query = emu.forged_press_nowait(
+            stranger, group.id, message.message_id, f"z:{table.game_id}:0"
+        )
         answer = await emu.wait_answer(query)
         assert answer.show_alert
         return answer.text
@@ -131,7 +151,6 @@ async def test_someone_who_did_not_play_a_deal_gets_no_analysis_of_it(
     # A hint at a group table is refused: it would be a crib.
     hand = players.hand_message(users[0])
     assert hand is not None
-    query = emu.forged_press_nowait(users[0], users[0].id, hand.message_id,
-                                    f"k:{table.game_id}:1")  # fmt: skip
+    query = emu.forged_press_nowait(users[0], users[0].id, hand.message_id, f"k:{table.game_id}:1")
     answer = await emu.wait_answer(query)
     assert answer.show_alert and "против компьютера" in (answer.text or "")

@@ -195,8 +195,12 @@ async def test_a_replaced_hand_message_and_forged_buttons_are_answered_and_ignor
     old = players.hand_message(user)
     assert old is not None
     emu.send_text(user, user.id, "/hand")
-    await emu.wait_for(lambda: players.hand_message(user) is not old
-                       and players.hand_message(user).message_id != old.message_id)  # type: ignore[union-attr]  # fmt: skip
+    await emu.wait_for(
+        lambda: (
+            players.hand_message(user) is not old
+            and players.hand_message(user).message_id != old.message_id
+        )
+    )  # type: ignore[union-attr]
     table = _table(bot, players.group.id)
     before = await _moves(bot, table.game_id)
     data = next(d for row in old.buttons for _, d in row if d.startswith(("c:", "r:")))
@@ -216,9 +220,17 @@ def _forge(emu: BotApiEmulator, user: object, message_id: int, data: str) -> str
     from botapi_emulator.state import CallbackQuery
 
     emu.queries[query_id] = CallbackQuery(query_id, user, message, data)  # type: ignore[arg-type]
-    emu.enqueue_update({"callback_query": {
-        "id": query_id, "from": user.to_json(), "message": message.to_json(),  # type: ignore[attr-defined]
-        "chat_instance": "1", "data": data}})  # fmt: skip
+    emu.enqueue_update(
+        {
+            "callback_query": {
+                "id": query_id,
+                "from": user.to_json(),
+                "message": message.to_json(),  # type: ignore[attr-defined]
+                "chat_instance": "1",
+                "data": data,
+            }
+        }
+    )
     return query_id
 
 
@@ -242,8 +254,9 @@ async def test_a_running_match_is_stopped_by_an_admin_or_a_vote(
     hand = players.hand_message(boris)
     assert hand is None or not any(d.startswith("c:") for row in hand.buttons for _, d in row)
     emu.send_text(ann, group.id, "/newgame")
-    await emu.wait_for(lambda: len([m for m in emu.messages(group.id)
-                                    if "набор за стол" in m.text]) == 2)  # fmt: skip
+    await emu.wait_for(
+        lambda: len([m for m in emu.messages(group.id) if "набор за стол" in m.text]) == 2
+    )
 
 
 async def test_a_player_who_blocked_the_bot_is_asked_in_the_group_and_gets_the_hand_after_start(
@@ -259,8 +272,9 @@ async def test_a_player_who_blocked_the_bot_is_asked_in_the_group_and_gets_the_h
     await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None)
     for user in users[1:]:
         emu.send_text(user, group.id, "/join")
-    await emu.wait_for(lambda: emu.find_message(group.id, "откройте личный чат") is not None,
-                       timeout=15)  # fmt: skip
+    await emu.wait_for(
+        lambda: emu.find_message(group.id, "откройте личный чат") is not None, timeout=15
+    )
     prompt = emu.find_message(group.id, "откройте личный чат")
     assert prompt is not None and "Глеб" in prompt.text
     await emu.open_deep_link(users[3], prompt.buttons[0][0][1])
@@ -312,8 +326,12 @@ async def test_an_unknown_command_in_private_points_to_help(
     ann = emu.add_user(first_name="Аня")
     await emu.start_private(ann)
     emu.send_text(ann, ann.id, "/frobnicate")
-    await emu.wait_for(lambda: emu.find_message(ann.id, "/help") is not None
-                       and "Не знаю" in emu.last_message(ann.id).text)  # type: ignore[union-attr]  # fmt: skip
+    await emu.wait_for(
+        lambda: (
+            emu.find_message(ann.id, "/help") is not None
+            and "Не знаю" in emu.last_message(ann.id).text
+        )
+    )  # type: ignore[union-attr]
 
 
 async def test_removing_the_bot_from_the_group_stops_its_game(
@@ -349,8 +367,12 @@ async def test_a_player_who_leaves_matches_repeatedly_is_flagged_in_the_lobby(
     for round_no in range(2):
         if round_no:
             emu.send_text(ann, group.id, "/newgame seating=ordered")
-            await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None
-                               and _table(bot, group.id).status is TableStatus.LOBBY)  # fmt: skip
+            await emu.wait_for(
+                lambda: (
+                    emu.find_message(group.id, "1. Аня") is not None
+                    and _table(bot, group.id).status is TableStatus.LOBBY
+                )
+            )
             for user in players.users[1:]:
                 emu.send_text(user, group.id, "/join")
             await emu.wait_for(lambda: _table(bot, group.id).status is TableStatus.PLAYING)
@@ -393,9 +415,12 @@ async def test_everyone_pressing_at_once_applies_exactly_the_presses_it_accepts(
     players = await seat_four(emu)
     await bot.drain()
     await players.next_turn()
-    while any(d.startswith("r:") for u in players.users
-              for row in (players.hand_message(u) or emu.messages(u.id)[-1]).buttons
-              for _, d in row):  # fmt: skip
+    while any(
+        d.startswith("r:")
+        for u in players.users
+        for row in (players.hand_message(u) or emu.messages(u.id)[-1]).buttons
+        for _, d in row
+    ):
         await players.play_one()
         await bot.drain()
     table = _table(bot, players.group.id)

@@ -469,8 +469,9 @@ async def test_two_games_in_two_topics_of_one_forum(emu: BotApiEmulator, bot: Bo
         answer = await emu.press(user, group.id, lobby.message_id, f"l:{table.game_id}:start")
         assert not answer.show_alert, answer.text
     players = Players(emu, group, [ann, boris])
-    await emu.wait_for(lambda: players.hand_message(ann) is not None
-                       and players.hand_message(boris) is not None)  # fmt: skip
+    await emu.wait_for(
+        lambda: players.hand_message(ann) is not None and players.hand_message(boris) is not None
+    )
     await bot.drain()
     assert emu.find_message(group.id, "🐐", thread=first) is not None
     assert emu.find_message(group.id, "🐐", thread=second) is not None

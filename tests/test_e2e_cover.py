@@ -81,9 +81,12 @@ async def _play_match(players: Players, bot: BotRunner) -> None:
         seat = state.to_act()[0]
         action = family.choose(state, seat)
         claimants = [
-            (s, a) for s in range(players_count(table)) if s != seat
-            for a in state.legal_actions(s) if str(a).startswith("claim:")
-        ]  # fmt: skip
+            (s, a)
+            for s in range(players_count(table))
+            if s != seat
+            for a in state.legal_actions(s)
+            if str(a).startswith("claim:")
+        ]
         if claimants and claims < 3:  # someone interrupts with "I have N" (out of turn)
             claims += 1
             seat, action = claimants[0]
@@ -109,9 +112,8 @@ def players_count(table: Any) -> int:
     ids=["pairs-4", "self-3"],
 )
 async def test_people_play_a_whole_cover_match_from_their_keyboards(
-    emu: BotApiEmulator, db_path: Path, options: str, seats: int,
-    request: pytest.FixtureRequest
-) -> None:  # fmt: skip
+    emu: BotApiEmulator, db_path: Path, options: str, seats: int, request: pytest.FixtureRequest
+) -> None:
     # Seed 7: both matches offer someone a claim out of turn (a seed decides the shuffles).
     bot = BotRunner(bot_settings(emu, db_path), seed=7)
     await bot.start()
@@ -136,8 +138,11 @@ async def test_people_play_a_whole_cover_match_from_their_keyboards(
         table = await storage.games.game(1)
         assert table is not None
         sides = leaks.cover_sides(table)
-        read = [secret_steps.open_points_shown(v, sides) for m in emu.messages(players.group.id)
-                for v in [*m.versions, m.text]]  # fmt: skip
+        read = [
+            secret_steps.open_points_shown(v, sides)
+            for m in emu.messages(players.group.id)
+            for v in [*m.versions, m.text]
+        ]
         assert any(figures and any(f is not None for f in figures) for figures in read)
         assert await leaks.scan(emu, storage, [1]) == []
         assert not emu.flood_errors

@@ -57,8 +57,12 @@ class Storm:
         if found is None:
             return None
         user, message = found
-        buttons = [d for row in message.buttons for t, d in row
-                   if d.startswith(("c:", "r:")) and not is_not_now(t)]  # fmt: skip
+        buttons = [
+            d
+            for row in message.buttons
+            for t, d in row
+            if d.startswith(("c:", "r:")) and not is_not_now(t)
+        ]
         redeal = [d for d in buttons if d.startswith("r:")]
         data = next((d for d in redeal if d.endswith(":n")), None) or buttons[0]
         query = self.emu.press_nowait(user, user.id, message.message_id, data)
@@ -84,8 +88,9 @@ class Storm:
         for _ in range(moves):
             if players.match_over:
                 return
-            await self.emu.wait_for(lambda: players.whose_turn() is not None
-                                    or players.match_over, timeout=60)  # fmt: skip
+            await self.emu.wait_for(
+                lambda: players.whose_turn() is not None or players.match_over, timeout=60
+            )
             before = players.turn_key()
             if before is None:
                 return
@@ -145,15 +150,17 @@ async def test_twenty_kills_lose_no_move_apply_none_twice_and_every_match_finish
             assert deadline is not None
             await asyncio.sleep(max(0.0, deadline - time.time() - 0.05))
             await storm.restart()
-            await emu.wait_for(lambda: emu.find_message(_timed_group.id, "⌛") is not None,
-                               timeout=MOVE_TIME + 20)  # fmt: skip
+            await emu.wait_for(
+                lambda: emu.find_message(_timed_group.id, "⌛") is not None, timeout=MOVE_TIME + 20
+            )
 
             # 2. Random kills while four people play: a press in flight, or between moves.
             while storm.kills < KILLS - 1 and not four.match_over:
                 await storm.play(four, storm.rng.randint(0, 12))
                 if storm.rng.random() < 0.5 and not four.match_over:
-                    await emu.wait_for(lambda: four.whose_turn() is not None
-                                       or four.match_over, timeout=30)  # fmt: skip
+                    await emu.wait_for(
+                        lambda: four.whose_turn() is not None or four.match_over, timeout=30
+                    )
                     query = await storm.press(four, wait=False)
                     await asyncio.sleep(storm.rng.uniform(0.0, 0.05))
                     await storm.restart()
@@ -167,8 +174,9 @@ async def test_twenty_kills_lose_no_move_apply_none_twice_and_every_match_finish
             # 3. A kill as the match ends: right after the press that finishes it, while its
             # results are still on their way to the group.
             while storm.status(1) != "finished":
-                await emu.wait_for(lambda: four.whose_turn() is not None or four.match_over,
-                                   timeout=60)  # fmt: skip
+                await emu.wait_for(
+                    lambda: four.whose_turn() is not None or four.match_over, timeout=60
+                )
                 if four.match_over:
                     break
                 before = four.turn_key()
@@ -185,8 +193,9 @@ async def test_twenty_kills_lose_no_move_apply_none_twice_and_every_match_finish
             # The lobby survived every kill and still works.
             lobby = emu.find_message(lobby_group.id, "набор за стол")
             assert lobby is not None
-            answer = await emu.press(lobby_users[1], lobby_group.id, lobby.message_id,
-                                     text="Сесть за стол")  # fmt: skip
+            answer = await emu.press(
+                lobby_users[1], lobby_group.id, lobby.message_id, text="Сесть за стол"
+            )
             assert not answer.show_alert, answer.text
             await emu.wait_for(lambda: "2. Жора" in emu.message(lobby_group, lobby.message_id).text)
             # (settle() would wait for the lost presses too: wait for the posts instead)
@@ -264,4 +273,3 @@ async def _check_logs(
 def _squeeze(numbers: list[int]) -> list[int]:
     """The list without immediate repeats."""
     return [n for i, n in enumerate(numbers) if i == 0 or numbers[i - 1] != n]
-

@@ -20,9 +20,16 @@ from tests.e2e import TOKEN, BotRunner, Players, bot_settings, fast_limits, hand
 
 SHARE = 0.2
 DEAL_OVER = "Сдача закончена."
-STALE_VIEW = ("Сейчас ходит", "Этой карты у вас уже нет", "Нужно ходить", "Зашли козырем",
-              "Это сообщение с картами устарело", "Эта кнопка устарела",
-              "Эта игра уже закончилась", "Пересдача сейчас невозможна")  # fmt: skip
+STALE_VIEW = (
+    "Сейчас ходит",
+    "Этой карты у вас уже нет",
+    "Нужно ходить",
+    "Зашли козырем",
+    "Это сообщение с картами устарело",
+    "Эта кнопка устарела",
+    "Эта игра уже закончилась",
+    "Пересдача сейчас невозможна",
+)
 """The refusals a press on a hand whose edit a fault held up may rightly get (the match ended
 while a fault held up both its result post and the hand's last edit; a redeal offer's buttons
 pressed once the step is over)."""
@@ -84,8 +91,9 @@ async def test_a_match_finishes_and_every_message_converges_with_a_fifth_of_call
 
         group_messages = emu.messages(players.group.id)
         for deal in deals:
-            tables = [m for m in group_messages
-                      if m.text.startswith(f"🐐 Сдача {deal.deal_no + 1} ")]  # fmt: skip
+            tables = [
+                m for m in group_messages if m.text.startswith(f"🐐 Сдача {deal.deal_no + 1} ")
+            ]
             assert len(tables) == 1, f"deal {deal.deal_no + 1}: {len(tables)} table messages"
             final = tables[0].text
             assert DEAL_OVER in final, final

@@ -26,13 +26,22 @@ SCALE = 20.0
 
 async def test_a_fast_game_never_exceeds_the_group_or_private_flood_limits(tmp_path: Path) -> None:
     limits = Limits(
-        group_per_window=20, group_window=60 / SCALE,
-        private_per_window=3, private_window=3 / SCALE, global_per_second=30,
-    )  # fmt: skip
+        group_per_window=20,
+        group_window=60 / SCALE,
+        private_per_window=3,
+        private_window=3 / SCALE,
+        global_per_second=30,
+    )
     async with BotApiEmulator(token=TOKEN, limits=limits) as emu:
-        settings = bot_settings(emu, tmp_path / "k.db", group_period=60 / SCALE,
-                                private_interval=1 / SCALE, private_max_rate=3,
-                                private_period=3 / SCALE, overall_max_rate=30)  # fmt: skip
+        settings = bot_settings(
+            emu,
+            tmp_path / "k.db",
+            group_period=60 / SCALE,
+            private_interval=1 / SCALE,
+            private_max_rate=3,
+            private_period=3 / SCALE,
+            overall_max_rate=30,
+        )
         bot = BotRunner(settings)
         await bot.start()
         try:
@@ -40,8 +49,10 @@ async def test_a_fast_game_never_exceeds_the_group_or_private_flood_limits(tmp_p
             group = emu.add_group(title="Г", members=[ann], admins=[ann])
             players = await start_with_bots(emu, ann, group)
             for _ in range(40):  # about four deals of one person against three computers
-                await emu.wait_for(lambda: players.whose_turn() is not None
-                                   or "🏆" in players.group_text(), timeout=20)  # fmt: skip
+                await emu.wait_for(
+                    lambda: players.whose_turn() is not None or "🏆" in players.group_text(),
+                    timeout=20,
+                )
                 if "🏆" in players.group_text():
                     break
                 answer = await players.play_one()
@@ -62,8 +73,14 @@ KILLS = 5
 GROUP_WINDOW = 10.0
 """Seconds of the group's window: 20 messages per 10 s (Telegram's 20 a minute, scaled ×6),
 long beside a restart, so a new process that forgot the old one's calls would burst past it."""
-COMMANDS = ("/help", "/rules hvalenyi", "/rules kryuk", "/rules sixes", "/rules belka",
-            "/rules cover")  # fmt: skip
+COMMANDS = (
+    "/help",
+    "/rules hvalenyi",
+    "/rules kryuk",
+    "/rules sixes",
+    "/rules belka",
+    "/rules cover",
+)
 """Different answers (identical ones waiting are sent once)."""
 
 
@@ -73,8 +90,10 @@ async def _keep_playing(players: Players, stop: asyncio.Event) -> None:
     emu = players.emu
     while not stop.is_set() and not players.match_over:
         with contextlib.suppress(TimeoutError):
-            await emu.wait_for(lambda: players.whose_turn() is not None or stop.is_set()
-                               or players.match_over, timeout=10)  # fmt: skip
+            await emu.wait_for(
+                lambda: players.whose_turn() is not None or stop.is_set() or players.match_over,
+                timeout=10,
+            )
         if stop.is_set() or players.match_over or players.whose_turn() is None:
             continue
         before = players.turn_key()
@@ -95,27 +114,40 @@ async def _keep_asking(players: Players, stop: asyncio.Event) -> None:
 
 
 async def test_five_kills_while_a_busy_group_is_edited_draw_no_429(tmp_path: Path) -> None:
-    limits = Limits(group_per_window=20, group_window=GROUP_WINDOW, private_per_window=None,
-                    global_per_second=None, algorithm="window")  # fmt: skip
+    limits = Limits(
+        group_per_window=20,
+        group_window=GROUP_WINDOW,
+        private_per_window=None,
+        global_per_second=None,
+        algorithm="window",
+    )
     async with BotApiEmulator(token=TOKEN, limits=limits) as emu:
-        bot = BotProcess(emu, tmp_path / "kozel.db", tmp_path,
-                         env={"KOZEL_GROUP_MAX_RATE": "20",
-                              "KOZEL_GROUP_PERIOD": str(GROUP_WINDOW)})  # fmt: skip
+        bot = BotProcess(
+            emu,
+            tmp_path / "kozel.db",
+            tmp_path,
+            env={"KOZEL_GROUP_MAX_RATE": "20", "KOZEL_GROUP_PERIOD": str(GROUP_WINDOW)},
+        )
         await bot.start()
         stop = asyncio.Event()
         try:
             await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
-            players = await seat_four(emu, options="seating=ordered deck=36 move_time=0",
-                                      in_order=False)  # fmt: skip
-            workers = [asyncio.create_task(_keep_playing(players, stop)),
-                       asyncio.create_task(_keep_asking(players, stop))]  # fmt: skip
+            players = await seat_four(
+                emu, options="seating=ordered deck=36 move_time=0", in_order=False
+            )
+            workers = [
+                asyncio.create_task(_keep_playing(players, stop)),
+                asyncio.create_task(_keep_asking(players, stop)),
+            ]
             for _ in range(KILLS):
                 await asyncio.sleep(GROUP_WINDOW / 3)  # the window fills up meanwhile
                 await bot.kill()
                 calls = len(emu.calls("getUpdates"))
                 await bot.start()
-                await emu.wait_for(lambda c=calls: len(emu.calls("getUpdates")) > c,  # type: ignore[misc]
-                                   timeout=30)  # fmt: skip
+                await emu.wait_for(
+                    lambda c=calls: len(emu.calls("getUpdates")) > c,  # type: ignore[misc]
+                    timeout=30,
+                )
             await asyncio.sleep(GROUP_WINDOW / 2)
             stop.set()
             await asyncio.gather(*workers)
@@ -123,7 +155,10 @@ async def test_five_kills_while_a_busy_group_is_edited_draw_no_429(tmp_path: Pat
             stop.set()
             await bot.stop()
         group = players.group.id
-        sent = [c for c in emu.history if c.ok and c.chat_id == group
-                and c.method in ("sendMessage", "editMessageText")]  # fmt: skip
+        sent = [
+            c
+            for c in emu.history
+            if c.ok and c.chat_id == group and c.method in ("sendMessage", "editMessageText")
+        ]
         assert len(sent) >= 2 * 20, "the group spent its window again and again"
         assert emu.flood_errors == []

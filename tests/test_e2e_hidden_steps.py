@@ -38,9 +38,12 @@ async def hidden_step(tmp_path: Path, hand_off: bool) -> dict[str, Any]:
     await emu.start()
     port = free_port()
     settings = bot_settings(
-        emu, tmp_path / f"{hand_off}.db", webapp_port=port,
-        webapp_url="https://kozel.example/app/", webapp_name="table",
-    )  # fmt: skip
+        emu,
+        tmp_path / f"{hand_off}.db",
+        webapp_port=port,
+        webapp_url="https://kozel.example/app/",
+        webapp_name="table",
+    )
     runner = BotRunner(settings, seed=SEED)
     await runner.start()
     try:

@@ -31,8 +31,12 @@ async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
     # only after five rated matches).
     before = emu.last_message(group.id)
     emu.send_text(players.users[0], group.id, "/history")
-    await emu.wait_for(lambda: emu.last_message(group.id) is not before
-                       and any(d.startswith("h:") for d in _datas(emu.last_message(group.id))))
+    await emu.wait_for(
+        lambda: (
+            emu.last_message(group.id) is not before
+            and any(d.startswith("h:") for d in _datas(emu.last_message(group.id)))
+        )
+    )
     board = emu.last_message(group.id)
     assert board is not None
     for user in players.users:
@@ -51,10 +55,12 @@ async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
     for user in players.users:
         header = "Хвалёный козёл · сдача"
         hands = [
-            m for m in emu.messages(user.id)
-            if (m.versions[:1] and "сдача" in m.versions[0]) or header in m.text
+            m
+            for m in emu.messages(user.id)
+            if (m.versions[:1] and "сдача" in m.versions[0])
+            or header in m.text
             or "закончена" in m.text
-        ]  # fmt: skip
+        ]
         assert len(hands) == deals, user.first_name
 
 

@@ -61,8 +61,9 @@ async def test_a_play_match_shows_each_deal_s_result_above_the_next_deal_s_hand(
     messages = emu.messages(ann.id)
     hands, results = _ids(messages, HAND), _ids(messages, RESULT)
     assert len(hands) >= 2 and set(results) == set(hands), (hands, results)
-    misplaced = {n: (results[n - 1], hands[n]) for n in hands
-                 if n >= 2 and not results[n - 1] < hands[n]}  # fmt: skip
+    misplaced = {
+        n: (results[n - 1], hands[n]) for n in hands if n >= 2 and not results[n - 1] < hands[n]
+    }
     assert not misplaced, f"deal n's hand above deal n-1's result (result id, hand id): {misplaced}"
 
 

@@ -43,12 +43,19 @@ async def test_the_table_and_a_deal_s_result_carry_no_seal_key_or_seal_button(
     result = emu.find_message(group.id, "Сдача 1:")
     assert result is not None
     final = emu.message(group.id, table.message_id)
-    for text, markup in [*final.shown, (final.text, final.reply_markup),
-                         (result.text, result.reply_markup)]:  # fmt: skip
+    for text, markup in [
+        *final.shown,
+        (final.text, final.reply_markup),
+        (result.text, result.reply_markup),
+    ]:
         assert HEXISH.search(text) is None and "kozel2:" not in text, text
         assert "Печать" not in text and "Ключ" not in text, text
-        assert not [label for row in inline_buttons(markup) for label, _ in row
-                    if "🔒" in label or "🔑" in label]  # fmt: skip
+        assert not [
+            label
+            for row in inline_buttons(markup)
+            for label, _ in row
+            if "🔒" in label or "🔑" in label
+        ]
 
 
 async def test_a_forged_seal_button_is_refused_and_changes_nothing(
@@ -64,18 +71,22 @@ async def test_a_forged_seal_button_is_refused_and_changes_nothing(
     game_id = next(iter(_app(bot).bot_data.service.tables.live.values())).game_id
     hand = players.hand_message(players.users[0])
     assert hand is not None
-    forged = [(group.id, table.message_id, f"f:{game_id + 1}:0"),
-              (group.id, table.message_id, f"f:{game_id}:5"),
-              (players.users[0].id, hand.message_id, f"f:{game_id}:0")]  # fmt: skip
-    shown = {m.message_id: m.text for chat in (group.id, players.users[0].id)
-             for m in emu.messages(chat)}  # fmt: skip
+    forged = [
+        (group.id, table.message_id, f"f:{game_id + 1}:0"),
+        (group.id, table.message_id, f"f:{game_id}:5"),
+        (players.users[0].id, hand.message_id, f"f:{game_id}:0"),
+    ]
+    shown = {
+        m.message_id: m.text for chat in (group.id, players.users[0].id) for m in emu.messages(chat)
+    }
     for chat_id, message_id, data in forged:
         query = emu.forged_press_nowait(players.users[0], chat_id, message_id, data)
         answer = await emu.wait_answer(query)
         assert answer.text == "Эта кнопка недействительна.", data
     await bot.drain()
-    assert shown == {m.message_id: m.text for chat in (group.id, players.users[0].id)
-                     for m in emu.messages(chat)}  # fmt: skip
+    assert shown == {
+        m.message_id: m.text for chat in (group.id, players.users[0].id) for m in emu.messages(chat)
+    }
 
 
 async def test_the_private_welcome_names_the_bot_once(emu: BotApiEmulator, bot: BotRunner) -> None:
@@ -99,8 +110,12 @@ async def test_the_seat_confirmation_comes_before_the_first_hand(
     await emu.wait_for(lambda: emu.find_message(group.id, "1. Аня") is not None)
     for user in users[1:]:
         emu.send_text(user, group.id, "/join")
-    await emu.wait_for(lambda: all(name in emu.find_message(group.id, "набор за стол").text  # type: ignore[union-attr]
-                                   for name in ("Борис", "Вера")))  # fmt: skip
+    await emu.wait_for(
+        lambda: all(
+            name in emu.find_message(group.id, "набор за стол").text  # type: ignore[union-attr]
+            for name in ("Борис", "Вера")
+        )
+    )
     emu.send_text(late, group.id, "/join")
     await emu.wait_for(lambda: emu.find_message(group.id, "откройте личный чат") is not None)
     prompt = emu.find_message(group.id, "откройте личный чат")

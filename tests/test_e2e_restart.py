@@ -45,8 +45,9 @@ async def test_killed_mid_deal_the_bot_resumes_and_finishes_the_match_without_lo
         found = players.whose_turn()
         assert found is not None
         user, message = found
-        data = next(d for row in message.buttons for t, d in row
-                    if d.startswith("c:") and not is_not_now(t))  # fmt: skip
+        data = next(
+            d for row in message.buttons for t, d in row if d.startswith("c:") and not is_not_now(t)
+        )
         query = emu.press_nowait(user, user.id, message.message_id, data)
         await asyncio.sleep(0.05)
         await bot.kill()
@@ -71,13 +72,15 @@ async def test_killed_mid_deal_the_bot_resumes_and_finishes_the_match_without_lo
         assert max(plays.values()) == 1, "a card was played twice in one deal"
         pressed = {(int(d.split(":")[2]), "play:" + d.split(":")[3]) for d in _pressed(emu)}
         accepted = {
-            (m.deal_no, m.action) for m in moves
+            (m.deal_no, m.action)
+            for m in moves
             if m.source == "human" and m.action.startswith("play:")
-        }  # fmt: skip
+        }
         answered_ok = {
-            key for key, answer in zip(_pressed_keys(emu), _answers(emu), strict=True)
+            key
+            for key, answer in zip(_pressed_keys(emu), _answers(emu), strict=True)
             if answer is not None and not answer.show_alert
-        }  # fmt: skip
+        }
         assert answered_ok <= accepted, "an answered move is missing from the log"
         assert pressed >= accepted
         deals = await storage.games.deals(1)

@@ -119,8 +119,12 @@ async def test_the_variant_is_chosen_by_word_or_by_the_lobby_button(
     emu.send_text(ann, group.id, "/rules belka")
     await emu.wait_for(lambda: emu.find_message(group.id, "Белка\n") is not None)
     emu.send_text(ann, group.id, "/rules")
-    await emu.wait_for(lambda: emu.find_message(group.id, "шестёрк") is not None
-                       and "Козёл на шестёрках\n" in emu.last_message(group.id).text)  # type: ignore[union-attr]  # fmt: skip
+    await emu.wait_for(
+        lambda: (
+            emu.find_message(group.id, "шестёрк") is not None
+            and "Козёл на шестёрках\n" in emu.last_message(group.id).text
+        )
+    )  # type: ignore[union-attr]
 
 
 async def test_a_two_player_table_has_two_seats_and_refuses_a_third_person(

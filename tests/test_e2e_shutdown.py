@@ -36,9 +36,7 @@ async def _play_one_deal(players: Players) -> None:
 
 def _deal_over(players: Players) -> bool:
     """The first deal is over (it may have ended the match: a Lyusya wins it)."""
-    return any(
-        "закончена" in m.text for u in players.users for m in players.emu.messages(u.id)
-    )  # fmt: skip
+    return any("закончена" in m.text for u in players.users for m in players.emu.messages(u.id))
 
 
 async def test_sigterm_finishes_the_press_in_flight_and_the_next_start_sends_held_posts(
@@ -47,13 +45,15 @@ async def test_sigterm_finishes_the_press_in_flight_and_the_next_start_sends_hel
     db_path = tmp_path / "kozel.db"
     async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
         # One group message a minute: the deal's results are certainly still held at the stop.
-        slow = BotProcess(emu, db_path, tmp_path,
-                          env={"KOZEL_GROUP_MAX_RATE": "3", "KOZEL_GROUP_PERIOD": "600"})
+        slow = BotProcess(
+            emu, db_path, tmp_path, env={"KOZEL_GROUP_MAX_RATE": "3", "KOZEL_GROUP_PERIOD": "600"}
+        )
         await slow.start()
         try:
             await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
-            players = await seat_four(emu, options="seating=ordered deck=32 move_time=0",
-                                      in_order=False)  # the lobby's edits are held back
+            players = await seat_four(
+                emu, options="seating=ordered deck=32 move_time=0", in_order=False
+            )  # the lobby's edits are held back
             await _play_one_deal(players)
             await asyncio.sleep(0.5)
             query = None
@@ -82,9 +82,10 @@ async def test_sigterm_finishes_the_press_in_flight_and_the_next_start_sends_hel
         fast = BotProcess(emu, db_path, tmp_path)
         await fast.start()
         try:
-            await emu.wait_for(lambda: any(m.text.startswith("Сдача 1:")
-                                           for m in emu.messages(players.group.id)),
-                               timeout=30)  # fmt: skip
+            await emu.wait_for(
+                lambda: any(m.text.startswith("Сдача 1:") for m in emu.messages(players.group.id)),
+                timeout=30,
+            )
             await emu.wait_for(lambda: _outbox(db_path) == [], timeout=30)
         finally:
             await fast.stop()
@@ -98,8 +99,9 @@ async def test_sigterm_while_a_lane_waits_on_the_flood_gate_exits_cleanly(tmp_pa
     pending", "Event loop is closed") and nothing raises."""
     db_path = tmp_path / "kozel.db"
     async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
-        bot = BotProcess(emu, db_path, tmp_path,
-                         env={"KOZEL_GROUP_MAX_RATE": "3", "KOZEL_GROUP_PERIOD": "600"})
+        bot = BotProcess(
+            emu, db_path, tmp_path, env={"KOZEL_GROUP_MAX_RATE": "3", "KOZEL_GROUP_PERIOD": "600"}
+        )
         await bot.start()
         try:
             await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
@@ -107,12 +109,16 @@ async def test_sigterm_while_a_lane_waits_on_the_flood_gate_exits_cleanly(tmp_pa
             group = emu.add_group(title="Козлятня", members=users)
 
             def group_calls() -> int:
-                return sum(1 for c in emu.history if c.ok and c.chat_id == group.id
-                           and c.method == "sendMessage")  # fmt: skip
+                return sum(
+                    1
+                    for c in emu.history
+                    if c.ok and c.chat_id == group.id and c.method == "sendMessage"
+                )
 
             # Five different answers due (identical ones would be sent once), three fit.
-            for user, text in zip(users, ("/help", "/rules kryuk", "/rules sixes",
-                                          "/rules belka"), strict=True):  # fmt: skip
+            for user, text in zip(
+                users, ("/help", "/rules kryuk", "/rules sixes", "/rules belka"), strict=True
+            ):
                 emu.send_text(user, group.id, text)
             emu.send_text(users[0], group.id, "/rules cover")
             await emu.wait_for(lambda: group_calls() >= 3, timeout=30)
@@ -136,8 +142,9 @@ async def test_a_second_sigterm_while_stopping_does_not_hang_the_process(tmp_pat
     flood-held group, is only logged; the bot still shuts down in order and exits 0."""
     db_path = tmp_path / "kozel.db"
     async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
-        bot = BotProcess(emu, db_path, tmp_path,
-                         env={"KOZEL_GROUP_MAX_RATE": "1", "KOZEL_GROUP_PERIOD": "600"})
+        bot = BotProcess(
+            emu, db_path, tmp_path, env={"KOZEL_GROUP_MAX_RATE": "1", "KOZEL_GROUP_PERIOD": "600"}
+        )
         await bot.start()
         try:
             await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)

@@ -24,31 +24,61 @@ def storage_of(bot: BotRunner) -> Storage:
 
 
 async def store_match(
-    storage: Storage, chat_id: int, users: list[User], winner_side: int, *, deals: int = 0,
+    storage: Storage,
+    chat_id: int,
+    users: list[User],
+    winner_side: int,
+    *,
+    deals: int = 0,
     variant: str = "hvalenyi",
 ) -> int:
     """A finished rated match of the four (pairs 0+2 against 1+3), with ``deals`` deals that
     reveal their seeds; returns its game id."""
     seats = [Player(user_id=u.id, name=u.first_name) for u in users]
-    table = Table(chat_id=chat_id, variant=variant, options={}, creator_id=users[0].id,
-                  seed=1, seats=list(seats))  # fmt: skip
+    table = Table(
+        chat_id=chat_id,
+        variant=variant,
+        options={},
+        creator_id=users[0].id,
+        seed=1,
+        seats=list(seats),
+    )
     created = await storage.games.create_game(table)
     game_id = created.game_id
     records = [
-        DealRecord(game_id=game_id, deal_no=n, outcome="eggs" if n == 1 else "normal",
-                   points=(64, 56), award=(0, 0) if n == 1 else (1, 0), multiplier=1,
-                   score=(n, 0), trace={"seed": SEED, "commit": commitment(SEED)})
+        DealRecord(
+            game_id=game_id,
+            deal_no=n,
+            outcome="eggs" if n == 1 else "normal",
+            points=(64, 56),
+            award=(0, 0) if n == 1 else (1, 0),
+            multiplier=1,
+            score=(n, 0),
+            trace={"seed": SEED, "commit": commitment(SEED)},
+        )
         for n in range(deals)
-    ]  # fmt: skip
+    ]
     tally = {"deals": 4, "points": 250, "catches": 1, "eggs": 1}
     result = MatchResult(
-        game_id=game_id, chat_id=chat_id, variant=variant, options={},
-        winner_side=winner_side, score=(12, 4) if winner_side == 0 else (4, 12),
+        game_id=game_id,
+        chat_id=chat_id,
+        variant=variant,
+        options={},
+        winner_side=winner_side,
+        score=(12, 4) if winner_side == 0 else (4, 12),
         deals=max(deals, 4),
-        players=tuple(MatchPlayer(seat=s, user_id=u.id, name=u.first_name, side=s % 2,
-                                  won=s % 2 == winner_side, tally=tally)
-                      for s, u in enumerate(users)),
-    )  # fmt: skip
+        players=tuple(
+            MatchPlayer(
+                seat=s,
+                user_id=u.id,
+                name=u.first_name,
+                side=s % 2,
+                won=s % 2 == winner_side,
+                tally=tally,
+            )
+            for s, u in enumerate(users)
+        ),
+    )
     finished = created.model_copy(
         update={"version": created.version + 1, "status": TableStatus.FINISHED}
     )
@@ -100,14 +130,23 @@ async def play_match(emu: BotApiEmulator, bot: BotRunner, group: Group, users: l
     assert players.match_over
 
 
-async def ask(emu: BotApiEmulator, user: User, group: Group, text: str, *,
-              reply_to: int | None = None) -> ChatMessage:  # fmt: skip
+async def ask(
+    emu: BotApiEmulator, user: User, group: Group, text: str, *, reply_to: int | None = None
+) -> ChatMessage:
     """``user`` sends a command; the bot's answer to it."""
     sent = emu.send_text(user, group.id, text, reply_to=reply_to)
 
     def answered() -> ChatMessage | None:
-        return next((m for m in emu.messages(group.id) if m.from_bot and m.reply_to is not None
-                     and m.reply_to.message_id == sent.message_id), None)  # fmt: skip
+        return next(
+            (
+                m
+                for m in emu.messages(group.id)
+                if m.from_bot
+                and m.reply_to is not None
+                and m.reply_to.message_id == sent.message_id
+            ),
+            None,
+        )
 
     await emu.wait_for(answered, what=f"the answer to {text}")
     found = answered()
@@ -149,8 +188,9 @@ async def test_the_board_lists_people_after_five_rated_matches_and_moves_with_a_
     ratings_after = {u.first_name: await storage.boards.rating(u.id, "hvalenyi") for u in users}
     assert shown == ratings_after
     assert ratings_after != ratings_before
-    assert {c.user_id: c.after for c in changes} == {u.id: ratings_after[u.first_name]
-                                                      for u in users}  # fmt: skip
+    assert {c.user_id: c.after for c in changes} == {
+        u.id: ratings_after[u.first_name] for u in users
+    }
     marks = [line.split()[0] for line in after.text.splitlines() if " — " in line]
     assert marks == ["🥇", "🥈", "🥉", "4."]
     assert after.text.count("5 matches") == 4

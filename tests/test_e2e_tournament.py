@@ -32,13 +32,20 @@ from tests.fairplay_check import check_the_deals, digits_shown, with_check, with
 MINUTE = TOURNAMENT_MINUTE
 
 
-async def english_people(emu: BotApiEmulator, count: int, *,
-                         forum: bool = False) -> tuple[Group, list[User]]:  # fmt: skip
+async def english_people(
+    emu: BotApiEmulator, count: int, *, forum: bool = False
+) -> tuple[Group, list[User]]:
     """``count`` people who opened the private chat, in a group its admin (the first one)
     switched to English."""
     users = [emu.add_user(first_name=f"Player{i + 1}", language_code="en") for i in range(count)]
-    group = emu.add_group(title="Club", members=users, admins=users[:1], creator=users[0],
-                          bot_is_admin=forum, forum=forum)  # fmt: skip
+    group = emu.add_group(
+        title="Club",
+        members=users,
+        admins=users[:1],
+        creator=users[0],
+        bot_is_admin=forum,
+        forum=forum,
+    )
     for user in users:
         await emu.start_private(user)
     emu.send_text(users[0], group.id, "/language en")
@@ -116,8 +123,9 @@ async def test_a_plain_group_s_tournament_runs_to_its_champion(
     lobby_now = emu.message(group.id, lobby.message_id).text
     assert lobby_now.count(users[0].first_name) == 1, lobby_now
     # the no-show wait passes: the match starts with a computer in the absent one's seat
-    await emu.wait_for(lambda: "has started" in emu.message(group.id, lobby.message_id).text,
-                       timeout=15)  # fmt: skip
+    await emu.wait_for(
+        lambda: "has started" in emu.message(group.id, lobby.message_id).text, timeout=15
+    )
     # the absent one's button, pressed late, says the match began without them
     late = await take_seat(emu, absent, invites(emu, absent)[-1])
     assert late.show_alert and "began without you" in (late.text or ""), late
@@ -172,8 +180,10 @@ def round_over(emu: BotApiEmulator, group: Group, round_no: int) -> Callable[[],
     """Whether the group was told round ``round_no`` is over (or the champion)."""
 
     def over() -> bool:
-        return any(f"after round {round_no} of" in m.text or "Champion" in m.text
-                   for m in emu.messages(group.id))  # fmt: skip
+        return any(
+            f"after round {round_no} of" in m.text or "Champion" in m.text
+            for m in emu.messages(group.id)
+        )
 
     return over
 
@@ -208,8 +218,7 @@ async def test_a_forum_plays_three_rotating_rounds_through_a_kill(
         absent = users[5]
         for round_no in (1, 2, 3):
             for user in users:
-                await emu.wait_for(lambda u=user, n=round_no: len(invites(emu, u)) >= n,
-                                   timeout=30)  # fmt: skip
+                await emu.wait_for(lambda u=user, n=round_no: len(invites(emu, u)) >= n, timeout=30)
             for user in users:
                 if round_no == 1 and user is absent:
                     continue  # never comes: a computer plays for them after 3 minutes
@@ -238,9 +247,12 @@ async def test_a_forum_plays_three_rotating_rounds_through_a_kill(
             assert len(rnd.tables) == 2 and len({d.thread_id for d in rnd.tables}) == 2
             assert all(d.game_id is not None for d in rnd.tables)
         # nobody had the same partner twice
-        partners = Counter(frozenset((d.seats[a], d.seats[a + 2]))
-                           for rnd in stored.played for d in rnd.tables
-                           for a in (0, 1))  # fmt: skip
+        partners = Counter(
+            frozenset((d.seats[a], d.seats[a + 2]))
+            for rnd in stored.played
+            for d in rnd.tables
+            for a in (0, 1)
+        )
         assert max(partners.values()) == 1
         # the no-show is marked, and every table opened once
         first = stored.played[0].tables
@@ -280,12 +292,17 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
     for a, b in zip(users[0::2], users[1::2], strict=True):
         said = emu.send_text(b, group.id, "hi")
         emu.send_text(a, group.id, "/pair", reply_to=said.message_id)
-        await emu.wait_for(lambda a=a: emu.find_message(group.id, f"{a.first_name} asks")
-                           is not None)  # fmt: skip
+        await emu.wait_for(
+            lambda a=a: emu.find_message(group.id, f"{a.first_name} asks") is not None
+        )
         invitation = emu.find_message(group.id, f"{a.first_name} asks")
         assert invitation is not None
-        stranger = await emu.press(users[-1] if b is not users[-1] else users[0], group.id,
-                                   invitation.message_id, text="Confirm")  # fmt: skip
+        stranger = await emu.press(
+            users[-1] if b is not users[-1] else users[0],
+            group.id,
+            invitation.message_id,
+            text="Confirm",
+        )
         assert stranger.show_alert  # only the one named confirms
         confirmed = await emu.press(b, group.id, invitation.message_id, text="Confirm")
         assert not confirmed.show_alert, confirmed.text
@@ -315,8 +332,10 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
     storage = await Storage.open(str(db_path))
     try:
         [stored] = await storage.tournaments.tournaments_in(group.id)
-        matches = [(over, [d.trace for d in await storage.games.deals(game_id)])
-                   for over, game_id in with_checks(emu, group.id)]  # fmt: skip
+        matches = [
+            (over, [d.trace for d in await storage.games.deals(game_id)])
+            for over, game_id in with_checks(emu, group.id)
+        ]
     finally:
         await storage.close()
     assert stored.status is Status.FINISHED and len(stored.pairs) == 6
@@ -332,8 +351,11 @@ async def test_six_pairs_play_three_swiss_rounds_one_table_after_another(
     over, traces = next(match for match in matches if match[1])
     await check_the_deals(emu, group.id, users[0], traces, over)
     # no rematch: each meeting of two pairs happens once, nine in all
-    met = Counter(frozenset((pair_at(stored, d.seats[0]), pair_at(stored, d.seats[1])))
-                  for rnd in stored.played for d in rnd.tables)  # fmt: skip
+    met = Counter(
+        frozenset((pair_at(stored, d.seats[0]), pair_at(stored, d.seats[1])))
+        for rnd in stored.played
+        for d in rnd.tables
+    )
     assert len(met) == 9 and max(met.values()) == 1
     # one table after another, in the group itself: each opened once the one before ended
     draws = [d for rnd in stored.played for d in rnd.tables]

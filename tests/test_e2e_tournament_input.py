@@ -55,8 +55,9 @@ async def test_only_admins_open_and_stop_and_strangers_change_nothing(
     again = await emu.press(member, group.id, post.message_id, text="Join")
     assert again.show_alert and "already" in (again.text or "")
     # a forged button (another tournament's id) changes nothing
-    forged = emu.forged_press_nowait(member, group.id, post.message_id,
-                                     TournamentButton(999, "leave").pack())  # fmt: skip
+    forged = emu.forged_press_nowait(
+        member, group.id, post.message_id, TournamentButton(999, "leave").pack()
+    )
     assert (await emu.wait_answer(forged)).show_alert
     # a member who is no admin cannot start or stop it
     assert (await emu.press(member, group.id, post.message_id, text="▶️ Start")).show_alert
@@ -69,8 +70,9 @@ async def test_only_admins_open_and_stop_and_strangers_change_nothing(
     await reply_after(emu, group.id, mark, "The tournament was stopped.")
     await emu.wait_for(lambda: "was stopped" in emu.message(group.id, post.message_id).text)
     assert emu.message(group.id, post.message_id).buttons == []  # nothing left to press
-    late = emu.forged_press_nowait(users[2], group.id, post.message_id,
-                                   TournamentButton(1, "join").pack())  # fmt: skip
+    late = emu.forged_press_nowait(
+        users[2], group.id, post.message_id, TournamentButton(1, "join").pack()
+    )
     assert (await emu.wait_answer(late)).show_alert
 
 
@@ -140,8 +142,9 @@ async def test_the_automatic_start_comes_after_a_kill_during_registration(
         await register_all(emu, group, users)
         await bot.kill()
         await bot.start()
-        await emu.wait_for(lambda: emu.find_message(group.id, "Round 1 of 1") is not None,
-                           timeout=30)  # fmt: skip
+        await emu.wait_for(
+            lambda: emu.find_message(group.id, "Round 1 of 1") is not None, timeout=30
+        )
         assert len([m for m in emu.messages(group.id) if "Round 1 of 1" in m.text]) == 1
     finally:
         await bot.stop()
@@ -155,12 +158,14 @@ async def test_a_forum_without_topic_rights_is_told_and_the_round_begins_once_it
     group, users = await english_people(emu, 4, forum=True)
     group.bot_is_admin = False
     await begin(emu, group, users, "/tournament rounds=1")
-    await emu.wait_for(lambda: emu.find_message(group.id, "I cannot open the tables' topics")
-                       is not None)  # fmt: skip
+    await emu.wait_for(
+        lambda: emu.find_message(group.id, "I cannot open the tables' topics") is not None
+    )
     assert emu.find_message(group.id, "table 1") is None
     group.bot_is_admin = True
-    await emu.wait_for(lambda: all(emu.find_message(u.id, "table 1 is open") for u in users),
-                       timeout=15)  # fmt: skip
+    await emu.wait_for(
+        lambda: all(emu.find_message(u.id, "table 1 is open") for u in users), timeout=15
+    )
     told = [m for m in emu.messages(group.id) if "I cannot open" in m.text]
     assert len(told) == 1
 

@@ -73,9 +73,13 @@ IDS = ["kryuk", "sixes", "belka", "hvalenyi-two", "hvalenyi-32"]
     ids=IDS,
 )
 async def test_people_play_a_whole_match_of_the_variant(
-    emu: BotApiEmulator, db_path: Path, options: str, seats: int, seed: int,
-    request: pytest.FixtureRequest
-) -> None:  # fmt: skip
+    emu: BotApiEmulator,
+    db_path: Path,
+    options: str,
+    seats: int,
+    seed: int,
+    request: pytest.FixtureRequest,
+) -> None:
     """``seed`` is the bot's: with it the match offers a redeal (belka's and sixes' first
     deal; seating in join order makes the people's seats known), so the redeal is driven
     from a keyboard. The chats are written out (``tests/artifacts/transcripts/``) and read
@@ -98,8 +102,12 @@ async def _match(emu: BotApiEmulator, bot: BotRunner, options: str, seats: int) 
     players = await seat_four(emu, options=options, names=NAMES[:seats])
     variant = options.split()[0]
     table = players.group_text()
-    assert {"kryuk": "Козёл с Крюком", "sixes": "Козёл на шестёрках", "belka": "Белка",
-            "hvalenyi": "Хвалёный козёл"}[variant] in table  # fmt: skip
+    assert {
+        "kryuk": "Козёл с Крюком",
+        "sixes": "Козёл на шестёрках",
+        "belka": "Белка",
+        "hvalenyi": "Хвалёный козёл",
+    }[variant] in table
     await _play_out(players, bot)
     assert not emu.flood_errors
     assert bot.app is not None

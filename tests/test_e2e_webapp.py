@@ -41,8 +41,15 @@ def free_port() -> int:
 @pytest.fixture
 async def webapp_bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[tuple[BotRunner, str]]:
     port = free_port()
-    runner = BotRunner(bot_settings(emu, db_path, webapp_url="https://kozel.example/app/",
-                                    webapp_port=port, webapp_name="table"))  # fmt: skip
+    runner = BotRunner(
+        bot_settings(
+            emu,
+            db_path,
+            webapp_url="https://kozel.example/app/",
+            webapp_port=port,
+            webapp_name="table",
+        )
+    )
     await runner.start()
     try:
         yield runner, f"http://127.0.0.1:{port}/webapp/api"
@@ -52,11 +59,14 @@ async def webapp_bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[tuple[
 
 def init_for(user: User, *, token: str = TOKEN, age: float = 5.0) -> str:
     fields = {
-        "user": json.dumps({"id": user.id, "first_name": user.first_name, "language_code": "ru"},
-                           ensure_ascii=False, separators=(",", ":")),
+        "user": json.dumps(
+            {"id": user.id, "first_name": user.first_name, "language_code": "ru"},
+            ensure_ascii=False,
+            separators=(",", ":"),
+        ),
         "auth_date": str(int(time.time() - age)),
         "chat_type": "private",
-    }  # fmt: skip
+    }
     return urlencode({**fields, "hash": sign(fields, token)})
 
 
@@ -107,28 +117,37 @@ class Page:
             self.response.close()
 
 
-async def post_move(session: aiohttp.ClientSession, base: str, init: str, game_id: int,
-                    deal: int, action: str) -> tuple[int, dict[str, Any]]:  # fmt: skip
+async def post_move(
+    session: aiohttp.ClientSession, base: str, init: str, game_id: int, deal: int, action: str
+) -> tuple[int, dict[str, Any]]:
     body = {"init": init, "game": game_id, "deal": deal, "action": action}
     async with session.post(f"{base}/move", json=body) as response:
         assert "Content-Security-Policy" in response.headers
         return response.status, await response.json()
 
 
-async def play_from_page(emu: BotApiEmulator, session: aiohttp.ClientSession, base: str,
-                         pages: dict[int, Page], game_id: int) -> None:  # fmt: skip
+async def play_from_page(
+    emu: BotApiEmulator,
+    session: aiohttp.ClientSession,
+    base: str,
+    pages: dict[int, Page],
+    game_id: int,
+) -> None:
     """Whoever's open page offers moves plays the first of them."""
 
     def offered() -> Page | None:
-        return next((p for p in pages.values()
-                     if not p.closed and p.payloads and p.payloads[-1]["legal"]), None)  # fmt: skip
+        return next(
+            (p for p in pages.values() if not p.closed and p.payloads and p.payloads[-1]["legal"]),
+            None,
+        )
 
     await emu.wait_for(lambda: offered() is not None)
     page = offered()
     assert page is not None
     mine = page.payloads[-1]
-    status, _ = await post_move(session, base, init_for(page.user), game_id, mine["deal"],
-                                mine["legal"][0])  # fmt: skip
+    status, _ = await post_move(
+        session, base, init_for(page.user), game_id, mine["deal"], mine["legal"][0]
+    )
     assert status == 200
     await page.wait(lambda p: p["legal"] != mine["legal"] or p["view"] != mine["view"])
 
@@ -242,8 +261,10 @@ async def test_unproven_init_data_and_strangers_change_nothing(
         assert status == 403 and body["error"] == "not_seated"
         status, body = await post_move(session, base, good, game_id, deal + 5, legal[0])
         assert status == 409 and body["error"] == "stale"
-        for junk in ({"init": good}, {"init": good, "game": game_id, "deal": deal,
-                                      "action": "fly:away"}):  # fmt: skip
+        for junk in (
+            {"init": good},
+            {"init": good, "game": game_id, "deal": deal, "action": "fly:away"},
+        ):
             async with session.post(f"{base}/move", json=junk) as response:
                 assert response.status == 400
         async with session.post(f"{base}/move", data=b"not json") as response:
@@ -296,8 +317,9 @@ async def test_the_hand_and_the_table_carry_the_mini_app_s_buttons(
         hand = players.hand_message(user)
         assert hand is not None
         markup = hand.reply_markup or {}
-        web_apps = [b["web_app"]["url"] for row in markup["inline_keyboard"] for b in row
-                    if "web_app" in b]  # fmt: skip
+        web_apps = [
+            b["web_app"]["url"] for row in markup["inline_keyboard"] for b in row if "web_app" in b
+        ]
         assert web_apps == [f"https://kozel.example/app/?game={game_id}"]
     link = f"https://t.me/kozel_test_bot/table?startapp=g{game_id}"
 
@@ -386,9 +408,13 @@ async def test_history_offers_a_finished_match_s_replay(
     answer = await emu.press(users[1], group.id, listing.message_id, f"h:{game_id}:0")
     assert not answer.show_alert, answer.text
     link = f"https://t.me/kozel_test_bot/table?startapp=r{game_id}"
-    await emu.wait_for(lambda: any(
-        data == link for row in emu.message(group.id, listing.message_id).buttons
-        for _, data in row))  # fmt: skip
+    await emu.wait_for(
+        lambda: any(
+            data == link
+            for row in emu.message(group.id, listing.message_id).buttons
+            for _, data in row
+        )
+    )
 
 
 async def test_a_table_everyone_follows_in_the_page_is_edited_less_often(
@@ -398,8 +424,15 @@ async def test_a_table_everyone_follows_in_the_page_is_edited_less_often(
     once: it catches up ``PAGE_PACE`` group intervals later (the pages show each card). With
     someone outside the page, a card edits it at once, as always."""
     port = free_port()
-    runner = BotRunner(bot_settings(emu, db_path, webapp_url="https://kozel.example/app/",
-                                    webapp_port=port, group_period=20.0))  # fmt: skip
+    runner = BotRunner(
+        bot_settings(
+            emu,
+            db_path,
+            webapp_url="https://kozel.example/app/",
+            webapp_port=port,
+            group_period=20.0,
+        )
+    )
     await runner.start()
     base = f"http://127.0.0.1:{port}/webapp/api"
     try:
@@ -412,8 +445,9 @@ async def test_a_table_everyone_follows_in_the_page_is_edited_less_often(
                 await page.open()
 
             def table_edits() -> int:
-                tables = [m for m in emu.messages(players.group.id)
-                          if m.from_bot and "Сдача 1" in m.text]  # fmt: skip
+                tables = [
+                    m for m in emu.messages(players.group.id) if m.from_bot and "Сдача 1" in m.text
+                ]
                 return tables[-1].edits if tables else -1
 
             async def edit_delay() -> float:
@@ -465,8 +499,12 @@ async def test_a_new_deal_s_hand_waits_while_the_page_is_open(
             )
         leaver = players.users[0]
         pages[leaver.id].close()
-        await emu.wait_for(lambda: (m := players.hand_message(leaver)) is not None
-                           and m.message_id != first_ids[leaver.id])  # fmt: skip
+        await emu.wait_for(
+            lambda: (
+                (m := players.hand_message(leaver)) is not None
+                and m.message_id != first_ids[leaver.id]
+            )
+        )
         fresh = players.hand_message(leaver)
         assert fresh is not None
         cards = {d.rsplit(":", 1)[1] for row in fresh.buttons for _, d in row if d.startswith("c:")}

@@ -57,8 +57,10 @@ async def test_the_bot_runs_behind_a_webhook_and_stops_cleanly(
     secret = set_webhook.params["secret_token"]
     assert isinstance(secret, str) and len(secret) >= 32
     assert set(set_webhook.params["allowed_updates"]) == {
-        "message", "callback_query", "my_chat_member",
-    }  # fmt: skip
+        "message",
+        "callback_query",
+        "my_chat_member",
+    }
     assert emu.calls("getUpdates") == []  # updates came by webhook only
     assert emu.webhook is not None and emu.webhook.secret_token == secret
     delivered = [delivery for delivery in emu.webhook_deliveries if delivery.ok]

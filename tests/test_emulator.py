@@ -475,7 +475,8 @@ async def test_web_app_buttons_only_in_private_chats_and_over_https(emu: BotApiE
     async with plain_bot(emu) as bot:
         sent = await bot.send_message(anya.id, "рука", reply_markup=opens)
         assert emu.messages(anya.id)[-1].reply_markup == {
-            "inline_keyboard": [[{"text": "🃏", "web_app": {"url": "https://k.example/"}}]]}
+            "inline_keyboard": [[{"text": "🃏", "web_app": {"url": "https://k.example/"}}]]
+        }
         assert sent.reply_markup is not None
         with pytest.raises(BadRequest, match=r"(?i)BUTTON_TYPE_INVALID"):
             await bot.send_message(group.id, "стол", reply_markup=opens)

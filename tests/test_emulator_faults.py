@@ -115,8 +115,11 @@ async def test_injected_429_looks_like_telegram_and_changes_nothing() -> None:
         assert emu.flood_errors == []  # injected, not a flood violation
         [fault] = emu.injected_faults
         assert (fault.method, fault.kind, fault.chat_id, fault.retry_after) == (
-            "sendMessage", "429", group.id, 1,
-        )  # fmt: skip
+            "sendMessage",
+            "429",
+            group.id,
+            1,
+        )
         [call] = emu.calls("sendMessage")
         assert (call.ok, call.error_code, call.fault) == (False, 429, "429")
 
@@ -250,15 +253,18 @@ async def test_ignoring_an_injected_retry_after_is_a_flood_violation() -> None:
         assert body["parameters"] == {"retry_after": 2}  # 1.45 s left, rounded up
         [flood] = emu.flood_errors
         assert (flood.method, flood.chat_id, flood.ignored_retry_after) == (
-            "sendMessage", group.id, True,
-        )  # fmt: skip
+            "sendMessage",
+            group.id,
+            True,
+        )
         assert len(emu.injected_faults) == 1  # the punishment is not an injected fault
         # Other chats and calls that are not message calls are not concerned.
         assert (await post(emu, "sendMessage", chat_id=str(other.id), text="x"))[0] == 200
         assert (await post(emu, "getChat", chat_id=str(group.id)))[0] == 200
         clock.now += 1.5  # the window is over
-        assert (await post(emu, "editMessageText", chat_id=str(group.id), message_id="1",
-                           text="2 bis"))[0] == 200  # fmt: skip
+        assert (
+            await post(emu, "editMessageText", chat_id=str(group.id), message_id="1", text="2 bis")
+        )[0] == 200
         assert len(emu.flood_errors) == 1
 
 

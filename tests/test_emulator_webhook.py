@@ -153,8 +153,11 @@ async def test_a_failed_delivery_is_retried_and_order_is_kept(
     await emu.wait_for(lambda: emu.undelivered_updates == 0, timeout=5)
     assert receiver.update_ids == [1, 1, 1, 2]
     assert [(d.update_id, d.status) for d in emu.webhook_deliveries] == [
-        (1, 500), (1, 403), (1, 200), (2, 200),
-    ]  # fmt: skip
+        (1, 500),
+        (1, 403),
+        (1, 200),
+        (2, 200),
+    ]
     _, info = await call(emu, "getWebhookInfo")
     assert info["result"]["last_error_message"] == "Wrong response from the webhook: 403"
     assert isinstance(info["result"]["last_error_date"], int)

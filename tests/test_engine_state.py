@@ -170,8 +170,9 @@ def test_redeal_not_allowed(make: Callable[[], MatchState], seat: int, action: A
     assert error.value.code == "redeal_not_allowed"
 
 
-@pytest.mark.parametrize(("seat", "action"), [(0, AskRedeal()), (2, KeepHand())],
-                         ids=["strong-hand", "strong-hand-keep"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("seat", "action"), [(0, AskRedeal()), (2, KeepHand())], ids=["strong-hand", "strong-hand-keep"]
+)
 def test_redeal_answer_of_a_seat_not_offered_one_is_refused_neutrally(
     seat: int, action: Action
 ) -> None:
@@ -221,11 +222,15 @@ def test_json_round_trip_of_a_fresh_match() -> None:
 
 CHECKPOINTS: dict[str, Callable[[MatchState], bool]] = {
     "redeal-offer": lambda s: s.phase is Phase.REDEAL,
-    "mid-trick": lambda s: s.phase is Phase.PLAY and s.current is not None
-    and len(s.current.tricks) == 3 and len(s.current.trick) == 2,
+    "mid-trick": lambda s: (
+        s.phase is Phase.PLAY
+        and s.current is not None
+        and len(s.current.tricks) == 3
+        and len(s.current.trick) == 2
+    ),
     "between-deals": lambda s: s.phase is Phase.DEALING and s.deal_no == 2,
     "over": lambda s: s.phase is Phase.OVER,
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("checkpoint", list(CHECKPOINTS))

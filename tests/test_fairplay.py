@@ -62,8 +62,15 @@ def _table(
     variant: str, words: tuple[str, ...], secret: str = SECRET, seed: int = 1, client: str = ""
 ) -> Table:
     options = preset(variant).parse(words).model_dump()
-    return Table(chat_id=-1, variant=variant, options=options, creator_id=1, seed=seed,
-                 secret=secret, client_seed=client)  # fmt: skip
+    return Table(
+        chat_id=-1,
+        variant=variant,
+        options=options,
+        creator_id=1,
+        seed=seed,
+        secret=secret,
+        client_seed=client,
+    )
 
 
 @dataclass
@@ -101,18 +108,28 @@ def _play(table: Table) -> tuple[GameState, Match]:
         assert state.seeds, "a fair-play chance step keeps its seed text"
         deal_no = state.deal_shown
         assert deal_no is not None
-        record.shuffles.append(Dealt(
-            deal_no, state.seeds[-1], fairplay.current_commitment(state.seeds),
-            _engine_piles(state),
-        ))  # fmt: skip
+        record.shuffles.append(
+            Dealt(
+                deal_no,
+                state.seeds[-1],
+                fairplay.current_commitment(state.seeds),
+                _engine_piles(state),
+            )
+        )
         # Nothing of the seed is revealed while its deal is in play (a royal kozel is scored
         # as it is dealt).
         scored_now = any(isinstance(event, DealScored) for event in events)
         assert bool(seals.revealed_seeds(state)) is scored_now
         scored(events)
 
-    advance(state, table, lambda seat: True, family.choose,
-            on_move=lambda seat, action, events: scored(events), on_events=chanced)  # fmt: skip
+    advance(
+        state,
+        table,
+        lambda seat: True,
+        family.choose,
+        on_move=lambda seat, action, events: scored(events),
+        on_events=chanced,
+    )
     assert state.over
     return state, record
 
@@ -190,9 +207,19 @@ def _check_the_deals_block(table: Table, match: Match) -> None:
     """Issue #30 item 6: the «🔑 Check the deals» answer of the finished match holds a
     ``kozelbot verify`` line for every shuffle the engine made, once each, the played one
     last, and ``verify`` (with the match flags it carries) accepts each."""
-    records = [DealRecord(game_id=1, deal_no=trace["deal"], outcome="normal", points=(0, 0),
-                          award=(0, 0), multiplier=1, score=(0, 0), trace=trace)
-               for trace in match.traces]  # fmt: skip
+    records = [
+        DealRecord(
+            game_id=1,
+            deal_no=trace["deal"],
+            outcome="normal",
+            points=(0, 0),
+            award=(0, 0),
+            multiplier=1,
+            score=(0, 0),
+            trace=trace,
+        )
+        for trace in match.traces
+    ]
     assert seals.verify_texts(table, records, T) == [], "nothing while the match is live"
     over = table.model_copy(update={"status": TableStatus.FINISHED})
     texts = seals.verify_texts(over, records, T)
@@ -203,14 +230,18 @@ def _check_the_deals_block(table: Table, match: Match) -> None:
     assert values.get("PLAYERS", "") == table.client_seed
     commands = re.findall(r"^kozelbot verify (\S+) ([0-9a-f]{64})(.*)$", body, re.M)
     scored = {trace["deal"] for trace in match.traces}
-    assert [seed for seed, _, _ in commands] == [d.seed for d in match.shuffles
-                                                 if d.deal_no in scored]  # fmt: skip
+    assert [seed for seed, _, _ in commands] == [
+        d.seed for d in match.shuffles if d.deal_no in scored
+    ]
     for seed, digest, flags in commands:
         extra = {}
         if table.client_seed:
             assert flags == ' --secret "$SECRET" --seal "$SEAL" --client "$PLAYERS"'
-            extra = {"secret": values["SECRET"], "seal": values["SEAL"],
-                     "client": values["PLAYERS"]}  # fmt: skip
+            extra = {
+                "secret": values["SECRET"],
+                "seal": values["SEAL"],
+                "client": values["PLAYERS"],
+            }
         result = verify(seed, digest, **extra)
         assert result.matches and result.key_derived is not False, seed
 
@@ -263,8 +294,9 @@ def test_a_game_without_a_secret_shuffles_as_before() -> None:
     traces: list[dict[str, Any]] = []
 
     def scored(events: list[Any]) -> None:
-        traces.extend(old.deal_trace(e, match=1, players=[]) for e in events
-                      if isinstance(e, DealScored))  # fmt: skip
+        traces.extend(
+            old.deal_trace(e, match=1, players=[]) for e in events if isinstance(e, DealScored)
+        )
 
     advance(old, table, lambda s: True, family.choose, on_move=lambda s, a, e: scored(e))
     bare = new_state("belka", table.options)
@@ -315,8 +347,14 @@ def test_bad_input_to_verify_is_refused_clearly() -> None:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kozelbot", "verify", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60, check=False)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "kozelbot", "verify", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_the_verify_command_exit_codes() -> None:
@@ -333,8 +371,12 @@ def test_the_verify_command_exit_codes() -> None:
     assert "OK" in ok.stdout and f"seat 0: {first}" in ok.stdout
     bad = _cli(seed, hashlib.sha256(b"other").hexdigest())
     assert bad.returncode == 1 and "MISMATCH" in bad.stdout
-    for args in [("nonsense", digest), (seed, "xyz"), (seed,),
-                 (seed.replace("cover", "poker"), digest)]:  # fmt: skip
+    for args in [
+        ("nonsense", digest),
+        (seed, "xyz"),
+        (seed,),
+        (seed.replace("cover", "poker"), digest),
+    ]:
         refused = _cli(*args)
         assert refused.returncode == 2 and refused.stderr.strip(), args
 
@@ -398,8 +440,7 @@ def test_the_verify_command_checks_the_secret(tmp_path: Path) -> None:
     ok = _cli(dealt.seed, dealt.commit, "--secret", SECRET, "--seal", seal, "--client", CLIENT)
     assert ok.returncode == 0, ok.stderr
     assert "sealed in the lobby" in ok.stdout and "players' seed:n" in ok.stdout
-    bad = _cli(dealt.seed, dealt.commit, "--secret", "a7" * 32, "--seal", seal,
-               "--client", CLIENT)  # fmt: skip
+    bad = _cli(dealt.seed, dealt.commit, "--secret", "a7" * 32, "--seal", seal, "--client", CLIENT)
     assert bad.returncode == 1 and "MISMATCH" in bad.stdout
     refused = _cli(dealt.seed, dealt.commit, "--secret")
     assert refused.returncode == 2
@@ -416,8 +457,12 @@ async def test_a_new_game_draws_its_secret_and_invite_from_the_entropy_source(
     assert one.secret != two.secret and one.invite != two.invite
     seeds = []
     for chat, token in ((-5, "m1"), (-6, "m1"), (-7, "m2")):
-        service = GameService(storage.games, rng=random.Random(11), clock=lambda: 1000.0,
-                              entropy=random.Random(11).randbytes)  # fmt: skip
+        service = GameService(
+            storage.games,
+            rng=random.Random(11),
+            clock=lambda: 1000.0,
+            entropy=random.Random(11).randbytes,
+        )
         table = await service.new_game(chat, 7, ["seating=ordered"])
         assert len(table.secret) == 64 and int(table.secret, 16) >= 0
         await service.join(table.game_id, Player(user_id=7, name="Аня"), token=token)

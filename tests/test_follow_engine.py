@@ -58,10 +58,14 @@ def test_a_sweep_without_lyusya_is_scored_by_its_points(mini_variant: str) -> No
     """Pair 0+2 holds every trump and takes all eight tricks: 120 points, the 90+ award."""
     state = FAMILY.new_state(mini_variant, {"deck": 32})
     assert isinstance(state, MatchState)
-    state.deal_hands([
-        parse_cards("QC QS QH QD JC JS JH JD"), parse_cards("AS 10S KS 9S 8S 7S KC 9C"),
-        parse_cards("AD 10D KD 9D 8D 7D AC 10C"), parse_cards("AH 10H KH 9H 8H 7H 8C 7C"),
-    ])  # fmt: skip
+    state.deal_hands(
+        [
+            parse_cards("QC QS QH QD JC JS JH JD"),
+            parse_cards("AS 10S KS 9S 8S 7S KC 9C"),
+            parse_cards("AD 10D KD 9D 8D 7D AC 10C"),
+            parse_cards("AH 10H KH 9H 8H 7H 8C 7C"),
+        ]
+    )
     events: list[object] = []
     while not state.needs_chance:
         seat = state.to_act()[0]
@@ -78,8 +82,11 @@ def test_a_stored_state_of_such_a_variant_loads_with_its_rules(mini_variant: str
     assert loaded == state and loaded.rules == state.rules
     seed = shuffle_seed("00" * 32, 0, f"{mini_variant}:{state.seed_context()}", "players")
     assert [pile for pile, _ in FAMILY.deal_from_seed(seed)] == [
-        "seat 0", "seat 1", "seat 2", "seat 3",
-    ]  # fmt: skip
+        "seat 0",
+        "seat 1",
+        "seat 2",
+        "seat 3",
+    ]
 
 
 def test_a_state_built_from_a_rules_value_plays_without_any_registry() -> None:
@@ -127,13 +134,31 @@ def test_every_phase_has_a_step() -> None:
 def test_the_all_tricks_award_at_nil_is_the_rules_field() -> None:
     """Kryuk's all eight tricks at 0:0 score ``all_tricks_nil_award``, whatever it is set to."""
     rules = dataclasses.replace(PRESETS["kryuk"].rules({}), all_tricks_nil_award=7)
-    settled = settle(rules, Outcome.ALL_TRICKS, 1, points=(0, 120), obligation=0,
-                     score=(0, 0), eggs=0, carry=2, first_deal=False)  # fmt: skip
+    settled = settle(
+        rules,
+        Outcome.ALL_TRICKS,
+        1,
+        points=(0, 120),
+        obligation=0,
+        score=(0, 0),
+        eggs=0,
+        carry=2,
+        first_deal=False,
+    )
     assert (settled.award, settled.zeroed, settled.ends_match) == ((0, 9), None, False)
 
 
 def test_a_refused_redeal_awards_the_rules_field_and_keeps_the_eggs_waiting() -> None:
     rules = dataclasses.replace(PRESETS["sixes"].rules({}), refused_redeal_award=3)
-    settled = settle(rules, Outcome.REFUSED_REDEAL, 0, points=(0, 0), obligation=1,
-                     score=(2, 2), eggs=0, carry=1, first_deal=False)  # fmt: skip
+    settled = settle(
+        rules,
+        Outcome.REFUSED_REDEAL,
+        0,
+        points=(0, 0),
+        obligation=1,
+        score=(2, 2),
+        eggs=0,
+        carry=1,
+        first_deal=False,
+    )
     assert (settled.award, settled.carry, settled.carried) == ((3, 0), 1, 0)

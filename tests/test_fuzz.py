@@ -63,50 +63,164 @@ LOGGERS = ("telegram", "handlers", "kozelbot", "storage")
 OPTION_KEYS = frozenset(preset(DEFAULT_PRESET).options_model.model_fields)
 
 COMMANDS = (
-    "start", "newgame", "join", "leave", "hand", "table", "stop", "top", "language", "rules",
-    "help", "play", "settings", "stats", "history",
-)  # fmt: skip
+    "start",
+    "newgame",
+    "join",
+    "leave",
+    "hand",
+    "table",
+    "stop",
+    "top",
+    "language",
+    "rules",
+    "help",
+    "play",
+    "settings",
+    "stats",
+    "history",
+)
 UNKNOWN_COMMANDS = ("frobnicate", "deal", "start_", "newgame2", "_", "x" * 40)
 SUFFIXES = ("", "", "", "", f"@{BOT_USERNAME}", "@KOZEL_TEST_BOT", "@other_bot", "@kozel_test_bot2")
 # Templates: {a} the running match, {b} the lobby, {ended} the stopped game, {big} 60 digits,
 # {deal} a deal number of the match, {card} a card.
 START_ARGS = (
-    "", "join-{big}", "hand-{big}", "hand-abc", "join-{a}", "hand-{a}", "join-{b}", "hand-{b}",
-    "join-{ended}", "hand-{ended}", "join-", "hand-", "join--1", "hand-0", "join-²", "hand-١٢",
-    "join-{a}x", "join- {a}", "join-1_0", "hand-{a} {b}", "JOIN-{a}", "hand-{a}-{b}", "join_{a}",
-    "join-+{a}", "join-٣", "xyz",
-)  # fmt: skip
+    "",
+    "join-{big}",
+    "hand-{big}",
+    "hand-abc",
+    "join-{a}",
+    "hand-{a}",
+    "join-{b}",
+    "hand-{b}",
+    "join-{ended}",
+    "hand-{ended}",
+    "join-",
+    "hand-",
+    "join--1",
+    "hand-0",
+    "join-²",
+    "hand-١٢",
+    "join-{a}x",
+    "join- {a}",
+    "join-1_0",
+    "hand-{a} {b}",
+    "JOIN-{a}",
+    "hand-{a}-{b}",
+    "join_{a}",
+    "join-+{a}",
+    "join-٣",
+    "xyz",
+)
 NEWGAME_ARGS = (
-    "", "deck=99 foo", "deck=36 deck=33", "deck=²", "deck", "=", "==", "move_time={big}",
-    "move_time=-5", "move_time=9", "move_time=--5", "move_time=1e3", "seating=<b>", "target=x",
-    "deck=36 seating=ordered foo=1", "MOVE_TIME=abc", "deck=32\x00", "deck=-36", "seating=",
-    "<b>=1", "deck=36 <i>", "deck=٣٦", "deck=36 move_time=-0",
-)  # fmt: skip
+    "",
+    "deck=99 foo",
+    "deck=36 deck=33",
+    "deck=²",
+    "deck",
+    "=",
+    "==",
+    "move_time={big}",
+    "move_time=-5",
+    "move_time=9",
+    "move_time=--5",
+    "move_time=1e3",
+    "seating=<b>",
+    "target=x",
+    "deck=36 seating=ordered foo=1",
+    "MOVE_TIME=abc",
+    "deck=32\x00",
+    "deck=-36",
+    "seating=",
+    "<b>=1",
+    "deck=36 <i>",
+    "deck=٣٦",
+    "deck=36 move_time=-0",
+)
 LANGUAGE_ARGS = ("", "xx", "EN-gb", "uk_UA", "zz-ZZ", "русский", "en ru", "-", "e", "<b>", "ru-")
 ANY_ARGS = ("", "<b>&</i>", "a=b", "-1", "{big}", "@kozel_test_bot", "/help", "\u202e", "\t")
 FORGED_DATA = (
-    "", " ", ":", "c:", "c:::", "r:", "l:", "o:", "c:x:y:z", "l::join", "o::deck", "c:{a}",
-    "c:{a}:{deal}", "c:{a}:{deal}:{card}:x", "c:{a}:{deal}:1OH", "c:{a}:{deal}:10",
-    "c:{a}:{deal}:♠A", "c:{a}:{deal}:{card_lower}", "r:{a}:{deal}", "r:{a}:{deal}:maybe",
-    "r:{a}:{deal}:Y", "l:{b}", "l:{b}:dance", "l:{b}:join:now", "o:{b}:no-such-key",
-    "o:{b}:__class__", "o:{b}:model_config", "o:{b}:model_fields", "o:{b}:" + "a" * 60,
-    "o:{a}:deck", "c:{big}:{deal}:{card}", "c:{a}:{big}:{card}", "r:{a}:{big}:y", "l:{big}:join",
-    "o:{big}:deck", "r:{big}:0:n", "c:-{a}:{deal}:{card}", "c:{a}:-1:{card}", "l:-{b}:join",
-    "o:-1:deck", "r:{a}:-5:y", "c:-9223372036854775809:0:{card}", "c:9223372036854775808:0:AS",
-    "c: {a} :{deal}:{card}", "c:{a}:{deal}: {card} ", "c:+{a}:{deal}:{card}",
-    "c:{a}:0{deal}:{card}", "l: {b}:join", "c:{a}:{deal}:{card}\n", "c:²:0:AS", "l:³:join",
-    "c:١:٠:AS", "o:²:deck", "\x00\x00", "c:\x00:0:AS", "😀" * 20, "Ӂ" * 40,
-)  # fmt: skip
+    "",
+    " ",
+    ":",
+    "c:",
+    "c:::",
+    "r:",
+    "l:",
+    "o:",
+    "c:x:y:z",
+    "l::join",
+    "o::deck",
+    "c:{a}",
+    "c:{a}:{deal}",
+    "c:{a}:{deal}:{card}:x",
+    "c:{a}:{deal}:1OH",
+    "c:{a}:{deal}:10",
+    "c:{a}:{deal}:♠A",
+    "c:{a}:{deal}:{card_lower}",
+    "r:{a}:{deal}",
+    "r:{a}:{deal}:maybe",
+    "r:{a}:{deal}:Y",
+    "l:{b}",
+    "l:{b}:dance",
+    "l:{b}:join:now",
+    "o:{b}:no-such-key",
+    "o:{b}:__class__",
+    "o:{b}:model_config",
+    "o:{b}:model_fields",
+    "o:{b}:" + "a" * 60,
+    "o:{a}:deck",
+    "c:{big}:{deal}:{card}",
+    "c:{a}:{big}:{card}",
+    "r:{a}:{big}:y",
+    "l:{big}:join",
+    "o:{big}:deck",
+    "r:{big}:0:n",
+    "c:-{a}:{deal}:{card}",
+    "c:{a}:-1:{card}",
+    "l:-{b}:join",
+    "o:-1:deck",
+    "r:{a}:-5:y",
+    "c:-9223372036854775809:0:{card}",
+    "c:9223372036854775808:0:AS",
+    "c: {a} :{deal}:{card}",
+    "c:{a}:{deal}: {card} ",
+    "c:+{a}:{deal}:{card}",
+    "c:{a}:0{deal}:{card}",
+    "l: {b}:join",
+    "c:{a}:{deal}:{card}\n",
+    "c:²:0:AS",
+    "l:³:join",
+    "c:١:٠:AS",
+    "o:²:deck",
+    "\x00\x00",
+    "c:\x00:0:AS",
+    "😀" * 20,
+    "Ӂ" * 40,
+)
 NAMES = (
-    "<b>Жирный</b>", "Tom & Jerry", "&amp;", "a" * 64, "👨‍👩‍👧‍👦", "\u202eлеворукий",
-    "O'Neil \"Q\"", "<a href='x'>", "Zalgo\u0301\u0302\u0303",
-)  # fmt: skip
+    "<b>Жирный</b>",
+    "Tom & Jerry",
+    "&amp;",
+    "a" * 64,
+    "👨‍👩‍👧‍👦",
+    "\u202eлеворукий",
+    'O\'Neil "Q"',
+    "<a href='x'>",
+    "Zalgo\u0301\u0302\u0303",
+)
 LANGUAGE_CODES = ("xx", "en-US", "uk", "zz_ZZ", "EN", "ru-RU", "de", "")
 UNICODE = "йцукенгшщзхъЁё€£¥✓♠♥♦♣🂡😀🐐\u200b\u200d\u202e\x00\ufeffعربی中文ʼ²³١٢"
 CHANNEL: JsonDict = {"id": -1009999999999, "type": "channel", "title": "Канал <козлов>"}
 STRANGE_CHAT: JsonDict = {"id": -1007777777777, "type": "supergroup", "title": "Чужая"}
-STICKER: JsonDict = {"file_id": "x", "file_unique_id": "y", "width": 1, "height": 1,
-                     "is_animated": False, "is_video": False, "type": "regular"}  # fmt: skip
+STICKER: JsonDict = {
+    "file_id": "x",
+    "file_unique_id": "y",
+    "width": 1,
+    "height": 1,
+    "is_animated": False,
+    "is_video": False,
+    "type": "regular",
+}
 
 
 # -- the world -----------------------------------------------------------------------------
@@ -401,8 +515,9 @@ class Oracle:
         seat = game.seat_of(user_id)
         if isinstance(button, callbacks.VoteButton | callbacks.BackButton):
             return seat is not None and game.status == "playing"
-        if isinstance(button, callbacks.SealButton | callbacks.AnalysisButton
-                      | callbacks.HintButton):  # fmt: skip
+        if isinstance(
+            button, callbacks.SealButton | callbacks.AnalysisButton | callbacks.HintButton
+        ):
             return False  # a public seal, the deals' check, advice: shown, never a change
         if isinstance(button, PlayButton | RedealButton):
             if seat is None or game.state is None or button.deal_no != game.deal_no:
@@ -592,8 +707,12 @@ class Fuzzer:
         if roll < 0.75:
             return shown.to_json(), shown
         if roll < 0.9:
-            chats = [STRANGE_CHAT, CHANNEL, *(g.to_json() for g in self.world.groups),
-                     *(p.chat_json() for p in self.world.people)]  # fmt: skip
+            chats = [
+                STRANGE_CHAT,
+                CHANNEL,
+                *(g.to_json() for g in self.world.groups),
+                *(p.chat_json() for p in self.world.people),
+            ]
             message_id = rng.choice(
                 [0, -1, 1, shown.message_id, rng.randint(1, 10**6), rng.randint(10**59, 10**60)]
             )
@@ -733,19 +852,29 @@ class Fuzzer:
         """Someone joins or leaves, the title changes, a message is pinned."""
         rng = self.rng
         group = self._group()
-        members = [self._sender(rng.choice(self.world.people)), self.emu.bot_json(),
-                   {**self.world.robot.to_json(), "is_bot": True}]  # fmt: skip
+        members = [
+            self._sender(rng.choice(self.world.people)),
+            self.emu.bot_json(),
+            {**self.world.robot.to_json(), "is_bot": True},
+        ]
         pinned = rng.choice(self.world.pool).to_json(with_reply=False)
-        extra: JsonDict = rng.choice([
-            {"new_chat_members": rng.sample(members, rng.randint(1, 3))},
-            {"left_chat_member": rng.choice(members)},
-            {"new_chat_title": rng.choice([*NAMES, "x" * 128])},
-            {"pinned_message": pinned},
-            {"pinned_message": {"message_id": rng.randint(1, 10**6), "date": 0,
-                                "chat": group.to_json()}},
-            {"group_chat_created": True},
-            {"delete_chat_photo": True},
-        ])  # fmt: skip
+        extra: JsonDict = rng.choice(
+            [
+                {"new_chat_members": rng.sample(members, rng.randint(1, 3))},
+                {"left_chat_member": rng.choice(members)},
+                {"new_chat_title": rng.choice([*NAMES, "x" * 128])},
+                {"pinned_message": pinned},
+                {
+                    "pinned_message": {
+                        "message_id": rng.randint(1, 10**6),
+                        "date": 0,
+                        "chat": group.to_json(),
+                    }
+                },
+                {"group_chat_created": True},
+                {"delete_chat_photo": True},
+            ]
+        )
         data = self._store(group.to_json(), self._sender(self._person()), "", [])
         data.update(extra)
         return {"message": data}
@@ -761,8 +890,14 @@ class Fuzzer:
         text = rng.choice(
             [self._command_text()[0][:256], self._garbage(30, UNICODE), "", "x" * 256]
         )
-        return {"inline_query": {"id": f"inline{self._ids}", "from": sender, "query": text,
-                                 "offset": rng.choice(["", "10", "-1"])}}  # fmt: skip
+        return {
+            "inline_query": {
+                "id": f"inline{self._ids}",
+                "from": sender,
+                "query": text,
+                "offset": rng.choice(["", "10", "-1"]),
+            }
+        }
 
     def without_sender(self) -> JsonDict | None:
         """A command without ``from``: an anonymous admin, a channel speaking in a group."""
@@ -931,8 +1066,10 @@ async def test_random_and_malformed_updates_change_nothing_and_raise_nothing(
             async with asyncio.timeout(60):
                 await _idle(emu, bot)
         except TimeoutError:
-            report.append(f"the bot was still busy 60 s after the batch from update {first}:\n"
-                          + emu.describe_recent_calls())  # fmt: skip
+            report.append(
+                f"the bot was still busy 60 s after the batch from update {first}:\n"
+                + emu.describe_recent_calls()
+            )
             break
         if not changed_in and _state_changes(before, _snapshot(db_path)):
             batch = list(fuzzer.sent.items())[first:]

@@ -63,8 +63,12 @@ def alternatives(state: MatchState) -> Iterator[tuple[MatchState, int]]:
     seat it asks instead."""
     deal = state.current
     assert deal is not None
-    redeal_possible = (state.rules.redeal_below is not None and not deal.tricks
-                       and deal.opening == "plain" and not deal.handoffs)  # fmt: skip
+    redeal_possible = (
+        state.rules.redeal_below is not None
+        and not deal.tricks
+        and deal.opening == "plain"
+        and not deal.handoffs
+    )
     for seat in range(state.players):
         steps = [HANDOFF] if state.rules.handoff != "none" else []
         steps += [REDEAL] if redeal_possible else []
@@ -93,8 +97,17 @@ def presses(state: MatchState, seat: int) -> list[Action]:
     deal = state.current
     assert deal is not None
     hand = deal.hands[seat]
-    return [PlayCard(hand[0]), PlayCard(hand[-1]), KeepHand(), AskRedeal(), OfferHandoff(),
-            AnswerOffer(True), AnswerOffer(False), GiveTrump((hand[0],)), ReturnCard(hand[-1])]
+    return [
+        PlayCard(hand[0]),
+        PlayCard(hand[-1]),
+        KeepHand(),
+        AskRedeal(),
+        OfferHandoff(),
+        AnswerOffer(True),
+        AnswerOffer(False),
+        GiveTrump((hand[0],)),
+        ReturnCard(hand[-1]),
+    ]
 
 
 def refusal(state: MatchState, seat: int, action: Action) -> str:
@@ -117,9 +130,11 @@ def check(state: MatchState) -> int:
             assert other.view_for(observer) == state.view_for(observer), observer
             t = translator("ru")
             assert render.hand_text(table, other, observer, t) == render.hand_text(
-                table, state, observer, t)
+                table, state, observer, t
+            )
             assert render.hand_keyboard(table, other, observer, t) == render.hand_keyboard(
-                table, state, observer, t)
+                table, state, observer, t
+            )
             for action in presses(state, observer):
                 assert refusal(other, observer, action) == refusal(state, observer, action)
         checks += 1
@@ -139,7 +154,6 @@ def test_hidden_steps_look_the_same_whoever_is_asked_and_why(
             if state.hidden_turn:
                 checks += check(state)
 
-        advance(state, 500 + match, lambda seat: True, FAMILY.choose, on_move=look,
-                on_events=look)  # fmt: skip
+        advance(state, 500 + match, lambda seat: True, FAMILY.choose, on_move=look, on_events=look)
         assert state.over
     assert checks > 0, "no hidden step was reached"

@@ -95,8 +95,12 @@ async def kryuk_step(storage: Storage, hand_off: bool) -> dict[str, list[Any]]:
     save of the step — each reader's page payload and the deadline its timer implies, the
     group's table message, the outsiders' hand messages."""
     clock = Clock()
-    service = GameService(storage.games, rng=random.Random(3), clock=clock,
-                          entropy=random.Random(KRYUK_SEED).randbytes)  # fmt: skip
+    service = GameService(
+        storage.games,
+        rng=random.Random(3),
+        clock=clock,
+        entropy=random.Random(KRYUK_SEED).randbytes,
+    )
     table = await service.new_game(-1, 1, ["seating=ordered", f"move_time={MOVE_TIME}"], "kryuk")
     for user_id in (1, 2, 3, 4):
         change = await service.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
@@ -165,9 +169,16 @@ def table_of(variant: str, state: Any, machine: int | None) -> Table:
         computer(seat) if seat == machine else Player(user_id=seat + 1, name=f"u{seat}")
         for seat in range(4)
     ]
-    return Table(game_id=1, chat_id=-1, variant=variant, seed=1, creator_id=1,
-                 options={**state.options, "computer": "strong"},
-                 status=TableStatus.PLAYING, seats=seats)  # fmt: skip
+    return Table(
+        game_id=1,
+        chat_id=-1,
+        variant=variant,
+        seed=1,
+        creator_id=1,
+        options={**state.options, "computer": "strong"},
+        status=TableStatus.PLAYING,
+        seats=seats,
+    )
 
 
 @pytest.mark.parametrize("variant", ["hvalenyi", "sixes", "belka", "kryuk"])
@@ -185,7 +196,7 @@ def test_a_hidden_step_looks_the_same_asked_of_a_computer_or_a_person(variant: s
         shown[who] = [
             {k: v for k, v in page(table, state, reader, now + 2.0, t).items() if k != "players"}
             for reader in (*(s for s in range(4) if s != asked), None)
-        ]  # fmt: skip
+        ]
         # The group's table names who sits where (public): the asked seat's name aside, and
         # where its length breaks a 34-character row (the names differ by construction).
         named = seat_name(table, asked, t)
@@ -209,9 +220,14 @@ async def test_a_computer_asked_in_a_hidden_step_waits_like_a_person(
     clock = Clock()
     thinker = Thinker(TEST_BUDGET_MS, workers=1)
     try:
-        service = GameService(storage.games, rng=random.Random(3), clock=clock,
-                              entropy=random.Random(COMPUTER_ASKED_SEED).randbytes,
-                              thinker=thinker, hidden_wait=WAIT)  # fmt: skip
+        service = GameService(
+            storage.games,
+            rng=random.Random(3),
+            clock=clock,
+            entropy=random.Random(COMPUTER_ASKED_SEED).randbytes,
+            thinker=thinker,
+            hidden_wait=WAIT,
+        )
         options = ["seating=ordered", f"move_time={MOVE_TIME}", f"computer={level}"]
         table = await service.new_game(-1, 1, options, "hvalenyi")
         for user_id in (1, 2, 3):

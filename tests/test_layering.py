@@ -166,10 +166,7 @@ def test_nothing_outside_a_family_imports_its_concrete_modules(path: Path) -> No
     modules = imported_modules(path)
     for family in FAMILIES:
         package = f"kozelbot.{family}"
-        concrete = {
-            m for m in modules
-            if m.startswith(package + ".") and m != f"{package}.FAMILY"
-        }  # fmt: skip
+        concrete = {m for m in modules if m.startswith(package + ".") and m != f"{package}.FAMILY"}
         assert not concrete, f"{path.relative_to(ROOT)} imports {sorted(concrete)}"
 
 
@@ -180,8 +177,21 @@ def test_the_family_check_sees_a_concrete_import(tmp_path: Path) -> None:
     assert "kozelbot.follow.state" in imported_modules(sample)
 
 
-FAMILY_WORDS = ("catch", "catches", "lyusya", "lyusyas", "handoffs", "allTricks", "royal",
-                "refusedRedeal", "aces", "sixes", "otboy", "hvalyonka", "shtany")
+FAMILY_WORDS = (
+    "catch",
+    "catches",
+    "lyusya",
+    "lyusyas",
+    "handoffs",
+    "allTricks",
+    "royal",
+    "refusedRedeal",
+    "aces",
+    "sixes",
+    "otboy",
+    "hvalyonka",
+    "shtany",
+)
 """Words only a family may use: its outcomes, counts and moves."""
 
 
@@ -189,10 +199,17 @@ def test_the_core_names_no_family() -> None:
     """Issue #16 item 3: outside the families' packages no code names a family's outcome,
     count or move (they come through the family's hooks); migrations are history and may."""
     found = []
-    places = [*ROOT.glob("kozelbot/*.py"), *(ROOT / "handlers").rglob("*.py"),
-              *(ROOT / "storage").glob("*.py"), *(ROOT / "sandbox").rglob("*.py")]  # fmt: skip
+    places = [
+        *ROOT.glob("kozelbot/*.py"),
+        *(ROOT / "handlers").rglob("*.py"),
+        *(ROOT / "storage").glob("*.py"),
+        *(ROOT / "sandbox").rglob("*.py"),
+    ]
     for path in places:
         text = path.read_text(encoding="utf-8")
-        found += [f"{path.name}: {word}" for word in FAMILY_WORDS
-                  if f'"{word}"' in text or f"'{word}'" in text]  # fmt: skip
+        found += [
+            f"{path.name}: {word}"
+            for word in FAMILY_WORDS
+            if f'"{word}"' in text or f"'{word}'" in text
+        ]
     assert found == []

@@ -620,10 +620,14 @@ async def test_008_moves_shown_ratings_onto_the_display_scale(base: tuple[Path, 
     path, seed = base
     await migrate(path, MIGRATIONS[:7])
     with sqlite3.connect(path) as db:
-        db.execute("INSERT INTO ratings (user_id, variant, scope, mu, sigma, rating, matches,"
-                   " wins, updated_at) VALUES (77, 'kryuk', 'group', 30.0, 2.0, 24, 6, 4, 1.0)")
-        db.execute("INSERT INTO global_players (variant, user_id, matches, wins, rating)"
-                   " VALUES ('kryuk', 77, 6, 4, 24)")  # fmt: skip
+        db.execute(
+            "INSERT INTO ratings (user_id, variant, scope, mu, sigma, rating, matches,"
+            " wins, updated_at) VALUES (77, 'kryuk', 'group', 30.0, 2.0, 24, 6, 4, 1.0)"
+        )
+        db.execute(
+            "INSERT INTO global_players (variant, user_id, matches, wins, rating)"
+            " VALUES ('kryuk', 77, 6, 4, 24)"
+        )
     assert await migrate(path, MIGRATIONS[:8]) == [8]
     assert query(path, "SELECT mu, sigma, rating FROM ratings WHERE user_id = 77") == [
         (30.0, 2.0, shown(30.0, 2.0))
@@ -639,20 +643,26 @@ async def test_009_keeps_every_family_count_by_name(base: tuple[Path, Seed]) -> 
     path, seed = base
     await migrate(path, MIGRATIONS[:8])
     with sqlite3.connect(path) as db:
-        db.execute("INSERT INTO player_totals (user_id, scope, variant, matches, wins, deals,"
-                   " points, catches, eggs, lyusyas, handoffs, timeouts, abandons, streak, name,"
-                   " updated_at) VALUES (77, 'group', 'kryuk', 3, 2, 20, 900, 2, 1, 0, 4, 5, 0,"
-                   " 1, 'Ann', 1.0)")  # fmt: skip
-        db.execute("UPDATE match_players SET deals = 6, points = 300, catches = 1, eggs = 0,"
-                   " lyusyas = 2, handoffs = 0, timeouts = 3 WHERE game_id = ? AND seat = 0",
-                   (FINISHED_ID,))  # fmt: skip
+        db.execute(
+            "INSERT INTO player_totals (user_id, scope, variant, matches, wins, deals,"
+            " points, catches, eggs, lyusyas, handoffs, timeouts, abandons, streak, name,"
+            " updated_at) VALUES (77, 'group', 'kryuk', 3, 2, 20, 900, 2, 1, 0, 4, 5, 0,"
+            " 1, 'Ann', 1.0)"
+        )
+        db.execute(
+            "UPDATE match_players SET deals = 6, points = 300, catches = 1, eggs = 0,"
+            " lyusyas = 2, handoffs = 0, timeouts = 3 WHERE game_id = ? AND seat = 0",
+            (FINISHED_ID,),
+        )
     assert await migrate(path, MIGRATIONS[:9]) == [9]
     moved = query(path, "SELECT name, count FROM player_tallies WHERE user_id = 77 ORDER BY name")
     assert moved == [("catches", 2), ("eggs", 1), ("handoffs", 4)]
-    assert query(path, "SELECT matches, deals, points, timeouts FROM player_totals"
-                       " WHERE user_id = 77") == [(3, 20, 900, 5)]  # fmt: skip
-    (named,) = query(path, "SELECT tallies FROM match_players WHERE game_id = ? AND seat = 0",
-                     (FINISHED_ID,))  # fmt: skip
+    assert query(
+        path, "SELECT matches, deals, points, timeouts FROM player_totals WHERE user_id = 77"
+    ) == [(3, 20, 900, 5)]
+    (named,) = query(
+        path, "SELECT tallies FROM match_players WHERE game_id = ? AND seat = 0", (FINISHED_ID,)
+    )
     assert json.loads(named[0]) == {"catches": 1, "lyusyas": 2}
     columns = {row[1] for row in query(path, "PRAGMA table_info(player_totals)")}
     assert not columns & {"catches", "eggs", "lyusyas", "handoffs"}

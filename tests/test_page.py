@@ -62,10 +62,17 @@ def test_no_page_names_a_card_its_reader_cannot_see(name: str) -> None:
     checked = 0
     for _ in range(6):
         state = new_state(variant, options)
-        table = Table(game_id=1, chat_id=-1, variant=variant, options=options, creator_id=1,
-                      seed=1, status=TableStatus.PLAYING,
-                      seats=[Player(user_id=i + 1, name=f"P{i}") for i in range(state.players)]
-                      + [None] * (4 - state.players))  # fmt: skip
+        table = Table(
+            game_id=1,
+            chat_id=-1,
+            variant=variant,
+            options=options,
+            creator_id=1,
+            seed=1,
+            status=TableStatus.PLAYING,
+            seats=[Player(user_id=i + 1, name=f"P{i}") for i in range(state.players)]
+            + [None] * (4 - state.players),
+        )
         while not state.over:
             if state.needs_chance:
                 state.chance(random.Random(rng.getrandbits(32)))
@@ -74,8 +81,9 @@ def test_no_page_names_a_card_its_reader_cannot_see(name: str) -> None:
                 payload = page(table, state, seat, 0.0)
                 view = dict(payload["view"] or {})
                 earlier = view.pop("last_result", None)  # the deal before: its cards are out
-                assert earlier is None or earlier["deal_no"] != payload["deal"] or not (
-                    state.to_act())  # fmt: skip
+                assert (
+                    earlier is None or earlier["deal_no"] != payload["deal"] or not (state.to_act())
+                )
                 # Which cards are trumps is the preset's and the trump suit's, not a hand's.
                 deck_facts = payload["trumps"]
                 assert deck_facts == page(table, state, None, 0.0)["trumps"]
@@ -94,15 +102,24 @@ def test_no_page_names_a_card_its_reader_cannot_see(name: str) -> None:
 def test_a_seat_sees_its_own_hand_and_the_table_none() -> None:
     state = new_state("hvalenyi", options_of("hvalenyi", [], None))
     state.chance(random.Random(1))
-    table = Table(game_id=3, chat_id=-1, variant="hvalenyi", options={}, creator_id=1, seed=1,
-                  status=TableStatus.PLAYING, deadline=130.0,
-                  seats=[Player(user_id=1, name="Anna"), Player(name="Computer"),
-                         None, None])  # fmt: skip
+    table = Table(
+        game_id=3,
+        chat_id=-1,
+        variant="hvalenyi",
+        options={},
+        creator_id=1,
+        seed=1,
+        status=TableStatus.PLAYING,
+        deadline=130.0,
+        seats=[Player(user_id=1, name="Anna"), Player(name="Computer"), None, None],
+    )
     mine = page(table, state, 0, 100.0)
     hand = [str(c) for c in state.current.hands[0]]  # type: ignore[attr-defined]
     assert mine["view"]["hand"] == hand and mine["seat"] == 0
-    assert mine["players"] == [{"seat": 0, "name": "Anna", "computer": False, "away": False},
-                               {"seat": 1, "name": "Computer", "computer": True, "away": False}]
+    assert mine["players"] == [
+        {"seat": 0, "name": "Anna", "computer": False, "away": False},
+        {"seat": 1, "name": "Computer", "computer": True, "away": False},
+    ]
     assert mine["seconds_left"] == 30.0 and mine["deal"] == 0
     assert "rules" not in mine["view"] and "strength" not in mine["view"]
     watcher = page(table, state, None, 100.0)
@@ -115,9 +132,16 @@ def test_the_cover_game_s_page_says_what_to_do_in_the_chat_s_words() -> None:
     options = options_of("cover", [], None)
     rng = random.Random(2)
     state = new_state("cover", options)
-    table = Table(game_id=1, chat_id=-1, variant="cover", options=options, creator_id=1, seed=1,
-                  status=TableStatus.PLAYING,
-                  seats=[Player(user_id=i + 1, name=f"P{i}") for i in range(4)])  # fmt: skip
+    table = Table(
+        game_id=1,
+        chat_id=-1,
+        variant="cover",
+        options=options,
+        creator_id=1,
+        seed=1,
+        status=TableStatus.PLAYING,
+        seats=[Player(user_id=i + 1, name=f"P{i}") for i in range(4)],
+    )
     seen = set()
     while not state.over and len(seen) < 2:
         if state.needs_chance:

@@ -44,10 +44,18 @@ async def test_a_computer_s_name_is_never_broken_and_packed_lines_fit() -> None:
 
 async def test_phone_problems_finds_a_table_line_the_phone_wraps() -> None:
     table = "🐐 Сдача 2 · Хвалёный козёл\nНа столе: {}"
-    wide = Shown("Козлятня", 1, 0, True, table.format("Аня Т♦ · Вера В♥ · Глеб 8♠ · Борис 7♦"),
-                 (), False)  # fmt: skip
+    wide = Shown(
+        "Козлятня", 1, 0, True, table.format("Аня Т♦ · Вера В♥ · Глеб 8♠ · Борис 7♦"), (), False
+    )
     fits = Shown("Козлятня", 2, 0, True, table.format("Аня Т♦ · Вера В♥"), (), False)
-    prose = Shown("Аня", 3, 0, True, "Садитесь кнопкой или /join, и создатель стола начнёт "
-                  "партию, когда соберутся все.", (), False)  # fmt: skip
+    prose = Shown(
+        "Аня",
+        3,
+        0,
+        True,
+        "Садитесь кнопкой или /join, и создатель стола начнёт партию, когда соберутся все.",
+        (),
+        False,
+    )
     found = await phone_problems([wide, fits, prose], "Козлятня", "phone-problems")
     assert len(found) == 1 and "wraps" in found[0] and "Борис" in found[0], found

@@ -60,8 +60,14 @@ def test_every_state_of_seeded_matches_survives_the_json_round_trip(
         def moved(seat: int, action: Any, events: list[Any], state: GameState = state) -> None:
             _check_round_trip(state)
 
-        advance(state, seed, lambda seat: True, family.choose, on_move=moved,
-                on_events=lambda events, state=state: _check_round_trip(state))  # fmt: skip
+        advance(
+            state,
+            seed,
+            lambda seat: True,
+            family.choose,
+            on_move=moved,
+            on_events=lambda events, state=state: _check_round_trip(state),
+        )
         assert state.over
 
 
@@ -107,7 +113,8 @@ def test_each_deal_scored_once_with_per_side_results(variant: str, words: tuple[
     advance(state, 77, lambda seat: True, family_of(variant).choose, on_move=moved)
     assert [r.deal_no for r in results] == list(range(len(results)))
     sides = len(results[0].score)
-    assert sides == (2 if "mode=self" not in words else int(dict(
-        w.split("=") for w in words).get("players", 4)))  # fmt: skip
+    assert sides == (
+        2 if "mode=self" not in words else int(dict(w.split("=") for w in words).get("players", 4))
+    )
     assert all(len(r.score) == sides and len(r.award) == sides for r in results)
     assert state.deals_scored == len(results)

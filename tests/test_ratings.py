@@ -74,8 +74,11 @@ def test_a_computer_is_a_fixed_pseudo_player_and_the_person_still_moves() -> Non
     assert set(won) == set(lost) == {ANNA}  # computers are never rated nor returned
     assert won[ANNA].mu > PRIOR.mu > lost[ANNA].mu
     # the computers' strength is a constant: the next match sees the same pseudo-players
-    assert {"strong": Skill(29.5, 2.0), "normal": Skill(25.0, 2.0),
-                              "easy": Skill(18.0, 2.0)} == COMPUTER_SKILL  # fmt: skip
+    assert {
+        "strong": Skill(29.5, 2.0),
+        "normal": Skill(25.0, 2.0),
+        "easy": Skill(18.0, 2.0),
+    } == COMPUTER_SKILL
     assert Contender(side=1).rating().mu == COMPUTER_SKILL["normal"].mu  # no level: normal
 
 

@@ -22,6 +22,8 @@ from tests.matches import CONFIGS, finished_match
 from tests.transcripts import bot
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_an_exported_match_plays_again_exactly(name: str) -> None:
     table, deals, moves = finished_match(name, 11)
@@ -29,7 +31,8 @@ def test_an_exported_match_plays_again_exactly(name: str) -> None:
     data = json.loads(replay.model_dump_json())
     assert data["format"] == "kozelbot-replay" and data["version"] == 1
     assert len(data["deals"]) == len(deals) and sum(len(d["moves"]) for d in data["deals"]) + len(
-        data["unscored"]) == len(moves)  # fmt: skip
+        data["unscored"]
+    ) == len(moves)
     assert data["winner"] in (0, 1, 2) and data["score"] == list(deals[-1].score)
     assert all(d["verify"].startswith("kozelbot verify ") for d in data["deals"])
     assert "user_id" not in json.dumps(data)
@@ -63,10 +66,16 @@ def _tampered(change: str) -> list[str]:
     return check(data).problems
 
 
-@pytest.mark.parametrize(("change", "words"), [
-    ("move", "refused"), ("hand", "differs"), ("seed", "match seal"),
-    ("score", "score differs"), ("commit", "seal"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ("move", "refused"),
+        ("hand", "differs"),
+        ("seed", "match seal"),
+        ("score", "score differs"),
+        ("commit", "seal"),
+    ],
+)
 def test_any_change_to_a_replay_is_found(change: str, words: str) -> None:
     problems = _tampered(change)
     assert problems and any(words in p for p in problems), problems
@@ -87,9 +96,14 @@ def test_not_a_replay_file_is_refused() -> None:
 
 
 def _cli(*args: str, db: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "kozelbot", *args], cwd=ROOT, text=True,
-                          capture_output=True, timeout=120,
-                          env={"PATH": "/usr/bin:/bin", "KOZEL_DB_PATH": str(db)})  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "kozelbot", *args],
+        cwd=ROOT,
+        text=True,
+        capture_output=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "KOZEL_DB_PATH": str(db)},
+    )
 
 
 def test_kozelbot_export_and_replay_from_the_command_line(tmp_path: Path) -> None:
@@ -102,18 +116,27 @@ def test_kozelbot_export_and_replay_from_the_command_line(tmp_path: Path) -> Non
     async def save() -> tuple[int, int]:
         storage = await Storage.open(db)
         try:
-            finished = await storage.games.create_game(table.model_copy(
-                update={"status": TableStatus.LOBBY, "game_id": 0}))  # fmt: skip
+            finished = await storage.games.create_game(
+                table.model_copy(update={"status": TableStatus.LOBBY, "game_id": 0})
+            )
             game_id = finished.game_id
             await storage.games.save_game(
-                finished.model_copy(update={"status": TableStatus.FINISHED,
-                                            "version": finished.version + 1}),
+                finished.model_copy(
+                    update={"status": TableStatus.FINISHED, "version": finished.version + 1}
+                ),
                 moves=[m.model_copy(update={"game_id": game_id}) for m in moves],
                 deals=[d.model_copy(update={"game_id": game_id}) for d in deals],
             )
-            live = await storage.games.create_game(table.model_copy(
-                update={"status": TableStatus.LOBBY, "game_id": 0, "chat_id": -200,
-                        "seats": [Player(user_id=99, name="Zoe"), None, None, None]}))  # fmt: skip
+            live = await storage.games.create_game(
+                table.model_copy(
+                    update={
+                        "status": TableStatus.LOBBY,
+                        "game_id": 0,
+                        "chat_id": -200,
+                        "seats": [Player(user_id=99, name="Zoe"), None, None, None],
+                    }
+                )
+            )
             return game_id, live.game_id
         finally:
             await storage.close()
@@ -164,9 +187,15 @@ def test_the_replay_names_a_computer_as_the_chat_does_in_one_piece() -> None:
     a name the phone may not break), never its file's placeholder ``cpu1``."""
     table, deals, moves = finished_match("hvalenyi", 4)
     replay = export(table, deals, moves)
-    replay = replay.model_copy(update={"players": [
-        p.model_copy(update={"computer": True, "name": f"cpu{p.seat}"}) if p.seat == 1 else p
-        for p in replay.players
-    ]})  # fmt: skip
+    replay = replay.model_copy(
+        update={
+            "players": [
+                p.model_copy(update={"computer": True, "name": f"cpu{p.seat}"})
+                if p.seat == 1
+                else p
+                for p in replay.players
+            ]
+        }
+    )
     names = [p["name"] for p in frames(replay, translator("ru"))["players"]]
     assert names == ["Anna", bot(2), "Вика", "Дмитро"]

@@ -54,55 +54,127 @@ PLAIN_RANKS_36 = (*PLAIN_RANKS_32, "6")
 
 # Seats 0+2 (J♣ at seat 0: on obligation) take the named number of card points.
 ROWS_OB_61: Rows = [
-    "JC 9C AC 7C", "AS 8S 7S QS", "8H QH 7H 9H", "8C JS JH AD",
-    "QC JD KC 10D", "9D KD 7D 8D", "9S KS KH 10S", "10C AH 10H QD",
-]  # fmt: skip
+    "JC 9C AC 7C",
+    "AS 8S 7S QS",
+    "8H QH 7H 9H",
+    "8C JS JH AD",
+    "QC JD KC 10D",
+    "9D KD 7D 8D",
+    "9S KS KH 10S",
+    "10C AH 10H QD",
+]
 ROWS_OB_64: Rows = [
-    "JC JD KC JH", "KD AD 8D 7D", "10S 7S KS AS", "7C 9S 10H 8S",
-    "10D QC QD 9D", "8C 8H 7H 9H", "9C 10C JS QS", "AC QH KH AH",
-]  # fmt: skip
+    "JC JD KC JH",
+    "KD AD 8D 7D",
+    "10S 7S KS AS",
+    "7C 9S 10H 8S",
+    "10D QC QD 9D",
+    "8C 8H 7H 9H",
+    "9C 10C JS QS",
+    "AC QH KH AH",
+]
 ROWS_OB_89: Rows = [
-    "JC 8C QC 7C", "AD 7D 8D 9C", "8H KH JH 7H", "10C KC JS AC",
-    "JD 7S 8S 9S", "QD 9D 10D 9H", "QH KS QS 10S", "AH KD AS 10H",
-]  # fmt: skip
+    "JC 8C QC 7C",
+    "AD 7D 8D 9C",
+    "8H KH JH 7H",
+    "10C KC JS AC",
+    "JD 7S 8S 9S",
+    "QD 9D 10D 9H",
+    "QH KS QS 10S",
+    "AH KD AS 10H",
+]
 ROWS_OB_90: Rows = [
-    "JC QC AC JH", "JS KC 7C 7S", "JD 10C 10H 8D", "9C 7H 10S QD",
-    "8C QS 7D QH", "8H KH 9H AH", "8S AS 9S KS", "AD KD 9D 10D",
-]  # fmt: skip
+    "JC QC AC JH",
+    "JS KC 7C 7S",
+    "JD 10C 10H 8D",
+    "9C 7H 10S QD",
+    "8C QS 7D QH",
+    "8H KH 9H AH",
+    "8S AS 9S KS",
+    "AD KD 9D 10D",
+]
 ROWS_OB_92: Rows = [
-    "JC 8C 9C JH", "9H KH QH 7H", "AC 8D JD 7D", "10C KC JS 8H",
-    "9S AH 7S 10S", "7C 9D AS KD", "QC QD KS 10D", "QS 10H 8S AD",
-]  # fmt: skip
+    "JC 8C 9C JH",
+    "9H KH QH 7H",
+    "AC 8D JD 7D",
+    "10C KC JS 8H",
+    "9S AH 7S 10S",
+    "7C 9D AS KD",
+    "QC QD KS 10D",
+    "QS 10H 8S AD",
+]
 ROWS_OB_120_NOT_LYUSYA: Rows = [
-    "JC JH AC 9C", "AH 7H 8H KH", "7S 7D 8S 9S", "9D QD 7C 8D",
-    "QC 9H JS 10C", "10H QH AS QS", "JD KD 8C KS", "AD 10D KC 10S",
-]  # fmt: skip
+    "JC JH AC 9C",
+    "AH 7H 8H KH",
+    "7S 7D 8S 9S",
+    "9D QD 7C 8D",
+    "QC 9H JS 10C",
+    "10H QH AS QS",
+    "JD KD 8C KS",
+    "AD 10D KC 10S",
+]
 # The other pair (seats 1+3) takes 61, 64, 89, 90 and 92.
 ROWS_OB_59: Rows = [
-    "JC 8C 10C 7C", "JS JH QC AC", "7H KH 9H AH", "QH 10H 9C 8H",
-    "10S KC JD 9D", "QD 10D 8D AD", "7S 8S 9S KS", "KD 7D QS AS",
-]  # fmt: skip
+    "JC 8C 10C 7C",
+    "JS JH QC AC",
+    "7H KH 9H AH",
+    "QH 10H 9C 8H",
+    "10S KC JD 9D",
+    "QD 10D 8D AD",
+    "7S 8S 9S KS",
+    "KD 7D QS AS",
+]
 ROWS_OB_56: Rows = [
-    "JC JD AC 8C", "AH 7H 10H 9C", "QH KD JH 7D", "QC 8H JS 8D",
-    "7C 9H 10C 9D", "10S QS KC 9S", "KS AD 7S AS", "KH 10D 8S QD",
-]  # fmt: skip
+    "JC JD AC 8C",
+    "AH 7H 10H 9C",
+    "QH KD JH 7D",
+    "QC 8H JS 8D",
+    "7C 9H 10C 9D",
+    "10S QS KC 9S",
+    "KS AD 7S AS",
+    "KH 10D 8S QD",
+]
 ROWS_OB_31: Rows = [
-    "JC 8C KC 9C", "7S 9S 10S AS", "AC KH 10H 7H", "8D QD 7D AD",
-    "8S AH 9H 8H", "QS JS 7C 10C", "KD JH JD QC", "KS 10D QH 9D",
-]  # fmt: skip
+    "JC 8C KC 9C",
+    "7S 9S 10S AS",
+    "AC KH 10H 7H",
+    "8D QD 7D AD",
+    "8S AH 9H 8H",
+    "QS JS 7C 10C",
+    "KD JH JD QC",
+    "KS 10D QH 9D",
+]
 ROWS_OB_30: Rows = [
-    "JC 8C 9C 7C", "AS JH 7S AD", "AC 8H AH 7H", "9S 10C 8S KH",
-    "QC 9H 7D QH", "QS 9D KS JD", "KC 10H QD JS", "10S 10D KD 8D",
-]  # fmt: skip
+    "JC 8C 9C 7C",
+    "AS JH 7S AD",
+    "AC 8H AH 7H",
+    "9S 10C 8S KH",
+    "QC 9H 7D QH",
+    "QS 9D KS JD",
+    "KC 10H QD JS",
+    "10S 10D KD 8D",
+]
 ROWS_OB_28: Rows = [
-    "JC 8C AC 7C", "7S 8S 9S AS", "JH JD 9C JS", "KC 10H 7D 10C",
-    "9H QH QS QC", "KH 8H AD 7H", "9D 8D KD 10D", "KS QD 10S AH",
-]  # fmt: skip
+    "JC 8C AC 7C",
+    "7S 8S 9S AS",
+    "JH JD 9C JS",
+    "KC 10H 7D 10C",
+    "9H QH QS QC",
+    "KH 8H AD 7H",
+    "9D 8D KD 10D",
+    "KS QD 10S AH",
+]
 # 60:60 — eggs.
 ROWS_OB_60: Rows = [
-    "JC 8C AC 9C", "JS JD 10C 8H", "8D AD QD 10D", "9H 7H 10H AH",
-    "KD 7D QC 9D", "KC 7S JH QH", "10S QS 7C KS", "8S AS 9S KH",
-]  # fmt: skip
+    "JC 8C AC 9C",
+    "JS JD 10C 8H",
+    "8D AD QD 10D",
+    "9H 7H 10H AH",
+    "KD 7D QC 9D",
+    "KC 7S JH QH",
+    "10S QS 7C KS",
+    "8S AS 9S KH",
+]
 # Seat 0 leads its eight trumps and takes every trick (Люся); seats 1 and 3 hold no trump,
 # seat 2 only three low ones.
 ROWS_LYUSYA: Rows = [

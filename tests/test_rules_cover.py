@@ -1649,8 +1649,11 @@ def check_trace(trace: dict[str, Any]) -> int:
     if trace["options"]["opening"] == "seed000":
         trump = trace["deck"][-1][-1]
         assert trace["trump_start"] == trump
-        holders = [s for s in order[-1:] + order[:-1]
-                   if sum(c[-1] == trump for c in trace["hands"][s]) >= 4]  # fmt: skip
+        holders = [
+            s
+            for s in order[-1:] + order[:-1]
+            if sum(c[-1] == trump for c in trace["hands"][s]) >= 4
+        ]
         assert trace["first_leader"] == (holders[0] if holders else trace["dealer"])
     took_back = 0
     drawn = 0
@@ -1661,8 +1664,11 @@ def check_trace(trace: dict[str, Any]) -> int:
         claims = [i for i, move in enumerate(sequence) if move["type"] == "claim"]
         assert [c["after"] for c in rnd["claims"]] == claims
         for claim, index in zip(rnd["claims"], claims, strict=True):
-            assert sequence[index] == {"seat": claim["seat"], "type": "claim",
-                                       "count": claim["count"]}  # fmt: skip
+            assert sequence[index] == {
+                "seat": claim["seat"],
+                "type": "claim",
+                "count": claim["count"],
+            }
             before = max([i for i in claims if i < index], default=-1)
             assert claim["took_back"] == (index - before > 1)
             took_back += claim["took_back"]

@@ -64,21 +64,49 @@ LADDER_AND_DIAMONDS = parse_cards("6C QC QS QH QD JC JS JH JD AD 10D KD 9D 8D 7D
 # Boundary deals of the scoring table, found once by a search over computer-played deals
 # and frozen here as trick rows (seats 0+2 take the named number of card points).
 ROWS_61_59: Rows = [
-    "9S 7S AS 6S", "7C KC 8C 10C", "6H 9H JD 7H", "9D 6C 9C AC", "10D 8S KS KH",
-    "QC 8D AD 6D", "8H 10H JH QD", "QH AH JS QS", "KD 10S JC 7D",
-]  # fmt: skip
+    "9S 7S AS 6S",
+    "7C KC 8C 10C",
+    "6H 9H JD 7H",
+    "9D 6C 9C AC",
+    "10D 8S KS KH",
+    "QC 8D AD 6D",
+    "8H 10H JH QD",
+    "QH AH JS QS",
+    "KD 10S JC 7D",
+]
 ROWS_89_31: Rows = [
-    "7H 6S 8H 9H", "JH 7D 6D 6C", "KH 7S AH 6H", "9S KS 8S 7C", "JS 8C 9C KC",
-    "QC 9D 8D QS", "QH JD AS KD", "JC QD 10S 10D", "AD 10C 10H AC",
-]  # fmt: skip
+    "7H 6S 8H 9H",
+    "JH 7D 6D 6C",
+    "KH 7S AH 6H",
+    "9S KS 8S 7C",
+    "JS 8C 9C KC",
+    "QC 9D 8D QS",
+    "QH JD AS KD",
+    "JC QD 10S 10D",
+    "AD 10C 10H AC",
+]
 ROWS_90_30: Rows = [
-    "AC 7C 7H 8C", "10C JD 6C 9C", "7S 9S 8S 6S", "6D QC 7D 8D", "9D 8H KS 6H",
-    "KC AH 10S JH", "JC AS KD 9H", "QD QH QS KH", "10D AD JS 10H",
-]  # fmt: skip
+    "AC 7C 7H 8C",
+    "10C JD 6C 9C",
+    "7S 9S 8S 6S",
+    "6D QC 7D 8D",
+    "9D 8H KS 6H",
+    "KC AH 10S JH",
+    "JC AS KD 9H",
+    "QD QH QS KH",
+    "10D AD JS 10H",
+]
 ROWS_120_0_NOT_LYUSYA: Rows = [
-    "AS 7S 6S 8S", "AC 10C 9H KC", "7C 7H 7D 9D", "8C 8H 8D 6H", "6D QD 6C JS",
-    "9C KS 10S 9S", "QC KD JH QH", "JD AD QS KH", "JC AH 10D 10H",
-]  # fmt: skip
+    "AS 7S 6S 8S",
+    "AC 10C 9H KC",
+    "7C 7H 7D 9D",
+    "8C 8H 8D 6H",
+    "6D QD 6C JS",
+    "9C KS 10S 9S",
+    "QC KD JH QH",
+    "JD AD QS KH",
+    "JC AH 10D 10H",
+]
 
 # A deal for the follow rules: seat 0 holds J♣ and leads; seat 1 holds Q♠ but no plain
 # spade, hearts and trumps; seat 2 holds no trump at all; seat 3 almost only trumps.
@@ -97,8 +125,6 @@ def follow_deal() -> MatchState:
     deal_and_keep(state, [list(hand) for hand in FOLLOW_HANDS])
     assert state.to_act() == (0,)
     return state
-
-
 
 
 # -- §0 common facts ---------------------------------------------------------------------
@@ -564,8 +590,11 @@ def test_s1_1_redeal_offer_names_nobody() -> None:
     elsewhere = MatchState.load(state.dump())
     assert elsewhere.current is not None
     elsewhere.current.redeal_pending = [3]
-    waiting = {"ru": "Ждём начала сдачи…", "en": "Waiting for the deal to start…",
-               "uk": "Чекаємо початку здачі…"}  # fmt: skip
+    waiting = {
+        "ru": "Ждём начала сдачи…",
+        "en": "Waiting for the deal to start…",
+        "uk": "Чекаємо початку здачі…",
+    }
     for language, line in waiting.items():
         t = translator(language)
         text = render.table_text(table, state, t)
@@ -575,9 +604,11 @@ def test_s1_1_redeal_offer_names_nobody() -> None:
             assert line in render.hand_text(table, state, seat, t)
         for seat in (0, 2):
             assert render.hand_text(table, state, seat, t) == render.hand_text(
-                table, elsewhere, seat, t)
+                table, elsewhere, seat, t
+            )
             assert render.hand_keyboard(table, state, seat, t) == render.hand_keyboard(
-                table, elsewhere, seat, t)
+                table, elsewhere, seat, t
+            )
     assert "меньше 14 очков" in render.hand_text(table, state, 1, translator("ru"))
     for seat in (0, 2, 3, None):
         view = state.view_for(seat)
@@ -592,8 +623,12 @@ def test_s1_1_redeal_offer_refusals_are_neutral() -> None:
     state.deal_hands([list(h) for h in HANDS_13_AND_14])
     table, en = playing_table(state), translator("en")
     answers = set()
-    for seat, action in [(0, PlayCard(card("JC"))), (1, PlayCard(card("AS"))),
-                         (2, AskRedeal()), (3, KeepHand())]:  # fmt: skip
+    for seat, action in [
+        (0, PlayCard(card("JC"))),
+        (1, PlayCard(card("AS"))),
+        (2, AskRedeal()),
+        (3, KeepHand()),
+    ]:
         with pytest.raises(GameError) as error:
             state.apply(seat, action)
         answers.add(render.game_error_text(error.value, table, en))
@@ -704,8 +739,7 @@ def test_s1_1_redeal_requests_deck_and_dealer_are_in_the_deal_trace() -> None:
     state.deal_hands(hands)
     keep_all(state)
     result = scored(play_rows(state, ROWS_92_28))
-    assert deal_trace(state, result, match=0, players=["a", "b", "c", "d"])[
-        "redeal_requests"] == []
+    assert deal_trace(state, result, match=0, players=["a", "b", "c", "d"])["redeal_requests"] == []
 
 
 def test_s1_1_deck_32_deals_8_cards_each_without_sixes() -> None:

@@ -63,57 +63,117 @@ KRYUK_TRUMPS = parse_cards("7C QC QS QH QD JC JS JH JD AC 10C KC 9C 8C")
 
 # Seats 0+2 take 61 card points (first leader: seat 1).
 ROWS_61_59: Rows = [
-    "9D AD 7D 8D", "9S AS 8S KS", "JC 7S 10S 8C", "8H AH 10H 7H",
-    "QD 10D KD 9H", "KH JD 7C 9C", "KC QS JH QC", "10C JS QH AC",
-]  # fmt: skip
+    "9D AD 7D 8D",
+    "9S AS 8S KS",
+    "JC 7S 10S 8C",
+    "8H AH 10H 7H",
+    "QD 10D KD 9H",
+    "KH JD 7C 9C",
+    "KC QS JH QC",
+    "10C JS QH AC",
+]
 # Seats 0+2 take 89 (first leader: seat 3).
 ROWS_89_31: Rows = [
-    "10D 7D 9D AD", "8C 7S 10H AS", "7H KH 9H 8H", "AC 9S 7C 8S",
-    "9C JS KD 8D", "QS KS JH JD", "QC 10S 10C QH", "JC AH QD KC",
-]  # fmt: skip
+    "10D 7D 9D AD",
+    "8C 7S 10H AS",
+    "7H KH 9H 8H",
+    "AC 9S 7C 8S",
+    "9C JS KD 8D",
+    "QS KS JH JD",
+    "QC 10S 10C QH",
+    "JC AH QD KC",
+]
 # Seats 0+2 take 90 (first leader: seat 0).
 ROWS_90_30: Rows = [
-    "AD 9D KS 8D", "AH 7H 10H 8H", "7S 9S 8C JH", "7D 7C 9C 9H",
-    "10S 10D JD KD", "JC QD JS QC", "QS AS 10C KH", "8S QH KC AC",
-]  # fmt: skip
+    "AD 9D KS 8D",
+    "AH 7H 10H 8H",
+    "7S 9S 8C JH",
+    "7D 7C 9C 9H",
+    "10S 10D JD KD",
+    "JC QD JS QC",
+    "QS AS 10C KH",
+    "8S QH KC AC",
+]
 # Seats 1+3 take 118 in seven tricks (first leader: seat 3); ``rotate(…, 1)`` gives 118:2.
 ROWS_2_118: Rows = [
-    "10D KD 8D AD", "9S AS 8S 7S", "8C JH 7C 9C", "10H JS 7H KH",
-    "8H QC JD QD", "9H JC QH QS", "KS 10C 9D 7D", "AH AC KC 10S",
-]  # fmt: skip
+    "10D KD 8D AD",
+    "9S AS 8S 7S",
+    "8C JH 7C 9C",
+    "10H JS 7H KH",
+    "8H QC JD QD",
+    "9H JC QH QS",
+    "KS 10C 9D 7D",
+    "AH AC KC 10S",
+]
 # Seats 0+2 take all 120 points but only seven tricks: seats 1+3 take 8♦ 7♠ 8♥ 8♣ (0 points).
 ROWS_120_SEVEN_TRICKS: Rows = [
-    "AD 10D 7D 9D", "8D 7S 8H 8C", "KD KH 10H 7H", "AC QS 7C JD",
-    "JC KC 9C JH", "KS 8S JS 10S", "QC 9S QD 9H", "10C AH QH AS",
-]  # fmt: skip
+    "AD 10D 7D 9D",
+    "8D 7S 8H 8C",
+    "KD KH 10H 7H",
+    "AC QS 7C JD",
+    "JC KC 9C JH",
+    "KS 8S JS 10S",
+    "QC 9S QD 9H",
+    "10C AH QH AS",
+]
 # 60:60 (first leader: seat 0).
 ROWS_EGGS: Rows = [
-    "AD 7D 7H 7C", "8C 8S 10S AS", "8D 10D QC 7S", "9D 10H 8H 9H",
-    "9C KH 9S AH", "KD QD KS AC", "JC QS JD 10C", "QH KC JS JH",
-]  # fmt: skip
+    "AD 7D 7H 7C",
+    "8C 8S 10S AS",
+    "8D 10D QC 7S",
+    "9D 10H 8H 9H",
+    "9C KH 9S AH",
+    "KD QD KS AC",
+    "JC QS JD 10C",
+    "QH KC JS JH",
+]
 # Seats 0+2 take all eight tricks (first leader: seat 0).
 ROWS_ALL_TRICKS: Rows = [
-    "AD 8D 10D 7D", "AH 8H 7H KH", "JH 8C 7C 9C", "JS 7S KS 10S",
-    "QH JC QD JD", "QS 9H KC 8S", "10C 9D QC 9S", "AC KD AS 10H",
-]  # fmt: skip
+    "AD 8D 10D 7D",
+    "AH 8H 7H KH",
+    "JH 8C 7C 9C",
+    "JS 7S KS 10S",
+    "QH JC QD JD",
+    "QS 9H KC 8S",
+    "10C 9D QC 9S",
+    "AC KD AS 10H",
+]
 # The third trick holds 7♣ (seat 2) and Q♣ (seat 3): the catch, for seats 0+2 (first
 # leader: seat 2). The rows after it are never played.
 ROWS_CATCH: Rows = [
-    "9S KD AD 8D", "9C KS AS 7S", "JD QH 7C QC", "JS QS 8C 9D",
-    "QD 8H JC AH", "10C 10S 7D 10H", "JH KH 9H 8S", "AC 7H 10D KC",
-]  # fmt: skip
+    "9S KD AD 8D",
+    "9C KS AS 7S",
+    "JD QH 7C QC",
+    "JS QS 8C 9D",
+    "QD 8H JC AH",
+    "10C 10S 7D 10H",
+    "JH KH 9H 8S",
+    "AC 7H 10D KC",
+]
 # The fifth trick holds Q♣ (seat 1) and 7♣ (seat 3): partners, an ordinary trick (first
 # leader: seat 2; seats 1+3 take 81).
 ROWS_SAME_PAIR_7C_QC: Rows = [
-    "7D 8C AD 10D", "AS 7H 8H 8S", "8D 10H 9D 9C", "7S 9S KS 10S",
-    "JS QC QH 7C", "JC JD QS KC", "QD 9H KH 10C", "KD JH AH AC",
-]  # fmt: skip
+    "7D 8C AD 10D",
+    "AS 7H 8H 8S",
+    "8D 10H 9D 9C",
+    "7S 9S KS 10S",
+    "JS QC QH 7C",
+    "JC JD QS KC",
+    "QD 9H KH 10C",
+    "KD JH AH AC",
+]
 # Built by hand: seats 0+2 take the first seven tricks; in the last one seat 0's 7♣ meets
 # seat 1's Q♣ (first leader: seat 0). The catch and all eight tricks in one deal.
 ROWS_ALL_TRICKS_CATCH_LAST: Rows = [
-    "AD 9D AS 7D", "10D 8D KS 7S", "KD AC QH KC", "QS 9H AH KH",
-    "10S 9S QD 9C", "JC 8S 10H 8H", "JD 10C JS 8C", "7C QC JH 7H",
-]  # fmt: skip
+    "AD 9D AS 7D",
+    "10D 8D KS 7S",
+    "KD AC QH KC",
+    "QS 9H AH KH",
+    "10S 9S QD 9C",
+    "JC 8S 10H 8H",
+    "JD 10C JS 8C",
+    "7C QC JH 7H",
+]
 
 # Lead restrictions: seat 3 holds A♦ (and leads it in a first deal); seat 1 holds A♠ and
 # plain cards besides its four trumps. Nobody may hand off (no hand holds a single trump).
@@ -494,8 +554,14 @@ def test_s1_2_handoff_refusals_for_seats_not_asked_are_neutral() -> None:
     state = kryuk()
     deal_hands(state, HANDOFF_HANDS)
     neutral = "The deal has not started yet — wait a moment."
-    presses = [(1, KeepHand()), (3, GiveTrump((card("QD"),))), (2, KeepHand()),
-               (2, ReturnCard(card("8S"))), (1, PlayCard(card("7S"))), (0, PlayCard(card("AD")))]
+    presses = [
+        (1, KeepHand()),
+        (3, GiveTrump((card("QD"),))),
+        (2, KeepHand()),
+        (2, ReturnCard(card("8S"))),
+        (1, PlayCard(card("7S"))),
+        (0, PlayCard(card("AD"))),
+    ]
     for seat, action in presses:
         assert refusal_text(state, seat, action) == neutral, (seat, action)
     state.apply(0, GiveTrump((card("QS"),)))
@@ -526,8 +592,10 @@ def test_s1_2_hvalyonka_trace_records_the_stock_and_each_seats_pairs() -> None:
     trace = deal_trace(state, state.last_result, match=0, players=["a", "b", "c", "d"])
     assert trace["deck"] == [str(c) for c in HVALYONKA_STOCK]
     assert trace["opening_draws"] == [
-        {"seat": 1, "cards": ["QC", "QS", "JC", "AS"]}, {"seat": 2, "cards": ["10H", "7C"]},
-        {"seat": 3, "cards": ["QH", "QD", "JS", "8S"]}, {"seat": 0, "cards": ["9D", "KD"]},
+        {"seat": 1, "cards": ["QC", "QS", "JC", "AS"]},
+        {"seat": 2, "cards": ["10H", "7C"]},
+        {"seat": 3, "cards": ["QH", "QD", "JS", "8S"]},
+        {"seat": 0, "cards": ["9D", "KD"]},
     ]
     assert trace["dealer"] == 0 and trace["redeal_requests"] == []
 
@@ -543,7 +611,8 @@ def test_s1_2_handoff_is_traced_with_its_cards() -> None:
         computer(state)
     trace = deal_trace(state, state.last_result, match=0, players=["a", "b", "c", "d"])
     assert trace["handoffs"] == [
-        {"from": 0, "to": 2, "cards": ["QS"], "returned": ["KH"], "answer": None}]
+        {"from": 0, "to": 2, "cards": ["QS"], "returned": ["KH"], "answer": None}
+    ]
     first = trace["tricks"][0]["hands"]
     assert "KH" in first[0] and "QS" in first[2]
 
@@ -1020,9 +1089,14 @@ def test_s1_2_hvalyonka_trick_is_scored_as_usual_then_everyone_has_8_cards_in_al
     events = play_cards(state, "AS 7C 8S KD")
     taken = of_type(events, TrickTaken)
     assert taken == [
-        TrickTaken(0, 1, ((1, card("AS")), (2, card("7C")), (3, card("8S")), (0, card("KD"))),
-                   winner=2, points=15)
-    ]  # fmt: skip
+        TrickTaken(
+            0,
+            1,
+            ((1, card("AS")), (2, card("7C")), (3, card("8S")), (0, card("KD"))),
+            winner=2,
+            points=15,
+        )
+    ]
     assert state.current is not None
     assert state.current.tricks[0].blind
     assert state.current.points == [15, 0]

@@ -81,34 +81,70 @@ NO_SHAMOK_TRUMPS = parse_cards("QC QS QH QD JC JS JH JD AD 10D KD 9D 8D 7D")
 
 # Seats 0+2 take 61 (first leader: seat 0).
 ROWS_61_59: Rows = [
-    "AD 7D 7H 7C", "8C 8S 10S AS", "8D 10D QC 7S", "9D 10H 8H 9H",
-    "9C QS JD AC", "JC KH 9S AH", "QH QD JS JH", "KD KC KS 10C",
-]  # fmt: skip
+    "AD 7D 7H 7C",
+    "8C 8S 10S AS",
+    "8D 10D QC 7S",
+    "9D 10H 8H 9H",
+    "9C QS JD AC",
+    "JC KH 9S AH",
+    "QH QD JS JH",
+    "KD KC KS 10C",
+]
 # Seats 0+2 take 89 (first leader: seat 2).
 ROWS_89_31: Rows = [
-    "7H KH AH 7C", "10D 7D 8C AD", "KC JH QC QD", "9H QS 8H 8S",
-    "AS 7S KS 10S", "10H 8D 9C QH", "JD 9D AC 9S", "JC KD JS 10C",
-]  # fmt: skip
+    "7H KH AH 7C",
+    "10D 7D 8C AD",
+    "KC JH QC QD",
+    "9H QS 8H 8S",
+    "AS 7S KS 10S",
+    "10H 8D 9C QH",
+    "JD 9D AC 9S",
+    "JC KD JS 10C",
+]
 # Seats 0+2 take 90 (first leader: seat 2).
 ROWS_90_30: Rows = [
-    "7D 10D AD 9D", "AS KS 7S 9S", "KD 7C 8D 10H", "AH 8H 7H 9C",
-    "JS JD 8C JH", "QC AC QH QD", "JC 9H 8S QS", "10C KH 10S KC",
-]  # fmt: skip
+    "7D 10D AD 9D",
+    "AS KS 7S 9S",
+    "KD 7C 8D 10H",
+    "AH 8H 7H 9C",
+    "JS JD 8C JH",
+    "QC AC QH QD",
+    "JC 9H 8S QS",
+    "10C KH 10S KC",
+]
 # Seats 0+2 take all 120 points in seven tricks; seats 1+3 take 9♦ 8♦ 7♦ 7♣ (first: 0).
 ROWS_120_SEVEN_TRICKS: Rows = [
-    "AH 7H 9H KH", "9D 8D 7D 7C", "8C 8S 9S 7S", "QC QD AC JC",
-    "QS 8H 10C QH", "JS KD JH KC", "JD KS AD 10H", "9C 10S 10D AS",
-]  # fmt: skip
+    "AH 7H 9H KH",
+    "9D 8D 7D 7C",
+    "8C 8S 9S 7S",
+    "QC QD AC JC",
+    "QS 8H 10C QH",
+    "JS KD JH KC",
+    "JD KS AD 10H",
+    "9C 10S 10D AS",
+]
 # Seats 0+2 take all eight tricks, Lyusya (first leader: seat 1).
 ROWS_LYUSYA: Rows = [
-    "JH 7S KS 10S", "AD 8D 10D 7D", "AH 8H 7H KH", "JS 8C 7C 9C",
-    "AC JC QC JD", "QH 9H AS 8S", "QS 9D KC 9S", "10C KD QD 10H",
-]  # fmt: skip
+    "JH 7S KS 10S",
+    "AD 8D 10D 7D",
+    "AH 8H 7H KH",
+    "JS 8C 7C 9C",
+    "AC JC QC JD",
+    "QH 9H AS 8S",
+    "QS 9D KC 9S",
+    "10C KD QD 10H",
+]
 # 60:60 (first leader: seat 2).
 ROWS_EGGS: Rows = [
-    "7C 8D 7D 9D", "7H AH 8C 8H", "9S KS 7S 10S", "JH AC JD QC",
-    "9H 9C QD 10H", "QH KC QS JS", "JC AD 8S AS", "KH 10C KD 10D",
-]  # fmt: skip
+    "7C 8D 7D 9D",
+    "7H AH 8C 8H",
+    "9S KS 7S 10S",
+    "JH AC JD QC",
+    "9H 9C QD 10H",
+    "QH KC QS JS",
+    "JC AD 8S AS",
+    "KH 10C KD 10D",
+]
 
 # Seat 0 holds 8♣ and K♥ 9♥; seat 1 the hearts 10♥ 8♥ and trumps A♣ J♠ 9♣; seat 2 the
 # hearts 7♥ A♥; seat 3 no heart, but A♠. No redeal, no hand-off: play starts at once.
@@ -592,8 +628,13 @@ def test_s1_3_handoff_decision_to_offer_is_hidden_from_everyone_partner_included
         assert hand_text(elsewhere, seat) == hand_text(state, seat)
     own = hand_text(state, 0)
     assert "Ждём начала сдачи…" in own and "отдаю последнего козыря" in own
-    for seat, action in [(2, KeepHand()), (2, OfferHandoff()), (1, PlayCard(card("7C"))),
-                         (3, GiveTrump((card("10H"),))), (2, AnswerOffer(True))]:  # fmt: skip
+    for seat, action in [
+        (2, KeepHand()),
+        (2, OfferHandoff()),
+        (1, PlayCard(card("7C"))),
+        (3, GiveTrump((card("10H"),))),
+        (2, AnswerOffer(True)),
+    ]:
         assert refusal_text(state, seat, action) == "The deal has not started yet — wait a moment."
 
 
@@ -629,17 +670,22 @@ def test_s1_3_handoff_agreed_one_or_both_trumps_pass_face_down_and_as_many_cards
     state.apply(2, AnswerOffer(True))
     gives = state.legal_actions(0)
     assert [set(g.cards) for g in gives if isinstance(g, GiveTrump)] == [
-        cards("QS"), cards("JD"), cards("QS JD")]
+        cards("QS"),
+        cards("JD"),
+        cards("QS JD"),
+    ]
     with pytest.raises(NotAllowed):
         state.apply(0, GiveTrump((card("AS"),)))
     assert state.apply(0, GiveTrump((card("JD"), card("QS")))) == [
-        HandedOff(0, 2, (card("JD"), card("QS")))]
+        HandedOff(0, 2, (card("JD"), card("QS")))
+    ]
     assert state.to_act() == (2,) and state.current is not None and state.current.returning == 2
     assert set(state.return_cards(2)) == cards("KS KH KD 9S")  # plain cards only
     with pytest.raises(NotAllowed):
         state.apply(2, ReturnCard(card("QS")))
     assert "Отход: Аня → Вера,\n2 карты втёмную\n<b>Вера</b> возвращает столько же." in table_text(
-        state)
+        state
+    )
     state.apply(2, ReturnCard(card("9S")))
     assert state.phase is Phase.HANDOFF and state.to_act() == (2,)
     events = state.apply(2, ReturnCard(card("KD")))
@@ -647,16 +693,17 @@ def test_s1_3_handoff_agreed_one_or_both_trumps_pass_face_down_and_as_many_cards
     assert state.phase is Phase.PLAY and state.to_act() == (2,)
     assert state.current is not None
     assert cards("9S KD") <= set(state.current.hands[0]) and not cards("QS JD") & set(
-        state.current.hands[0])
-    assert state.current.handoffs == [Handoff(0, 2, (card("JD"), card("QS")),
-                                              (card("9S"), card("KD")), "agree")]  # fmt: skip
+        state.current.hands[0]
+    )
+    assert state.current.handoffs == [
+        Handoff(0, 2, (card("JD"), card("QS")), (card("9S"), card("KD")), "agree")
+    ]
     note = HandoffNote(0, 2, "agree", 2, 2)
     for seat in (1, 3, None):
         view = state.view_for(seat)
         assert view.handoffs == () and view.handoff_notes == (note,)
         assert not {c for h in view.handoffs for c in (*h.cards, *h.returned)}
-    assert state.view_for(0).handoffs == state.view_for(2).handoffs == tuple(
-        state.current.handoffs)
+    assert state.view_for(0).handoffs == state.view_for(2).handoffs == tuple(state.current.handoffs)
     text = table_text(state)
     assert "Отход: Аня → Вера, 2 карты" in text
     for hidden in ("Д♠", "В♦", "9♠", "К♦"):
@@ -748,8 +795,10 @@ def test_s1_3_opening_trace_records_the_stock_and_each_seats_draws() -> None:
     trace = deal_trace(state, state.last_result, match=0, players=["a", "b", "c", "d"])
     assert trace["deck"] == [str(c) for c in SHTANY_STOCK]
     assert trace["opening_draws"] == [
-        {"seat": 1, "cards": ["QC", "AS", "7H", "KH"]}, {"seat": 2, "cards": ["9S", "QS"]},
-        {"seat": 3, "cards": ["AD", "8D"]}, {"seat": 0, "cards": ["9H", "JS"]},
+        {"seat": 1, "cards": ["QC", "AS", "7H", "KH"]},
+        {"seat": 2, "cards": ["9S", "QS"]},
+        {"seat": 3, "cards": ["AD", "8D"]},
+        {"seat": 0, "cards": ["9H", "JS"]},
     ]
     assert trace["dealer"] == 0
 
@@ -765,8 +814,12 @@ def test_s1_3_handoff_buttons_carry_every_answer_in_the_move_notation() -> None:
     def buttons(seat: int) -> list[str]:
         """The seat's act buttons that may be pressed now (the faintly marked ones not)."""
         keyboard = render.hand_keyboard(playing_table(state), state, seat, translator("ru"))
-        acts = [b.data for row in keyboard for b in row
-                if b.data and b.data.startswith("a:") and not is_not_now(b.text)]
+        acts = [
+            b.data
+            for row in keyboard
+            for b in row
+            if b.data and b.data.startswith("a:") and not is_not_now(b.text)
+        ]
         for data in acts:
             parsed = callbacks.parse(data)
             assert isinstance(parsed, callbacks.ActButton), data
@@ -937,9 +990,14 @@ def test_s1_3_shtany_one_from_top_and_bottom_keeping_aces_and_trumps() -> None:
     events = called(state, "shtany")
     taken = of_type(events, TrickTaken)
     assert taken == [
-        TrickTaken(0, 1, ((1, card("7H")), (2, card("9S")), (3, card("8D")), (0, card("9H"))),
-                   winner=0, points=0)
-    ]  # fmt: skip
+        TrickTaken(
+            0,
+            1,
+            ((1, card("7H")), (2, card("9S")), (3, card("8D")), (0, card("9H"))),
+            winner=0,
+            points=0,
+        )
+    ]
     assert state.current is not None
     deal_now = state.current
     assert deal_now.opening == "shtany"
@@ -962,9 +1020,14 @@ def test_s1_3_double_shtany_two_from_top_and_two_from_bottom() -> None:
     events = called(state, "double_shtany")
     taken = of_type(events, TrickTaken)
     assert taken == [
-        TrickTaken(0, 3, ((3, card("7H")), (0, card("10S")), (1, card("KS")), (2, card("10H"))),
-                   winner=2, points=24)
-    ]  # fmt: skip
+        TrickTaken(
+            0,
+            3,
+            ((3, card("7H")), (0, card("10S")), (1, card("KS")), (2, card("10H"))),
+            winner=2,
+            points=24,
+        )
+    ]
     assert state.current is not None
     assert state.current.tricks[0].blind
     assert set(state.current.initial_hands[3]) == cards("QC AS QS AD JC 7H KH AH")
@@ -981,9 +1044,14 @@ def test_s1_3_mirror_one_card_at_a_time_from_the_bottom_keeping_trumps() -> None
     events = called(state, "mirror")
     taken = of_type(events, TrickTaken)
     assert taken == [
-        TrickTaken(0, 0, ((0, card("AS")), (1, card("7S")), (2, card("KS")), (3, card("10S"))),
-                   winner=0, points=25)
-    ]  # fmt: skip
+        TrickTaken(
+            0,
+            0,
+            ((0, card("AS")), (1, card("7S")), (2, card("KS")), (3, card("10S"))),
+            winner=0,
+            points=25,
+        )
+    ]
     assert state.current is not None and state.current.opening == "mirror"
     assert set(state.current.initial_hands[0]) == cards("QC AS 7C QS AH 10H 9S 8S")
     assert set(state.current.initial_hands[1]) == cards("JD 8C 7S QH QD KH 9H AD")

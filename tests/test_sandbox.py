@@ -269,8 +269,16 @@ async def test_four_people_sit_down_and_play_from_their_hands(page: Page) -> Non
     assert seen("answer", lambda e: e["person"] == other and e["alert"] is True)
     event = next(e for e in page.events if e["type"] == "message")
     assert set(event["message"]) == {
-        "chat_id", "message_id", "from", "html", "photo", "date", "edited", "buttons", "reply_to",
-    }  # fmt: skip
+        "chat_id",
+        "message_id",
+        "from",
+        "html",
+        "photo",
+        "date",
+        "edited",
+        "buttons",
+        "reply_to",
+    }
 
 
 async def test_every_event_stream_gets_every_event(page: Page) -> None:
@@ -521,19 +529,32 @@ def test_the_emulator_snapshot_keeps_messages_ids_edits_buttons_and_counters() -
     keyboard = {"inline_keyboard": [[{"text": "Сесть", "callback_data": "l:1:join"}]]}
     methods = BotApiMethods(emu)
     sent = methods.send_message(
-        {"chat_id": group.id, "text": "<b>Лобби</b>", "parse_mode": "HTML",
-         "reply_markup": keyboard, "reply_to_message_id": asked.message_id}
-    )  # fmt: skip
+        {
+            "chat_id": group.id,
+            "text": "<b>Лобби</b>",
+            "parse_mode": "HTML",
+            "reply_markup": keyboard,
+            "reply_to_message_id": asked.message_id,
+        }
+    )
     methods.edit_message_text(
-        {"chat_id": group.id, "message_id": sent["message_id"], "text": "<b>Стол</b>",
-         "parse_mode": "HTML", "reply_markup": keyboard}
-    )  # fmt: skip
+        {
+            "chat_id": group.id,
+            "message_id": sent["message_id"],
+            "text": "<b>Стол</b>",
+            "parse_mode": "HTML",
+            "reply_markup": keyboard,
+        }
+    )
     query = emu.press_nowait(ann, group, sent["message_id"], "l:1:join")
     methods.answer_callback_query({"callback_query_id": query, "text": "ok"})
     assert [(type(e).__name__, getattr(e, "kind", "")) for e in events] == [
-        ("MessageEvent", "new"), ("MessageEvent", "new"), ("MessageEvent", "new"),
-        ("MessageEvent", "edited"), ("AnswerEvent", ""),
-    ]  # fmt: skip
+        ("MessageEvent", "new"),
+        ("MessageEvent", "new"),
+        ("MessageEvent", "new"),
+        ("MessageEvent", "edited"),
+        ("AnswerEvent", ""),
+    ]
     assert isinstance(events[-1], AnswerEvent) and events[-1].user is ann
     assert isinstance(events[3], MessageEvent) and events[3].message.html == "<b>Стол</b>"
 
@@ -562,9 +583,16 @@ def test_the_emulator_snapshot_keeps_messages_ids_edits_buttons_and_counters() -
 def test_the_autopilot_presses_only_a_card_without_the_mark() -> None:
     def hand(*buttons: tuple[str, str]) -> ChatMessage:
         keyboard = [[{"text": text, "callback_data": data} for text, data in buttons]]
-        return ChatMessage(chat={"id": 1, "type": "private"}, message_id=1, date=0, sender={},
-                           from_bot=True, text="👉 Ваш ход", html="👉 Ваш ход",
-                           reply_markup={"inline_keyboard": keyboard})  # fmt: skip
+        return ChatMessage(
+            chat={"id": 1, "type": "private"},
+            message_id=1,
+            date=0,
+            sender={},
+            from_bot=True,
+            text="👉 Ваш ход",
+            html="👉 Ваш ход",
+            reply_markup={"inline_keyboard": keyboard},
+        )
 
     ten, seven = NOT_NOW.format(card="10♥"), NOT_NOW.format(card="7♠")
     legal = hand((ten, "c:1:0:10H"), ("Д♣", "c:1:0:QC"), (seven, "c:1:0:7S"))

@@ -90,10 +90,21 @@ def sandbox_url(tmp_path: Path) -> Iterator[str]:
     with out.open("wb") as stdout, err.open("wb") as stderr:
         # cwd: the temporary directory, so that no .env of the checkout configures it.
         process = subprocess.Popen(
-            [sys.executable, "-m", "kozelbot", "sandbox", "--port", "0",
-             "--db", str(tmp_path / "sandbox.db")],
-            cwd=tmp_path, env=env, stdout=stdout, stderr=stderr,
-        )  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "kozelbot",
+                "sandbox",
+                "--port",
+                "0",
+                "--db",
+                str(tmp_path / "sandbox.db"),
+            ],
+            cwd=tmp_path,
+            env=env,
+            stdout=stdout,
+            stderr=stderr,
+        )
     try:
         deadline = time.monotonic() + START_SECONDS
         while True:
@@ -171,11 +182,19 @@ class Page:
 
     def table(self, group: int, lobby_id: int) -> int:
         """The group's table message: the bot's latest there after the lobby."""
-        return int(self.wait(
-            lambda: next((m["message_id"] for m in reversed(self.chat(group))
-                          if m["from"]["bot"] and m["message_id"] > lobby_id), None),
-            "the table message",
-        ))  # fmt: skip
+        return int(
+            self.wait(
+                lambda: next(
+                    (
+                        m["message_id"]
+                        for m in reversed(self.chat(group))
+                        if m["from"]["bot"] and m["message_id"] > lobby_id
+                    ),
+                    None,
+                ),
+                "the table message",
+            )
+        )
 
     def wait(self, predicate: Any, what: str, timeout: float = WAIT_MS / 1000) -> Any:
         deadline = time.monotonic() + timeout
@@ -234,8 +253,10 @@ def test_play_in_the_browser(sandbox_url: str) -> None:
 
             # The emulator's strict flood limits would spread the bot's edits over minutes.
             tab.uncheck("#limits")
-            page.wait(lambda: not tab.request.get(f"{sandbox_url}/api/state").json()["limits"],
-                      "the flood limits to go off")  # fmt: skip
+            page.wait(
+                lambda: not tab.request.get(f"{sandbox_url}/api/state").json()["limits"],
+                "the flood limits to go off",
+            )
 
             # Person 1 opens a table; the command menu offers /newgame as they type.
             page.act_as(people[0])
@@ -244,10 +265,12 @@ def test_play_in_the_browser(sandbox_url: str) -> None:
             expect(tab.locator('#command-menu li[data-command="newgame"]')).to_be_visible()
             page.type("/newgame seating=ordered")
             lobby = page.wait(
-                lambda: next((m for m in reversed(page.chat(group))
-                              if m["from"]["bot"] and m["buttons"]), None),
+                lambda: next(
+                    (m for m in reversed(page.chat(group)) if m["from"]["bot"] and m["buttons"]),
+                    None,
+                ),
                 "the lobby",
-            )  # fmt: skip
+            )
             lobby_id = lobby["message_id"]
             expect(page.message(lobby_id)).to_contain_text(names[people[0]])
 
@@ -286,8 +309,11 @@ def test_play_in_the_browser(sandbox_url: str) -> None:
                 page.tab("group")
                 table_id = page.table(group, lobby_id)
                 before = page.message(table_id).locator(".text").inner_text()
-                marked = [b["data"] for b in hand["buttons"] if (b.get("data") or "")
-                          .startswith("c:") and is_not_now(b["text"])]  # fmt: skip
+                marked = [
+                    b["data"]
+                    for b in hand["buttons"]
+                    if (b.get("data") or "").startswith("c:") and is_not_now(b["text"])
+                ]
                 if not alerted and (marked or moves >= 8):
                     if marked:  # a card this player may not play now
                         page.tab(f"private-{person}")
@@ -297,10 +323,14 @@ def test_play_in_the_browser(sandbox_url: str) -> None:
                         other_hand = page.hand(other)
                         assert other_hand is not None
                         page.tab(f"private-{other}")
-                        data = next(b["data"] for b in other_hand["buttons"]
-                                    if (b.get("data") or "").startswith("c:"))  # fmt: skip
+                        data = next(
+                            b["data"]
+                            for b in other_hand["buttons"]
+                            if (b.get("data") or "").startswith("c:")
+                        )
                         page.message(other_hand["message_id"]).locator(
-                            f'button.kb[data-data="{data}"]').click()  # fmt: skip
+                            f'button.kb[data-data="{data}"]'
+                        ).click()
                     expect(tab.locator("#alert")).to_be_visible()
                     expect(tab.locator("#alert-text")).not_to_be_empty()
                     page.shot("desktop-alert")
@@ -327,9 +357,12 @@ def test_play_in_the_browser(sandbox_url: str) -> None:
                 page.tab("group")
                 if data.startswith("c:"):
                     text = page.message(table_id).locator(".text")
-                    page.wait(lambda t=text, b=before, i=table_id: t.inner_text() != b
-                              or page.table(group, lobby_id) != i,
-                              "the table to change")  # fmt: skip
+                    page.wait(
+                        lambda t=text, b=before, i=table_id: (
+                            t.inner_text() != b or page.table(group, lobby_id) != i
+                        ),
+                        "the table to change",
+                    )
                     if text.inner_text() != before:
                         expect(page.message(table_id)).to_have_count(1)
                         expect(page.message(table_id)).to_have_attribute("data-edited", "true")
@@ -347,9 +380,12 @@ def test_play_in_the_browser(sandbox_url: str) -> None:
 
             # A phone: tabs scroll sideways, buttons stay inside the screen, input at the bottom.
             phone_context = browser.new_context(
-                viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True,
+                viewport=PHONE,
+                device_scale_factor=2,
+                is_mobile=True,
+                has_touch=True,
                 locale="ru-RU",
-            )  # fmt: skip
+            )
             phone = phone_context.new_page()
             phone.on("pageerror", lambda error: errors.append(str(error)))
             phone.goto(f"{sandbox_url}/#group")

@@ -50,11 +50,15 @@ class Kozelbot:
         """Start it and wait for its one line; the page's address."""
         assert not (self.workdir / ".env").exists()
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "kozelbot", *self.args,
-            cwd=self.workdir, env=self.env,
+            sys.executable,
+            "-m",
+            "kozelbot",
+            *self.args,
+            cwd=self.workdir,
+            env=self.env,
             stdout=asyncio.subprocess.PIPE,
             stderr=(self.workdir / "kozelbot.log").open("ab"),
-        )  # fmt: skip
+        )
         assert self.process.stdout is not None
         line = (await asyncio.wait_for(self.process.stdout.readline(), 60)).decode()
         match = LINE.fullmatch(line.rstrip("\n"))
@@ -91,8 +95,9 @@ async def call(session: aiohttp.ClientSession, url: str, body: object | None = N
     if body is None:
         request = session.get(url)
     else:
-        request = session.post(url, data=json.dumps(body),
-                               headers={"Content-Type": "application/json"})  # fmt: skip
+        request = session.post(
+            url, data=json.dumps(body), headers={"Content-Type": "application/json"}
+        )
     async with request as response:
         answer = await response.json()
         assert response.status == 200, answer
@@ -161,7 +166,12 @@ def test_kozelbot_sandbox_with_bad_options_prints_the_usage_and_exits_2(
 
     done = subprocess.run(
         [sys.executable, "-m", "kozelbot", *args],
-        cwd=tmp_path, env=environment(), capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+        cwd=tmp_path,
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 2
     assert "kozelbot sandbox" in done.stderr and done.stdout == ""

@@ -26,9 +26,18 @@ def _playing(variant: str = "hvalenyi", **changes: object) -> tuple[Table, GameS
     state = new_state(variant, options)
     state.chance(random.Random(7))
     seats = [Player(user_id=100 + s, name=f"P{s}") for s in range(state.players)]
-    table = Table(game_id=5, chat_id=-100, variant=variant, options=options, creator_id=100,
-                  status=TableStatus.PLAYING, seed=1, state=state.dump(), seats=seats,
-                  chat_title="Kozel club")  # fmt: skip
+    table = Table(
+        game_id=5,
+        chat_id=-100,
+        variant=variant,
+        options=options,
+        creator_id=100,
+        status=TableStatus.PLAYING,
+        seed=1,
+        state=state.dump(),
+        seats=seats,
+        chat_title="Kozel club",
+    )
     return table.model_copy(update=changes), state
 
 
@@ -43,8 +52,9 @@ def test_a_screen_is_the_same_for_the_same_arguments_and_holds_plain_buttons() -
     assert first == screens.hand_screen(table, state, seat, EN)
     assert first.keyboard and all(type(b) is Button for b in _buttons(first))
     family = texts_of(table.variant)
-    assert first == screens.Screen(family.hand_text(table, state, seat, EN),
-                                   family.hand_keyboard(table, state, seat, EN))  # fmt: skip
+    assert first == screens.Screen(
+        family.hand_text(table, state, seat, EN), family.hand_keyboard(table, state, seat, EN)
+    )
 
 
 def test_the_lobby_screen_is_the_lobby_text_and_keyboard() -> None:

@@ -42,15 +42,31 @@ DEFAULT_POSITIONS = 100_000
 POSITIONS = int(os.environ.get("KOZEL_DIFF_POSITIONS", DEFAULT_POSITIONS))
 
 OPTION_SPACES: dict[str, tuple[str, dict[str, list[Any]]]] = {
-    "hvalenyi": ("hvalenyi", {"players": [4], "deck": [36, 32], "six_clubs": ["top", "ordinary"],
-                              "lyusya": ["win", "zero"]}),
-    "hvalenyi-2": ("hvalenyi", {"players": [2], "deck": [36, 32],
-                                "six_clubs": ["top", "ordinary"], "lyusya": ["win", "zero"]}),
+    "hvalenyi": (
+        "hvalenyi",
+        {
+            "players": [4],
+            "deck": [36, 32],
+            "six_clubs": ["top", "ordinary"],
+            "lyusya": ["win", "zero"],
+        },
+    ),
+    "hvalenyi-2": (
+        "hvalenyi",
+        {
+            "players": [2],
+            "deck": [36, 32],
+            "six_clubs": ["top", "ordinary"],
+            "lyusya": ["win", "zero"],
+        },
+    ),
     "kryuk": ("kryuk", {}),
-    "sixes": ("sixes", {"no_shamok": [False, True], "ace_discard_ban": [False, True],
-                        "royal": [False, True]}),
+    "sixes": (
+        "sixes",
+        {"no_shamok": [False, True], "ace_discard_ban": [False, True], "royal": [False, True]},
+    ),
     "belka": ("belka", {"deck": [32, 36], "ace_discard_ban": [False, True]}),
-}  # fmt: skip
+}
 """Each checked preset: the variant and the values each option is drawn from per match."""
 
 
@@ -58,8 +74,9 @@ def same_position(a: Position, b: Position) -> bool:
     return a.key() == b.key()
 
 
-def check_deal_end(position: Position, state: MatchState, before: tuple[int, int],
-                   events: list[Any]) -> Outcome:  # fmt: skip
+def check_deal_end(
+    position: Position, state: MatchState, before: tuple[int, int], events: list[Any]
+) -> Outcome:
     """The ended deal: outcome, side, points, tricks and settlement are the engine's."""
     scored = next(e for e in events if isinstance(e, DealScored))
     assert position.outcome is not None and position.outcome.value == scored.outcome

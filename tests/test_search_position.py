@@ -22,15 +22,24 @@ from kozelbot.game import shuffle_rng
 from tests.scripted import ROWS_CATCH_FIRST_TRICK, ROWS_SAME_PAIR_6C_QC, hands_from_rows
 
 SETUPS: list[tuple[str, dict[str, Any]]] = [
-    ("hvalenyi", {}), ("hvalenyi", {"players": 2}), ("hvalenyi", {"deck": 32}),
-    ("kryuk", {}), ("sixes", {"ace_discard_ban": True}), ("belka", {"deck": 36}),
-]  # fmt: skip
+    ("hvalenyi", {}),
+    ("hvalenyi", {"players": 2}),
+    ("hvalenyi", {"deck": 32}),
+    ("kryuk", {}),
+    ("sixes", {"ace_discard_ban": True}),
+    ("belka", {"deck": 36}),
+]
 
 
 def endgame(
-    variant: str, hands: list[str], *, leader: int, trick: str = "",
-    options: dict[str, Any] | None = None, **facts: Any,
-) -> Position:  # fmt: skip
+    variant: str,
+    hands: list[str],
+    *,
+    leader: int,
+    trick: str = "",
+    options: dict[str, Any] | None = None,
+    **facts: Any,
+) -> Position:
     """A late position: these hands and this trick on the table, every other card of the
     deck in the completed tricks (in deck order)."""
     rules = PRESETS[variant].rules(options or {})
@@ -38,8 +47,14 @@ def endgame(
     table = parse_cards(trick)
     used = {card for hand in held for card in hand} | set(table)
     played = tuple(card for card in rules.cards if card not in used)
-    given = DealFacts(rules=rules, trump=rules.trump_suit, leader=leader, trick=tuple(table),
-                      played=played, **facts)  # fmt: skip
+    given = DealFacts(
+        rules=rules,
+        trump=rules.trump_suit,
+        leader=leader,
+        trick=tuple(table),
+        played=played,
+        **facts,
+    )
     return Position.of_hands(given, held)
 
 
@@ -179,8 +194,14 @@ def test_s1_1_a_catch_in_the_last_trick_by_a_side_with_every_trick(
     every trick is Lyusya; kryuk's Pelotka stands whatever else the trick completes (§1.2;
     later deal: 4 points)."""
     players = PRESETS[variant].rules({}).hand_size
-    position = endgame(variant, [catcher, "QC", "8H", "8S"], leader=0,
-                       tricks_won=(players - 1, 0), points=(110, 0), deal_no=3)  # fmt: skip
+    position = endgame(
+        variant,
+        [catcher, "QC", "8H", "8S"],
+        leader=0,
+        tricks_won=(players - 1, 0),
+        points=(110, 0),
+        deal_no=3,
+    )
     assert play(position, f"{catcher} QC 8H 8S") == TRICK | OVER
     assert (position.outcome, position.outcome_side) == (outcome, 0)
     assert position.award() == award
@@ -188,13 +209,15 @@ def test_s1_1_a_catch_in_the_last_trick_by_a_side_with_every_trick(
 
 def test_s1_1_eggs_multiply_the_next_award() -> None:
     """RULES.md §1.1 eggs: after one eggs deal the next award is doubled; 60:60 is eggs."""
-    position = endgame("hvalenyi", ["AS", "7S", "8S", "9S"], leader=0,
-                       tricks_won=(4, 4), points=(49, 60), eggs=1)  # fmt: skip
+    position = endgame(
+        "hvalenyi", ["AS", "7S", "8S", "9S"], leader=0, tricks_won=(4, 4), points=(49, 60), eggs=1
+    )
     play(position, "AS 7S 8S 9S")
     assert position.outcome is Outcome.EGGS and position.outcome_side is None
     assert position.award() == (0, 0) and position.settlement().eggs == 2
-    position = endgame("hvalenyi", ["AS", "7S", "8S", "9S"], leader=0,
-                       tricks_won=(4, 4), points=(50, 59), eggs=1)  # fmt: skip
+    position = endgame(
+        "hvalenyi", ["AS", "7S", "8S", "9S"], leader=0, tricks_won=(4, 4), points=(50, 59), eggs=1
+    )
     play(position, "AS 7S 8S 9S")
     assert position.outcome is Outcome.NORMAL and position.award() == (4, 0)
 
@@ -223,8 +246,9 @@ def test_s1_2_first_lead_of_the_match_is_the_ace_of_diamonds_then_no_trump_leads
 def test_s1_2_the_trump_lead_right_of_later_deals(sides: tuple[int, ...], may: bool) -> None:
     """RULES.md §1.2 козырять: a player holding a plain card may lead a trump only if their
     pair has the right (the first lead's pair; both at 10:10) — here seat 0, pair 0."""
-    position = endgame("kryuk", ["QS AS", "KS 8D", "AH 7H", "8S 9H"], leader=0,
-                       trump_lead=sides, deal_no=2)  # fmt: skip
+    position = endgame(
+        "kryuk", ["QS AS", "KS 8D", "AH 7H", "8S 9H"], leader=0, trump_lead=sides, deal_no=2
+    )
     expected = {Card.parse("QS"), Card.parse("AS")} if may else {Card.parse("AS")}
     assert legal(position) == expected
 
@@ -281,15 +305,17 @@ def test_of_hands_refuses_hands_that_are_not_the_rest_of_the_deck() -> None:
     rules = PRESETS["hvalenyi"].rules({})
     cards = rules.cards
     last = DealFacts(rules=rules, trump=rules.trump_suit, leader=0, played=tuple(cards[4:]))
-    for hands in ([cards[0:1], cards[1:2], cards[2:3], cards[2:3]],
-                  [cards[0:1], cards[1:2], cards[2:3], cards[4:5]]):  # fmt: skip
+    for hands in (
+        [cards[0:1], cards[1:2], cards[2:3], cards[2:3]],
+        [cards[0:1], cards[1:2], cards[2:3], cards[4:5]],
+    ):
         with pytest.raises(ValueError, match="not the deck"):
             Position.of_hands(last, hands)
-    facts = DealFacts(rules=rules, trump=rules.trump_suit, leader=0,
-                      played=tuple(cards[8:]))  # fmt: skip
+    facts = DealFacts(rules=rules, trump=rules.trump_suit, leader=0, played=tuple(cards[8:]))
     with pytest.raises(ValueError, match="holds"):
-        Position.of_hands(facts, [rules.cards[0:3], rules.cards[3:5], rules.cards[5:7],
-                                  rules.cards[7:8]])  # fmt: skip
+        Position.of_hands(
+            facts, [rules.cards[0:3], rules.cards[3:5], rules.cards[5:7], rules.cards[7:8]]
+        )
 
 
 @pytest.mark.parametrize(("variant", "options"), SETUPS)

@@ -21,8 +21,12 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
     storage = await Storage.open(tmp_path / "s.db")
     try:
         # A seeded entropy: the matches' secrets, and so their deals, are the same every run.
-        yield GameService(storage.games, rng=random.Random(3), clock=lambda: 1000.0,
-                          entropy=random.Random("service").randbytes)  # fmt: skip
+        yield GameService(
+            storage.games,
+            rng=random.Random(3),
+            clock=lambda: 1000.0,
+            entropy=random.Random("service").randbytes,
+        )
     finally:
         await storage.close()
 
@@ -114,8 +118,7 @@ async def test_a_lobby_refuses_two_seats_while_three_people_sit(service: GameSer
     assert [p.user_id if p else None for p in change.table.seats] == [1, 3]
     change = await service.cycle_option(table.game_id, 1, "variant")
     assert change.table.variant == "kryuk" and len(change.table.seats) == 4
-    assert change.table.options == {"seating": "random", "move_time": 10,
-                                    "computer": "strong"}
+    assert change.table.options == {"seating": "random", "move_time": 10, "computer": "strong"}
 
 
 async def _kryuk_with_one_person(service: GameService) -> tuple[int, object]:

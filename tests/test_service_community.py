@@ -40,8 +40,12 @@ def clock() -> Clock:
 
 @pytest.fixture
 def service(storage: Storage, clock: Clock) -> GameService:
-    return GameService(storage.games, rng=random.Random(3), clock=clock,
-                       entropy=random.Random("community").randbytes)  # a run replays its deals
+    return GameService(
+        storage.games,
+        rng=random.Random(3),
+        clock=clock,
+        entropy=random.Random("community").randbytes,
+    )  # a run replays its deals
 
 
 def person(user_id: int) -> Player:
@@ -347,8 +351,12 @@ async def test_a_time_out_in_a_secret_step_marks_nobody(storage: Storage, clock:
     """A redeal offer's time-out keeps the hand without the ⌛ mark, the count towards a
     hand-over, or a time-out in /stats: each would tell the table who was asked."""
     for attempt in range(200):
-        service = GameService(storage.games, rng=random.Random(attempt), clock=clock,
-                              entropy=random.Random(attempt).randbytes)  # fmt: skip
+        service = GameService(
+            storage.games,
+            rng=random.Random(attempt),
+            clock=clock,
+            entropy=random.Random(attempt).randbytes,
+        )
         table = await service.new_game(-100 - attempt, 1, ["seating=ordered", "move_time=30"])
         await service.join(table.game_id, person(1))
         change = await service.start(table.game_id, 1)

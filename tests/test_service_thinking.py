@@ -57,8 +57,13 @@ class HeldThinker(Thinker):
 
 
 def _service(storage: Storage, thinker: Thinker | None) -> GameService:
-    return GameService(storage.games, rng=random.Random(3), clock=lambda: NOW,
-                       entropy=random.Random("think").randbytes, thinker=thinker)  # fmt: skip
+    return GameService(
+        storage.games,
+        rng=random.Random(3),
+        clock=lambda: NOW,
+        entropy=random.Random("think").randbytes,
+        thinker=thinker,
+    )
 
 
 async def _play_until_a_computer_thinks(service: GameService) -> int:
@@ -127,8 +132,9 @@ async def test_a_press_is_answered_while_a_computer_thinks(storage: Storage) -> 
         # computer's turn) is refused at once instead of waiting for the thought.
         assert not service.lock(game_id).locked()
         with pytest.raises(GameError):
-            await service.act(game_id, 1, state.deal_shown or 0,
-                              state.legal_actions(thinking_seat)[0])  # fmt: skip
+            await service.act(
+                game_id, 1, state.deal_shown or 0, state.legal_actions(thinking_seat)[0]
+            )
         thinker.gate.set()
         change = await thinking  # the refused press changed nothing: the thought is played
         assert change is not None and change.moves[0].source is MoveSource.COMPUTER

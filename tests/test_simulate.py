@@ -20,10 +20,26 @@ from kozelbot.__main__ import main
 from kozelbot.cards import DECK_36, Card, hand_points
 
 DEAL_KEYS = {
-    "match", "deal", "variant", "options", "players", "trump", "first_leader", "redeals",
-    "tricks", "points", "tricks_won", "outcome", "award", "multiplier", "score", "winner",
-    "redeal_requests", "dealer", "deck",
-}  # fmt: skip
+    "match",
+    "deal",
+    "variant",
+    "options",
+    "players",
+    "trump",
+    "first_leader",
+    "redeals",
+    "tricks",
+    "points",
+    "tricks_won",
+    "outcome",
+    "award",
+    "multiplier",
+    "score",
+    "winner",
+    "redeal_requests",
+    "dealer",
+    "deck",
+}
 """The keys ``kozelbot/trace.py``'s docstring lists for a deal."""
 TRICK_KEYS = {"leader", "hands", "cards", "winner"}
 FULL_DECK = sorted(str(card) for card in DECK_36)
@@ -65,8 +81,12 @@ def simulate_all(runs: dict[str, list[str]], folder: Path) -> dict[str, Simulate
         trace = folder / f"{len(key)}-{abs(hash(key))}.jsonl"
         done = subprocess.run(
             [sys.executable, "-m", "kozelbot", "simulate", *argv, "--trace", str(trace)],
-            capture_output=True, text=True, check=False, cwd=ROOT, timeout=300,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=ROOT,
+            timeout=300,
+        )
         return key, Simulated(argv, trace, (done.returncode, done.stdout + done.stderr))
 
     with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
@@ -281,13 +301,21 @@ def test_200_seeded_matches_of_every_preset_finish_and_conserve_120_points(
         if deal["outcome"] not in NOT_CONSERVED:
             assert sum(deal["points"]) == 120, deal
         assert len(deal["points"]) == len(deal["score"]) == len(deal["award"]) == 2
-        assert len(set(deal["deck"])) == len(deal["deck"]) == (36 if "deck=36" in words or (
-            variant == "hvalenyi" and "deck=32" not in words) else 32)
+        assert (
+            len(set(deal["deck"]))
+            == len(deal["deck"])
+            == (
+                36
+                if "deck=36" in words or (variant == "hvalenyi" and "deck=32" not in words)
+                else 32
+            )
+        )
         if deal["tricks"]:
             assert {c for hand in deal["tricks"][0]["hands"] for c in hand} <= set(deal["deck"])
         if deal.get("opening", "plain") != "plain":
             assert [d["seat"] for d in deal["opening_draws"]] == [
-                (deal["first_leader"] + k) % 4 for k in range(4)]
+                (deal["first_leader"] + k) % 4 for k in range(4)
+            ]
         for handoff in deal.get("handoffs", []):
             assert len(handoff["returned"]) == len(handoff["cards"])
     finals = [d for d in run.deals if d["winner"] is not None]

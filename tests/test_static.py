@@ -1,4 +1,5 @@
-"""House style (STYLE.md §12): ``ruff`` is clean and ``mypy --strict`` passes on the code."""
+"""House style (STYLE.md §12): ``ruff`` is clean, ``ruff format`` changes nothing and
+``mypy --strict`` passes on the code."""
 
 from __future__ import annotations
 
@@ -21,12 +22,26 @@ def _tool(name: str) -> str:
 
 
 def test_ruff_finds_nothing() -> None:
-    result = subprocess.run([_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True,
-                            text=True, check=False)  # fmt: skip
+    result = subprocess.run(
+        [_tool("ruff"), "check", "."], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_has_nothing_to_change() -> None:
+    """``ruff format`` is the style (issue #31 item 6): the whole tree is as it formats it."""
+    result = subprocess.run(
+        [_tool("ruff"), "format", "--check", "."],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_mypy_strict_passes() -> None:
-    result = subprocess.run([_tool("mypy"), *PACKAGES], cwd=ROOT, capture_output=True,
-                            text=True, check=False)  # fmt: skip
+    result = subprocess.run(
+        [_tool("mypy"), *PACKAGES], cwd=ROOT, capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr

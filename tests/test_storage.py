@@ -121,8 +121,15 @@ def test_statement_splitter_keeps_comments_and_rejects_unterminated_sql() -> Non
 
 
 def test_storage_imports_only_kozelbot_models_aiosqlite_and_stdlib() -> None:
-    allowed = {"kozelbot.records", "kozelbot.table", "kozelbot.ratings", "kozelbot.repository",
-               "kozelbot.tournament.model", "aiosqlite", "storage"}
+    allowed = {
+        "kozelbot.records",
+        "kozelbot.table",
+        "kozelbot.ratings",
+        "kozelbot.repository",
+        "kozelbot.tournament.model",
+        "aiosqlite",
+        "storage",
+    }
     for source in STORAGE_DIR.glob("*.py"):
         for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
             names: list[str] = []
@@ -442,13 +449,27 @@ async def test_a_migrated_chat_takes_its_game_language_and_results_along(storage
     await storage.people.set_chat_language(CHAT, "en")
     await play_match(storage, [ANNA, BORIS, VERA, GLEB], winner_side=0)
     live = await storage.games.create_game(new_table(CHAT))
-    for kind, seat, chat, message_id in (("table", -1, CHAT, 5), ("lobby", -1, CHAT, 4),
-                                         ("hand", 0, ANNA[0], 7)):  # fmt: skip
-        await storage.posts.set_message(MessageRef(game_id=live.game_id, kind=kind, seat=seat,
-                                             chat_id=chat, deal_no=0, message_id=message_id))
-    await storage.games.save_game(bumped(live), outbox=[
-        OutboxItem(chat_id=CHAT, game_id=live.game_id, kind="deal_result", payload={"n": 1})
-    ])  # fmt: skip
+    for kind, seat, chat, message_id in (
+        ("table", -1, CHAT, 5),
+        ("lobby", -1, CHAT, 4),
+        ("hand", 0, ANNA[0], 7),
+    ):
+        await storage.posts.set_message(
+            MessageRef(
+                game_id=live.game_id,
+                kind=kind,
+                seat=seat,
+                chat_id=chat,
+                deal_no=0,
+                message_id=message_id,
+            )
+        )
+    await storage.games.save_game(
+        bumped(live),
+        outbox=[
+            OutboxItem(chat_id=CHAT, game_id=live.game_id, kind="deal_result", payload={"n": 1})
+        ],
+    )
     await storage.games.migrate_chat(CHAT, -100777)
     moved = await storage.games.live_game(-100777)
     assert moved is not None and moved.game_id == live.game_id and moved.chat_id == -100777
@@ -576,8 +597,9 @@ async def test_a_stale_save_writes_no_post(storage: Storage) -> None:
 
 async def test_message_bookkeeping_is_kept_apart_from_the_game(storage: Storage) -> None:
     created = await storage.games.create_game(new_table(CHAT))
-    ref = MessageRef(game_id=created.game_id, kind="hand", seat=2, chat_id=ANNA[0], deal_no=0,
-                     message_id=10)  # fmt: skip
+    ref = MessageRef(
+        game_id=created.game_id, kind="hand", seat=2, chat_id=ANNA[0], deal_no=0, message_id=10
+    )
     await storage.posts.set_message(ref)
     await storage.posts.set_message(ref.model_copy(update={"deal_no": 1, "message_id": 11}))
     assert [
@@ -596,24 +618,43 @@ async def test_results_of_more_than_two_sides_are_kept_whole(storage: Storage) -
     created = await storage.games.create_game(new_table(CHAT, seats=players))
     gid = created.game_id
     deal = DealRecord(
-        game_id=gid, deal_no=0, outcome="normal", points=(61, 30, 29), award=(0, 4, 4),
-        multiplier=1, score=(0, 4, 4), trace={"rounds": []},
-    )  # fmt: skip
+        game_id=gid,
+        deal_no=0,
+        outcome="normal",
+        points=(61, 30, 29),
+        award=(0, 4, 4),
+        multiplier=1,
+        score=(0, 4, 4),
+        trace={"rounds": []},
+    )
     result = MatchResult(
-        game_id=gid, chat_id=CHAT, variant="cover", options={"mode": "self", "players": 3},
-        winner_side=0, score=(8, 12, 14), deals=4,
+        game_id=gid,
+        chat_id=CHAT,
+        variant="cover",
+        options={"mode": "self", "players": 3},
+        winner_side=0,
+        score=(8, 12, 14),
+        deals=4,
         players=tuple(
             MatchPlayer(seat=s, user_id=p.user_id, name=p.name, side=s, won=s == 0)
             for s, p in enumerate(players)
         ),
-    )  # fmt: skip
+    )
     await storage.games.save_game(
         bumped(created, status=TableStatus.FINISHED), deals=[deal], result=result
     )
     assert await storage.games.deals(gid) == [deal]
     assert await storage.games.match_result(gid) == result
-    two = DealRecord(game_id=gid, deal_no=1, outcome="eggs", points=(60, 60), award=(0, 0),
-                     multiplier=2, score=(0, 0), trace={})  # fmt: skip
+    two = DealRecord(
+        game_id=gid,
+        deal_no=1,
+        outcome="eggs",
+        points=(60, 60),
+        award=(0, 0),
+        multiplier=2,
+        score=(0, 0),
+        trace={},
+    )
     await storage.games.save_game(bumped(await storage.games.game(gid), version=2), deals=[two])  # type: ignore[arg-type]
     assert (await storage.games.deals(gid))[1] == two
 

@@ -72,21 +72,50 @@ def full_document(base: Tournament) -> Tournament:
         Entrant(user_id=EGOR, name="Egor ✨"),
     ]
     draw = TableResult(winner_side=None, score=(9, 9), points=(610, 590), by_clock=True)
-    first = Round(number=1, byes=[2], tables=[TableDraw(
-        number=1, seats=[ANNA, VERA, BORIS, GLEB], game_id=41, thread_id=901,
-        opened_at=1_700_000_100.5, deadline=1_700_003_700.5, result=draw,
-    )])  # fmt: skip
-    second = Round(number=2, tables=[
-        TableDraw(number=1, seats=[ANNA, DARYA, BORIS, None], game_id=42,
-                  opened_at=1_700_004_000.0, deadline=1_700_007_600.0, no_shows=[EGOR]),
-        TableDraw(number=2, seats=[VERA, None, GLEB, None]),
-    ])  # fmt: skip
+    first = Round(
+        number=1,
+        byes=[2],
+        tables=[
+            TableDraw(
+                number=1,
+                seats=[ANNA, VERA, BORIS, GLEB],
+                game_id=41,
+                thread_id=901,
+                opened_at=1_700_000_100.5,
+                deadline=1_700_003_700.5,
+                result=draw,
+            )
+        ],
+    )
+    second = Round(
+        number=2,
+        tables=[
+            TableDraw(
+                number=1,
+                seats=[ANNA, DARYA, BORIS, None],
+                game_id=42,
+                opened_at=1_700_004_000.0,
+                deadline=1_700_007_600.0,
+                no_shows=[EGOR],
+            ),
+            TableDraw(number=2, seats=[VERA, None, GLEB, None]),
+        ],
+    )
     return bumped(
-        base, format=Format.PAIRS, forum=True, thread_id=900, options={"deck": 36, "eyes": 12},
-        rounds=4, round_time=45, computer_fill=False, status=Status.RUNNING,
-        starts_at=1_700_000_000.0, entrants=entrants,
-        pairs=[(ANNA, BORIS), (VERA, GLEB), (DARYA, EGOR)], played=[first, second],
-    )  # fmt: skip
+        base,
+        format=Format.PAIRS,
+        forum=True,
+        thread_id=900,
+        options={"deck": 36, "eyes": 12},
+        rounds=4,
+        round_time=45,
+        computer_fill=False,
+        status=Status.RUNNING,
+        starts_at=1_700_000_000.0,
+        entrants=entrants,
+        pairs=[(ANNA, BORIS), (VERA, GLEB), (DARYA, EGOR)],
+        played=[first, second],
+    )
 
 
 def new_table(chat_id: int = CHAT, key: TournamentTable | None = None, **changes: Any) -> Table:

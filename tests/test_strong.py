@@ -153,12 +153,24 @@ def test_the_strong_level_takes_a_forced_win_and_avoids_a_blunder_in_trick_play(
             continue
         values = _follow_values(state, seat, WORLDS, rng)
         cards = list(values)
-        best = [c for c in cards
-                if all(min(values[c][w] - values[o][w] for w in range(WORLDS)) >= 0
-                       for o in cards if o != c)]  # fmt: skip
-        worse = [c for c in cards
-                 if any(all(values[o][w] - values[c][w] >= 1 for w in range(WORLDS))
-                        for o in cards if o != c)]  # fmt: skip
+        best = [
+            c
+            for c in cards
+            if all(
+                min(values[c][w] - values[o][w] for w in range(WORLDS)) >= 0
+                for o in cards
+                if o != c
+            )
+        ]
+        worse = [
+            c
+            for c in cards
+            if any(
+                all(values[o][w] - values[c][w] >= 1 for w in range(WORLDS))
+                for o in cards
+                if o != c
+            )
+        ]
         if not worse:
             continue
         chosen = INDEX[family.decide(state, seat, random.Random(2), 50.0).action.card]
@@ -199,9 +211,15 @@ def test_the_cover_player_takes_a_forced_win_and_avoids_a_blunder(name: str) -> 
                 cover_playout(pos, random.Random(number))
                 values[move].append(cover_value(pos, side))
         moves = list(values)
-        worse = [m for m in moves
-                 if any(all(values[o][w] - values[m][w] >= 2 for w in range(len(worlds)))
-                        for o in moves if o != m)]  # fmt: skip
+        worse = [
+            m
+            for m in moves
+            if any(
+                all(values[o][w] - values[m][w] >= 2 for w in range(len(worlds)))
+                for o in moves
+                if o != m
+            )
+        ]
         if not worse:
             continue
         chosen = move_of(seat, family.decide(state, seat, random.Random(2), 60.0).action)
@@ -369,16 +387,22 @@ def test_a_call_sample_holds_the_view_s_facts_and_nothing_else() -> None:
     real = state.current  # type: ignore[attr-defined]
     assert tried.score == state.score and tried.phase is CALL and tried.to_act() == (seat,)
     assert (tried.current.first_leader, tried.current.trump, tried.current.obligation) == (
-        real.first_leader, real.trump, real.obligation)  # fmt: skip
+        real.first_leader,
+        real.trump,
+        real.obligation,
+    )
     assert tried.current.stock == deck and tried.current.stock != real.stock
     assert set(tried.legal_actions(seat)) == set(state.legal_actions(seat))
 
 
-@pytest.mark.parametrize(("language", "words"), [
-    ("ru", ("зеркало", "эта сдача выгоднее всего вашей паре")),
-    ("uk", ("дзеркало", "ця роздача найвигідніша вашій парі")),
-    ("en", ("mirror", "the deal it starts is worth the most to your pair")),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("ru", ("зеркало", "эта сдача выгоднее всего вашей паре")),
+        ("uk", ("дзеркало", "ця роздача найвигідніша вашій парі")),
+        ("en", ("mirror", "the deal it starts is worth the most to your pair")),
+    ],
+)
 def test_a_call_hint_names_the_call_and_why(language: str, words: tuple[str, str]) -> None:
     """The 💡 at a sixes call names the call as its button does, and says why."""
     texts = texts_of("sixes")
@@ -388,9 +412,26 @@ def test_a_call_hint_names_the_call_and_why(language: str, words: tuple[str, str
     assert texts.reason_text("blind", {}, t) != texts.reason_text("unknown", {}, t)
 
 
-ROUND_FIELDS = ("hands", "phase", "leader", "turn", "last_beater", "tops", "table", "down",
-                "answered", "discarded", "acted", "responded", "given", "tpos", "points",
-                "tricks", "level", "trick")  # fmt: skip
+ROUND_FIELDS = (
+    "hands",
+    "phase",
+    "leader",
+    "turn",
+    "last_beater",
+    "tops",
+    "table",
+    "down",
+    "answered",
+    "discarded",
+    "acted",
+    "responded",
+    "given",
+    "tpos",
+    "points",
+    "tricks",
+    "level",
+    "trick",
+)
 
 
 @pytest.mark.parametrize("name", ["cover", "cover self-3"])

@@ -70,6 +70,10 @@ def test_means_are_weighted_and_a_dropped_move_keeps_its_own_samples() -> None:
 
 def test_one_heavy_sample_is_not_enough_evidence() -> None:
     tally = Tally("ab")
-    fill(tally, FIRST, lambda i: {"a": 1.0 + (i % 2), "b": 0.0},
-         weight=lambda i: 1.0 if i == 0 else 1e-9)  # fmt: skip
+    fill(
+        tally,
+        FIRST,
+        lambda i: {"a": 1.0 + (i % 2), "b": 0.0},
+        weight=lambda i: 1.0 if i == 0 else 1e-9,
+    )
     assert not tally.settled("ab")

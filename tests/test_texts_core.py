@@ -31,16 +31,26 @@ def _table(variant: str = "hvalenyi", **options: object) -> Table:
     seats[0] = Player(user_id=1, name="Аня")
     if len(seats) > 1:
         seats[1] = Player(user_id=2, name="Глеб")
-    return Table(game_id=7, chat_id=-1, variant=variant, options=dumped, creator_id=1,
-                 seed=1, secret=SECRET, seats=seats)  # fmt: skip
+    return Table(
+        game_id=7,
+        chat_id=-1,
+        variant=variant,
+        options=dumped,
+        creator_id=1,
+        seed=1,
+        secret=SECRET,
+        seats=seats,
+    )
 
 
 # -- item 3: ratings ---------------------------------------------------------------------------
 
 
 def test_a_match_result_shows_ratings_on_a_friendly_scale_with_one_minus_sign() -> None:
-    changes = [RatingChange(user_id=2, before=1000, after=980),
-               RatingChange(user_id=1, before=1000, after=1040)]  # fmt: skip
+    changes = [
+        RatingChange(user_id=2, before=1000, after=980),
+        RatingChange(user_id=1, before=1000, after=1040),
+    ]
     assert rating_changes_text(changes, _table(), RU) == (
         "📈 Рейтинг (у новичка 1000):\nГлеб: 980 (−20)\nАня: 1040 (+40)"
     )
@@ -50,8 +60,7 @@ def test_a_match_result_shows_ratings_on_a_friendly_scale_with_one_minus_sign() 
 
 
 def test_ratings_and_changes_read_with_one_minus_sign() -> None:
-    assert [rating_label(n) for n in (1480, 980, -3, 12480)] == ["1480", "980", "−3",
-                                                                  "12\u202f480"]  # fmt: skip
+    assert [rating_label(n) for n in (1480, 980, -3, 12480)] == ["1480", "980", "−3", "12\u202f480"]
     assert [signed(n) for n in (40, -20, 0)] == ["+40", "−20", "±0"]
 
 
@@ -72,8 +81,10 @@ def _option_sets(variant: str) -> list[dict[str, object]]:
         if annotation == "<class 'bool'>":
             choices[key] = [False, True]
     keys = list(choices)[:4]
-    return [dict(zip(keys, values, strict=True))
-            for values in itertools.product(*(choices[k] for k in keys))]  # fmt: skip
+    return [
+        dict(zip(keys, values, strict=True))
+        for values in itertools.product(*(choices[k] for k in keys))
+    ]
 
 
 @pytest.mark.parametrize("variant", list(TABLE_PRESETS))

@@ -46,8 +46,9 @@ class Topics:
 async def parts(tmp_path: Path) -> AsyncIterator[tuple[Director, GameService, Clock, Storage]]:
     storage = await Storage.open(tmp_path / "t.db")
     clock = Clock()
-    service = GameService(storage.games, rng=random.Random(5), clock=clock,
-                          entropy=random.Random(6).randbytes)  # fmt: skip
+    service = GameService(
+        storage.games, rng=random.Random(5), clock=clock, entropy=random.Random(6).randbytes
+    )
     director = Director(storage.tournaments, service, clock=clock, rng=random.Random(7))
     try:
         yield director, service, clock, storage
@@ -56,8 +57,15 @@ async def parts(tmp_path: Path) -> AsyncIterator[tuple[Director, GameService, Cl
 
 
 async def announce(director: Director, *words: str, forum: bool = False) -> Tournament:
-    return await director.announce(CHAT, None, forum=forum, chat_title="Club", creator_id=1,
-                                   words=list(words), default_variant="hvalenyi")  # fmt: skip
+    return await director.announce(
+        CHAT,
+        None,
+        forum=forum,
+        chat_title="Club",
+        creator_id=1,
+        words=list(words),
+        default_variant="hvalenyi",
+    )
 
 
 async def one_table(director: Director) -> Table:
@@ -70,8 +78,19 @@ async def one_table(director: Director) -> Table:
     return opened
 
 
-@pytest.mark.parametrize("word", ["format=swiss", "rounds=0", "rounds=16", "round_time=4",
-                                  "computer_fill=maybe", "start=0", "nonsense=1", "deck=99"])
+@pytest.mark.parametrize(
+    "word",
+    [
+        "format=swiss",
+        "rounds=0",
+        "rounds=16",
+        "round_time=4",
+        "computer_fill=maybe",
+        "start=0",
+        "nonsense=1",
+        "deck=99",
+    ],
+)
 def test_a_bad_option_is_named(word: str) -> None:
     with pytest.raises(TournamentError) as refused:
         parse_words([word], "hvalenyi")
@@ -86,8 +105,18 @@ def test_only_games_of_two_pairs_make_tournaments(words: list[str]) -> None:
 
 
 def test_the_tournament_s_words_and_the_table_s_options_are_told_apart() -> None:
-    fields = parse_words(["kryuk", "format=pairs", "rounds=4", "round_time=30", "move_time=30",
-                          "computer_fill=false", "start=15"], "hvalenyi")  # fmt: skip
+    fields = parse_words(
+        [
+            "kryuk",
+            "format=pairs",
+            "rounds=4",
+            "round_time=30",
+            "move_time=30",
+            "computer_fill=false",
+            "start=15",
+        ],
+        "hvalenyi",
+    )
     assert fields["variant"] == "kryuk" and fields["format"] is Format.PAIRS
     assert (fields["rounds"], fields["round_time"], fields["start"]) == (4, 30, 15)
     assert fields["computer_fill"] is False and fields["options"]["move_time"] == 30
@@ -152,8 +181,15 @@ async def test_a_table_opens_once_and_its_result_is_recorded_once(parts: tuple) 
     assert await director.open_due(t.tournament_id, topics) == []  # asked again: nothing new
     assert topics.opened == [(1, 1)] and opened.thread_id == 101
     # as if the bot died before keeping the game's id: the same game comes back
-    again = await service.new_game(CHAT, 1, [], "hvalenyi", thread_id=101,
-                                   tournament=opened.tournament, reserved=opened.reserved)
+    again = await service.new_game(
+        CHAT,
+        1,
+        [],
+        "hvalenyi",
+        thread_id=101,
+        tournament=opened.tournament,
+        reserved=opened.reserved,
+    )
     assert again.game_id == opened.game_id
     stored = await storage.tournaments.tournament(t.tournament_id)
     assert stored is not None
@@ -218,9 +254,15 @@ def test_the_leader_is_whoever_the_variant_ranks_ahead() -> None:
 
 
 def test_a_level_match_stops_without_a_result_and_a_leader_wins() -> None:
-    table = Table(chat_id=CHAT, variant="hvalenyi", options={}, creator_id=1, seed=1,
-                  seats=[Player(user_id=u, name=str(u)) for u in (1, 2, 3, 4)],
-                  status=TableStatus.PLAYING)  # fmt: skip
+    table = Table(
+        chat_id=CHAT,
+        variant="hvalenyi",
+        options={},
+        creator_id=1,
+        seed=1,
+        seats=[Player(user_id=u, name=str(u)) for u in (1, 2, 3, 4)],
+        status=TableStatus.PLAYING,
+    )
     state = new_state("hvalenyi", {})
     level = Change(table.model_copy(deep=True), state)
     tables.decide(level)

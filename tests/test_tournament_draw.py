@@ -99,9 +99,7 @@ def test_every_person_sits_once_or_has_a_bye_each_round(computer_fill: bool) -> 
             assert set(seated) | set(drawn.byes) == ids
             assert not set(seated) & set(drawn.byes)
             assert all(len(table.seats) == 4 for table in drawn.tables)
-            assert [table.number for table in drawn.tables] == list(
-                range(1, len(drawn.tables) + 1)
-            )
+            assert [table.number for table in drawn.tables] == list(range(1, len(drawn.tables) + 1))
 
 
 def test_without_computers_the_spare_people_sit_out_and_byes_go_round() -> None:

@@ -76,8 +76,17 @@ def test_six_fixed_pairs_three_rounds_of_swiss_no_rematch() -> None:
 
 
 def test_swiss_never_rematches_up_to_its_last_round() -> None:
-    for count, rounds, seeds in ((4, 2, 50), (5, 4, 50), (6, 4, 100), (7, 6, 40), (8, 6, 40),
-                                 (9, 8, 20), (10, 8, 20), (12, 10, 5), (20, 8, 3)):  # fmt: skip
+    for count, rounds, seeds in (
+        (4, 2, 50),
+        (5, 4, 50),
+        (6, 4, 100),
+        (7, 6, 40),
+        (8, 6, 40),
+        (9, 8, 20),
+        (10, 8, 20),
+        (12, 10, 5),
+        (20, 8, 3),
+    ):
         assert not is_round_robin(count, rounds)
         for seed in range(seeds):
             pairs, played = play(count, rounds, seed)
@@ -121,12 +130,15 @@ def test_round_robin_starts_again_after_one_cycle() -> None:
 def test_swiss_pairs_the_ranking_top_down_higher_pair_on_seats_zero_and_two() -> None:
     pairs = make_pairs(6)
     earlier = [
-        Round(number=1, tables=[
-            TableDraw(number=1, seats=[10, 20, 11, 21]),  # 0 v 1
-            TableDraw(number=2, seats=[30, 40, 31, 41]),  # 2 v 3
-            TableDraw(number=3, seats=[50, 60, 51, 61]),  # 4 v 5
-        ]),
-    ]  # fmt: skip
+        Round(
+            number=1,
+            tables=[
+                TableDraw(number=1, seats=[10, 20, 11, 21]),  # 0 v 1
+                TableDraw(number=2, seats=[30, 40, 31, 41]),  # 2 v 3
+                TableDraw(number=3, seats=[50, 60, 51, 61]),  # 4 v 5
+            ],
+        ),
+    ]
     points = {0: 2, 3: 2, 5: 2}
     tiebreak = {5: 3, 3: 1}  # ranking 5, 3, 0, then 1, 2, 4 by the seeded order
     drawn = pair_round(pairs, earlier, points, tiebreak, 3, random.Random(0))
@@ -148,11 +160,15 @@ def test_swiss_round_one_is_a_seeded_random_order() -> None:
 def test_the_swiss_bye_goes_to_the_lowest_ranked_pair_without_one() -> None:
     pairs = make_pairs(5)
     earlier = [
-        Round(number=1, tables=[
-            TableDraw(number=1, seats=[10, 20, 11, 21]),  # 0 v 1
-            TableDraw(number=2, seats=[30, 40, 31, 41]),  # 2 v 3
-        ], byes=[4]),
-    ]  # fmt: skip
+        Round(
+            number=1,
+            tables=[
+                TableDraw(number=1, seats=[10, 20, 11, 21]),  # 0 v 1
+                TableDraw(number=2, seats=[30, 40, 31, 41]),  # 2 v 3
+            ],
+            byes=[4],
+        ),
+    ]
     points = {0: 2, 2: 2, 4: 2}  # 1 and 3 lowest; 4, lowest of all by tiebreak, had a bye
     tiebreak = {0: 5, 2: 4, 4: 3, 1: 2, 3: 1}
     drawn = pair_round(pairs, earlier, points, tiebreak, 4, random.Random(0))
@@ -164,17 +180,23 @@ def test_swiss_looks_ahead_past_a_dead_end() -> None:
     # 0-5, 1-3, 2-4: two groups of three that have all met, with round 4 impossible.
     pairs = make_pairs(6)
     earlier = [
-        Round(number=1, tables=[
-            TableDraw(number=1, seats=[10, 40, 11, 41]),
-            TableDraw(number=2, seats=[20, 50, 21, 51]),
-            TableDraw(number=3, seats=[30, 60, 31, 61]),
-        ]),
-        Round(number=2, tables=[
-            TableDraw(number=1, seats=[10, 50, 11, 51]),
-            TableDraw(number=2, seats=[20, 60, 21, 61]),
-            TableDraw(number=3, seats=[30, 40, 31, 41]),
-        ]),
-    ]  # fmt: skip
+        Round(
+            number=1,
+            tables=[
+                TableDraw(number=1, seats=[10, 40, 11, 41]),
+                TableDraw(number=2, seats=[20, 50, 21, 51]),
+                TableDraw(number=3, seats=[30, 60, 31, 61]),
+            ],
+        ),
+        Round(
+            number=2,
+            tables=[
+                TableDraw(number=1, seats=[10, 50, 11, 51]),
+                TableDraw(number=2, seats=[20, 60, 21, 61]),
+                TableDraw(number=3, seats=[30, 40, 31, 41]),
+            ],
+        ),
+    ]
     points = {0: 60, 5: 50, 1: 40, 3: 30, 2: 20, 4: 10}
     last = pair_round(pairs, earlier, points, {}, 3, random.Random(0))
     assert meetings_of(pairs, last) == [(0, 5), (1, 3), (2, 4)]  # plain top down: no later
@@ -192,12 +214,15 @@ def test_no_rematch_free_round_is_a_pairing_error() -> None:
         [(0, 5), (1, 3), (2, 4)],
     ]
     earlier = [
-        Round(number=r + 1, tables=[
-            TableDraw(number=i + 1, seats=[pairs[a][0], pairs[b][0], pairs[a][1], pairs[b][1]])
-            for i, (a, b) in enumerate(meetings)
-        ])
+        Round(
+            number=r + 1,
+            tables=[
+                TableDraw(number=i + 1, seats=[pairs[a][0], pairs[b][0], pairs[a][1], pairs[b][1]])
+                for i, (a, b) in enumerate(meetings)
+            ],
+        )
         for r, meetings in enumerate(rounds)
-    ]  # fmt: skip
+    ]
     with pytest.raises(PairingError):
         pair_round(pairs, earlier, {}, {}, 4, random.Random(0))
 

@@ -169,8 +169,10 @@ def test_texts_fit_even_in_a_language_with_long_words(format: str) -> None:
 
 def test_long_names_are_cut_with_an_ellipsis_and_short_ones_kept_whole() -> None:
     cross = board(8)
-    for table in (layout(TITLE, cross, translator("ru")).standings,
-                  layout(TITLE, cross, translator("ru")).cross):  # fmt: skip
+    for table in (
+        layout(TITLE, cross, translator("ru")).standings,
+        layout(TITLE, cross, translator("ru")).cross,
+    ):
         names = next(column for column in table.columns if column.role == "name").texts
         for (row, _), shown in zip(cross.rows, names, strict=True):
             if len(row.name) > 40:
@@ -221,8 +223,9 @@ def test_a_key_under_the_standings_says_what_the_figures_are() -> None:
 def test_a_narrow_table_makes_a_narrow_picture() -> None:
     """Telegram fits a photo to the screen's width: fewer columns, larger letters."""
     ru = translator("ru")
-    short = Row(rank=1, competitor=1, name="Аня", points=2, deal_diff=5, buchholz=None,
-                played=1, byes=0)  # fmt: skip
+    short = Row(
+        rank=1, competitor=1, name="Аня", points=2, deal_diff=5, buchholz=None, played=1, byes=0
+    )
     narrow = Cross(("1",), ((short, (Cell("win", "12:3"),)),))
     assert layout("Тур 1", narrow, ru).width < layout(TITLE, board(32, "pairs"), ru).width
 

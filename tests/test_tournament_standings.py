@@ -22,8 +22,18 @@ NAMES = {1: "Аня", 2: "Борис", 3: "Вера", 4: "Глеб", 5: "Дин�
 def tour(fmt: Format, played: list[Round], people: int = 5, **extra: object) -> Tournament:
     """A running tournament of people 1… with ``NAMES``."""
     entrants = [Entrant(user_id=u, name=NAMES[u], confirmed=True) for u in range(1, people + 1)]
-    return Tournament.model_validate({"chat_id": -1, "creator_id": 1, "variant": "hvalenyi",
-        "seed": 1, "format": fmt, "entrants": entrants, "played": played, **extra})  # fmt: skip
+    return Tournament.model_validate(
+        {
+            "chat_id": -1,
+            "creator_id": 1,
+            "variant": "hvalenyi",
+            "seed": 1,
+            "format": fmt,
+            "entrants": entrants,
+            "played": played,
+            **extra,
+        }
+    )
 
 
 def result(winner: int | None, score: tuple[int, int], points: tuple[int, int]) -> TableResult:
@@ -31,8 +41,12 @@ def result(winner: int | None, score: tuple[int, int], points: tuple[int, int]) 
     return TableResult(winner_side=winner, score=score, points=points)
 
 
-def table(number: int, seats: list[int | None], res: TableResult | None = None,
-          no_shows: list[int] | None = None) -> TableDraw:  # fmt: skip
+def table(
+    number: int,
+    seats: list[int | None],
+    res: TableResult | None = None,
+    no_shows: list[int] | None = None,
+) -> TableDraw:
     """A table of a round."""
     return TableDraw(number=number, seats=seats, result=res, no_shows=no_shows or [])
 
@@ -48,18 +62,58 @@ ROTATING = [
 def test_rotating_scores_the_side_a_bye_and_a_no_show_as_a_loss() -> None:
     rows = standings(tour(Format.ROTATING, ROTATING))
     assert rows == [
-        Row(rank=1, competitor=1, name="Аня", points=4, deal_diff=60, buchholz=None, played=2,
-            byes=0),
-        Row(rank=2, competitor=3, name="Вера", points=2 + BYE_ROTATING, deal_diff=20,
-            buchholz=None, played=1, byes=1),
-        Row(rank=3, competitor=5, name="Дина", points=BYE_ROTATING, deal_diff=-40,
-            buchholz=None, played=1, byes=1),
+        Row(
+            rank=1,
+            competitor=1,
+            name="Аня",
+            points=4,
+            deal_diff=60,
+            buchholz=None,
+            played=2,
+            byes=0,
+        ),
+        Row(
+            rank=2,
+            competitor=3,
+            name="Вера",
+            points=2 + BYE_ROTATING,
+            deal_diff=20,
+            buchholz=None,
+            played=1,
+            byes=1,
+        ),
+        Row(
+            rank=3,
+            competitor=5,
+            name="Дина",
+            points=BYE_ROTATING,
+            deal_diff=-40,
+            buchholz=None,
+            played=1,
+            byes=1,
+        ),
         # Борис's side won round 2, but he was not there: a loss and no deal points.
-        Row(rank=4, competitor=2, name="Борис", points=0, deal_diff=-20, buchholz=None,
-            played=2, byes=0),
-        Row(rank=5, competitor=4, name="Глеб", points=0, deal_diff=-60, buchholz=None,
-            played=2, byes=0),
-    ]  # fmt: skip
+        Row(
+            rank=4,
+            competitor=2,
+            name="Борис",
+            points=0,
+            deal_diff=-20,
+            buchholz=None,
+            played=2,
+            byes=0,
+        ),
+        Row(
+            rank=5,
+            competitor=4,
+            name="Глеб",
+            points=0,
+            deal_diff=-60,
+            buchholz=None,
+            played=2,
+            byes=0,
+        ),
+    ]
 
 
 def test_rotating_cross_shows_scores_from_the_persons_side() -> None:
@@ -87,9 +141,15 @@ def test_a_draw_scores_one_each_and_ties_list_by_name_then_id() -> None:
     t.entrants.reverse()  # the order of registration decides nothing
     rows = standings(t)
     assert [(r.rank, r.competitor, r.points) for r in rows] == [
-        (1, 5, 1), (1, 6, 1), (1, 7, 1), (1, 8, 1),
-        (5, 1, 0), (5, 4, 0), (5, 2, 0), (5, 3, 0),
-    ]  # fmt: skip
+        (1, 5, 1),
+        (1, 6, 1),
+        (1, 7, 1),
+        (1, 8, 1),
+        (5, 1, 0),
+        (5, 4, 0),
+        (5, 2, 0),
+        (5, 3, 0),
+    ]
 
 
 def test_before_round_one_everyone_is_level_at_zero() -> None:
@@ -101,10 +161,15 @@ def test_before_round_one_everyone_is_level_at_zero() -> None:
 
 
 def test_a_table_in_play_counts_nothing_and_shows_its_number() -> None:
-    played = [Round(number=1, tables=[
-        table(1, [1, 2, 3, 4], result(1, (2, 12), (30, 90))),
-        table(2, [5, 99, None, 6]),
-    ])]  # fmt: skip
+    played = [
+        Round(
+            number=1,
+            tables=[
+                table(1, [1, 2, 3, 4], result(1, (2, 12), (30, 90))),
+                table(2, [5, 99, None, 6]),
+            ],
+        )
+    ]
     t = tour(Format.ROTATING, played, people=6)
     rows = {row.competitor: row for row in standings(t)}
     assert rows[5].played == 0 and rows[5].points == 0
@@ -123,31 +188,69 @@ def seats(a: int, b: int) -> list[int | None]:
 
 
 PAIRS_PLAYED = [
-    Round(number=1, tables=[
-        table(1, seats(0, 1), result(0, (12, 5), (90, 30))),
-        table(2, seats(2, 3), result(1, (6, 12), (50, 70))),
-    ]),
-    Round(number=2, tables=[
-        table(1, seats(0, 2), result(0, (12, 0), (120, 0))),
-        table(2, seats(1, 3), result(0, (12, 10), (65, 55))),
-    ]),
-]  # fmt: skip
+    Round(
+        number=1,
+        tables=[
+            table(1, seats(0, 1), result(0, (12, 5), (90, 30))),
+            table(2, seats(2, 3), result(1, (6, 12), (50, 70))),
+        ],
+    ),
+    Round(
+        number=2,
+        tables=[
+            table(1, seats(0, 2), result(0, (12, 0), (120, 0))),
+            table(2, seats(1, 3), result(0, (12, 10), (65, 55))),
+        ],
+    ),
+]
 
 
 def test_pairs_rank_by_points_then_buchholz_then_deal_points() -> None:
     rows = standings(tour(Format.PAIRS, PAIRS_PLAYED, people=8, pairs=PAIRS))
     assert rows == [
-        Row(rank=1, competitor=0, name="Аня & Борис", points=4, deal_diff=180, buchholz=2,
-            played=2, byes=0),
+        Row(
+            rank=1,
+            competitor=0,
+            name="Аня & Борис",
+            points=4,
+            deal_diff=180,
+            buchholz=2,
+            played=2,
+            byes=0,
+        ),
         # Вера & Глеб and Жанна & Зоя have 2 points each: Buchholz 6 beats 2, though the
         # deal points say otherwise.
-        Row(rank=2, competitor=1, name="Вера & Глеб", points=2, deal_diff=-50, buchholz=6,
-            played=2, byes=0),
-        Row(rank=3, competitor=3, name="Жанна & Зоя", points=2, deal_diff=10, buchholz=2,
-            played=2, byes=0),
-        Row(rank=4, competitor=2, name="Дина & Егор", points=0, deal_diff=-140, buchholz=6,
-            played=2, byes=0),
-    ]  # fmt: skip
+        Row(
+            rank=2,
+            competitor=1,
+            name="Вера & Глеб",
+            points=2,
+            deal_diff=-50,
+            buchholz=6,
+            played=2,
+            byes=0,
+        ),
+        Row(
+            rank=3,
+            competitor=3,
+            name="Жанна & Зоя",
+            points=2,
+            deal_diff=10,
+            buchholz=2,
+            played=2,
+            byes=0,
+        ),
+        Row(
+            rank=4,
+            competitor=2,
+            name="Дина & Егор",
+            points=0,
+            deal_diff=-140,
+            buchholz=6,
+            played=2,
+            byes=0,
+        ),
+    ]
 
 
 def test_pairs_cross_has_a_column_per_pair_and_an_empty_diagonal() -> None:
@@ -162,10 +265,12 @@ def test_pairs_cross_has_a_column_per_pair_and_an_empty_diagonal() -> None:
 
 
 def test_a_pairs_bye_scores_a_win_and_is_no_buchholz_opponent() -> None:
-    played = [Round(number=1, tables=[table(1, seats(0, 1), result(1, (4, 12), (40, 80)))],
-                    byes=[2])]  # fmt: skip
-    rows = {r.competitor: r for r in standings(tour(Format.PAIRS, played, people=6,
-                                                    pairs=PAIRS[:3]))}  # fmt: skip
+    played = [
+        Round(number=1, tables=[table(1, seats(0, 1), result(1, (4, 12), (40, 80)))], byes=[2])
+    ]
+    rows = {
+        r.competitor: r for r in standings(tour(Format.PAIRS, played, people=6, pairs=PAIRS[:3]))
+    }
     assert (rows[2].points, rows[2].byes, rows[2].played, rows[2].buchholz) == (BYE_PAIRS, 1, 0, 0)
     assert (rows[1].points, rows[1].buchholz, rows[1].deal_diff) == (2, 0, 40)
     assert (rows[0].points, rows[0].buchholz, rows[0].deal_diff) == (0, 2, -40)
@@ -175,12 +280,18 @@ def test_a_pairs_bye_scores_a_win_and_is_no_buchholz_opponent() -> None:
 
 def test_a_pair_keeps_its_result_unless_neither_came() -> None:
     one_came = [Round(number=1, tables=[table(1, seats(0, 1), result(0, (12, 3), (80, 40)), [2])])]
-    rows = {r.competitor: r for r in standings(tour(Format.PAIRS, one_came, people=4,
-                                                    pairs=PAIRS[:2]))}  # fmt: skip
+    rows = {
+        r.competitor: r for r in standings(tour(Format.PAIRS, one_came, people=4, pairs=PAIRS[:2]))
+    }
     assert (rows[0].points, rows[0].deal_diff) == (2, 40)
-    neither = [Round(number=1, tables=[
-        table(1, seats(0, 1), result(0, (12, 3), (80, 40)), [1, 2]),
-    ])]  # fmt: skip
+    neither = [
+        Round(
+            number=1,
+            tables=[
+                table(1, seats(0, 1), result(0, (12, 3), (80, 40)), [1, 2]),
+            ],
+        )
+    ]
     t = tour(Format.PAIRS, neither, people=4, pairs=PAIRS[:2])
     rows = {r.competitor: r for r in standings(t)}
     assert (rows[0].points, rows[0].deal_diff, rows[0].played) == (0, 0, 1)
@@ -195,12 +306,16 @@ def test_pairs_meeting_twice_show_both_scores() -> None:
         Round(number=3, tables=[table(1, seats(1, 0), result(0, (12, 8), (70, 50)))]),
         Round(number=4, tables=[table(1, seats(0, 1))]),
     ]
-    cells = {row.competitor: cells
-             for row, cells in cross(tour(Format.PAIRS, played, people=8, pairs=PAIRS)).rows}
+    cells = {
+        row.competitor: cells
+        for row, cells in cross(tour(Format.PAIRS, played, people=8, pairs=PAIRS)).rows
+    }
     assert cells[0][1] == Cell("playing", "1")
     assert cells[0][2] == Cell("win", "12:0")
     played[3] = Round(number=4, tables=[table(1, seats(0, 1), result(None, (7, 7), (60, 60)))])
-    cells = {row.competitor: cells
-             for row, cells in cross(tour(Format.PAIRS, played, people=8, pairs=PAIRS)).rows}
+    cells = {
+        row.competitor: cells
+        for row, cells in cross(tour(Format.PAIRS, played, people=8, pairs=PAIRS)).rows
+    }
     assert cells[0][1] == Cell("draw", "12:5, 8:12, 7:7")
     assert cells[1][0] == Cell("draw", "5:12, 12:8, 7:7")

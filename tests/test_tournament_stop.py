@@ -35,8 +35,9 @@ A, B = 0, 1
 async def parts(tmp_path: Path) -> AsyncIterator[tuple[Director, GameService, Clock]]:
     storage = await Storage.open(tmp_path / "t.db")
     clock = Clock()
-    service = GameService(storage.games, rng=random.Random(5), clock=clock,
-                          entropy=random.Random(6).randbytes)  # fmt: skip
+    service = GameService(
+        storage.games, rng=random.Random(5), clock=clock, entropy=random.Random(6).randbytes
+    )
     director = Director(storage.tournaments, service, clock=clock, rng=random.Random(7))
     try:
         yield director, service, clock
@@ -44,13 +45,20 @@ async def parts(tmp_path: Path) -> AsyncIterator[tuple[Director, GameService, Cl
         await storage.close()
 
 
-async def table_of(director: Director, clock: Clock, service: GameService,
-                   absent_seats: tuple[int, ...] = ()) -> Table:  # fmt: skip
+async def table_of(
+    director: Director, clock: Clock, service: GameService, absent_seats: tuple[int, ...] = ()
+) -> Table:
     """A one-round tournament of four whose table started: everyone drawn came except the
     people drawn to ``absent_seats`` (no-shows: a computer plays for them)."""
     t: Tournament = await director.announce(
-        CHAT, None, forum=False, chat_title="Club", creator_id=1,
-        words=["rounds=1", "computer=easy"], default_variant="hvalenyi")  # fmt: skip
+        CHAT,
+        None,
+        forum=False,
+        chat_title="Club",
+        creator_id=1,
+        words=["rounds=1", "computer=easy"],
+        default_variant="hvalenyi",
+    )
     for user in range(1, 5):
         await director.register(t.tournament_id, user, f"P{user}")
     await director.begin(t.tournament_id)
@@ -70,8 +78,12 @@ async def table_of(director: Director, clock: Clock, service: GameService,
 Hook = Callable[[Table, GameState, int], None]
 
 
-async def play_until(service: GameService, game_id: int, done: Callable[[GameState], bool],
-                     before_move: Hook = lambda _t, _s, _seat: None) -> Table:  # fmt: skip
+async def play_until(
+    service: GameService,
+    game_id: int,
+    done: Callable[[GameState], bool],
+    before_move: Hook = lambda _t, _s, _seat: None,
+) -> Table:
     """The people at the table make their moves (the easy computer's choice for them) until
     ``done``; ``before_move`` runs before each (a test moves the clock there)."""
     for n in range(2000):
@@ -80,8 +92,11 @@ async def play_until(service: GameService, game_id: int, done: Callable[[GameSta
         state = load_state(table.state)
         if done(state) or not table.status.live:
             return table
-        seat = next(s for s in state.to_act() if table.seats[s] is not None
-                    and not table.seats[s].computer_plays)  # type: ignore[union-attr]  # fmt: skip
+        seat = next(
+            s
+            for s in state.to_act()
+            if table.seats[s] is not None and not table.seats[s].computer_plays
+        )  # type: ignore[union-attr]
         user = table.seats[seat].user_id  # type: ignore[union-attr]
         action = levels.choose("easy", state, seat, random.Random(n))
         deal = state.deal_shown
@@ -216,9 +231,13 @@ def test_a_slow_move_in_a_secret_step_is_not_counted() -> None:
     state = MatchState("hvalenyi", {})
     state.deal_hands([list(h) for h in HANDS_13_AND_14])
     assert state.hidden_turn and state.to_act() == (1,)
-    table = playing_table(state).model_copy(update={
-        "tournament": TournamentTable(tournament_id=1, round_no=1, table_no=1),
-        "deadline": 1000.0, "turn_time": 60.0})  # fmt: skip
+    table = playing_table(state).model_copy(
+        update={
+            "tournament": TournamentTable(tournament_id=1, round_no=1, table_no=1),
+            "deadline": 1000.0,
+            "turn_time": 60.0,
+        }
+    )
     secret = Change(table.model_copy(deep=True), state)
     tables.note_pace(secret, 1, now=995.0)
     assert secret.table.tally[1].get("slow") is None

@@ -36,8 +36,13 @@ def test_standings_explain_their_figures_and_use_a_true_minus() -> None:
 
 def test_pairs_standings_explain_buchholz_and_keep_to_a_phone_row() -> None:
     """Two long pair names: the figures go to the next line instead of wrapping inside."""
-    t = tour(Format.PAIRS, [Round(number=1, tables=[table(1, [1, 2, 3, 4])])], people=4,
-             pairs=[(1, 3), (2, 4)], status=Status.RUNNING)  # fmt: skip
+    t = tour(
+        Format.PAIRS,
+        [Round(number=1, tables=[table(1, [1, 2, 3, 4])])],
+        people=4,
+        pairs=[(1, 3), (2, 4)],
+        status=Status.RUNNING,
+    )
     t.entrants[0] = t.entrants[0].model_copy(update={"name": "Анастасия-Виктория"})
     text = texts.standings_text(t, standings(t), translator("ru"))
     assert "Б: Бухгольц" in text
@@ -48,8 +53,9 @@ def test_pairs_standings_explain_buchholz_and_keep_to_a_phone_row() -> None:
         assert all(visible(line) <= LINE for line in other.splitlines()[3:]), other
 
 
-@pytest.mark.parametrize(("language", "said"), [("ru", "соперники: Борис и Глеб"),
-                                                 ("uk", "суперники: Борис і Глеб")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("language", "said"), [("ru", "соперники: Борис и Глеб"), ("uk", "суперники: Борис і Глеб")]
+)
 def test_the_draw_names_opponents_in_a_form_that_needs_no_case(language: str, said: str) -> None:
     """«против Борис и Глеб» is not Russian; a label needs no declension."""
     t = tour(Format.ROTATING, ROTATING[:1])
@@ -93,9 +99,19 @@ def test_the_seat_button_answers_fit_telegram(language: str) -> None:
 def test_a_tournament_lobby_names_whom_it_waits_for() -> None:
     """Not «ждём игрока по жеребьёвке» four times: each empty seat names its person; a
     seat drawn for a computer says so; a person seated shows as seated."""
-    table_ = lobby_table(-1, None, "hvalenyi", lobby_options("hvalenyi", [], None), 1, "Клуб",
-                         seed=1, secret="", invite="x", created_at=0.0,
-                         deadline=60.0)  # fmt: skip
+    table_ = lobby_table(
+        -1,
+        None,
+        "hvalenyi",
+        lobby_options("hvalenyi", [], None),
+        1,
+        "Клуб",
+        seed=1,
+        secret="",
+        invite="x",
+        created_at=0.0,
+        deadline=60.0,
+    )
     table_.tournament = TournamentTable(tournament_id=1, round_no=1, table_no=1)
     tables.reserve(table_, [1, 2, 3, None], ["Аня", "Борис", "Вера", ""])
     table_.seats[1] = Player(user_id=2, name="Борис")

@@ -8,26 +8,30 @@ import pytest
 from tests.transcripts import Shown, bot, problems, word_problems
 
 GROUP = "Козлятня"
-TABLE = "\n".join([
-    "🐐 Сдача 2 · Хвалёный козёл",
-    "Козырь ♦",
-    "Аня+Вера: 2 глаза",
-    "Борис+Глеб: 0 глаз",
-    "На столе: Аня 8♥ · Борис 7♥",
-    "Ходит: Вера",
-])  # fmt: skip
+TABLE = "\n".join(
+    [
+        "🐐 Сдача 2 · Хвалёный козёл",
+        "Козырь ♦",
+        "Аня+Вера: 2 глаза",
+        "Борис+Глеб: 0 глаз",
+        "На столе: Аня 8♥ · Борис 7♥",
+        "Ходит: Вера",
+    ]
+)
 HASH = "ab" * 32
-CHECK = "\n".join([
-    "🔑 Проверка раздач",
-    "Вставьте в терминал, где установлен KozelBot: каждая строка проверяет одну раздачу и "
-    "печатает её руки и OK или MISMATCH.",
-    f"SECRET={HASH}",
-    f"SEAL={HASH}",
-    f"PLAYERS={HASH}",
-    "# Сдача 1",
-    f'kozelbot verify kozel2:hvalenyi:deck=36,players=4,n=0:{HASH} {HASH} --secret "$SECRET"'
-    ' --seal "$SEAL" --client "$PLAYERS"',
-])  # fmt: skip
+CHECK = "\n".join(
+    [
+        "🔑 Проверка раздач",
+        "Вставьте в терминал, где установлен KozelBot: каждая строка проверяет одну раздачу и "
+        "печатает её руки и OK или MISMATCH.",
+        f"SECRET={HASH}",
+        f"SEAL={HASH}",
+        f"PLAYERS={HASH}",
+        "# Сдача 1",
+        f'kozelbot verify kozel2:hvalenyi:deck=36,players=4,n=0:{HASH} {HASH} --secret "$SECRET"'
+        ' --seal "$SEAL" --client "$PLAYERS"',
+    ]
+)
 """The private answer of «🔑 Проверить раздачи» (issue #30 item 6): the one place for hex."""
 IDS = [
     "gender",
@@ -63,19 +67,29 @@ def _found(
 
 
 def test_a_table_a_result_and_a_hand_that_read_right_pass() -> None:
-    result = "\n".join([
-        "Сдача 1: Аня+Вера — 85 : 35.",
-        "→ +2 глаза.",
-        "Счёт: Аня+Вера: 2 — Борис+Глеб: 0",
-    ])  # fmt: skip
+    result = "\n".join(
+        [
+            "Сдача 1: Аня+Вера — 85 : 35.",
+            "→ +2 глаза.",
+            "Счёт: Аня+Вера: 2 — Борис+Глеб: 0",
+        ]
+    )
     hand = "Хвалёный козёл · сдача 3\nкозырь ♦\nКозлятня\n👉 Ваш ход. На столе: Аня 8♥"
     welcome = "🐐 KozelBot — карточная игра.\n/rules — правила: /rules [hvalenyi|kryuk]"
     over = "🏆 Аня+Вера выиграли 12 : 4.\nБорис+Глеб — козлы 🐐"
     bots = f"🏆 {bot(1)}+{bot(3)} выиграли 14\u00a0:\u00a06.\nСчёт: {bot(1)}+{bot(3)}: 14"
-    assert _found(_state(TABLE), _state(result), _state(hand, chat="Аня"),
-                  _state(over, buttons=("🔑 Проверить раздачи",)),
-                  _state(welcome, chat="Аня"), _state(CHECK, chat="Аня"),
-                  _state(bots)) == []  # fmt: skip
+    assert (
+        _found(
+            _state(TABLE),
+            _state(result),
+            _state(hand, chat="Аня"),
+            _state(over, buttons=("🔑 Проверить раздачи",)),
+            _state(welcome, chat="Аня"),
+            _state(CHECK, chat="Аня"),
+            _state(bots),
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize(
@@ -209,7 +223,10 @@ def test_a_finished_hand_that_says_more_than_one_thing_is_found() -> None:
     """Issue #30 item 11: the header above «Сдача закончена.» said the deal again."""
     old = "Хвалёный козёл · сдача 3\nкозырь ♦ · Козлятня\nСдача закончена."
     assert any("more than one thing" in f for f in _found(_state(old, chat="Аня")))
-    for one in ("Сдача 3 закончена.", "Сдача 3, последняя в партии, закончена.",
-                "Игра 2 закончена."):  # fmt: skip
+    for one in (
+        "Сдача 3 закончена.",
+        "Сдача 3, последняя в партии, закончена.",
+        "Игра 2 закончена.",
+    ):
         assert _found(_state(one, chat="Аня")) == []
     assert _found(_state(TABLE + "\nСдача закончена.")) == []  # the group's table says it last

@@ -44,8 +44,9 @@ def _async_playwright() -> Any:
 @pytest.fixture
 async def webapp_bot(emu: BotApiEmulator, db_path: Path) -> AsyncIterator[tuple[BotRunner, str]]:
     port = free_port()
-    runner = BotRunner(bot_settings(emu, db_path, webapp_url="https://kozel.example/app",
-                                    webapp_port=port))  # fmt: skip
+    runner = BotRunner(
+        bot_settings(emu, db_path, webapp_url="https://kozel.example/app", webapp_port=port)
+    )
     await runner.start()
     try:
         yield runner, f"http://127.0.0.1:{port}/webapp/"
@@ -58,8 +59,9 @@ async def open_page(browser: Any, viewport: dict[str, int], address: str, person
     ``#``). Offline here: Telegram's own script is not to be had, and the page works without."""
     page = await browser.new_page(viewport=viewport)
     await page.route("https://telegram.org/**", lambda route: route.abort())
-    await page.goto(f"{address}#tgWebAppData={quote(init_for(person))}",
-                    wait_until="domcontentloaded")  # fmt: skip
+    await page.goto(
+        f"{address}#tgWebAppData={quote(init_for(person))}", wait_until="domcontentloaded"
+    )
     return page
 
 
@@ -79,8 +81,11 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
     runner, url = webapp_bot
     players = await seat_four(emu)
     assert runner.app is not None
-    game_id = next(t.game_id for t in runner.app.bot_data.service.tables.live.values()
-                   if t.chat_id == players.group.id)  # fmt: skip
+    game_id = next(
+        t.game_id
+        for t in runner.app.bot_data.service.tables.live.values()
+        if t.chat_id == players.group.id
+    )
     mover, _ = await to_move(players)
     stranger = emu.add_user(first_name="Зритель")
     emu.add_member(players.group, stranger)  # of the group, not seated: watches
@@ -105,8 +110,9 @@ async def test_the_mini_app_plays_a_card_in_a_browser(
             await emu.wait_for(lambda: label in players.group_text())
 
             # Not their turn any more: a tapped card is refused in the page, nothing moves.
-            await phone.locator("#hand svg.card.legal").first.wait_for(state="detached",
-                                                                       timeout=WAIT_MS)  # fmt: skip
+            await phone.locator("#hand svg.card.legal").first.wait_for(
+                state="detached", timeout=WAIT_MS
+            )
             before = runner.app.bot_data.service.snapshot(game_id).version  # type: ignore[union-attr]
             await phone.locator("#hand svg.card").first.click(position={"x": 8, "y": 30})
             await phone.locator("#status.refused").wait_for(timeout=WAIT_MS)
@@ -133,8 +139,9 @@ async def test_a_finished_match_replays_in_the_page(
     assert runner.app is not None
     viewer = emu.add_user(first_name="Зритель", language_code="ru")
     group = emu.add_group(title="Козлятня", members=[viewer])
-    game_id = await store_finished(runner.app.bot_data.storage.games, "hvalenyi", 6,
-                                   chat_id=group.id)  # fmt: skip
+    game_id = await store_finished(
+        runner.app.bot_data.storage.games, "hvalenyi", 6, chat_id=group.id
+    )
     _table, deals, moves = finished_match("hvalenyi", 6)
     total = len(moves)
     async with _async_playwright()() as playwright:
@@ -166,8 +173,11 @@ async def test_the_cover_game_s_cards_are_picked_then_led_in_the_page(
     runner, url = webapp_bot
     players = await seat_four(emu, options="cover seating=ordered")
     assert runner.app is not None
-    game_id = next(t.game_id for t in runner.app.bot_data.service.tables.live.values()
-                   if t.chat_id == players.group.id)  # fmt: skip
+    game_id = next(
+        t.game_id
+        for t in runner.app.bot_data.service.tables.live.values()
+        if t.chat_id == players.group.id
+    )
     leader, _ = await to_move(players)
     async with _async_playwright()() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
@@ -205,8 +215,11 @@ async def test_the_page_prefers_telegram_s_init_data_over_the_address_s(
     runner, url = webapp_bot
     players = await seat_four(emu)
     assert runner.app is not None
-    game_id = next(t.game_id for t in runner.app.bot_data.service.tables.live.values()
-                   if t.chat_id == players.group.id)  # fmt: skip
+    game_id = next(
+        t.game_id
+        for t in runner.app.bot_data.service.tables.live.values()
+        if t.chat_id == players.group.id
+    )
     mover, _ = await to_move(players)
     other = next(u for u in players.users if u.id != mover.id)
     async with _async_playwright()() as playwright:

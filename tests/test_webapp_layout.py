@@ -61,20 +61,38 @@ FEWER = {2: ["Аня", "Александра"], 3: ["Аня", "Борис", "А�
 """The names at a table of two or three (the long one again at a seat of the felt)."""
 TELEGRAM_THEMES = {
     # Telegram's own default themes (Android), as a client hands them to a Mini App.
-    "light": {"bg_color": "#ffffff", "text_color": "#000000", "hint_color": "#999999",
-              "button_color": "#2481cc", "button_text_color": "#ffffff",
-              "secondary_bg_color": "#efeff3"},
-    "dark": {"bg_color": "#17212b", "text_color": "#f5f5f5", "hint_color": "#708499",
-             "button_color": "#5288c1", "button_text_color": "#ffffff",
-             "secondary_bg_color": "#232e3c"},
-}  # fmt: skip
+    "light": {
+        "bg_color": "#ffffff",
+        "text_color": "#000000",
+        "hint_color": "#999999",
+        "button_color": "#2481cc",
+        "button_text_color": "#ffffff",
+        "secondary_bg_color": "#efeff3",
+    },
+    "dark": {
+        "bg_color": "#17212b",
+        "text_color": "#f5f5f5",
+        "hint_color": "#708499",
+        "button_color": "#5288c1",
+        "button_text_color": "#ffffff",
+        "secondary_bg_color": "#232e3c",
+    },
+}
 
 
 def _table(variant: str, options: dict[str, Any]) -> Table:
     names = FEWER.get(int(options.get("players", 4)), NAMES)
-    return Table(game_id=1, chat_id=-1, variant=variant, options=options, creator_id=1, seed=1,
-                 status=TableStatus.PLAYING, deadline=None,
-                 seats=[Player(user_id=i + 1, name=n) for i, n in enumerate(names)])  # fmt: skip
+    return Table(
+        game_id=1,
+        chat_id=-1,
+        variant=variant,
+        options=options,
+        creator_id=1,
+        seed=1,
+        status=TableStatus.PLAYING,
+        deadline=None,
+        seats=[Player(user_id=i + 1, name=n) for i, n in enumerate(names)],
+    )
 
 
 def _played_to(variant: str, wanted: Any, players: int | None = None) -> dict[str, Any]:
@@ -98,8 +116,15 @@ def _played_to(variant: str, wanted: Any, players: int | None = None) -> dict[st
 
 def hvalenyi_mid_trick() -> dict[str, Any]:
     """Two cards on the table, a trick taken before, three cards or more to choose from."""
-    return _played_to("hvalenyi", lambda v: len(v.trick) == 2 and v.last_trick is not None
-                      and len(v.legal) >= 3 and len(v.hand) >= 7)  # fmt: skip
+    return _played_to(
+        "hvalenyi",
+        lambda v: (
+            len(v.trick) == 2
+            and v.last_trick is not None
+            and len(v.legal) >= 3
+            and len(v.hand) >= 7
+        ),
+    )
 
 
 def watching() -> dict[str, Any]:
@@ -124,36 +149,59 @@ def watching() -> dict[str, Any]:
 def cover_mid_lead() -> dict[str, Any]:
     """A lead of three cards that one answer beat, others' discards face down; the reader
     answers."""
-    return _played_to("cover", lambda v: len(v.stacks) == 3 and len(v.stacks[0]) == 2
-                      and v.discards > 0 and str(v.phase.value) == "answer")  # fmt: skip
+    return _played_to(
+        "cover",
+        lambda v: (
+            len(v.stacks) == 3
+            and len(v.stacks[0]) == 2
+            and v.discards > 0
+            and str(v.phase.value) == "answer"
+        ),
+    )
 
 
 def hvalenyi_two() -> dict[str, Any]:
     """Two-player hvalenyi (``players=2``): the other's card led, a trick taken before, the
     reader to answer from a hand of four or more."""
-    return _played_to("hvalenyi", lambda v: len(v.trick) == 1 and v.last_trick is not None
-                      and len(v.hand) >= 4, players=2)  # fmt: skip
+    return _played_to(
+        "hvalenyi",
+        lambda v: len(v.trick) == 1 and v.last_trick is not None and len(v.hand) >= 4,
+        players=2,
+    )
 
 
 def cover_fewer(players: int) -> dict[str, Any]:
     """The cover game each for self at a table of ``players``: a lead of two cards or more,
     one of them beaten, the reader to answer."""
-    return _played_to("cover", lambda v: len(v.stacks) >= 2 and len(v.stacks[0]) == 2
-                      and str(v.phase.value) == "answer", players=players)  # fmt: skip
+    return _played_to(
+        "cover",
+        lambda v: len(v.stacks) >= 2 and len(v.stacks[0]) == 2 and str(v.phase.value) == "answer",
+        players=players,
+    )
 
 
 def a_replay() -> dict[str, Any]:
     return frames(export(*finished_match("hvalenyi", 6)), translator("ru"))
 
 
-SCENES = {"hvalenyi": hvalenyi_mid_trick, "cover": cover_mid_lead, "replay": a_replay,
-          "watching": watching, "hvalenyi-two": hvalenyi_two,
-          "cover-three": lambda: cover_fewer(3), "cover-two": lambda: cover_fewer(2)}  # fmt: skip
+SCENES = {
+    "hvalenyi": hvalenyi_mid_trick,
+    "cover": cover_mid_lead,
+    "replay": a_replay,
+    "watching": watching,
+    "hvalenyi-two": hvalenyi_two,
+    "cover-three": lambda: cover_fewer(3),
+    "cover-two": lambda: cover_fewer(2),
+}
 """Scenes with fewer seats (issue #30 acceptance): the variants that allow them — hvalenyi
 ``players=2``, the cover game ``mode=self players=3`` and ``players=2``; no other preset
 has a ``players`` option."""
-SHOTS = {"hvalenyi": "webapp-phone.png", "cover": "webapp-cover.png",
-         "replay": "webapp-replay.png", "watching": "webapp-watching.png"}  # fmt: skip
+SHOTS = {
+    "hvalenyi": "webapp-phone.png",
+    "cover": "webapp-cover.png",
+    "replay": "webapp-replay.png",
+    "watching": "webapp-watching.png",
+}
 """README's screenshots: each scene at 390×844, light, outside Telegram."""
 
 STREAM = """(() => {
@@ -172,12 +220,14 @@ STREAM = """(() => {
 MEASURE = (ROOT / "tests" / "layout.js").read_text(encoding="utf-8")
 
 
-async def open_scene(browser: Any, scene: str, size: tuple[int, int], scheme: str,
-                     telegram: bool) -> Any:  # fmt: skip
+async def open_scene(
+    browser: Any, scene: str, size: tuple[int, int], scheme: str, telegram: bool
+) -> Any:
     """The page of ``scene`` in a new window; Telegram's script (with its theme) or none."""
     payload = SCENES[scene]()
-    context = await browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                        color_scheme=scheme, device_scale_factor=1)  # fmt: skip
+    context = await browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, color_scheme=scheme, device_scale_factor=1
+    )
     window = await context.new_page()
 
     async def serve(route: Any) -> None:
@@ -187,8 +237,9 @@ async def open_scene(browser: Any, scene: str, size: tuple[int, int], scheme: st
         elif path.startswith("static/"):
             await route.fulfill(path=STATIC / path[len("static/") :])
         elif path == "api/replay":
-            await route.fulfill(body=json.dumps(payload, ensure_ascii=False),
-                                content_type="application/json")  # fmt: skip
+            await route.fulfill(
+                body=json.dumps(payload, ensure_ascii=False), content_type="application/json"
+            )
         else:
             await route.fulfill(status=404, body="{}")
 
@@ -202,9 +253,13 @@ async def open_scene(browser: Any, scene: str, size: tuple[int, int], scheme: st
             "themeParams": TELEGRAM_THEMES[scheme],
             "colorScheme": scheme,
         }
-        await route.fulfill(content_type="text/javascript", body=(
-            f"window.Telegram = {{WebApp: Object.assign({json.dumps(webapp)}, "
-            "{ready() {}, expand() {}, onEvent() {}, close() {}})};"))  # fmt: skip
+        await route.fulfill(
+            content_type="text/javascript",
+            body=(
+                f"window.Telegram = {{WebApp: Object.assign({json.dumps(webapp)}, "
+                "{ready() {}, expand() {}, onEvent() {}, close() {}})};"
+            ),
+        )
 
     # The stream stays open, as the server's does: one "table" event, then nothing.
     await window.add_init_script(STREAM % json.dumps(payload, ensure_ascii=False))
@@ -245,8 +300,12 @@ async def test_the_page_s_layout_holds_on_phones(scene: str) -> None:
                             " telegram" if telegram else ""
                         )
                         failures += [f"{where}: {p}" for p in _problems(found)]
-                        if (size == (390, 844) and scheme == "light" and not telegram
-                                and scene in SHOTS):  # fmt: skip
+                        if (
+                            size == (390, 844)
+                            and scheme == "light"
+                            and not telegram
+                            and scene in SHOTS
+                        ):
                             _shot(SHOTS[scene], await window.screenshot())
                         await window.context.close()
         finally:

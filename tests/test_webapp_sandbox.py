@@ -48,8 +48,10 @@ def test_the_mini_app_opens_from_a_hand_in_the_sandbox(sandbox_url: str) -> None
             page.act_as(person)
             page.tab(f"private-{person}")
             page.type("/play")
-            hand_id = page.wait(lambda: (tab.evaluate(WEB_APP_JS, person) or [None])[-1],
-                                "a hand with the 🃏 button")  # fmt: skip
+            hand_id = page.wait(
+                lambda: (tab.evaluate(WEB_APP_JS, person) or [None])[-1],
+                "a hand with the 🃏 button",
+            )
             page.message(hand_id).locator("button.kb", has_text="🃏").click()
             frame = tab.frame_locator("#miniapp iframe")
             legal = frame.locator("#hand svg.card.legal")
@@ -72,8 +74,11 @@ def test_the_mini_app_opens_from_a_hand_in_the_sandbox(sandbox_url: str) -> None
             assert card
             page.shot("webapp-sandbox")
             legal.first.click()
-            expect(frame.locator(f'#trick svg[data-card="{card}"], #last svg[data-card="{card}"]')
-                   .first).to_be_visible()  # fmt: skip
+            expect(
+                frame.locator(
+                    f'#trick svg[data-card="{card}"], #last svg[data-card="{card}"]'
+                ).first
+            ).to_be_visible()
             assert not errors, errors
         finally:
             browser.close()

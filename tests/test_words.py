@@ -49,8 +49,12 @@ def test_every_option_of_the_lobby_starts_with_a_capital(
     table = _table(variant, **options)
     labels = list(option_labels(table, t).values())
     items = [item for row in options_line(table, t).splitlines() for item in row.split(" · ")]
-    buttons = [b.text.removeprefix("⚙ ") for row in lobby_keyboard(table, t) for b in row
-               if b.text.startswith("⚙ ")]  # fmt: skip
+    buttons = [
+        b.text.removeprefix("⚙ ")
+        for row in lobby_keyboard(table, t)
+        for b in row
+        if b.text.startswith("⚙ ")
+    ]
     assert items and buttons
     for label in [*labels, *items, *buttons]:
         assert not label[:1].islower(), (variant, label)
@@ -78,8 +82,9 @@ def test_the_cover_table_says_who_led_the_stacks(language: str, led: str) -> Non
     assert game is not None
     game.round = Round(leader=2, first_leader=2, last_beater=2)
     table = _cover_table(state)
-    assert not any(line.startswith(led.split()[0]) for line in cover_table_text(table, state, t)
-                   .splitlines())  # fmt: skip
+    assert not any(
+        line.startswith(led.split()[0]) for line in cover_table_text(table, state, t).splitlines()
+    )
     state.apply(2, Lead(parse_cards("6H 7H")))
     lines = cover_table_text(table, state, t).splitlines()
     stacks = next(i for i, line in enumerate(lines) if "6♥" in line)
@@ -92,14 +97,19 @@ def test_the_cover_table_says_who_led_the_stacks(language: str, led: str) -> Non
 @pytest.mark.parametrize(
     ("language", "deal", "last", "stopped"),
     [
-        ("ru", "Сдача 1 закончена.", "Сдача 3, последняя в партии, закончена.",
-         "Партия остановлена."),
+        (
+            "ru",
+            "Сдача 1 закончена.",
+            "Сдача 3, последняя в партии, закончена.",
+            "Партия остановлена.",
+        ),
         ("uk", "Здачу 1 завершено.", "Здачу 3, останню в партії, завершено.", "Партію зупинено."),
         ("en", "Deal 1 is over.", "Deal 3, the match's last, is over.", "The match was stopped."),
     ],
-)  # fmt: skip
-def test_a_finished_follow_hand_says_one_thing(language: str, deal: str, last: str,
-                                               stopped: str) -> None:  # fmt: skip
+)
+def test_a_finished_follow_hand_says_one_thing(
+    language: str, deal: str, last: str, stopped: str
+) -> None:
     """A scored deal's hand was its header («Хвалёный козёл · сдача 1 / козырь ♦») over «Сдача
     закончена.», then «Сдача 1 закончена.» once the next was dealt, and the match's end was
     not said: now one line, the same before and after the next deal, the match's end in it."""
@@ -150,8 +160,7 @@ def raw_option(text: str, variant: str = "sixes") -> str | None:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("variant", list(TABLE_PRESETS))
-def test_rules_name_options_in_words_and_commands_only_as_code(variant: str,
-                                                              language: str) -> None:  # fmt: skip
+def test_rules_name_options_in_words_and_commands_only_as_code(variant: str, language: str) -> None:
     text = rules_text(variant, translator(language))
     assert raw_option(text, variant) is None, text
     # A variant by its key («как в хвалёном (hvalenyi)»); in English «sixes» is a word.

@@ -129,9 +129,17 @@ def states(emu: BotApiEmulator, chat_id: int, title: str) -> list[Shown]:
             continue
         shown = [*message.shown, (message.text, message.reply_markup)]
         for edit, (text, markup) in enumerate(shown):
-            found.append(Shown(title, message.message_id, edit, message.from_bot, text,
-                               tuple(t for row in inline_buttons(markup) for t, _ in row),
-                               message.deleted and edit == len(shown) - 1))  # fmt: skip
+            found.append(
+                Shown(
+                    title,
+                    message.message_id,
+                    edit,
+                    message.from_bot,
+                    text,
+                    tuple(t for row in inline_buttons(markup) for t, _ in row),
+                    message.deleted and edit == len(shown) - 1,
+                )
+            )
     return found
 
 
@@ -178,8 +186,9 @@ def write(name: str, text: str) -> Path:
     return path
 
 
-def problems(shown: list[Shown], *, group: str, variant: str, players: int,
-             deals: int) -> list[str]:  # fmt: skip
+def problems(
+    shown: list[Shown], *, group: str, variant: str, players: int, deals: int
+) -> list[str]:
     """What reads wrong in a Russian match (see the module docstring); ``deals``: how many
     deals (cover: games) the match had."""
     found: list[str] = []
@@ -247,21 +256,29 @@ def layout_problems(shown: list[Shown], names: Iterable[str]) -> list[str]:
             if wraps_inside(list(pair), soft=False, names=names):
                 found.append(f"{where}: lines break inside an item: {' ⏎ '.join(pair)!r}")
         if _table_or_result(state.text) and "KozelBot" not in lines[0]:  # not the welcome
-            found += [f"{where}: wider than a phone's row ({PHONE_ROW}): {line!r}" for line in lines
-                      if _too_wide(line, sentences=False)]  # fmt: skip
+            found += [
+                f"{where}: wider than a phone's row ({PHONE_ROW}): {line!r}"
+                for line in lines
+                if _too_wide(line, sentences=False)
+            ]
     return found
 
 
-async def phone_problems(shown: list[Shown], group: str | None, name: str, *,
-                         sentences: bool = True) -> list[str]:  # fmt: skip
+async def phone_problems(
+    shown: list[Shown], group: str | None, name: str, *, sentences: bool = True
+) -> list[str]:
     """The lines a 360-px phone wraps where it must not, measured in Chromium
     (``tests/phone_pixels.py``; the rows go to ``<name>.rows.jsonl``): a line of a lobby,
     table, result or hand that takes more than one row (a sentence there: with
     ``sentences``, more than two in the group; prose in a hand wraps freely), and any line
     whose rows part an item (``wraps_inside``). ``group``: the group chat's title, if any."""
-    lines = {(line, phone_pixels.ROW_PX) for state in shown if state.from_bot
-             and not state.text.startswith(CHECK_HEAD) for line in state.text.splitlines()
-             if line.strip() and not (HEX64.search(line) or "kozel2:" in line)}  # fmt: skip
+    lines = {
+        (line, phone_pixels.ROW_PX)
+        for state in shown
+        if state.from_bot and not state.text.startswith(CHECK_HEAD)
+        for line in state.text.splitlines()
+        if line.strip() and not (HEX64.search(line) or "kozel2:" in line)
+    }
     measured = await phone_pixels.rows(lines)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / f"{name}.rows.jsonl").write_text(phone_pixels.dump(measured), encoding="utf-8")
@@ -286,8 +303,13 @@ async def phone_problems(shown: list[Shown], group: str | None, name: str, *,
     return list(found)
 
 
-async def read_layout(emu: BotApiEmulator, chats: list[tuple[int, str]], names: Iterable[str],
-                      name: str, group: str | None = None) -> None:  # fmt: skip
+async def read_layout(
+    emu: BotApiEmulator,
+    chats: list[tuple[int, str]],
+    names: Iterable[str],
+    name: str,
+    group: str | None = None,
+) -> None:
     """A finished match's (tournament's) chats, in any language, written to ``<name>.txt``
     and read for ``layout_problems`` and, on a phone, ``phone_problems``."""
     write(name, transcript(emu, chats))
@@ -410,12 +432,15 @@ async def read_through(players: Players, name: str, variant: str, deals: int) ->
     """A finished match's chats as its people read them: written to ``<name>.txt``, and
     nothing in them reads wrong (``problems``) or wraps wrong on a phone (``phone_problems``)."""
     emu = players.emu
-    chats = [(players.group.id, players.group.title),
-             *((u.id, u.first_name) for u in players.users)]  # fmt: skip
+    chats = [
+        (players.group.id, players.group.title),
+        *((u.id, u.first_name) for u in players.users),
+    ]
     write(name, transcript(emu, chats))
     shown = [s for chat_id, title in chats for s in states(emu, chat_id, title)]
-    found = problems(shown, group=players.group.title, variant=variant,
-                     players=len(players.users), deals=deals)  # fmt: skip
+    found = problems(
+        shown, group=players.group.title, variant=variant, players=len(players.users), deals=deals
+    )
     said = [s for chat_id, title in chats for s in answers(emu, chat_id, title)]
     found += word_problems([*shown, *said])
     found += await phone_problems(shown, players.group.title, name)
@@ -456,5 +481,7 @@ async def ask_rules(players: Players, variant: str) -> None:
     emu, group = players.emu, players.group
     before = max((m.message_id for m in emu.messages(group.id)), default=0)
     emu.send_text(players.users[0], group.id, f"/rules {variant}")
-    await emu.wait_for(lambda: any(m.from_bot and m.message_id > before
-                                   for m in emu.messages(group.id)), what="/rules")  # fmt: skip
+    await emu.wait_for(
+        lambda: any(m.from_bot and m.message_id > before for m in emu.messages(group.id)),
+        what="/rules",
+    )

@@ -98,9 +98,15 @@ class Hub:
 
     @contextlib.contextmanager
     def watch(
-        self, game_id: int, user_id: int, *, seated: bool, check: Callable[[], str | None],
-        per_person: int = 3, per_game: int = 1000,
-    ) -> Iterator[Reader]:  # fmt: skip
+        self,
+        game_id: int,
+        user_id: int,
+        *,
+        seated: bool,
+        check: Callable[[], str | None],
+        per_person: int = 3,
+        per_game: int = 1000,
+    ) -> Iterator[Reader]:
         """A reader woken on each change of the game, for as long as the block runs (the
         person ``user_id`` has the table open meanwhile); the streams it displaces (see the
         module's limits) are told to close."""

@@ -189,8 +189,9 @@ class WebApp:
         group's message shows it to them); a private match, only its own person. 503
         ``telegram_unavailable`` if Telegram did not answer the membership look-up."""
         try:
-            allowed = (chat_id == user_id if chat_id > 0
-                       else await is_member(self.data, chat_id, user_id))  # fmt: skip
+            allowed = (
+                chat_id == user_id if chat_id > 0 else await is_member(self.data, chat_id, user_id)
+            )
         except TelegramUnavailable as error:
             raise refuse(web.HTTPServiceUnavailable, "telegram_unavailable") from error
         if not allowed:

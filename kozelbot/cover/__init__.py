@@ -79,9 +79,13 @@ class CoverFamily:
         return strong.searches(_state(state), seat)
 
     def decide(
-        self, state: GameState, seat: int, rng: random.Random, budget_ms: float,
+        self,
+        state: GameState,
+        seat: int,
+        rng: random.Random,
+        budget_ms: float,
         keep: Any = None,
-    ) -> Decision:  # fmt: skip
+    ) -> Decision:
         return strong.decide(_state(state), seat, rng, budget_ms, keep)
 
     def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
@@ -176,8 +180,9 @@ class CoverFamily:
     def title(self, variant: str, t: Translator) -> str:
         return render.title(t)
 
-    def option_labels(self, variant: str, options: Mapping[str, Any], t: Translator) -> dict[
-            str, str]:  # fmt: skip
+    def option_labels(
+        self, variant: str, options: Mapping[str, Any], t: Translator
+    ) -> dict[str, str]:
         return render.option_labels(options, t)
 
 

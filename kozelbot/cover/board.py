@@ -101,8 +101,9 @@ class CoverGame:
         rounds = self.rounds[:-1]
         if self.rounds:
             last = self.rounds[-1]
-            rounds.append({**last, "levelling": list(last["levelling"]),
-                           "draws": list(last["draws"])})  # fmt: skip
+            rounds.append(
+                {**last, "levelling": list(last["levelling"]), "draws": list(last["draws"])}
+            )
         return replace(
             self,
             hands=[list(hand) for hand in self.hands],

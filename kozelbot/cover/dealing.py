@@ -69,8 +69,9 @@ def deal_from_seed(seed: str, presets: Mapping[str, Preset]) -> list[tuple[str, 
     out = sorted({int(digit) for digit in out_word}) if out_word.isdigit() else []
     if (out_word and not out) or any(seat >= players for seat in out) or players - len(out) < 2:
         raise SeedError("the seed's out= must name seats, leaving two or more in play")
-    hands, talon = deal_out(shuffled(random.Random(seed)), Seats(players, pairs=False), hand,
-                            dealer, out)  # fmt: skip
+    hands, talon = deal_out(
+        shuffled(random.Random(seed)), Seats(players, pairs=False), hand, dealer, out
+    )
     return [*((f"seat {seat}", cards) for seat, cards in enumerate(hands)), ("talon", talon)]
 
 
@@ -122,8 +123,7 @@ def deal_game(state: CoverState, deck: list[Card]) -> list[Any]:
     return events
 
 
-def _first_leader(state: CoverState, hands: list[list[Card]], seats: list[int],
-                  trump: Suit) -> int:  # fmt: skip
+def _first_leader(state: CoverState, hands: list[list[Card]], seats: list[int], trump: Suit) -> int:
     """Who leads first (RULES.md §2, and the seed 000 opening): the first game's holder of
     the lowest diamond (nobody: the lowest seat in play), later the last game's last taker
     or the next in play; seed 000: the dealer, unless someone holds four trumps."""
@@ -136,7 +136,5 @@ def _first_leader(state: CoverState, hands: list[list[Card]], seats: list[int],
         return dealer_order[0]
     if state.next_leader is not None:
         return rules.seats.clockwise(state.next_leader, seats)[0]
-    diamonds = [
-        (RANK_OF[c.rank], s) for s in seats for c in hands[s] if c.suit is Suit.DIAMONDS
-    ]  # fmt: skip
+    diamonds = [(RANK_OF[c.rank], s) for s in seats for c in hands[s] if c.suit is Suit.DIAMONDS]
     return min(diamonds)[1] if diamonds else min(seats)

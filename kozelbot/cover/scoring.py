@@ -58,8 +58,9 @@ def playing_sides(rules: CoverRules, in_play: Sequence[int]) -> list[int]:
 def instant_award(rules: CoverRules, side: int, sides: Sequence[int]) -> list[int]:
     """Each side's loser points when four of a kind in one of ``side``'s hands ends the
     match: ``four_of_a_kind_loss`` for every other side still playing."""
-    return [rules.four_of_a_kind_loss if s in sides and s != side else 0
-            for s in range(rules.sides)]  # fmt: skip
+    return [
+        rules.four_of_a_kind_loss if s in sides and s != side else 0 for s in range(rules.sides)
+    ]
 
 
 def game_award(

@@ -73,7 +73,8 @@ class CoverState:
     seeds: list[str] = field(default_factory=list)
     """Fair play: the seed text of this game's shuffle (``GameState.seeds``)."""
     rules: Annotated[CoverRules, Field(exclude=True)] = field(
-        default=None, repr=False  # type: ignore[assignment]
+        default=None,
+        repr=False,  # type: ignore[assignment]
     )
     """The rules this match plays by; not stored (the variant and options make them again).
     Left out, they are those of the family's preset named ``variant`` with these options

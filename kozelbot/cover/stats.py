@@ -24,8 +24,7 @@ def tallies(event: Any, state: CoverState) -> tuple[tuple[int, str], ...]:
 
 def outcome_label(outcome: str, t: Translator) -> str | None:
     """How a game ended, in words; ``None`` for a plain one."""
-    labels = {Outcome.EGGS: t("eggs"), Outcome.ACES: t("four aces"),
-              Outcome.SIXES: t("four sixes")}  # fmt: skip
+    labels = {Outcome.EGGS: t("eggs"), Outcome.ACES: t("four aces"), Outcome.SIXES: t("four sixes")}
     return None if outcome == Outcome.NORMAL else labels.get(outcome, outcome)  # type: ignore[call-overload]
 
 

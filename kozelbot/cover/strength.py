@@ -15,9 +15,16 @@ from functools import cache
 from kozelbot.cards import DECK_36, Card, Rank, Suit
 
 ORDER: tuple[Rank, ...] = (
-    Rank.SIX, Rank.SEVEN, Rank.EIGHT, Rank.NINE, Rank.JACK, Rank.QUEEN, Rank.KING,
-    Rank.TEN, Rank.ACE,
-)  # fmt: skip
+    Rank.SIX,
+    Rank.SEVEN,
+    Rank.EIGHT,
+    Rank.NINE,
+    Rank.JACK,
+    Rank.QUEEN,
+    Rank.KING,
+    Rank.TEN,
+    Rank.ACE,
+)
 """Plain-suit order, low to high (RULES.md §2): the ten sits between the king and the ace."""
 RANK_OF = {rank: index for index, rank in enumerate(ORDER)}
 POSHKA = Card.parse("6S")
@@ -46,7 +53,7 @@ def covers(trump: Suit, poshka: bool) -> Covers:
     return {
         card: frozenset(top for top in DECK_36 if beats(card, top, trump, poshka))
         for card in DECK_36
-    }  # fmt: skip
+    }
 
 
 def assignment(

@@ -19,8 +19,7 @@ def move_trace(move: Move) -> dict[str, Any]:
     """A move as a trace object."""
     if move.kind == "claim":
         return {"seat": move.seat, "type": "claim", "count": move.count}
-    entry: dict[str, Any] = {"seat": move.seat, "type": move.kind,
-                             "cards": card_names(move.cards)}  # fmt: skip
+    entry: dict[str, Any] = {"seat": move.seat, "type": move.kind, "cards": card_names(move.cards)}
     if move.kind == "beat":
         entry["onto"] = list(move.onto)
     return entry
@@ -53,7 +52,7 @@ def add_draws(game: CoverGame, drawn: dict[int, list[Card]]) -> None:
     """Record the draw after the trick just taken (in drawing order) and the trump after it."""
     game.rounds[-1]["draws"] = [
         {"seat": s, "cards": card_names(cards)} for s, cards in drawn.items() if cards
-    ]  # fmt: skip
+    ]
     game.rounds[-1]["trump"] = game.trump.value
 
 
@@ -69,16 +68,16 @@ def _claims_trace(rnd: Round) -> list[dict[str, Any]]:
     (claims included), and whether it ``took_back`` a lead already made. A round begun
     before the log was kept gives ``None`` for both."""
     if _log(rnd) is None:
-        return [{"seat": s, "count": n, "after": None, "took_back": None}
-                for s, n in rnd.claims]  # fmt: skip
+        return [{"seat": s, "count": n, "after": None, "took_back": None} for s, n in rnd.claims]
     found: list[dict[str, Any]] = []
     standing = 0
     for index, move in enumerate(rnd.log):
         if move.kind != "claim":
             standing += 1
             continue
-        found.append({"seat": move.seat, "count": move.count, "after": index,
-                      "took_back": standing > 0})  # fmt: skip
+        found.append(
+            {"seat": move.seat, "count": move.count, "after": index, "took_back": standing > 0}
+        )
         standing = 0
     return found
 
@@ -90,10 +89,9 @@ def _sequence_trace(rnd: Round) -> list[dict[str, Any]]:
     log = _log(rnd) or rnd.moves
     last_claim = max((i for i, m in enumerate(log) if m.kind == "claim"), default=-1)
     return [
-        {**move_trace(m), **({"taken_back": True} if i < last_claim and m.kind != "claim"
-                             else {})}
+        {**move_trace(m), **({"taken_back": True} if i < last_claim and m.kind != "claim" else {})}
         for i, m in enumerate(log)
-    ]  # fmt: skip
+    ]
 
 
 def deal_trace(

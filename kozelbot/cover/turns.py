@@ -68,9 +68,10 @@ def end_round(state: CoverState) -> list[Any]:
     seats = state.in_play()
     smallest = min(len(game.hands[s]) for s in seats)
     rnd.level_pending = [
-        s for s in state.rules.seats.clockwise(taker, seats)
+        s
+        for s in state.rules.seats.clockwise(taker, seats)
         if s != taker and len(game.hands[s]) > smallest
-    ]  # fmt: skip
+    ]
     rnd.stacks = [[c] for c in cards]  # kept together until the levelling is done
     rnd.discards = []
     events: list[Any] = [RoundTaken(taker, sum(c.points for c in cards))]

@@ -83,9 +83,16 @@ def view_for(state: CoverState, seat: int | None) -> View:
     game = state.current
     rnd = game.round if game is not None else None
     hand = tuple(game.hands[seat]) if game is not None and seat is not None else ()
-    level = level_count(state, seat) if (
-        seat is not None and state.phase is Phase.LEVEL and rnd is not None
-        and seat in rnd.level_pending) else 0  # fmt: skip
+    level = (
+        level_count(state, seat)
+        if (
+            seat is not None
+            and state.phase is Phase.LEVEL
+            and rnd is not None
+            and seat in rnd.level_pending
+        )
+        else 0
+    )
     return View(
         seat=seat,
         phase=state.phase,
@@ -99,7 +106,8 @@ def view_for(state: CoverState, seat: int | None) -> View:
         trump_start=game.trump_start if game is not None else state.trump,
         bottom=game.bottom if game is not None else None,
         stacks=tuple(tuple(s) for s in rnd.stacks)
-        if rnd is not None and state.phase in PLAYING else (),
+        if rnd is not None and state.phase in PLAYING
+        else (),
         discards=len(rnd.discards) if rnd is not None else 0,
         to_act=state.to_act(),
         leader=rnd.leader if rnd is not None else None,

@@ -124,8 +124,11 @@ class Claim:
 
 Action = Lead | Beat | Discard | Level | Pass | Otboy | Claim
 CARD_MOVES: dict[str, type[Lead | Beat | Discard | Level]] = {
-    "lead": Lead, "beat": Beat, "discard": Discard, "level": Level,
-}  # fmt: skip
+    "lead": Lead,
+    "beat": Beat,
+    "discard": Discard,
+    "level": Level,
+}
 """The moves made of selected cards, by their verb (the notation's and the buttons')."""
 
 

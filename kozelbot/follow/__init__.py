@@ -61,9 +61,13 @@ class FollowFamily:
         return strong.searches(_state(state).view_for(seat))
 
     def decide(
-        self, state: GameState, seat: int, rng: random.Random, budget_ms: float,
+        self,
+        state: GameState,
+        seat: int,
+        rng: random.Random,
+        budget_ms: float,
         keep: Any = None,
-    ) -> Decision:  # fmt: skip
+    ) -> Decision:
         # Every legal card is valued (``keep`` needs nothing more).
         return strong.decide(_state(state).view_for(seat), rng, budget_ms)
 
@@ -132,7 +136,11 @@ class FollowFamily:
         return render.hand_text(table, _state(state), seat, t)
 
     def hand_keyboard(
-        self, table: Table, state: GameState, seat: int, t: Translator,
+        self,
+        table: Table,
+        state: GameState,
+        seat: int,
+        t: Translator,
         selected: frozenset[Card] = frozenset(),
     ) -> Keyboard:
         """One card per press: the selection is not used."""
@@ -178,8 +186,9 @@ class FollowFamily:
     def title(self, variant: str, t: Translator) -> str:
         return render.variant_title(variant, t)
 
-    def option_labels(self, variant: str, options: Mapping[str, Any], t: Translator) -> dict[
-            str, str]:  # fmt: skip
+    def option_labels(
+        self, variant: str, options: Mapping[str, Any], t: Translator
+    ) -> dict[str, str]:
         return render.option_labels(variant, options, t)
 
 

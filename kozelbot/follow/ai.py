@@ -109,10 +109,13 @@ def _lead(view: View, legal: list[Card]) -> Card:
                 return card  # the highest trump out: draws trumps and wins
             continue
         higher_out = [
-            c for c in rules.cards
-            if c not in played and c.suit == card.suit and not table.is_trump(c)
+            c
+            for c in rules.cards
+            if c not in played
+            and c.suit == card.suit
+            and not table.is_trump(c)
             and _strength(view, c) > _strength(view, card)
-        ]  # fmt: skip
+        ]
         if not higher_out and card.points >= 10 and len(view.played) < 8:
             return card  # a plain ace (or a ten whose ace is gone) early in the deal
     plain = [c for c in legal if not table.is_trump(c)]

@@ -49,9 +49,13 @@ def _upgrade_handoffs(data: dict[str, Any]) -> dict[str, Any]:
             upgraded.append(old)
             continue
         returned = old.get("returned")
-        upgraded.append({
-            "giver": old["giver"], "to": old["to"], "cards": [old["card"]],
-            "returned": [] if returned is None else [returned],
-            "answer": "agree" if offered else None,
-        })  # fmt: skip
+        upgraded.append(
+            {
+                "giver": old["giver"],
+                "to": old["to"],
+                "cards": [old["card"]],
+                "returned": [] if returned is None else [returned],
+                "answer": "agree" if offered else None,
+            }
+        )
     return {**data, "current": {**deal, "handoffs": upgraded}}

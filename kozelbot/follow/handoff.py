@@ -150,8 +150,10 @@ def verify(state: MatchState, seat: int, action: Action) -> None:
         return
     if not isinstance(action, GiveTrump):
         raise NotAllowed("hand off a trump", handoff_cards(state, seat))
-    if not any(set(action.cards) == set(give.cards) and len(action.cards) == len(give.cards)
-               for give in gives(state, seat)):  # fmt: skip
+    if not any(
+        set(action.cards) == set(give.cards) and len(action.cards) == len(give.cards)
+        for give in gives(state, seat)
+    ):
         raise NotAllowed("this trump may not be handed off", handoff_cards(state, seat))
 
 

@@ -104,9 +104,10 @@ def without_banned_aces(
     led = {suit_of[t.cards[0][1]] for t in deal.tricks}
     led.add(suit_of[deal.trick[0][1]])
     allowed = tuple(
-        c for c in hand if not (c.rank is Rank.ACE and suit_of[c] is not None
-                                and suit_of[c] not in led)
-    )  # fmt: skip
+        c
+        for c in hand
+        if not (c.rank is Rank.ACE and suit_of[c] is not None and suit_of[c] not in led)
+    )
     return allowed or tuple(hand)
 
 

@@ -35,10 +35,17 @@ def build_hvalenyi(options: BaseModel) -> Rules:
         # deal, then the suit of the previous deal's last card; the non-dealer leads; no
         # redeal; the catch applies between the two.
         return Rules(
-            name="hvalenyi", deck=options.deck, ladder=tuple(ladder), trump_suit=Suit.CLUBS,
-            target=12, players=2, trump_rule="last_card", first_lead="non_dealer",
-            catch=catch, all_tricks=options.lyusya,
-        )  # fmt: skip
+            name="hvalenyi",
+            deck=options.deck,
+            ladder=tuple(ladder),
+            trump_suit=Suit.CLUBS,
+            target=12,
+            players=2,
+            trump_rule="last_card",
+            first_lead="non_dealer",
+            catch=catch,
+            all_tricks=options.lyusya,
+        )
     return Rules(
         name="hvalenyi",
         deck=options.deck,

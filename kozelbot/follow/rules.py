@@ -19,9 +19,16 @@ from kozelbot.cards import DECKS, Card, Rank, Suit, hand_points
 from kozelbot.seats import Seats
 
 PLAIN_ORDER: tuple[Rank, ...] = (
-    Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK,
-    Rank.NINE, Rank.EIGHT, Rank.SEVEN, Rank.SIX,
-)  # fmt: skip
+    Rank.ACE,
+    Rank.TEN,
+    Rank.KING,
+    Rank.QUEEN,
+    Rank.JACK,
+    Rank.NINE,
+    Rank.EIGHT,
+    Rank.SEVEN,
+    Rank.SIX,
+)
 """Strength inside a plain suit, high to low: the ten beats the king (RULES.md §0). Ladder
 cards leave their suit, so the same order serves every preset."""
 

@@ -148,11 +148,16 @@ def score_deal(state: MatchState, outcome: Outcome, side: int | None) -> list[Ev
     assert deal is not None
     rules = state.rules
     settled = settle(
-        rules, outcome, side,
-        points=(deal.points[0], deal.points[1]), obligation=deal.obligation,
-        score=(state.score[0], state.score[1]), eggs=state.eggs, carry=state.carry,
+        rules,
+        outcome,
+        side,
+        points=(deal.points[0], deal.points[1]),
+        obligation=deal.obligation,
+        score=(state.score[0], state.score[1]),
+        eggs=state.eggs,
+        carry=state.carry,
         first_deal=state.deal_no == 0,
-    )  # fmt: skip
+    )
     if outcome == Outcome.EGGS and rules.eggs == "carry":
         state.had_eggs = True
     state.eggs, state.carry = settled.eggs, settled.carry
@@ -216,8 +221,9 @@ def _details(state: MatchState, over: bool) -> dict[str, Any]:
         last = deal.tricks[-1]
         details["last_trick"] = {
             "cards": [[seat, str(card)] for seat, card in last.cards],
-            "winner": last.winner, "points": last.points,
-        }  # fmt: skip
+            "winner": last.winner,
+            "points": last.points,
+        }
         if state.rules.trump_rule == "last_card" and not over:
             details["next_trump"] = last.cards[-1][1].suit.value
     return details

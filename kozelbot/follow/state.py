@@ -396,8 +396,10 @@ class MatchState:
             redeals=self.redeals,
         )
         royal = hands_complete(self)
-        return [Dealt(self.deal_no, first, self.redeals, tuple(self.current.redeal_pending)),
-                *royal]  # fmt: skip
+        return [
+            Dealt(self.deal_no, first, self.redeals, tuple(self.current.redeal_pending)),
+            *royal,
+        ]
 
     def _new_requests(self) -> None:
         """A deal's first shuffle forgets the previous deal's redeal requests."""

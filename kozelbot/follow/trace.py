@@ -121,10 +121,15 @@ def _extras(state: MatchState, result: DealScored) -> dict[str, Any]:
         extra["seat_suits"] = [suit.value for suit in state.seat_suits]
     if deal.handoffs:
         extra["handoffs"] = [
-            {"from": h.giver, "to": h.to, "cards": [str(c) for c in h.cards],
-             "returned": [str(c) for c in h.returned], "answer": h.answer}
+            {
+                "from": h.giver,
+                "to": h.to,
+                "cards": [str(c) for c in h.cards],
+                "returned": [str(c) for c in h.returned],
+                "answer": h.answer,
+            }
             for h in deal.handoffs
-        ]  # fmt: skip
+        ]
     if state.rules.opening != "plain":
         extra["opening"] = deal.opening
     if deal.draws:

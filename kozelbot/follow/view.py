@@ -106,11 +106,14 @@ def view_for(state: MatchState, seat: int | None) -> View:
     notes: tuple[HandoffNote, ...] = ()
     if deal is not None and deal.handoffs:
         mine = seat is not None and state.seats.pairs
-        handoffs = tuple(h for h in deal.handoffs
-                         if mine and seat is not None and seat in (h.giver, h.to))  # fmt: skip
+        handoffs = tuple(
+            h for h in deal.handoffs if mine and seat is not None and seat in (h.giver, h.to)
+        )
         if state.rules.handoff == "offered":
-            notes = tuple(HandoffNote(h.giver, h.to, h.answer, len(h.cards), len(h.returned))
-                          for h in deal.handoffs)  # fmt: skip
+            notes = tuple(
+                HandoffNote(h.giver, h.to, h.answer, len(h.cards), len(h.returned))
+                for h in deal.handoffs
+            )
     to_act = state.to_act()
     sizes = [len(h) for h in deal.hands] if deal is not None else []
     view_phase = phase

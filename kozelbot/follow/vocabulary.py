@@ -153,13 +153,22 @@ class CallOpening:
 
 
 Action = (
-    PlayCard | AskRedeal | KeepHand | OfferHandoff | AnswerOffer | GiveTrump | ReturnCard
+    PlayCard
+    | AskRedeal
+    | KeepHand
+    | OfferHandoff
+    | AnswerOffer
+    | GiveTrump
+    | ReturnCard
     | CallOpening
-)  # fmt: skip
+)
 WORDS: dict[str, Action] = {
-    "redeal": AskRedeal(), "keep": KeepHand(), "offer": OfferHandoff(),
-    "agree": AnswerOffer(True), "decline": AnswerOffer(False),
-}  # fmt: skip
+    "redeal": AskRedeal(),
+    "keep": KeepHand(),
+    "offer": OfferHandoff(),
+    "agree": AnswerOffer(True),
+    "decline": AnswerOffer(False),
+}
 """The actions written as one word."""
 
 
@@ -286,9 +295,21 @@ class OpeningCalled:
 
 
 Event = (
-    Dealt | RedealAsked | HandKept | CardPlayed | TrickTaken | Caught | HandoffOffered
-    | OfferAnswered | HandedOff | Returned | Exchanged | OpeningCalled | DealScored | MatchOver
-)  # fmt: skip
+    Dealt
+    | RedealAsked
+    | HandKept
+    | CardPlayed
+    | TrickTaken
+    | Caught
+    | HandoffOffered
+    | OfferAnswered
+    | HandedOff
+    | Returned
+    | Exchanged
+    | OpeningCalled
+    | DealScored
+    | MatchOver
+)
 
 
 # --- errors ----------------------------------------------------------------------------

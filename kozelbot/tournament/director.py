@@ -85,8 +85,10 @@ def parse_words(words: Sequence[str], default_variant: str) -> dict[str, Any]:
             if key == "format":
                 fields["format"] = Format(value)
             elif key in ("rounds", "round_time", "start"):
-                number, allowed = int(value), {"rounds": ROUNDS, "round_time": ROUND_TIME,
-                                               "start": START_IN}[key]  # fmt: skip
+                number, allowed = (
+                    int(value),
+                    {"rounds": ROUNDS, "round_time": ROUND_TIME, "start": START_IN}[key],
+                )
                 if number not in allowed:
                     raise ValueError(word)
                 fields[key] = number
@@ -117,9 +119,15 @@ def _two_pairs(variant: str, options: Mapping[str, Any]) -> bool:
 class Director:
     """Serialised operations on tournaments; one ``asyncio.Lock`` per tournament."""
 
-    def __init__(self, repo: TournamentRepository, service: GameService, *,
-                 clock: Callable[[], float], rng: random.Random,
-                 minute: float = 60.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        repo: TournamentRepository,
+        service: GameService,
+        *,
+        clock: Callable[[], float],
+        rng: random.Random,
+        minute: float = 60.0,
+    ) -> None:
         """``minute``: seconds in a minute of the tournament's clock (``round_time``,
         ``start``, the no-show wait); tests shorten it."""
         self.minute = minute
@@ -142,9 +150,17 @@ class Director:
 
     # -- registration --------------------------------------------------------------------
 
-    async def announce(self, chat_id: int, thread_id: int | None, *, forum: bool,
-                       chat_title: str | None, creator_id: int, words: Sequence[str],
-                       default_variant: str) -> Tournament:  # fmt: skip
+    async def announce(
+        self,
+        chat_id: int,
+        thread_id: int | None,
+        *,
+        forum: bool,
+        chat_title: str | None,
+        creator_id: int,
+        words: Sequence[str],
+        default_variant: str,
+    ) -> Tournament:
         """Open registration (``running`` if the group has a live tournament)."""
         existing = await self.repo.live_tournament(chat_id)
         if existing is not None:
@@ -152,17 +168,25 @@ class Director:
         fields = parse_words(words, default_variant)
         start = fields.pop("start", None)
         now = self.clock()
-        t = Tournament(chat_id=chat_id, thread_id=thread_id, forum=forum, chat_title=chat_title,
-                       creator_id=creator_id, seed=self.rng.getrandbits(48), created_at=now,
-                       starts_at=None if start is None else now + self.minute * start,
-                       **fields)  # fmt: skip
+        t = Tournament(
+            chat_id=chat_id,
+            thread_id=thread_id,
+            forum=forum,
+            chat_title=chat_title,
+            creator_id=creator_id,
+            seed=self.rng.getrandbits(48),
+            created_at=now,
+            starts_at=None if start is None else now + self.minute * start,
+            **fields,
+        )
         try:
             return await self.repo.create_tournament(t)
         except TournamentAlreadyRunning:
             raise TournamentError("running", await self.repo.live_tournament(chat_id)) from None
 
-    async def register(self, tournament_id: int, user_id: int, name: str,
-                       partner: tuple[int, str] | None = None) -> Tournament:  # fmt: skip
+    async def register(
+        self, tournament_id: int, user_id: int, name: str, partner: tuple[int, str] | None = None
+    ) -> Tournament:
         """Someone joins; in ``pairs`` they name their ``partner`` (id and name), who then
         confirms. Joining again with another partner replaces an unconfirmed invitation."""
         async with self.lock(tournament_id):
@@ -185,16 +209,18 @@ class Director:
         """The person named as a partner accepts: the pair is registered."""
         async with self.lock(tournament_id):
             t = await self._load(tournament_id, Status.REGISTRATION)
-            inviter = next((e for e in t.entrants
-                            if e.partner_id == user_id and not e.confirmed), None)  # fmt: skip
+            inviter = next(
+                (e for e in t.entrants if e.partner_id == user_id and not e.confirmed), None
+            )
             if inviter is None:
                 raise TournamentError("no_invite", t)
             if _paired(t, user_id):
                 raise TournamentError("registered", t)
             t.entrants = [e for e in t.entrants if e.user_id not in (user_id, inviter.user_id)]
-            t.entrants += [inviter.model_copy(update={"confirmed": True}),
-                           Entrant(user_id=user_id, name=name, partner_id=inviter.user_id,
-                                   confirmed=True)]  # fmt: skip
+            t.entrants += [
+                inviter.model_copy(update={"confirmed": True}),
+                Entrant(user_id=user_id, name=name, partner_id=inviter.user_id, confirmed=True),
+            ]
             return await self._save(t)
 
     async def withdraw(self, tournament_id: int, user_id: int) -> Tournament:
@@ -233,9 +259,14 @@ class Director:
             t.finished_at = self.clock()
             return await self._save(t)
 
-    async def mark(self, tournament_id: int, *, message: tuple[str, int] | None = None,
-                   announced: int | None = None,
-                   pictured: int | None = None) -> Tournament:  # fmt: skip
+    async def mark(
+        self,
+        tournament_id: int,
+        *,
+        message: tuple[str, int] | None = None,
+        announced: int | None = None,
+        pictured: int | None = None,
+    ) -> Tournament:
         """Keep what the group was shown: a message's id by kind, the rounds announced and
         pictured so far (never moved back)."""
         async with self.lock(tournament_id):
@@ -263,8 +294,9 @@ class Director:
             for draw in current.tables:
                 if draw.result is not None or draw.game_id is not None:
                     continue
-                if not t.forum and any(d.game_id is not None and d.result is None
-                                       for d in current.tables):  # fmt: skip
+                if not t.forum and any(
+                    d.game_id is not None and d.result is None for d in current.tables
+                ):
                     break  # a plain group plays one table at a time
                 if t.forum and draw.thread_id is None:
                     draw.thread_id = await topics.open_topic(t, current.number, draw.number)
@@ -283,15 +315,23 @@ class Director:
 
     async def _open(self, t: Tournament, current: Round, draw: TableDraw) -> Table | None:
         """The table's match (the same one if it was opened before a restart)."""
-        key = TournamentTable(tournament_id=t.tournament_id, round_no=current.number,
-                              table_no=draw.number)  # fmt: skip
+        key = TournamentTable(
+            tournament_id=t.tournament_id, round_no=current.number, table_no=draw.number
+        )
         words = [f"{k}={v}" for k, v in t.options.items()]
         try:
             table = await self.service.new_game(
-                t.chat_id, t.creator_id, words, t.variant, t.chat_title,
-                thread_id=draw.thread_id, tournament=key, reserved=list(draw.seats),
+                t.chat_id,
+                t.creator_id,
+                words,
+                t.variant,
+                t.chat_title,
+                thread_id=draw.thread_id,
+                tournament=key,
+                reserved=list(draw.seats),
                 reserved_names=["" if user is None else name_of(t, user) for user in draw.seats],
-                wait=NO_SHOW_SECONDS / 60 * self.minute)
+                wait=NO_SHOW_SECONDS / 60 * self.minute,
+            )
         except TableError as busy:
             if busy.code == "game_running":
                 return None
@@ -354,8 +394,14 @@ class Director:
         current = t.current
         if current is None or t.status is not Status.RUNNING:
             return []
-        return [d.game_id for d in current.tables if d.game_id is not None and d.result is None
-                and d.deadline is not None and d.deadline <= now]  # fmt: skip
+        return [
+            d.game_id
+            for d in current.tables
+            if d.game_id is not None
+            and d.result is None
+            and d.deadline is not None
+            and d.deadline <= now
+        ]
 
     @staticmethod
     def next_due(t: Tournament) -> float | None:
@@ -366,8 +412,11 @@ class Director:
         current = t.current
         if t.status is not Status.RUNNING or current is None:
             return None
-        due = [d.deadline for d in current.tables
-               if d.deadline is not None and d.result is None and d.game_id is not None]
+        due = [
+            d.deadline
+            for d in current.tables
+            if d.deadline is not None and d.result is None and d.game_id is not None
+        ]
         return min(due, default=None)
 
     # -- internals -----------------------------------------------------------------------

@@ -171,9 +171,13 @@ def _search(
         """One table's cost, its seats given as indices into ``people``."""
         a, b, c, d = s
         return (
-            partner[a][c] + partner[b][d] + opponent[a][b] + opponent[a][d]
-            + opponent[c][b] + opponent[c][d]
-        )  # fmt: skip
+            partner[a][c]
+            + partner[b][d]
+            + opponent[a][b]
+            + opponent[a][d]
+            + opponent[c][b]
+            + opponent[c][d]
+        )
 
     slots = [(t, s) for t, seats in enumerate(layout) for s in range(4) if seats[s]]
     # Two people on the same side of one table change nothing when they swap.

@@ -128,11 +128,13 @@ def _specs(cross: Cross, t: Translator) -> tuple[list[_Spec], list[_Spec], bool]
         cells = [cells[index] if index < len(cells) else None for _, cells in cross.rows]
         texts = tuple("" if cell is None else _cell_text(cell, t) for cell in cells)
         styles = tuple(
-            cell.outcome if cell is not None and cell.outcome in OUTCOMES
-            else "self" if own[number] == index
+            cell.outcome
+            if cell is not None and cell.outcome in OUTCOMES
+            else "self"
+            if own[number] == index
             else "plain"
             for number, cell in enumerate(cells)
-        )  # fmt: skip
+        )
         headings = (heading,) if pairs else (t("Round {n}", n=heading), heading)
         table.append(_Spec(headings, texts, "cell", styles=styles))
     return standings, table, pairs
@@ -156,8 +158,11 @@ def _measure(spec: _Spec, size: int) -> tuple[int, int, int]:
         return natural, min(natural, NAME_MIN_EM * size), pad
     if spec.role == "cell":
         natural = max(text, heads[0], round(CELL_MIN_EM * size)) + 2 * pad
-        scores = [width(text, body) for text, style in zip(spec.texts, spec.styles, strict=True)
-                  if style in SCORES]  # fmt: skip
+        scores = [
+            width(text, body)
+            for text, style in zip(spec.texts, spec.styles, strict=True)
+            if style in SCORES
+        ]
         return natural, max([*scores, heads[-1]]) + 2 * MIN_PAD, pad
     natural = max(text, heads[0]) + 2 * pad
     return natural, min(natural, max(text, min(heads[-1], 4 * size)) + 2 * MIN_PAD), pad
@@ -403,8 +408,10 @@ def _blocks(specs: list[_Spec], budget: int) -> list[list[_Spec]]:
         shares = -(-len(cells) // count)  # blocks needed
         size = -(-len(cells) // shares)  # columns per block, as even as may be
         chunks = [cells[i : i + size] for i in range(0, len(cells), size)]
-        if all(_fit_widths([*heads, *chunk], SMALLEST, budget, force=False) is not None
-               for chunk in chunks):  # fmt: skip
+        if all(
+            _fit_widths([*heads, *chunk], SMALLEST, budget, force=False) is not None
+            for chunk in chunks
+        ):
             return [[*heads, *chunk] for chunk in chunks]
     return [[*heads, one] for one in cells] or [heads]
 

@@ -46,8 +46,9 @@ def _table(draw: ImageDraw.ImageDraw, table: Table) -> None:
     left, right = table.columns[0].x, table.right
     head = font(heading_size(table.size), bold=True)
     middle = table.top + table.header_height // 2
-    draw.rectangle((left, table.top, right - 1, table.top + table.header_height - 1),
-                   fill=HEADER_FILL)  # fmt: skip
+    draw.rectangle(
+        (left, table.top, right - 1, table.top + table.header_height - 1), fill=HEADER_FILL
+    )
     for column in table.columns:
         _aligned(draw, column, column.heading, middle, head, MUTED)
     for row in range(table.rows):

@@ -132,8 +132,11 @@ class Layout:
         for table in (self.standings, *self.crosses):
             for column in table.columns:
                 found.append((column.heading, heading_size(table.size)))
-                found += [(text, size) for text, size in zip(column.texts, column.sizes,
-                                                             strict=True) if text]  # fmt: skip
+                found += [
+                    (text, size)
+                    for text, size in zip(column.texts, column.sizes, strict=True)
+                    if text
+                ]
         found += [(line.text, line.size) for line in self.key]
         found += [(swatch.label.text, swatch.label.size) for swatch in self.legend]
         return found

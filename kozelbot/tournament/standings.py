@@ -151,9 +151,16 @@ def _ranked(t: Tournament, rows: list[Row]) -> list[Row]:
 
 def _row(competitor: int, name: str, tally: _Tally, buchholz: int | None) -> Row:
     """An unranked row (rank 0) from a competitor's totals."""
-    return Row(rank=0, competitor=competitor, name=name, points=tally.points,
-               deal_diff=tally.deal_diff, buchholz=buchholz, played=tally.played,
-               byes=tally.byes)  # fmt: skip
+    return Row(
+        rank=0,
+        competitor=competitor,
+        name=name,
+        points=tally.points,
+        deal_diff=tally.deal_diff,
+        buchholz=buchholz,
+        played=tally.played,
+        byes=tally.byes,
+    )
 
 
 def _rotating_rows(t: Tournament) -> list[Row]:

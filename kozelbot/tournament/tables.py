@@ -57,9 +57,11 @@ def no_shows(table: Table) -> list[int]:
     """People drawn to the table whose seat a computer holds because they never came."""
     if table.reserved is None or table.status is TableStatus.LOBBY:
         return []
-    return [user for seat, user in enumerate(table.reserved)
-            if user is not None and table.seats[seat] is not None
-            and table.seats[seat].is_computer]  # type: ignore[union-attr]  # fmt: skip
+    return [
+        user
+        for user, player in zip(table.reserved, table.seats, strict=False)
+        if user is not None and player is not None and player.is_computer
+    ]
 
 
 def check_may_sit(table: Table, user_id: int) -> int:
@@ -74,8 +76,9 @@ def check_may_sit(table: Table, user_id: int) -> int:
 def all_came(table: Table) -> bool:
     """Whether everyone drawn to the table sits at it."""
     assert table.reserved is not None
-    return all(user is None or table.seats[seat] is not None
-               for seat, user in enumerate(table.reserved))  # fmt: skip
+    return all(
+        user is None or table.seats[seat] is not None for seat, user in enumerate(table.reserved)
+    )
 
 
 def decide(change: Change, reason: str = "round_time") -> None:
@@ -170,10 +173,14 @@ def result_of(table: Table, state: GameState | None) -> TableResult:
     people at the table stop it only when both sides agree: the module's **Decision**)."""
     points = tuple(table.tally[seat].get("points", 0) for seat in (0, 1))
     if state is None:
-        return TableResult(winner_side=None, score=(0, 0), points=(points[0], points[1]),
-                           by_clock=True)  # fmt: skip
+        return TableResult(
+            winner_side=None, score=(0, 0), points=(points[0], points[1]), by_clock=True
+        )
     score = score_of(state)
     winner = state.winner if state.over else state.leader()
-    return TableResult(winner_side=winner, score=(score[0], score[1]),
-                       points=(points[0], points[1]),
-                       by_clock=table.closed_reason is not None or not state.over)  # fmt: skip
+    return TableResult(
+        winner_side=winner,
+        score=(score[0], score[1]),
+        points=(points[0], points[1]),
+        by_clock=table.closed_reason is not None or not state.over,
+    )

@@ -32,8 +32,9 @@ def heading(tour: Tournament, t: Translator) -> str:
     return "\n".join(["🏆 " + t("<b>Tournament</b> · {variant}", variant=variant), rounds, minutes])
 
 
-def registration_text(tour: Tournament, t: Translator, now: float | None = None,
-                      minute: float = 60.0) -> str:  # fmt: skip
+def registration_text(
+    tour: Tournament, t: Translator, now: float | None = None, minute: float = 60.0
+) -> str:
     """The registration post: the format, the start (in minutes of ``minute`` seconds from
     ``now``; the post is edited as they pass), and who has entered."""
     lines = [heading(tour, t), ""]
@@ -88,8 +89,10 @@ def registration_keyboard(tour: Tournament, t: Translator) -> Keyboard:
     if tour.status is not Status.REGISTRATION:
         return ()
     tid = tour.tournament_id
-    row = (Button(t("Join"), TournamentButton(tid, "join").pack()),
-           Button(t("Leave"), TournamentButton(tid, "leave").pack()))  # fmt: skip
+    row = (
+        Button(t("Join"), TournamentButton(tid, "join").pack()),
+        Button(t("Leave"), TournamentButton(tid, "leave").pack()),
+    )
     start = (Button("▶️ " + t("Start"), TournamentButton(tid, "start").pack()),)
     return (row, start)
 
@@ -110,8 +113,10 @@ def round_text(tour: Tournament, rnd: Round, t: Translator) -> str:
         lines.append("    " + t("opponents: {c} &amp; {d}", c=seats[1], d=seats[3]))
     if rnd.byes:
         if tour.format is Format.PAIRS:
-            out = [" &amp; ".join(short_name(names.get(u, "?"), 16) for u in tour.pairs[p])
-                   for p in rnd.byes]  # fmt: skip
+            out = [
+                " &amp; ".join(short_name(names.get(u, "?"), 16) for u in tour.pairs[p])
+                for p in rnd.byes
+            ]
         else:
             out = [short_name(names.get(u, "?"), 16) for u in rnd.byes]
         lines.append(t("Sitting out: {names}", names=", ".join(out)))
@@ -132,8 +137,11 @@ def standings_text(tour: Tournament, rows: list[Row], t: Translator) -> str:
         lines.append(t("The tournament was stopped."))
     elif tour.played:
         done = sum(r.finished for r in tour.played)
-        lines.append(t("<b>Standings</b> after round {n} of {total}", n=done, total=tour.rounds)
-                     if done else t("<b>Standings</b> · round 1 in play"))  # fmt: skip
+        lines.append(
+            t("<b>Standings</b> after round {n} of {total}", n=done, total=tour.rounds)
+            if done
+            else t("<b>Standings</b> · round 1 in play")
+        )
     shown = [(_points_line(row, t), _figures(row, t)) for row in rows]
     if all(visible(f"{head} · {figures}") <= LINE for head, figures in shown):
         lines += [f"{head} · {figures}" for head, figures in shown]
@@ -142,13 +150,21 @@ def standings_text(tour: Tournament, rows: list[Row], t: Translator) -> str:
     if rows:
         lines += legend_lines(rows, t)
     names = {e.user_id: e.name for e in tour.entrants}
-    absent = [f"{short_name(names.get(user, '?'), 16)} ({rnd.number})" for rnd in tour.played
-              for draw in rnd.tables for user in draw.no_shows]  # fmt: skip
+    absent = [
+        f"{short_name(names.get(user, '?'), 16)} ({rnd.number})"
+        for rnd in tour.played
+        for draw in rnd.tables
+        for user in draw.no_shows
+    ]
     if absent:
         lines.append("🤖 " + t("Did not come (round):"))
         lines += pack_lines(absent, ", ")
-    slow = [f"{short_name(names.get(user, '?'), 16)} ({rnd.number})" for rnd in tour.played
-            for draw in rnd.tables for user in draw.slow]  # fmt: skip
+    slow = [
+        f"{short_name(names.get(user, '?'), 16)} ({rnd.number})"
+        for rnd in tour.played
+        for draw in rnd.tables
+        for user in draw.slow
+    ]
     if slow:
         lines.append("🐢 " + t("Slow play (round):"))
         lines += pack_lines(slow, ", ")
@@ -159,8 +175,13 @@ def _points_line(row: Row, t: Translator) -> str:
     """``3. Аня — 4 очка``, the name cut (to 24 characters, or less) to fit a phone's row."""
     limit = 24
     while True:
-        head = t.n("{rank}. {name} — {count} pt", "{rank}. {name} — {count} pts", row.points,
-                   rank=row.rank, name=short_name(row.name, limit))  # fmt: skip
+        head = t.n(
+            "{rank}. {name} — {count} pt",
+            "{rank}. {name} — {count} pts",
+            row.points,
+            rank=row.rank,
+            name=short_name(row.name, limit),
+        )
         if visible(head) <= LINE or limit <= 8:
             return head
         limit -= visible(head) - LINE
@@ -182,15 +203,20 @@ def signed(value: int) -> str:
 
 def legend_lines(rows: list[Row], t: Translator) -> list[str]:
     """What the standings' figures mean, one per line (Buchholz only in ``pairs``)."""
-    lines = [t("pts: match points (win 2, draw 1)"),
-             t("±: card points taken minus given")]  # fmt: skip
+    lines = [t("pts: match points (win 2, draw 1)"), t("±: card points taken minus given")]
     if any(row.buchholz is not None for row in rows):
         lines.append(t("B: Buchholz, opponents' points"))
     return ["<i>" + line + "</i>" for line in lines]
 
 
-def table_invite_text(tour: Tournament, round_no: int, table_no: int,
-                      seats: list[int | None], user_id: int, t: Translator) -> str:  # fmt: skip
+def table_invite_text(
+    tour: Tournament,
+    round_no: int,
+    table_no: int,
+    seats: list[int | None],
+    user_id: int,
+    t: Translator,
+) -> str:
     """The private message to someone drawn to a table (issue #30 item 12): where, with
     whom (``seats``: the draw, seat by seat; ``None`` a computer's) and what to do — the one
     button under it (``invite_keyboard``) within 3 minutes."""
@@ -203,14 +229,22 @@ def table_invite_text(tour: Tournament, round_no: int, table_no: int,
 
     seat = seats.index(user_id)
     partner, left, right = seat + 2, seat + 1, seat + 3  # pairs: 0+2 against 1+3
-    return "\n".join([
-        t("🏆 Round {n}, table {table} is open in {chat}.", n=round_no, table=table_no,
-          chat=f"<b>{title}</b>"),
-        t("Your partner: {name}", name=name(partner)),
-        t("Opponents: {c} &amp; {d}", c=name(left), d=name(right)),
-        t("Press the button within 3 minutes to take your seat, or a computer plays for you "
-          "this round."),
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            t(
+                "🏆 Round {n}, table {table} is open in {chat}.",
+                n=round_no,
+                table=table_no,
+                chat=f"<b>{title}</b>",
+            ),
+            t("Your partner: {name}", name=name(partner)),
+            t("Opponents: {c} &amp; {d}", c=name(left), d=name(right)),
+            t(
+                "Press the button within 3 minutes to take your seat, or a computer plays for you "
+                "this round."
+            ),
+        ]
+    )
 
 
 def invite_keyboard(game_id: int, t: Translator) -> Keyboard:
@@ -220,42 +254,72 @@ def invite_keyboard(game_id: int, t: Translator) -> Keyboard:
 
 def seated_text(round_no: int, table_no: int, t: Translator) -> str:
     """What the invitation says once its button seated the person."""
-    return "✅ " + t("Round {n}, table {table}: you have your seat. Your cards will arrive "
-                     "here when the match starts.", n=round_no, table=table_no)  # fmt: skip
+    return "✅ " + t(
+        "Round {n}, table {table}: you have your seat. Your cards will arrive "
+        "here when the match starts.",
+        n=round_no,
+        table=table_no,
+    )
 
 
 def seat_answer(code: str, table_no: int, t: Translator) -> str:
     """The answer to the invitation's button (under Telegram's 200 characters): ``done``,
     ``seated`` (pressed again), ``late`` (the match began without them) or ``over``."""
     if code == "done":
-        return t("You have your seat at table {table}. Your cards will arrive here.",
-                 table=table_no)  # fmt: skip
+        return t(
+            "You have your seat at table {table}. Your cards will arrive here.", table=table_no
+        )
     if code == "seated":
-        return t("You already have your seat at table {table}: your cards arrive here.",
-                 table=table_no)  # fmt: skip
+        return t(
+            "You already have your seat at table {table}: your cards arrive here.", table=table_no
+        )
     if code == "late":
-        return t("Too late: the match at table {table} began without you, and a computer "
-                 "plays your seat this round. Your next invitation will come here.",
-                 table=table_no)  # fmt: skip
-    return t("The match at table {table} is over. Your next invitation will come here.",
-             table=table_no)  # fmt: skip
+        return t(
+            "Too late: the match at table {table} began without you, and a computer "
+            "plays your seat this round. Your next invitation will come here.",
+            table=table_no,
+        )
+    return t(
+        "The match at table {table} is over. Your next invitation will come here.", table=table_no
+    )
 
 
-def registered_text(tour: Tournament, t: Translator, *, reachable: bool,
-                    now: float | None = None, minute: float = 60.0) -> str:  # fmt: skip
+def registered_text(
+    tour: Tournament,
+    t: Translator,
+    *,
+    reachable: bool,
+    now: float | None = None,
+    minute: float = 60.0,
+) -> str:
     """The answer to Join (or Confirm) (issue #30 item 12): what happens next — when the
     draw is, and what the player gets then (under Telegram's 200 characters)."""
     if tour.starts_at is not None:
         left = max(1, math.ceil((tour.starts_at - (now or time.time())) / minute - 0.01))
-        when = t.n("You are in: the draw is in {count} minute.",
-                   "You are in: the draw is in {count} minutes.", left)  # fmt: skip
+        when = t.n(
+            "You are in: the draw is in {count} minute.",
+            "You are in: the draw is in {count} minutes.",
+            left,
+        )
     else:
         when = t("You are in: the draw is when the creator presses Start.")
     if not reachable:
-        return when + " " + t("Open our private chat (press Start there): your table's "
-                              "invitation will come there.")  # fmt: skip
-    return when + " " + t("Then I write to you privately: your table, partner and "
-                          "opponents, and a button to take your seat.")  # fmt: skip
+        return (
+            when
+            + " "
+            + t(
+                "Open our private chat (press Start there): your table's "
+                "invitation will come there."
+            )
+        )
+    return (
+        when
+        + " "
+        + t(
+            "Then I write to you privately: your table, partner and "
+            "opponents, and a button to take your seat."
+        )
+    )
 
 
 def topic_name(round_no: int, table_no: int, t: Translator) -> str:

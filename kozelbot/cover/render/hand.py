@@ -22,8 +22,11 @@ def hand_text(table: Table, state: CoverState, seat: int, t: Translator) -> str:
     view = state.view_for(seat)
     if table.status is not TableStatus.PLAYING or view.phase in (Phase.DEALING, Phase.OVER):
         return over_text(table, view.game_no, state.over, t)
-    head = [escape(title(t)), t("game {n}", n=view.game_no + 1),
-            t("trump {suit}", suit=view.trump.symbol)]  # fmt: skip
+    head = [
+        escape(title(t)),
+        t("game {n}", n=view.game_no + 1),
+        t("trump {suit}", suit=view.trump.symbol),
+    ]
     if table.chat_title:  # last: a long group name goes to a line of its own
         head.append(escape(table.chat_title))
     lines = [chain(head)]
@@ -69,8 +72,9 @@ def prompt(view: View, legal: list[Action], mine: bool, t: Translator) -> str | 
     if mine and view.phase is Phase.LEAD:
         return t("Your lead: select 1–6 cards of one suit, then Lead.")
     if mine and view.phase is Phase.ANSWER and view.surplus and not beats:
-        return t.n("Discard {count} card face down.", "Discard {count} cards face down.",
-                   view.surplus)  # fmt: skip
+        return t.n(
+            "Discard {count} card face down.", "Discard {count} cards face down.", view.surplus
+        )
     if mine and view.phase is Phase.ANSWER and view.surplus and one:
         return t.n(
             "Beat the stack, or discard {count} card face down.",
@@ -86,8 +90,11 @@ def prompt(view: View, legal: list[Action], mine: bool, t: Translator) -> str | 
     if mine and view.phase is Phase.ANSWER:
         return t("Beat the stack, or pass.") if one else t("Beat every stack, or pass.")
     if mine and view.phase is Phase.REBEAT:
-        return (t("Beat your stack again, or press Done.") if one
-                else t("Beat your stacks again, or press Done."))  # fmt: skip
+        return (
+            t("Beat your stack again, or press Done.")
+            if one
+            else t("Beat your stacks again, or press Done.")
+        )
     if view.level_count:
         return t.n(
             "Levelling: add {count} card face down.",

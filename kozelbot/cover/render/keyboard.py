@@ -37,9 +37,10 @@ def _sorted(hand: tuple[Card, ...], view: View) -> list[Card]:
     return sorted(
         hand,
         key=lambda c: (
-            0 if c.suit is view.trump else 1 + SUIT_ORDER.index(c.suit), -RANK_OF[c.rank]
+            0 if c.suit is view.trump else 1 + SUIT_ORDER.index(c.suit),
+            -RANK_OF[c.rank],
         ),
-    )  # fmt: skip
+    )
 
 
 def hand_keyboard(
@@ -56,10 +57,12 @@ def hand_keyboard(
     gid, game_no = table.game_id, view.game_no
     cards = _sorted(view.hand, view)
     buttons = [
-        Button((SELECTED if c in selected else "") + card_label(c, t),
-               SelectButton(gid, game_no, c).pack())
+        Button(
+            (SELECTED if c in selected else "") + card_label(c, t),
+            SelectButton(gid, game_no, c).pack(),
+        )
         for c in cards
-    ]  # fmt: skip
+    ]
     rows: list[tuple[Button, ...]] = [
         tuple(buttons[i : i + ROW_WIDTH]) for i in range(0, len(buttons), ROW_WIDTH)
     ]
@@ -80,8 +83,9 @@ def hand_keyboard(
         verbs.append(Button(t.p("otboy", "Done"), ActButton(gid, game_no, "otboy").pack()))
     for action in legal:
         if isinstance(action, Claim):
-            verbs.append(Button(t("I have {n}", n=action.count),
-                                ActButton(gid, game_no, str(action)).pack()))  # fmt: skip
+            verbs.append(
+                Button(t("I have {n}", n=action.count), ActButton(gid, game_no, str(action)).pack())
+            )
     if verbs:
         rows += [tuple(verbs[i : i + 3]) for i in range(0, len(verbs), 3)]
     return tuple(rows)

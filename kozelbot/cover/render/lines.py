@@ -47,8 +47,9 @@ def _versus(parts: Sequence[str]) -> str:
     return " — " if len(parts) == 2 else " · "
 
 
-def figures(label: Callable[[str], str], names: Sequence[str], values: Sequence[str],
-            sides: Sequence[int]) -> str:  # fmt: skip
+def figures(
+    label: Callable[[str], str], names: Sequence[str], values: Sequence[str], sides: Sequence[int]
+) -> str:
     """A line of every listed side's name with its own figure (``Аня+Вера: 81 — Борис+Глеб:
     39``), under ``label``."""
     parts = [figure(names[s], values[s]) for s in sides]

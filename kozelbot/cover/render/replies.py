@@ -30,8 +30,9 @@ def error_text(error: GameError, table: Table, t: Translator) -> str:
         if not names:
             return t("Not your turn.")
         named = and_list(names, t)
-        return t.n("It is {names}'s turn now.", "It is the turn of {names} now.", len(names),
-                   names=named)  # fmt: skip
+        return t.n(
+            "It is {names}'s turn now.", "It is the turn of {names} now.", len(names), names=named
+        )
     if isinstance(error, IllegalMove):
         return _refusal(error.reason, error.count, t)
     return t("That move is not allowed.")
@@ -70,8 +71,12 @@ def done_text(action: Any, t: Translator) -> str:
         return t("You led {cards}.", cards=cards_label(action.cards, t))
     if isinstance(action, Beat):
         cards = cards_label(action.cards, t)
-        return t.n("You beat it with {cards}.", "You beat them with {cards}.", len(action.cards),
-                   cards=cards)  # fmt: skip
+        return t.n(
+            "You beat it with {cards}.",
+            "You beat them with {cards}.",
+            len(action.cards),
+            cards=cards,
+        )
     if isinstance(action, Discard):
         return t.n(
             "You discarded {count} card face down.",
@@ -79,8 +84,11 @@ def done_text(action: Any, t: Translator) -> str:
             len(action.cards),
         )
     if isinstance(action, Level):
-        return t.n("You added {count} card face down.", "You added {count} cards face down.",
-                   len(action.cards))  # fmt: skip
+        return t.n(
+            "You added {count} card face down.",
+            "You added {count} cards face down.",
+            len(action.cards),
+        )
     if isinstance(action, Pass):
         return t("You pass.")
     if isinstance(action, Otboy):

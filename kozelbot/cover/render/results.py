@@ -27,23 +27,35 @@ def result_text(table: Table, result: DealScored, t: Translator) -> str:
     elif result.outcome in (Outcome.ACES, Outcome.SIXES):
         winners = [s for s in sides if result.award[s] == 0]
         people = sum(len(seats.members(s)) for s in winners)
-        four = (t("Game {n}: four aces in one hand!", n=n) if result.outcome == Outcome.ACES
-                else t("Game {n}: four sixes in one hand!", n=n))  # fmt: skip
+        four = (
+            t("Game {n}: four aces in one hand!", n=n)
+            if result.outcome == Outcome.ACES
+            else t("Game {n}: four sixes in one hand!", n=n)
+        )
         named = and_list([names[s] for s in winners], t)
-        lines = [four, t.n("{names} wins the match.", "{names} win the match.", people,
-                           names=named)]  # fmt: skip
+        lines = [
+            four,
+            t.n("{names} wins the match.", "{names} win the match.", people, names=named),
+        ]
     else:
-        lines = [figures(lambda s: t("Game {n}: {points}", n=n, points=s), names,
-                         [str(p) for p in result.points], sides)]  # fmt: skip
+        lines = [
+            figures(
+                lambda s: t("Game {n}: {points}", n=n, points=s),
+                names,
+                [str(p) for p in result.points],
+                sides,
+            )
+        ]
         if result.multiplier > 1:
             lines.append(t("Loser points ×{m} after eggs.", m=result.multiplier))
     out = set(result.details.get("out", ()))
     score = [
         f"{total}" + (f" (+{award})" if award else "") + (" 🚪" if not pairs and s in out else "")
         for s, (total, award) in enumerate(zip(result.score, result.award, strict=True))
-    ]  # fmt: skip
-    lines.append(figures(lambda s: t("Loser points: {score}", score=s), names, score,
-                         range(len(score))))  # fmt: skip
+    ]
+    lines.append(
+        figures(lambda s: t("Loser points: {score}", score=s), names, score, range(len(score)))
+    )
     return "\n".join(lines)
 
 
@@ -54,10 +66,12 @@ def match_over_text(table: Table, over: MatchOver, t: Translator) -> str:
     losers = [s for s in range(len(names)) if s != over.winner]
     people = sum(len(seats.members(s)) for s in losers)
     named = and_list([names[s] for s in losers], t)
-    return "\n".join([
-        "🏆 " + t("{winner} won the match.", winner=names[over.winner]),
-        t.n("{losers} is the kozel 🐐", "{losers} are the kozly 🐐", people, losers=named),
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            "🏆 " + t("{winner} won the match.", winner=names[over.winner]),
+            t.n("{losers} is the kozel 🐐", "{losers} are the kozly 🐐", people, losers=named),
+        ]
+    )
 
 
 def deal_over_text(deal_no: int, t: Translator) -> str:

@@ -43,18 +43,28 @@ def rules_text(t: Translator) -> str:
     return "\n".join(
         [
             "<b>" + escape(title(t)) + "</b>",
-            t("2 to 4 players, in pairs or each for self; 36 cards; 6 (classic) or 4 (quick) "
-              "in hand, refilled from the talon. Order: 6 7 8 9 J Q K 10 A."),
-            t("Lead 1–6 cards of one suit. To beat, put a higher card on every stack (a higher "
-              "one of the suit, or a trump). Whoever holds more cards than the last beater "
-              "beats or discards the difference face down."),
-            t("Classic: the last beater may beat again or end the round (Done). Quick: one "
-              "answer each."),
-            t("The last beater takes the trick; players above the smallest hand add cards to "
-              "it; then everyone draws. The last card of the talon shows the next trump."),
+            t(
+                "2 to 4 players, in pairs or each for self; 36 cards; 6 (classic) or 4 (quick) "
+                "in hand, refilled from the talon. Order: 6 7 8 9 J Q K 10 A."
+            ),
+            t(
+                "Lead 1–6 cards of one suit. To beat, put a higher card on every stack (a higher "
+                "one of the suit, or a trump). Whoever holds more cards than the last beater "
+                "beats or discards the difference face down."
+            ),
+            t(
+                "Classic: the last beater may beat again or end the round (Done). Quick: one "
+                "answer each."
+            ),
+            t(
+                "The last beater takes the trick; players above the smallest hand add cards to "
+                "it; then everyone draws. The last card of the talon shows the next trump."
+            ),
             t("With 4+ cards of a suit, claim the lead («I have N») before you act."),
-            t("Loser points: 61+ → 0, 31–60 → 2, 1–30 → 4, 0 → 6; eggs double them. Four aces "
-              "or four sixes win at once. Pairs: the first side to 12 loses; each for self: at "
-              "12 you are out, the last one left wins."),
+            t(
+                "Loser points: 61+ → 0, 31–60 → 2, 1–30 → 4, 0 → 6; eggs double them. Four aces "
+                "or four sixes win at once. Pairs: the first side to 12 loses; each for self: at "
+                "12 you are out, the last one left wins."
+            ),
         ]
-    )  # fmt: skip
+    )

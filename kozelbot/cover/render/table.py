@@ -53,15 +53,21 @@ def table_text(table: Table, state: CoverState, t: Translator) -> str:
     view = state.view_for(None)
     pairs = view.rules.pairs
     names = side_names(table, view.rules.sides, pairs, t)
-    head = ["🐐 " + t("Game {n}", n=view.game_no + 1), t("trump {suit}", suit=view.trump.symbol),
-            escape(title(t))]  # fmt: skip
+    head = [
+        "🐐 " + t("Game {n}", n=view.game_no + 1),
+        t("trump {suit}", suit=view.trump.symbol),
+        escape(title(t)),
+    ]
     if view.multiplier > 1:
         head.append(t("×{m} after eggs", m=view.multiplier))
     lines = [chain(head)]
-    score = [f"{view.score[s]}" + (" 🚪" if not pairs and s in view.out else "")
-             for s in range(len(view.score))]  # fmt: skip
-    lines.append(figures(lambda s: t("Loser points: {score}", score=s), names, score,
-                         sides_of(view)))  # fmt: skip
+    score = [
+        f"{view.score[s]}" + (" 🚪" if not pairs and s in view.out else "")
+        for s in range(len(view.score))
+    ]
+    lines.append(
+        figures(lambda s: t("Loser points: {score}", score=s), names, score, sides_of(view))
+    )
     lines.append(_talon_line(view, t))
     trump = trump_line(view, t)
     if trump:
@@ -87,18 +93,31 @@ def table_text(table: Table, state: CoverState, t: Translator) -> str:
         }.get(view.phase)
         if what:
             lines.append(what)
-    sizes = [figure(seat_name(table, s, t), view.hand_sizes[s]) for s in view.in_play
-             if view.hand_sizes]  # fmt: skip
+    sizes = [
+        figure(seat_name(table, s, t), view.hand_sizes[s]) for s in view.in_play if view.hand_sizes
+    ]
     if sizes:
         lines.append(fit(lambda s: t("Cards in hand: {sizes}", sizes=s), sizes))
     scored = view.last_result
     if view.phase in (Phase.DEALING, Phase.OVER) and scored and scored.deal_no == view.game_no:
-        lines.append(figures(lambda s: t("Points this game: {points}", points=s), names,
-                             [str(p) for p in scored.points], played(scored)))  # fmt: skip
+        lines.append(
+            figures(
+                lambda s: t("Points this game: {points}", points=s),
+                names,
+                [str(p) for p in scored.points],
+                played(scored),
+            )
+        )
     elif view.open_points:
         in_play = [s for s in sides_of(view) if pairs or s in view.in_play]
-        lines.append(figures(lambda s: t("Open card points: {points}", points=s), names,
-                             [str(p) for p in view.open_points], in_play))  # fmt: skip
+        lines.append(
+            figures(
+                lambda s: t("Open card points: {points}", points=s),
+                names,
+                [str(p) for p in view.open_points],
+                in_play,
+            )
+        )
     ended = ended_line(table, t)
     if ended is not None:
         lines.append(ended)
@@ -107,8 +126,13 @@ def table_text(table: Table, state: CoverState, t: Translator) -> str:
 
 def _head(result: DealScored, t: Translator) -> str:
     trump = Suit(result.details["trump"]).symbol if result.details.get("trump") else "—"
-    return chain(["🐐 " + t("Game {n}", n=result.deal_no + 1), t("trump {suit}", suit=trump),
-                  escape(title(t))])  # fmt: skip
+    return chain(
+        [
+            "🐐 " + t("Game {n}", n=result.deal_no + 1),
+            t("trump {suit}", suit=trump),
+            escape(title(t)),
+        ]
+    )
 
 
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
@@ -124,9 +148,14 @@ def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
         shown = ["→".join(card_label(Card.parse(c), t) for c in stack) for stack in stacks]
         if details.get("last_face_down"):
             shown.append(f"{FACE_DOWN}×{int(details['last_face_down'])}")
-        lines.append(fit(lambda s: t("Last trick — {name}: {stacks}", name=taker, stacks=s),
-                         shown))  # fmt: skip
-    lines.append(figures(lambda s: t("Points this game: {points}", points=s), names,
-                         [str(p) for p in result.points], played(result)))  # fmt: skip
+        lines.append(fit(lambda s: t("Last trick — {name}: {stacks}", name=taker, stacks=s), shown))
+    lines.append(
+        figures(
+            lambda s: t("Points this game: {points}", points=s),
+            names,
+            [str(p) for p in result.points],
+            played(result),
+        )
+    )
     lines.append(t("This game is over."))
     return "\n".join(lines)

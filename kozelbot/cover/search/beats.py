@@ -47,14 +47,17 @@ MATCH = _match_table()
 ``cards`` (a disjoint chunk) cover, one card each."""
 PLAIN_SHIFTS: tuple[tuple[int, ...], ...] = tuple(
     tuple(shift for suit, shift in enumerate(SHIFT) if suit != trump) for trump in range(4)
-)  # fmt: skip
+)
 """For each trump, where the plain suits' chunks start."""
 
 BEATERS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sum(BIT[card] for card, tops in covers(SUITS[trump], bool(poshka)).items()
-              if top in tops) for top in CARDS_BY_INDEX)
-    for trump in range(4) for poshka in range(2)
-)  # fmt: skip
+    tuple(
+        sum(BIT[card] for card, tops in covers(SUITS[trump], bool(poshka)).items() if top in tops)
+        for top in CARDS_BY_INDEX
+    )
+    for trump in range(4)
+    for poshka in range(2)
+)
 """``BEATERS[trump * 2 + poshka][i]``: the cards that cover card ``i`` (``strength.covers``
 as piles): a single stack is beaten by any one of them."""
 

@@ -67,8 +67,11 @@ def from_public(public: Public, hidden: Hidden) -> Position:
     the deck exactly once)."""
     rules = public.rules
     players = rules.players
-    if (len(hidden.hands) != players or len(hidden.face_down) != players
-            or len(hidden.taken) != rules.sides):  # fmt: skip
+    if (
+        len(hidden.hands) != players
+        or len(hidden.face_down) != players
+        or len(hidden.taken) != rules.sides
+    ):
         raise ValueError("hidden cards for the wrong number of seats or sides")
     if frozenset(hidden.hands[public.seat]) != public.hand:
         raise ValueError("the seat's own hand differs")
@@ -82,8 +85,14 @@ def from_public(public: Public, hidden: Hidden) -> Position:
         raise ValueError("face-down counts differ")
     if tuple(len(cards) for cards in hidden.taken) != public.face_down_taken:
         raise ValueError("face-down counts of the tricks taken differ")
-    piles = [*hidden.hands, hidden.talon, *hidden.face_down, *hidden.taken, public.table,
-             public.seen]  # fmt: skip
+    piles = [
+        *hidden.hands,
+        hidden.talon,
+        *hidden.face_down,
+        *hidden.taken,
+        public.table,
+        public.seen,
+    ]
     whole = 0
     count = 0
     for pile in piles:
@@ -118,8 +127,9 @@ def from_public(public: Public, hidden: Hidden) -> Position:
         pos.tops = mask_of(public.tops)
         pos.table = mask_of(public.table)
         pos.down = _union(face_down)
-        pos.given = [mask_of(shown) | down
-                     for shown, down in zip(public.shown, face_down, strict=True)]  # fmt: skip
+        pos.given = [
+            mask_of(shown) | down for shown, down in zip(public.shown, face_down, strict=True)
+        ]
     pos.answered = _seats(public.answered)
     pos.discarded = _seats(public.discarded)
     pos.acted = _seats(public.acted)

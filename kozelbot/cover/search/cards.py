@@ -25,8 +25,9 @@ ALL = (1 << 36) - 1
 
 BIT: dict[Card, int] = {
     Card(rank, suit): 1 << (SHIFT[s] + r)
-    for s, suit in enumerate(SUITS) for r, rank in enumerate(ORDER)
-}  # fmt: skip
+    for s, suit in enumerate(SUITS)
+    for r, rank in enumerate(ORDER)
+}
 """Each card's bit."""
 CARD: dict[int, Card] = {bit: card for card, bit in BIT.items()}
 """The card of each bit."""
@@ -41,12 +42,12 @@ SIXES = sum(BIT[Card(Rank.SIX, suit)] for suit in SUITS)
 _RANK_POINTS = tuple(rank.points for rank in ORDER)
 POINTS9: tuple[int, ...] = tuple(
     sum(_RANK_POINTS[r] for r in range(9) if chunk >> r & 1) for chunk in range(512)
-)  # fmt: skip
+)
 """Card points of every chunk (points depend on the rank only)."""
 BITS9: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
     tuple(tuple(1 << (SHIFT[s] + r) for r in range(9) if chunk >> r & 1) for chunk in range(512))
     for s in range(4)
-)  # fmt: skip
+)
 """For each suit and chunk, the single-card bits of that chunk in place, low first."""
 
 
@@ -69,20 +70,32 @@ def suit_subsets(suit: int, chunk: int) -> tuple[int, ...]:
 
 def points(mask: int) -> int:
     """The card points of a pile."""
-    return (POINTS9[mask & CHUNK] + POINTS9[mask >> 9 & CHUNK] + POINTS9[mask >> 18 & CHUNK]
-            + POINTS9[mask >> 27])  # fmt: skip
+    return (
+        POINTS9[mask & CHUNK]
+        + POINTS9[mask >> 9 & CHUNK]
+        + POINTS9[mask >> 18 & CHUNK]
+        + POINTS9[mask >> 27]
+    )
 
 
 def bits(mask: int) -> tuple[int, ...]:
     """The single-card bits of a pile, low first."""
-    return (BITS9[0][mask & CHUNK] + BITS9[1][mask >> 9 & CHUNK] + BITS9[2][mask >> 18 & CHUNK]
-            + BITS9[3][mask >> 27])  # fmt: skip
+    return (
+        BITS9[0][mask & CHUNK]
+        + BITS9[1][mask >> 9 & CHUNK]
+        + BITS9[2][mask >> 18 & CHUNK]
+        + BITS9[3][mask >> 27]
+    )
 
 
 def longest(mask: int) -> int:
     """The most cards of one suit in a pile."""
-    return max((mask & CHUNK).bit_count(), (mask >> 9 & CHUNK).bit_count(),
-               (mask >> 18 & CHUNK).bit_count(), (mask >> 27).bit_count())  # fmt: skip
+    return max(
+        (mask & CHUNK).bit_count(),
+        (mask >> 9 & CHUNK).bit_count(),
+        (mask >> 18 & CHUNK).bit_count(),
+        (mask >> 27).bit_count(),
+    )
 
 
 def mask_of(cards: Iterable[Card]) -> int:

@@ -14,8 +14,23 @@ from kozelbot.cover.vocabulary import Outcome
 Saved = tuple[int, int, int, int, int, int, int, int, int, int, int, int, int]
 """The round's registers before a move (``Fields._registers``)."""
 Ints = tuple[int, ...]
-More = tuple[int, int, int, int, int, int, int, bool, bool, "tuple[Outcome, int] | None", Ints,
-             Ints, Ints, Ints, Ints]  # fmt: skip
+More = tuple[
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    int,
+    bool,
+    bool,
+    "tuple[Outcome, int] | None",
+    Ints,
+    Ints,
+    Ints,
+    Ints,
+    Ints,
+]
 """What a round's end, the draw or a claim changes beyond the registers (``Flow._save``)."""
 
 
@@ -31,23 +46,71 @@ def _seating(rules: CoverRules, out: tuple[int, ...]) -> Seating:
     players = rules.players
     seats = tuple(seat for seat in range(players) if seat not in out)
     clockwise = tuple(tuple(rules.seats.clockwise(seat, seats)) for seat in range(players))
-    circle = tuple(tuple(rules.seats.clockwise(rules.seats.after(seat), seats))
-                   for seat in range(players))  # fmt: skip
-    return (tuple(rules.side_of(seat) for seat in range(players)), tuple(sorted(out)), seats,
-            sum(1 << seat for seat in seats), clockwise, circle)  # fmt: skip
+    circle = tuple(
+        tuple(rules.seats.clockwise(rules.seats.after(seat), seats)) for seat in range(players)
+    )
+    return (
+        tuple(rules.side_of(seat) for seat in range(players)),
+        tuple(sorted(out)),
+        seats,
+        sum(1 << seat for seat in seats),
+        clockwise,
+        circle,
+    )
 
 
 class Fields:
     """What a position holds: every field a plain int, a tuple or a short list of ints."""
 
     __slots__ = (
-        "_saved", "_undo", "acted", "answered", "bottom_shown", "circle", "claim_count",
-        "claim_from", "claim_seat", "classic", "clockwise", "discarded", "down", "drawn",
-        "drawn_none", "eggs", "first_leader", "four", "given", "hand_size", "hands", "in_play",
-        "last_beater", "last_taker", "leader", "level", "out", "over", "phase", "players",
-        "points", "poshka", "responded", "rules", "score", "seats", "side", "table", "taker",
-        "talon", "talon_prefix", "tops", "tpos", "trick", "tricks", "trump", "turn",
-    )  # fmt: skip
+        "_saved",
+        "_undo",
+        "acted",
+        "answered",
+        "bottom_shown",
+        "circle",
+        "claim_count",
+        "claim_from",
+        "claim_seat",
+        "classic",
+        "clockwise",
+        "discarded",
+        "down",
+        "drawn",
+        "drawn_none",
+        "eggs",
+        "first_leader",
+        "four",
+        "given",
+        "hand_size",
+        "hands",
+        "in_play",
+        "last_beater",
+        "last_taker",
+        "leader",
+        "level",
+        "out",
+        "over",
+        "phase",
+        "players",
+        "points",
+        "poshka",
+        "responded",
+        "rules",
+        "score",
+        "seats",
+        "side",
+        "table",
+        "taker",
+        "talon",
+        "talon_prefix",
+        "tops",
+        "tpos",
+        "trick",
+        "tricks",
+        "trump",
+        "turn",
+    )
 
     # -- the table: fixed for the game
     rules: CoverRules
@@ -177,13 +240,39 @@ class Fields:
     def snapshot(self) -> tuple[object, ...]:
         """Everything that decides the rest of the game, to compare positions (tests): two
         positions with equal snapshots play on alike."""
-        return (self.phase, tuple(self.hands), tuple(self.given), self.talon[self.tpos:],
-                self.trump, self.bottom_shown, tuple(self.points), tuple(self.tricks),
-                self._registers(), self.first_leader, self.claim_seat, self.claim_count,
-                self.taker, self.last_taker, self.over, self.four)  # fmt: skip
+        return (
+            self.phase,
+            tuple(self.hands),
+            tuple(self.given),
+            self.talon[self.tpos :],
+            self.trump,
+            self.bottom_shown,
+            tuple(self.points),
+            tuple(self.tricks),
+            self._registers(),
+            self.first_leader,
+            self.claim_seat,
+            self.claim_count,
+            self.taker,
+            self.last_taker,
+            self.over,
+            self.four,
+        )
 
     def _registers(self) -> Saved:
         """The round's registers, as ``make`` keeps them for ``unmake``."""
-        return (self.phase, self.leader, self.last_beater, self.turn, self.tops, self.table,
-                self.down, self.answered, self.discarded, self.acted, self.responded,
-                self.level, self.trick)  # fmt: skip
+        return (
+            self.phase,
+            self.leader,
+            self.last_beater,
+            self.turn,
+            self.tops,
+            self.table,
+            self.down,
+            self.answered,
+            self.discarded,
+            self.acted,
+            self.responded,
+            self.level,
+            self.trick,
+        )

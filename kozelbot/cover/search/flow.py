@@ -22,10 +22,23 @@ class Flow(Fields):
 
     def _save(self) -> None:
         """Keep what a round's end, the draw or a claim changes beyond the registers."""
-        self._saved = (self.first_leader, self.claim_seat, self.claim_count, self.taker,
-                       self.last_taker, self.tpos, self.trump, self.bottom_shown, self.over,
-                       self.four, self.drawn, tuple(self.hands), tuple(self.given),
-                       tuple(self.points), tuple(self.tricks))  # fmt: skip
+        self._saved = (
+            self.first_leader,
+            self.claim_seat,
+            self.claim_count,
+            self.taker,
+            self.last_taker,
+            self.tpos,
+            self.trump,
+            self.bottom_shown,
+            self.over,
+            self.four,
+            self.drawn,
+            tuple(self.hands),
+            tuple(self.given),
+            tuple(self.points),
+            tuple(self.tricks),
+        )
 
     # -- the flow of a round -----------------------------------------------------------
 

@@ -52,15 +52,27 @@ def legal(pos: Position, seat: int) -> list[int]:
                 pile = hand & BEATERS[pos.trump * 2 + pos.poshka][tops.bit_length() - 1]
                 if pile:
                     beat = base | BEAT << KIND_SHIFT
-                    found += [beat | card for card in (
-                        BITS9[0][pile & CHUNK] + BITS9[1][pile >> 9 & CHUNK]
-                        + BITS9[2][pile >> 18 & CHUNK] + BITS9[3][pile >> 27])]  # fmt: skip
+                    found += [
+                        beat | card
+                        for card in (
+                            BITS9[0][pile & CHUNK]
+                            + BITS9[1][pile >> 9 & CHUNK]
+                            + BITS9[2][pile >> 18 & CHUNK]
+                            + BITS9[3][pile >> 27]
+                        )
+                    ]
         need = hand.bit_count() - pos.hands[pos.last_beater].bit_count()
         if need == 1:  # ``face_down``, inline: the common case
             discard = base | DISCARD << KIND_SHIFT
-            found += [discard | card for card in (
-                BITS9[0][hand & CHUNK] + BITS9[1][hand >> 9 & CHUNK]
-                + BITS9[2][hand >> 18 & CHUNK] + BITS9[3][hand >> 27])]  # fmt: skip
+            found += [
+                discard | card
+                for card in (
+                    BITS9[0][hand & CHUNK]
+                    + BITS9[1][hand >> 9 & CHUNK]
+                    + BITS9[2][hand >> 18 & CHUNK]
+                    + BITS9[3][hand >> 27]
+                )
+            ]
         elif need > 0:
             found += face_down(hand, need, base | DISCARD << KIND_SHIFT)
         else:

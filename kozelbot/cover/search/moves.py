@@ -59,8 +59,15 @@ def action(move: int) -> Action:
     return Claim(pile)
 
 
-_KINDS: dict[type[Action], int] = {Lead: LEAD, Beat: BEAT, Discard: DISCARD, Level: LEVEL,
-                                   Pass: PASS, Otboy: OTBOY, Claim: CLAIM}  # fmt: skip
+_KINDS: dict[type[Action], int] = {
+    Lead: LEAD,
+    Beat: BEAT,
+    Discard: DISCARD,
+    Level: LEVEL,
+    Pass: PASS,
+    Otboy: OTBOY,
+    Claim: CLAIM,
+}
 
 
 def move_of(seat: int, action: Action) -> int:

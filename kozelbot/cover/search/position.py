@@ -73,9 +73,21 @@ class Position(Flow):
     def make(self, move: int) -> None:
         """Play a legal move (unchecked: ``legal`` gives them) and what follows it."""
         # the registers (``_registers``), written out: this is the hot path
-        saved = (self.phase, self.leader, self.last_beater, self.turn, self.tops, self.table,
-                 self.down, self.answered, self.discarded, self.acted, self.responded,
-                 self.level, self.trick)  # fmt: skip
+        saved = (
+            self.phase,
+            self.leader,
+            self.last_beater,
+            self.turn,
+            self.tops,
+            self.table,
+            self.down,
+            self.answered,
+            self.discarded,
+            self.acted,
+            self.responded,
+            self.level,
+            self.trick,
+        )
         self._saved = None
         kind = move >> KIND_SHIFT & 7
         seat = move >> SEAT_SHIFT
@@ -133,9 +145,23 @@ class Position(Flow):
         """Take back the last move made, and everything that followed it."""
         move, saved, more = self._undo.pop()
         if more is not None:
-            (self.first_leader, self.claim_seat, self.claim_count, self.taker,
-             self.last_taker, self.tpos, self.trump, self.bottom_shown, self.over, self.four,
-             self.drawn, hands, given, points, tricks) = more  # fmt: skip
+            (
+                self.first_leader,
+                self.claim_seat,
+                self.claim_count,
+                self.taker,
+                self.last_taker,
+                self.tpos,
+                self.trump,
+                self.bottom_shown,
+                self.over,
+                self.four,
+                self.drawn,
+                hands,
+                given,
+                points,
+                tricks,
+            ) = more
             self.hands[:] = hands
             self.given[:] = given
             self.points[:] = points
@@ -147,9 +173,21 @@ class Position(Flow):
             self.given[seat] ^= move & ALL
         elif kind == LEVEL:
             self.hands[move >> SEAT_SHIFT] ^= move & ALL
-        (self.phase, self.leader, self.last_beater, self.turn, self.tops, self.table,
-         self.down, self.answered, self.discarded, self.acted, self.responded, self.level,
-         self.trick) = saved  # fmt: skip
+        (
+            self.phase,
+            self.leader,
+            self.last_beater,
+            self.turn,
+            self.tops,
+            self.table,
+            self.down,
+            self.answered,
+            self.discarded,
+            self.acted,
+            self.responded,
+            self.level,
+            self.trick,
+        ) = saved
 
     @property
     def depth(self) -> int:

@@ -145,8 +145,9 @@ def public_facts(state: CoverState, seat: int) -> Public:
         shown += [c for a in trace["actions"] if a["type"] == "beat" for c in _parse(a["cards"])]
         seen.update(shown)
         open_points[side] += sum(card.points for card in shown)
-        face_down_taken[side] += sum(len(a["cards"]) for a in trace["actions"]
-                                     if a["type"] == "discard")  # fmt: skip
+        face_down_taken[side] += sum(
+            len(a["cards"]) for a in trace["actions"] if a["type"] == "discard"
+        )
         face_down_taken[side] += sum(len(entry["cards"]) for entry in trace["levelling"])
     shown_by: list[set[Card]] = [set() for _ in range(state.players)]
     for move in rnd.moves:

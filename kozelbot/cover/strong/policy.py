@@ -19,8 +19,12 @@ _CARDS = (1 << 36) - 1
 
 
 def points(pile: int) -> int:
-    return (POINTS9[pile & CHUNK] + POINTS9[pile >> 9 & CHUNK] + POINTS9[pile >> 18 & CHUNK]
-            + POINTS9[pile >> 27 & CHUNK])  # fmt: skip
+    return (
+        POINTS9[pile & CHUNK]
+        + POINTS9[pile >> 9 & CHUNK]
+        + POINTS9[pile >> 18 & CHUNK]
+        + POINTS9[pile >> 27 & CHUNK]
+    )
 
 
 def cost(pile: int, trump: int) -> int:
@@ -68,8 +72,11 @@ def rule_move(pos: Position, seat: int, moves: list[int]) -> int:
     if beats and not partner:
         cheapest = min(beats, key=lambda m: cost(m & _CARDS, trump))
         pile = cheapest & _CARDS
-        if (points(pos.table) >= WORTH_BEATING or discards
-                or (not points(pile) and not pile >> SHIFT[trump] & CHUNK)):  # fmt: skip
+        if (
+            points(pos.table) >= WORTH_BEATING
+            or discards
+            or (not points(pile) and not pile >> SHIFT[trump] & CHUNK)
+        ):
             return cheapest
     if discards:
         return min(discards, key=lambda m: cost(m & _CARDS, trump))

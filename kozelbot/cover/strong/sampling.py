@@ -24,8 +24,10 @@ def sample(public: Public, rng: random.Random) -> Hidden:
         at += count
         return taken
 
-    hands = tuple(tuple(public.hand) if seat == public.seat else take(size)
-                  for seat, size in enumerate(public.hand_sizes))  # fmt: skip
+    hands = tuple(
+        tuple(public.hand) if seat == public.seat else take(size)
+        for seat, size in enumerate(public.hand_sizes)
+    )
     talon = take(public.talon - bottom)
     if bottom and public.bottom is not None:
         talon += (public.bottom,)

@@ -75,8 +75,10 @@ def game_error_text(error: GameError, table: Table, t: Translator) -> str:
             return t("A trump was led — play a trump: {cards}", cards=legal)
         return t("Follow suit {suit}: {cards}", suit=error.led.symbol, cards=legal)
     if isinstance(error, TrumpLeadBanned):
-        return t("Your pair may not lead a trump now; you may lead: {cards}",
-                 cards=cards_label(error.legal, t))  # fmt: skip
+        return t(
+            "Your pair may not lead a trump now; you may lead: {cards}",
+            cards=cards_label(error.legal, t),
+        )
     if isinstance(error, NotAllowed):
         if error.legal:
             return t("Not that card now: {cards}", cards=cards_label(error.legal, t))

@@ -34,8 +34,11 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
     if table.status is not TableStatus.PLAYING or view.phase not in IN_DEAL:
         return over_text(table, view.deal_no, state.over, t)
     trump = view.trump_suit.symbol if view.trump_suit else "—"
-    head = [escape(variant_title(table.variant, t)), t("deal {n}", n=view.deal_no + 1),
-            t("trump {suit}", suit=trump)]  # fmt: skip
+    head = [
+        escape(variant_title(table.variant, t)),
+        t("deal {n}", n=view.deal_no + 1),
+        t("trump {suit}", suit=trump),
+    ]
     if table.chat_title:  # last: a long group name goes to a row of its own
         head.append(escape(table.chat_title))
     lines = pack_lines(head)
@@ -48,11 +51,11 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
         if handoff.to == seat and handoff.cards:
             lines.append(t("Your partner handed you {card}.", card=cards_label(handoff.cards, t)))
         elif handoff.giver == seat and handoff.returned:
-            lines.append(t("Your partner returned {card}.",
-                           card=cards_label(handoff.returned, t)))  # fmt: skip
+            lines.append(t("Your partner returned {card}.", card=cards_label(handoff.returned, t)))
         elif handoff.giver == seat and handoff.cards:
-            lines.append(t("You handed {card} to your partner.",
-                           card=cards_label(handoff.cards, t)))  # fmt: skip
+            lines.append(
+                t("You handed {card} to your partner.", card=cards_label(handoff.cards, t))
+            )
     if view.hidden_turn:
         lines.append(waiting_line(view, t))  # the same line for everyone (hidden steps)
     mine = seat in view.to_act
@@ -85,16 +88,21 @@ def _prompt(table: Table, view: View, seat: int, mine: bool, t: Translator) -> l
     if phase is Phase.REDEAL:
         if view.rules.redeal_limit is not None:
             return [t("Your hand allows a redeal demand: demand one or play on?")]
-        return [t("Your hand has under {n} points: ask for a redeal or play on?",
-                  n=view.rules.redeal_below)]  # fmt: skip
+        return [
+            t(
+                "Your hand has under {n} points: ask for a redeal or play on?",
+                n=view.rules.redeal_below,
+            )
+        ]
     if phase is Phase.CALL:
         return _call_prompt(t)
     if phase is Phase.HANDOFF:
         return ["👉 " + _handoff_prompt(view, seat, t)]
     if phase is Phase.BLIND:
         if seat == view.first_leader:
-            return ["👉 " + t("Hvalyonka: you are the praised player — lead a plain card face "
-                             "down.")]  # fmt: skip
+            return [
+                "👉 " + t("Hvalyonka: you are the praised player — lead a plain card face down.")
+            ]
         return ["👉 " + t("Hvalyonka: play any card face down — the lead is hidden.")]
     if view.trick:
         lines = fit_line("👉 " + t("Your turn. On the table:"), on_table(table, view, t))
@@ -128,40 +136,57 @@ def _call_prompt(t: Translator) -> list[str]:
     """Sixes: the first leader's call, with what each hvalyonka is (RULES.md §1.3)."""
     return [
         "👉 " + t("You lead this deal: a plain deal, or call a hvalyonka?"),
-        t("A hvalyonka draws the first trick from the deck; then everyone is dealt up to 8 "
-          "cards:"),
-        "• " + t("shtany: a card from the top and one from the bottom of the deck — aces and "
-                 "trumps stay in the hand, the first other card is played;"),
+        t("A hvalyonka draws the first trick from the deck; then everyone is dealt up to 8 cards:"),
+        "• "
+        + t(
+            "shtany: a card from the top and one from the bottom of the deck — aces and "
+            "trumps stay in the hand, the first other card is played;"
+        ),
         "• " + t("double shtany: the same, two from the top and two from the bottom;"),
-        "• " + t("mirror: one card at a time from the bottom — trumps stay in the hand, the "
-                 "first plain card is played face up."),
-    ]  # fmt: skip
+        "• "
+        + t(
+            "mirror: one card at a time from the bottom — trumps stay in the hand, the "
+            "first plain card is played face up."
+        ),
+    ]
 
 
 def _handoff_prompt(view: View, seat: int, t: Translator) -> str:
     """The hand-off question for the seat it asks."""
     if view.returning == seat:
-        owed = next((len(h.cards) - len(h.returned) for h in view.handoffs
-                     if h.to == seat and h.step == "return"), 1)  # fmt: skip
+        owed = next(
+            (
+                len(h.cards) - len(h.returned)
+                for h in view.handoffs
+                if h.to == seat and h.step == "return"
+            ),
+            1,
+        )
         if owed > 1:
-            return t("Return two cards to your partner, one at a time (plain cards if you "
-                     "have them).")  # fmt: skip
+            return t(
+                "Return two cards to your partner, one at a time (plain cards if you have them)."
+            )
         return t("Return a card to your partner (a plain card if you have one).")
     if OfferHandoff() in view.actions:
         trumps = sum(1 for card in view.hand if view.strength.is_trump(card))
         if trumps > 1:
-            return t("You hold two trumps: you may announce a hand-off, “I give my last "
-                     "trump!”, and pass one or both. The whole table hears it, and your "
-                     "partner answers.")  # fmt: skip
-        return t("You hold one trump: you may announce a hand-off, “I give my last trump!” "
-                 "The whole table hears it, and your partner answers.")  # fmt: skip
+            return t(
+                "You hold two trumps: you may announce a hand-off, “I give my last "
+                "trump!”, and pass one or both. The whole table hears it, and your "
+                "partner answers."
+            )
+        return t(
+            "You hold one trump: you may announce a hand-off, “I give my last trump!” "
+            "The whole table hears it, and your partner answers."
+        )
     if AnswerOffer(True) in view.actions:
-        return t("Your partner announces “I give my last trump!” — answer “go ahead” or “no "
-                 "need”.")  # fmt: skip
+        return t("Your partner announces “I give my last trump!” — answer “go ahead” or “no need”.")
     gives = [a for a in view.actions if isinstance(a, GiveTrump)]
     if KeepHand() in view.actions:  # kryuk: the decision nobody else learns of
-        return t("You may go off your last trump: hand it to your partner and get a card "
-                 "back. The opponents are not told.")  # fmt: skip
+        return t(
+            "You may go off your last trump: hand it to your partner and get a card "
+            "back. The opponents are not told."
+        )
     if len(gives) > 1:
         return t("Your partner said “go ahead”: pass one or both trumps face down.")
     return t("Your partner said “go ahead”: pass your trump face down.")

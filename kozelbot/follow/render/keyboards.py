@@ -60,8 +60,13 @@ def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> 
     keep = Button("✋ " + t("Keep"), ActButton(gid, deal_no, str(KeepHand())).pack())
     gives = [a for a in view.actions if isinstance(a, GiveTrump)]
     if gives:
-        row = [Button("🤝 " + t("Hand off {card}", card=cards_label(a.cards, t)),
-                      ActButton(gid, deal_no, str(a)).pack()) for a in gives]  # fmt: skip
+        row = [
+            Button(
+                "🤝 " + t("Hand off {card}", card=cards_label(a.cards, t)),
+                ActButton(gid, deal_no, str(a)).pack(),
+            )
+            for a in gives
+        ]
         if KeepHand() in view.actions:
             row.append(keep)
         rows.append(tuple(row))
@@ -74,8 +79,9 @@ def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> 
         rows.append((Button("🤝 " + t("Go ahead"), agree), Button("✋ " + t("No need"), decline)))
     calls = [a for a in view.actions if isinstance(a, CallOpening)]
     if calls:
-        buttons = [Button(opening_name(a.kind, t), ActButton(gid, deal_no, str(a)).pack())
-                   for a in calls]  # fmt: skip
+        buttons = [
+            Button(opening_name(a.kind, t), ActButton(gid, deal_no, str(a)).pack()) for a in calls
+        ]
         rows += [tuple(buttons[:2]), tuple(buttons[2:])]
     return tuple(rows)
 

@@ -28,8 +28,9 @@ def result_text(table: Table, result: DealScored, t: Translator) -> str:
             lines.append(t("The next deal counts ×{m}.", m=result.multiplier + 1))
         else:
             waiting = int(result.details.get("waiting") or rules.eggs_carry)
-            lines.append(t("+{amount} to the next deal's winner.",
-                           amount=units(rules.scoring, waiting, t)))  # fmt: skip
+            lines.append(
+                t("+{amount} to the next deal's winner.", amount=units(rules.scoring, waiting, t))
+            )
         lines.append(_score_summary(table, result.score, 0, t))
         return "\n".join(lines)
     side = result.side
@@ -46,18 +47,34 @@ def result_text(table: Table, result: DealScored, t: Translator) -> str:
         lines.append(t("{pair}: +{amount}.", pair=winners, amount=gained))
         first_award = rules.catch_first_deal_award
         if result.deal_no == 0 and first_award is not None and first_award != rules.catch_award:
-            lines.append(t("In the first deal a catch is worth {amount}.",
-                           amount=units(rules.scoring, first_award, t)))  # fmt: skip
+            lines.append(
+                t(
+                    "In the first deal a catch is worth {amount}.",
+                    amount=units(rules.scoring, first_award, t),
+                )
+            )
         lines += _award_lines(result, rules, t)
     elif outcome in (Outcome.LYUSYA, Outcome.ALL_TRICKS):
         if outcome == Outcome.LYUSYA:
-            lines = [t.n("Deal {n}: Lyusya! {pair} took every trick.",
-                         "Deal {n}: Lyusya! {pair} took every trick.", size, n=n,
-                         pair=winners)]  # fmt: skip
+            lines = [
+                t.n(
+                    "Deal {n}: Lyusya! {pair} took every trick.",
+                    "Deal {n}: Lyusya! {pair} took every trick.",
+                    size,
+                    n=n,
+                    pair=winners,
+                )
+            ]
         else:
-            lines = [t.n("Deal {n}: {pair} took all 8 tricks.",
-                         "Deal {n}: {pair} took all 8 tricks.", size, n=n,
-                         pair=winners)]  # fmt: skip
+            lines = [
+                t.n(
+                    "Deal {n}: {pair} took all 8 tricks.",
+                    "Deal {n}: {pair} took all 8 tricks.",
+                    size,
+                    n=n,
+                    pair=winners,
+                )
+            ]
         if total and total > result.carry:
             lines.append("→ " + t("+{amount}.", amount=gained))
             lines += _award_lines(result, rules, t)
@@ -66,27 +83,31 @@ def result_text(table: Table, result: DealScored, t: Translator) -> str:
         elif total:  # the carried eggs alone (kryuk's reset, sixes' Lyusya)
             lines.append("→ " + t("+{amount} from eggs", amount=gained))
         if result.zeroed is not None and rules.scoring == "eyes":
-            lines.append(t.n("{pair} loses all the eyes.", "{pair} lose all the eyes.", size,
-                             pair=losers))  # fmt: skip
+            lines.append(
+                t.n("{pair} loses all the eyes.", "{pair} lose all the eyes.", size, pair=losers)
+            )
         elif result.zeroed is not None:
-            lines.append(t.n("{pair} goes back to 0.", "{pair} go back to 0.", size,
-                             pair=losers))  # fmt: skip
+            lines.append(t.n("{pair} goes back to 0.", "{pair} go back to 0.", size, pair=losers))
         elif outcome == Outcome.ALL_TRICKS and not total:
             lines.append(t("{pair} had no points: the match is lost.", pair=losers))
         if outcome == Outcome.LYUSYA and rules.all_tricks == "sweep" and result.deal_no == 0:
             lines.append(t("A dry kozel: the match is won at once!"))
     elif outcome == Outcome.REFUSED_REDEAL:
-        lines = [t("Deal {n}: a third redeal in a row is refused.", n=n),
-                 t("The dealing pair loses a pair: {pair} +{amount}.", pair=winners,
-                   amount=gained)]  # fmt: skip
+        lines = [
+            t("Deal {n}: a third redeal in a row is refused.", n=n),
+            t("The dealing pair loses a pair: {pair} +{amount}.", pair=winners, amount=gained),
+        ]
     elif outcome == Outcome.ROYAL:
-        lines = [t("Deal {n}: four aces in one hand — a royal kozel!", n=n),
-                 t.n("{pair} wins the match.", "{pair} win the match.", size,
-                     pair=winners)]  # fmt: skip
+        lines = [
+            t("Deal {n}: four aces in one hand — a royal kozel!", n=n),
+            t.n("{pair} wins the match.", "{pair} win the match.", size, pair=winners),
+        ]
     else:
         points = versus(result.points[side], result.points[other])
-        lines = [t("Deal {n}: {pair} — {score}.", n=n, pair=winners, score=points),
-                 "→ " + t("+{amount}.", amount=gained)]  # fmt: skip
+        lines = [
+            t("Deal {n}: {pair} — {score}.", n=n, pair=winners, score=points),
+            "→ " + t("+{amount}.", amount=gained),
+        ]
         lines += _award_lines(result, rules, t)
         lines += _belka_line(result, rules, t)
     lines.append(_score_summary(table, result.score, side, t))
@@ -108,12 +129,12 @@ def _award_lines(result: DealScored, rules: Rules, t: Translator) -> list[str]:
     total = result.award[result.side]
     if result.multiplier > 1 and total:
         base = units(rules.scoring, total // result.multiplier, t)
-        return [t("{base} ×{m} for eggs = {total}", base=base, m=result.multiplier,
-                  total=total)]  # fmt: skip
+        return [t("{base} ×{m} for eggs = {total}", base=base, m=result.multiplier, total=total)]
     if result.carry and total > result.carry:
         base = units(rules.scoring, total - result.carry, t)
-        return [t("{base} + {carry} for eggs = {total}", base=base, carry=result.carry,
-                  total=total)]  # fmt: skip
+        return [
+            t("{base} + {carry} for eggs = {total}", base=base, carry=result.carry, total=total)
+        ]
     return []
 
 
@@ -137,21 +158,37 @@ def match_over_text(table: Table, over: MatchOver, t: Translator) -> str:
     яйцами, с хвостами), in the plural forms of the players on a side (one in a duel)."""
     winner, score, size = over.winner, over.score, side_size(table)
     names = {"winners": pair_name(table, winner, t), "losers": pair_name(table, 1 - winner, t)}
-    won = t.n("{winners} won {score}.", "{winners} won {score}.", size,
-              score=versus(score[winner], score[1 - winner]), **names)  # fmt: skip
+    won = t.n(
+        "{winners} won {score}.",
+        "{winners} won {score}.",
+        size,
+        score=versus(score[winner], score[1 - winner]),
+        **names,
+    )
     return "🏆 " + won + "\n" + _title(over.title or "kozly", size, names["losers"], t)
 
 
 def _title(key: str, size: int, losers: str, t: Translator) -> str:
     """The losers' title in words (each message written out, for the catalogs)."""
     if key == "kozly_eggs":
-        return t.n("{losers} is the kozel with eggs 🐐", "{losers} are the kozly with eggs 🐐",
-                   size, losers=losers)  # fmt: skip
+        return t.n(
+            "{losers} is the kozel with eggs 🐐",
+            "{losers} are the kozly with eggs 🐐",
+            size,
+            losers=losers,
+        )
     if key == "kozly_tails":
-        return t.n("{losers} is the kozel with tails 🐐",
-                   "{losers} are the kozly with tails 🐐", size, losers=losers)  # fmt: skip
+        return t.n(
+            "{losers} is the kozel with tails 🐐",
+            "{losers} are the kozly with tails 🐐",
+            size,
+            losers=losers,
+        )
     if key == "kozly_eggs_tails":
-        return t.n("{losers} is the kozel with eggs and tails 🐐",
-                   "{losers} are the kozly with eggs and tails 🐐", size,
-                   losers=losers)  # fmt: skip
+        return t.n(
+            "{losers} is the kozel with eggs and tails 🐐",
+            "{losers} are the kozly with eggs and tails 🐐",
+            size,
+            losers=losers,
+        )
     return t.n("{losers} is the kozel 🐐", "{losers} are the kozly 🐐", size, losers=losers)

@@ -61,8 +61,10 @@ def table_text(table: Table, state: MatchState, t: Translator) -> str:
     lines += _phase_lines(table, view, move_time, t)
     if view.last_trick is not None:
         last = view.last_trick
-        taken = (f"{seat_name(table, last.winner, t)} "
-                 f"({cards_label([c for _, c in last.cards], t)}) +{last.points}")  # fmt: skip
+        taken = (
+            f"{seat_name(table, last.winner, t)} "
+            f"({cards_label([c for _, c in last.cards], t)}) +{last.points}"
+        )
         lines += fit_line(t("Last trick:"), taken)
     lines.append(t("Points this deal: {a} : {b}", a=view.points[0], b=view.points[1]))
     late = [f"{seat_name(table, s, t)} ×{n}" for s, n in enumerate(table.timeouts) if n]
@@ -118,8 +120,9 @@ def _phase_lines(table: Table, view: View, move_time: int, t: Translator) -> lis
             lines.append(t("Hvalyonka: {name} leads", name=leader))
         else:  # sixes: the hvalyonka the first leader called
             kind = opening_name(view.opening, t)
-            lines.append(break_after(t("Hvalyonka “{kind}”: {name} leads", kind=kind,
-                                       name=leader), ": "))  # fmt: skip
+            lines.append(
+                break_after(t("Hvalyonka “{kind}”: {name} leads", kind=kind, name=leader), ": ")
+            )
     timer = f" ⏳ {move_time} " + t("s") if move_time else ""
     for note in view.handoff_notes:
         lines += _note_lines(table, note, timer, t)
@@ -146,18 +149,25 @@ def _note_lines(table: Table, note: HandoffNote, timer: str, t: Translator) -> l
     if note.answer == "decline":
         return [t("Hand-off: {giver} → {to}: “no need!”", giver=giver, to=to)]
     if note.answer is None:
-        return [t("{giver}: “I give my last trump!”", giver=giver),
-                t("{name} answers.", name=f"<b>{to}</b>") + timer]  # fmt: skip
+        return [
+            t("{giver}: “I give my last trump!”", giver=giver),
+            t("{name} answers.", name=f"<b>{to}</b>") + timer,
+        ]
     if not note.given:
         passing = t("{name} passes the trumps face down.", name=f"<b>{giver}</b>")
         return [t("Hand-off: {giver} → {to}: “go ahead!”", giver=giver, to=to), passing + timer]
     count = t.n("{count} card", "{count} cards", note.given)
     if note.returned < note.given:
-        return [break_after(t("Hand-off: {giver} → {to}, {cards} face down", giver=giver,
-                              to=to, cards=count), ", "),
-                t("{name} returns as many.", name=f"<b>{to}</b>") + timer]  # fmt: skip
-    return [break_after(t("Hand-off: {giver} → {to}, {cards}", giver=giver, to=to, cards=count),
-                        ", ")]  # fmt: skip
+        return [
+            break_after(
+                t("Hand-off: {giver} → {to}, {cards} face down", giver=giver, to=to, cards=count),
+                ", ",
+            ),
+            t("{name} returns as many.", name=f"<b>{to}</b>") + timer,
+        ]
+    return [
+        break_after(t("Hand-off: {giver} → {to}, {cards}", giver=giver, to=to, cards=count), ", ")
+    ]
 
 
 def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
@@ -168,14 +178,20 @@ def final_table_text(table: Table, result: DealScored, t: Translator) -> str:
     rules = rules_of(table)
     details = result.details
     trump = Suit(details["trump"]) if details.get("trump") else None
-    lines = [deal_head(table.variant, result.deal_no, t),
-             trump_line(rules, result.deal_no, trump, t)]  # fmt: skip
+    lines = [
+        deal_head(table.variant, result.deal_no, t),
+        trump_line(rules, result.deal_no, trump, t),
+    ]
     lines += [score_line(table, side, result.score[side], rules, t) for side in (0, 1)]
     last = details.get("last_trick")
     if isinstance(last, Mapping):
-        lines.append(t("Last trick — {name}, +{points}:",
-                       name=seat_name(table, int(last["winner"]), t),
-                       points=last["points"]))  # fmt: skip
+        lines.append(
+            t(
+                "Last trick — {name}, +{points}:",
+                name=seat_name(table, int(last["winner"]), t),
+                points=last["points"],
+            )
+        )
         lines += pack_lines(
             [
                 f"{seat_name(table, int(seat), t)} {card_label(Card.parse(code), t)}"

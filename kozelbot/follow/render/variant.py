@@ -71,24 +71,29 @@ def _rules_hvalenyi(t: Translator) -> str:
         [
             "<b>" + escape(t("Khvalyony kozel")) + "</b>",
             t("Four players, pairs sit opposite. 36 cards (9 each) or 32 (8 each)."),
-            t("Trumps, high to low: 6♣ (shamok), the queens ♣♠♥♦, the jacks ♣♠♥♦, "
-              "then diamonds A 10 K 9 8 7 6. In plain suits the ten beats the king."),
-            t("The holder of the J♣ leads first. Follow the led suit; if a trump is led, play "
-              "a trump. You never have to beat."),
+            t(
+                "Trumps, high to low: 6♣ (shamok), the queens ♣♠♥♦, the jacks ♣♠♥♦, "
+                "then diamonds A 10 K 9 8 7 6. In plain suits the ten beats the king."
+            ),
+            t(
+                "The holder of the J♣ leads first. Follow the led suit; if a trump is led, play "
+                "a trump. You never have to beat."
+            ),
             t("Points: A 11, 10 10, K 4, Q 3, J 2. 61–89 points → 2 eyes, 90+ → 4 eyes."),
             t("60:60 is eggs: no eyes, the next deal counts double (triple after two eggs…)."),
             t("6♣ and the opponents' Q♣ in one trick: the deal ends, the 6♣ pair gets 4 eyes."),
             t("All tricks (Lyusya): the match is won, or the losers' eyes go to zero."),
             t("A hand under 14 points may ask for a redeal before the first card."),
             t("The first pair to 12 eyes wins."),
-            t("Two players (the lobby's “{option}” button): each for self, 8 or 9 cards "
-              "each; the rest of the deck is dealt when both hands are empty; clubs are trump "
-              "in the first deal, then the suit of the previous deal's last card; no redeal.",
-              option=_button("players", 2, t)),
-            t("A table for two: type {command}",
-              command=_typed("/newgame hvalenyi players=2")),
+            t(
+                "Two players (the lobby's “{option}” button): each for self, 8 or 9 cards "
+                "each; the rest of the deck is dealt when both hands are empty; clubs are trump "
+                "in the first deal, then the suit of the previous deal's last card; no redeal.",
+                option=_button("players", 2, t),
+            ),
+            t("A table for two: type {command}", command=_typed("/newgame hvalenyi players=2")),
         ]
-    )  # fmt: skip
+    )
 
 
 def _rules_kryuk(t: Translator) -> str:
@@ -96,23 +101,35 @@ def _rules_kryuk(t: Translator) -> str:
         [
             "<b>" + escape(t("Kozel with the Hook")) + "</b>",
             t("Four players in pairs, 32 cards, 8 each."),
-            t("Trumps, high to low: 7♣ (the hook), Q♣ (pelotka), Q♠ Q♥ Q♦, the jacks ♣♠♥♦, "
-              "then clubs A 10 K 9 8."),
-            t("The first deal is led with the A♦; then the first lead passes clockwise (it stays "
-              "after eggs). Only the pair that led first may lead a trump while holding a plain "
-              "card — nobody in the first deal, both pairs at 10:10."),
-            t("One trump with points in your hand: hand it to your partner before the first "
-              "lead; they return a card. The opponents are not told."),
-            t("Hvalyonka (from the second deal): the first leader is praised — dealt cards two "
-              "at a time until a plain one arrives, and leads it face down; the others are "
-              "dealt the same way and play blind."),
+            t(
+                "Trumps, high to low: 7♣ (the hook), Q♣ (pelotka), Q♠ Q♥ Q♦, the jacks ♣♠♥♦, "
+                "then clubs A 10 K 9 8."
+            ),
+            t(
+                "The first deal is led with the A♦; then the first lead passes clockwise (it stays "
+                "after eggs). Only the pair that led first may lead a trump while holding a plain "
+                "card — nobody in the first deal, both pairs at 10:10."
+            ),
+            t(
+                "One trump with points in your hand: hand it to your partner before the first "
+                "lead; they return a card. The opponents are not told."
+            ),
+            t(
+                "Hvalyonka (from the second deal): the first leader is praised — dealt cards two "
+                "at a time until a plain one arrives, and leads it face down; the others are "
+                "dealt the same way and play blind."
+            ),
             t("7♣ and the opponents' Q♣ in one trick: 4 points (12 in the first deal)."),
-            t("61–89 → 2, 90–119 → 4, 120 → 6; all 8 tricks send the opponents back to 0 "
-              "(at 0 they lose; at 0:0 it is 6). Eggs: 2 points for the next deal's winner."),
-            t("10 s a move (15 s for a deal's first); on time-out a random legal card. "
-              "The first pair to 12 wins."),
+            t(
+                "61–89 → 2, 90–119 → 4, 120 → 6; all 8 tricks send the opponents back to 0 "
+                "(at 0 they lose; at 0:0 it is 6). Eggs: 2 points for the next deal's winner."
+            ),
+            t(
+                "10 s a move (15 s for a deal's first); on time-out a random legal card. "
+                "The first pair to 12 wins."
+            ),
         ]
-    )  # fmt: skip
+    )
 
 
 def _rules_sixes(t: Translator) -> str:
@@ -120,26 +137,39 @@ def _rules_sixes(t: Translator) -> str:
         [
             "<b>" + escape(t("Kozel on sixes")) + "</b>",
             t("Four players in pairs, 32 cards; the sixes are the board of pairs."),
-            t("Trumps: 7♣ (shamok), the queens, the jacks, then clubs A 10 K 9 8 (with "
-              "“{option}”: queens, jacks, then diamonds).",
-              option=_button("no_shamok", True, t)),
-            t("61–89 → 1 pair, 90+ → 2. All 8 tricks (Lyusya) send the opponents back to 0 and "
-              "score nothing else; in the first deal they win the match. Eggs: one pair more "
-              "for the next deal's winner. The first pair to 6 wins."),
-            t("Four nines or 12 points or less: demand a redeal; the third demand in a row is "
-              "refused and costs the dealing pair a pair."),
-            t("One or two trumps before the first lead: announce “I give my last trump!”; if "
-              "your partner says “go ahead”, pass one or both face down and get as many plain "
-              "cards back. The table hears the offer and the answer and learns how many cards "
-              "passed, never which."),
-            t("From the second deal the first leader may call a hvalyonka instead of a plain "
-              "deal — shtany, double shtany or mirror: the first trick is drawn from the deck "
-              "and played."),
-            t("Options in the lobby: “{ban}” — no ace of an unled suit as a discard; "
-              "“{royal}” — four aces win the match.", ban=_button("ace_discard_ban", True, t),
-              royal=_button("royal", True, t)),
+            t(
+                "Trumps: 7♣ (shamok), the queens, the jacks, then clubs A 10 K 9 8 (with "
+                "“{option}”: queens, jacks, then diamonds).",
+                option=_button("no_shamok", True, t),
+            ),
+            t(
+                "61–89 → 1 pair, 90+ → 2. All 8 tricks (Lyusya) send the opponents back to 0 and "
+                "score nothing else; in the first deal they win the match. Eggs: one pair more "
+                "for the next deal's winner. The first pair to 6 wins."
+            ),
+            t(
+                "Four nines or 12 points or less: demand a redeal; the third demand in a row is "
+                "refused and costs the dealing pair a pair."
+            ),
+            t(
+                "One or two trumps before the first lead: announce “I give my last trump!”; if "
+                "your partner says “go ahead”, pass one or both face down and get as many plain "
+                "cards back. The table hears the offer and the answer and learns how many cards "
+                "passed, never which."
+            ),
+            t(
+                "From the second deal the first leader may call a hvalyonka instead of a plain "
+                "deal — shtany, double shtany or mirror: the first trick is drawn from the deck "
+                "and played."
+            ),
+            t(
+                "Options in the lobby: “{ban}” — no ace of an unled suit as a discard; "
+                "“{royal}” — four aces win the match.",
+                ban=_button("ace_discard_ban", True, t),
+                royal=_button("royal", True, t),
+            ),
         ]
-    )  # fmt: skip
+    )
 
 
 def _rules_belka(t: Translator) -> str:
@@ -148,12 +178,17 @@ def _rules_belka(t: Translator) -> str:
             "<b>" + escape(t("Belka")) + "</b>",
             t("Four players in pairs, 32 cards (or 36)."),
             t("The jacks are the top trumps: J♣ J♠ J♥ J♦. Plain suits: A 10 K Q 9 8 7 (6)."),
-            t("Each seat owns a suit from the first deal (the J♣ holder clubs, then ♠ ♥ ♦ "
-              "clockwise); each deal's trump is the suit of the seat holding the J♣, whose "
-              "pair is on obligation and leads."),
+            t(
+                "Each seat owns a suit from the first deal (the J♣ holder clubs, then ♠ ♥ ♦ "
+                "clockwise); each deal's trump is the suit of the seat holding the J♣, whose "
+                "pair is on obligation and leads."
+            ),
             t("On obligation: 61–89 → 1 eye, 90+ → 2; the other pair: 2 and 3."),
-            t("Eggs, Lyusya, the redeal under 14 points and the match to 12 as in {title} "
-              "({command}).", title=escape(t("Khvalyony kozel")),
-              command=_typed("/rules hvalenyi")),
+            t(
+                "Eggs, Lyusya, the redeal under 14 points and the match to 12 as in {title} "
+                "({command}).",
+                title=escape(t("Khvalyony kozel")),
+                command=_typed("/rules hvalenyi"),
+            ),
         ]
-    )  # fmt: skip
+    )

@@ -25,8 +25,14 @@ def settle_deal(
     found = facts.settled.get(key)
     if found is None:
         found = facts.settled[key] = settle(
-            facts.rules, outcome, side,
-            points=(points[0], points[1]), obligation=facts.obligation, score=facts.score,
-            eggs=facts.eggs, carry=facts.carry, first_deal=facts.deal_no == 0,
-        )  # fmt: skip
+            facts.rules,
+            outcome,
+            side,
+            points=(points[0], points[1]),
+            obligation=facts.obligation,
+            score=facts.score,
+            eggs=facts.eggs,
+            carry=facts.carry,
+            first_deal=facts.deal_no == 0,
+        )
     return found

@@ -102,20 +102,25 @@ class DealFacts:
         forced = rules.lead_card_forced and not self.deal_no and not self.played
         catch = rules.catch
         frame = Frame(
-            players=players, hand_size=rules.hand_size, rounds=rules.rounds,
+            players=players,
+            hand_size=rules.hand_size,
+            rounds=rules.rounds,
             next_seat=tuple(order[1] for order in rules.rounds),
             prev_seat=tuple(order[-1] for order in rules.rounds),
             sides=tuple(rules.side_of(seat) for seat in range(players)),
-            follow=tables.follow, beaten_by=tables.beaten_by, plain=tables.plain,
+            follow=tables.follow,
+            beaten_by=tables.beaten_by,
+            plain=tables.plain,
             ace_ban=rules.ace_discard_ban,
             forced=mask_of((card,)) if forced and card is not None else 0,
             free_lead=tuple(sides is None or rules.side_of(s) in sides for s in range(players)),
             lead_rule=rules.lead_ban or forced,
             catch=None if catch is None else (INDEX[catch[0]], INDEX[catch[1]]),
             lyusya_catch=rules.lyusya_over_catch and rules.all_tricks != "none",
-            unled=unled, in_play=len(rules.cards) - len(self.played),
+            unled=unled,
+            in_play=len(rules.cards) - len(self.played),
             done=len(self.played) // players,
-        )  # fmt: skip
+        )
         object.__setattr__(self, "tables", tables)
         object.__setattr__(self, "frame", frame)
         object.__setattr__(self, "settled", {})
@@ -127,15 +132,20 @@ class DealFacts:
         if state.phase is not PLAY or deal is None:
             raise ValueError(f"not a card-play position: {state.phase}")
         return cls(
-            rules=state.rules, trump=deal.trump, leader=deal.leader,
+            rules=state.rules,
+            trump=deal.trump,
+            leader=deal.leader,
             trick=tuple(card for _, card in deal.trick),
             played=tuple(card for trick in deal.tricks for _, card in trick.cards),
             points=(deal.points[0], deal.points[1]),
             tricks_won=(deal.tricks_won[0], deal.tricks_won[1]),
-            deal_no=deal.deal_no, obligation=deal.obligation,
+            deal_no=deal.deal_no,
+            obligation=deal.obligation,
             trump_lead=trump_lead_sides(state),
-            score=(state.score[0], state.score[1]), eggs=state.eggs, carry=state.carry,
-        )  # fmt: skip
+            score=(state.score[0], state.score[1]),
+            eggs=state.eggs,
+            carry=state.carry,
+        )
 
     @classmethod
     def of_view(cls, view: View) -> DealFacts:
@@ -148,11 +158,20 @@ class DealFacts:
             raise ValueError("a card on the table is face down")
         leader = view.trick[0][0] if view.trick else view.to_act[0]
         return cls(
-            rules=view.rules, trump=view.trump_suit, leader=leader, trick=trick,
-            played=view.played, points=view.points, tricks_won=view.tricks_won,
-            deal_no=view.deal_no, obligation=view.obligation, trump_lead=view.trump_lead,
-            score=view.score, eggs=view.multiplier - 1, carry=view.carry,
-        )  # fmt: skip
+            rules=view.rules,
+            trump=view.trump_suit,
+            leader=leader,
+            trick=trick,
+            played=view.played,
+            points=view.points,
+            tricks_won=view.tricks_won,
+            deal_no=view.deal_no,
+            obligation=view.obligation,
+            trump_lead=view.trump_lead,
+            score=view.score,
+            eggs=view.multiplier - 1,
+            carry=view.carry,
+        )
 
 
 def check_hands(facts: DealFacts, hands: list[int], talon: list[Card]) -> None:

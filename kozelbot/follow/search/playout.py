@@ -43,10 +43,12 @@ def first_deal_facts(rules: Rules, leader: int) -> DealFacts:
     preset's first trump suit, nobody's trump-lead right (kryuk's first deal), 0:0."""
     side = rules.side_of(leader)
     return DealFacts(
-        rules=rules, trump=rules.trump_suit, leader=leader,
+        rules=rules,
+        trump=rules.trump_suit,
+        leader=leader,
         obligation=side if rules.seats.pairs else None,
         trump_lead=() if rules.lead_ban else None,
-    )  # fmt: skip
+    )
 
 
 class Dealer:

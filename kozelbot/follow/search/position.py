@@ -62,12 +62,43 @@ class Position:
     ``outcome`` and ``outcome_side`` once the deal is ``over``, ``facts``."""
 
     __slots__ = (
-        "_beaten_by", "_bests", "_follow_of", "_free_lead", "_next", "_prev", "_records",
-        "_rounds", "_side", "_unled_stack", "ace_ban", "base", "catch", "done", "facts",
-        "follow", "forced", "hand_size", "hands", "lead_rule", "leader", "left",
-        "lyusya_catch", "n", "outcome", "outcome_side", "plain", "played", "players",
-        "points", "talon", "talon_due", "trick_points", "turn", "unled", "won",
-    )  # fmt: skip
+        "_beaten_by",
+        "_bests",
+        "_follow_of",
+        "_free_lead",
+        "_next",
+        "_prev",
+        "_records",
+        "_rounds",
+        "_side",
+        "_unled_stack",
+        "ace_ban",
+        "base",
+        "catch",
+        "done",
+        "facts",
+        "follow",
+        "forced",
+        "hand_size",
+        "hands",
+        "lead_rule",
+        "leader",
+        "left",
+        "lyusya_catch",
+        "n",
+        "outcome",
+        "outcome_side",
+        "plain",
+        "played",
+        "players",
+        "points",
+        "talon",
+        "talon_due",
+        "trick_points",
+        "turn",
+        "unled",
+        "won",
+    )
 
     def __init__(
         self, facts: DealFacts, hands: Sequence[int], talon: tuple[int, int] = (0, 0)
@@ -77,11 +108,25 @@ class Position:
         refill gives the last trick's winner, the other half). Nothing is checked here
         (``of_state`` and ``of_view`` check what they are given)."""
         (
-            self.players, self.hand_size, self._rounds, self._next, self._prev, self._side,
-            self._follow_of, self._beaten_by, self.plain, self.ace_ban, self.forced,
-            self._free_lead, self.lead_rule, self.catch, self.lyusya_catch, self.unled,
-            in_play, self.done,
-        ) = facts.frame  # fmt: skip
+            self.players,
+            self.hand_size,
+            self._rounds,
+            self._next,
+            self._prev,
+            self._side,
+            self._follow_of,
+            self._beaten_by,
+            self.plain,
+            self.ace_ban,
+            self.forced,
+            self._free_lead,
+            self.lead_rule,
+            self.catch,
+            self.lyusya_catch,
+            self.unled,
+            in_play,
+            self.done,
+        ) = facts.frame
         self.facts = facts
         self.hands = list(hands)
         self.talon = talon
@@ -312,7 +357,16 @@ class Position:
         """Everything that decides the rest of the deal (equal keys: equal positions)."""
         table = tuple(self.played[len(self.played) - self.n :])
         return (
-            tuple(self.hands), self.turn, self.leader, table, tuple(self.points),
-            tuple(self.won), self.done, self.left, self.talon_due, self.unled,
-            self.outcome, self.outcome_side,
-        )  # fmt: skip
+            tuple(self.hands),
+            self.turn,
+            self.leader,
+            table,
+            tuple(self.points),
+            tuple(self.won),
+            self.done,
+            self.left,
+            self.talon_due,
+            self.unled,
+            self.outcome,
+            self.outcome_side,
+        )

@@ -69,10 +69,16 @@ def compile_tables(rules: Rules, trump: Suit | None) -> Tables:
     trumps = by_suit[TRUMP_SUIT]
     aces = mask_of(c for c in rules.cards if c.rank is Rank.ACE)
     return Tables(
-        trump=trump, deck=deck, strength=tuple(strength), suit=tuple(suit),
-        follow=tuple(follow), beaten_by=tuple(beaten_by), trumps=trumps,
-        plain=deck & ~trumps, plain_aces=aces & ~trumps,
-    )  # fmt: skip
+        trump=trump,
+        deck=deck,
+        strength=tuple(strength),
+        suit=tuple(suit),
+        follow=tuple(follow),
+        beaten_by=tuple(beaten_by),
+        trumps=trumps,
+        plain=deck & ~trumps,
+        plain_aces=aces & ~trumps,
+    )
 
 
 _CACHE: dict[tuple[Rules, Suit | None], Tables] = {}

@@ -84,6 +84,7 @@ def decide_blind(view: View, rng: random.Random, budget_ms: float) -> Decision:
     """The face-down card worth most to the seat's side over sampled decks (the rules' card
     when no deck deals what the seat saw)."""
     moves = [PLAYS[card] for card in view.legal]
-    decision = decide_over_deals(view, moves, lambda rng: blind_state(view, rng), rng,
-                                 budget_ms, "blind")  # fmt: skip
+    decision = decide_over_deals(
+        view, moves, lambda rng: blind_state(view, rng), rng, budget_ms, "blind"
+    )
     return decision or Decision(choose_action(view), reason="rule")

@@ -52,8 +52,11 @@ def searches(view: View) -> bool:
         return bool(handoff_choices(view))
     if view.phase is BLIND:
         return len(view.legal) > 1
-    return (view.phase is PLAY and len(view.legal) > 1
-            and all(card is not None for _, card in view.trick))  # fmt: skip
+    return (
+        view.phase is PLAY
+        and len(view.legal) > 1
+        and all(card is not None for _, card in view.trick)
+    )
 
 
 def decide(view: View, rng: random.Random, budget_ms: float) -> Decision:

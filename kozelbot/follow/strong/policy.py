@@ -74,11 +74,14 @@ def orders_of(facts: DealFacts) -> Orders:
         found = _ORDERS[key] = Orders(
             cheap=tuple(sorted(cards, key=lambda i: cost[i])),
             dear=tuple(sorted(cards, key=lambda i: (-POINTS[i], strength[i]))),
-            smear=tuple(sorted(cards, key=lambda i: (-(POINTS[i] - 5 * (i in ladder)),
-                                                     strength[i]))),
+            smear=tuple(
+                sorted(cards, key=lambda i: (-(POINTS[i] - 5 * (i in ladder)), strength[i]))
+            ),
             strong=tuple(sorted(cards, key=lambda i: -strength[i])),
-            above=tuple(above), trumps=tables.trumps, cost=cost,
-        )  # fmt: skip
+            above=tuple(above),
+            trumps=tables.trumps,
+            cost=cost,
+        )
     return found
 
 

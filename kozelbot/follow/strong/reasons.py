@@ -27,8 +27,9 @@ def reason_for(view: View, card: Card) -> tuple[str, dict[str, Any]]:
     worth = sum(c.points for _, c in trick) + card.points
     winner = trick_winner(trick, table)
     if trick_winner([*trick, (view.seat, card)], table) == view.seat:
-        beaters = [c for c in view.legal
-                   if trick_winner([*trick, (view.seat, c)], table) == view.seat]  # fmt: skip
+        beaters = [
+            c for c in view.legal if trick_winner([*trick, (view.seat, c)], table) == view.seat
+        ]
         cheapest = min(beaters, key=lambda c: (c.points, table.strength[c]))
         key = "take_cheapest" if card == cheapest and len(beaters) > 1 else "take"
         return key, {"card": card, "points": worth}

@@ -34,17 +34,24 @@ def facts_at_start(view: View) -> DealFacts | None:
     if view.first_leader is None or (view.trump_suit is None and view.rules.trump_rule != "fixed"):
         return None
     return DealFacts(
-        rules=view.rules, trump=view.trump_suit, leader=view.first_leader,
-        deal_no=view.deal_no, obligation=view.obligation, trump_lead=view.trump_lead,
-        score=view.score, eggs=view.multiplier - 1, carry=view.carry,
-    )  # fmt: skip
+        rules=view.rules,
+        trump=view.trump_suit,
+        leader=view.first_leader,
+        deal_no=view.deal_no,
+        obligation=view.obligation,
+        trump_lead=view.trump_lead,
+        score=view.score,
+        eggs=view.multiplier - 1,
+        carry=view.carry,
+    )
 
 
 def decide_redeal(view: View, rng: random.Random, budget_ms: float) -> Decision:
     """Ask for a redeal or keep the hand, by the hand's expected award."""
     facts = facts_at_start(view)
-    if facts is None or (view.rules.redeal_limit is not None
-                         and view.redeals >= view.rules.redeal_limit):  # fmt: skip
+    if facts is None or (
+        view.rules.redeal_limit is not None and view.redeals >= view.rules.redeal_limit
+    ):
         return Decision(AskRedeal() if wants_redeal(view) else KeepHand(), reason="rule")
     assert view.seat is not None
     unknown = Unknown.of_view(view, facts)
@@ -66,5 +73,4 @@ def decide_redeal(view: View, rng: random.Random, budget_ms: float) -> Decision:
     redeal = keep < FRESH_DEAL
     if redeal:
         values = values[::-1]
-    return Decision(values[0][0], values, samples, "redeal" if redeal else "keep",
-                    {"value": keep})  # fmt: skip
+    return Decision(values[0][0], values, samples, "redeal" if redeal else "keep", {"value": keep})

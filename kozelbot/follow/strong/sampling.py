@@ -57,9 +57,14 @@ class Unknown:
         pool = facts.tables.deck & ~seen & ~every_known
         need = [0 if s == me else view.hand_sizes[s] - known[s].bit_count() for s in range(players)]
         return cls(
-            seat=me, hand=hand, pool=tuple(indices(pool)), need=tuple(need), talon=view.talon,
-            known=tuple(known), void=tuple(_voids(view, facts)),
-        )  # fmt: skip
+            seat=me,
+            hand=hand,
+            pool=tuple(indices(pool)),
+            need=tuple(need),
+            talon=view.talon,
+            known=tuple(known),
+            void=tuple(_voids(view, facts)),
+        )
 
     def sample(self, rng: random.Random) -> tuple[list[int], list[int]]:
         """Hands (masks by seat, the seat's own as it is) and the talon (indices in
@@ -79,8 +84,10 @@ class Unknown:
         talon_left = self.talon
         void = self.void if voids else (0,) * len(left)
         # The most constrained cards first: those fewest seats may hold.
-        pool.sort(key=lambda card: sum(1 for s, n in enumerate(left) if n and void[s] & BIT[card]),
-                  reverse=True)  # fmt: skip
+        pool.sort(
+            key=lambda card: sum(1 for s, n in enumerate(left) if n and void[s] & BIT[card]),
+            reverse=True,
+        )
         for card in pool:
             bit = BIT[card]
             open_seats = [s for s, n in enumerate(left) if n and not void[s] & bit]

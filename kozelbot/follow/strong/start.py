@@ -44,12 +44,19 @@ def deal_start(view: View, stock: list[Card], phase: Phase) -> MatchState:
     state.redeals = view.redeals
     first = view.first_leader
     state.current = DealState(
-        deal_no=view.deal_no, hands=[[] for _ in range(view.players)],
-        initial_hands=tuple(() for _ in range(view.players)), first_leader=first,
-        leader=first, trump=view.trump_suit, obligation=view.obligation, stock=list(stock),
-        deck=list(stock), dealer=state.seats.before(first), redeals=view.redeals,
+        deal_no=view.deal_no,
+        hands=[[] for _ in range(view.players)],
+        initial_hands=tuple(() for _ in range(view.players)),
+        first_leader=first,
+        leader=first,
+        trump=view.trump_suit,
+        obligation=view.obligation,
+        stock=list(stock),
+        deck=list(stock),
+        dealer=state.seats.before(first),
+        redeals=view.redeals,
         opening=view.opening,
-    )  # fmt: skip
+    )
     return state
 
 
