@@ -30,11 +30,11 @@ from typing import Any, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
 from benchmarks.measures import percentile, rounded
-from kozelbot import analysis, thinking
-from kozelbot.coach import AdviceError, Coach
-from kozelbot.service import GameService
-from kozelbot.table import Player
-from kozelbot.thinking import Thinker
+from kozelbot.computer import analysis, thinking
+from kozelbot.computer.coach import AdviceError, Coach
+from kozelbot.computer.thinking import Thinker
+from kozelbot.core.table import Player
+from kozelbot.tables.service import GameService
 from storage import Storage
 
 T = TypeVar("T")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
-from kozelbot import arena
+from kozelbot.tools import arena
 
 CONFIGS: tuple[tuple[str, list[str]], ...] = (
     ("hvalenyi", []),

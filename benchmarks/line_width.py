@@ -9,8 +9,8 @@ for what Roboto lacks, such as ``→``, as a browser's fallback would).
 
 Prints each sample line's width in pixels against the private chat's row (280 px) and the
 group's beside the avatar (228 px), and its width in letters as the renderer counts them
-(``kozelbot.texts.visible``, an emoji, a suit or an arrow as two) against
-``kozelbot.texts.LINE``. ``tests/test_phone_pixels.py`` and the whole-match transcripts
+(``kozelbot.core.texts.visible``, an emoji, a suit or an arrow as two) against
+``kozelbot.core.texts.LINE``. ``tests/test_phone_pixels.py`` and the whole-match transcripts
 (``tests/transcripts.phone_problems``) measure the same in Chromium.
 
     /work/main/.venv/bin/python benchmarks/line_width.py
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from PIL import ImageFont
 
-from kozelbot.texts import LINE, WIDE, visible
+from kozelbot.core.texts import LINE, WIDE, visible
 
 ROBOTO = Path("/usr/share/fonts/truetype/roboto/unhinted/RobotoTTF/Roboto-Regular.ttf")
 FALLBACK = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"

@@ -15,8 +15,8 @@ from typing import Any
 
 from benchmarks.pages import PageTable, Tap
 from botapi_emulator import ApiCall, BotApiEmulator, ChatMessage, Group, User
-from kozelbot.callbacks import parse
-from kozelbot.texts import is_not_now
+from kozelbot.core.callbacks import parse
+from kozelbot.core.texts import is_not_now
 from sandbox.watch import YOUR_TURN, hand_moves
 from tests.e2e import TOKEN
 

@@ -2,8 +2,8 @@
 uniformly random legal moves, and whole computer-player matches, for every preset. Prints
 one JSON line per preset (``--variant`` picks one; ``--option KEY=VALUE`` sets options).
 
-Each family's search representation (``Family.search_playout``: ``kozelbot/follow/search``,
-``kozelbot/cover/search``) plays the same way, and the same line gives its random playout —
+Each family's search representation (``Family.search_playout``: ``kozelbot/families/follow/search``,
+``kozelbot/families/cover/search``) plays the same way, and the same line gives its random playout —
 whole deals, shuffled and played to the end with uniformly random legal cards through its
 make — as ``search_random_deals_per_second``, and its ratio to the protocol's figure of the
 same run (``search_speedup``).
@@ -26,9 +26,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
-from kozelbot.game import DealScored, shuffle_rng
-from kozelbot.games import PRESETS, family_of, new_state
-from kozelbot.simulate import options_of, play_match
+from kozelbot.core.protocol import DealScored, shuffle_rng
+from kozelbot.families.registry import PRESETS, family_of, new_state
+from kozelbot.tools.simulate import options_of, play_match
 
 SEARCH_FACTOR = 4
 """The search representation plays this many times ``--deals`` (about as long a run)."""

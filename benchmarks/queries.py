@@ -41,9 +41,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kozelbot.games import family_of
-from kozelbot.records import ChatSettings, DealRecord, MatchPlayer, MatchResult
-from kozelbot.table import CORE_TALLIES, Player, Table, TableStatus
+from kozelbot.core.records import ChatSettings, DealRecord, MatchPlayer, MatchResult
+from kozelbot.core.table import CORE_TALLIES, Player, Table, TableStatus
+from kozelbot.families.registry import family_of
 from storage import Storage
 
 VARIANTS = {"hvalenyi": 50, "kryuk": 15, "sixes": 10, "belka": 10, "cover": 15}

@@ -20,7 +20,7 @@ from telegram.ext import (
 
 from handlers import admin, advice, info, lobby, play, seals, settings, stats, tournament
 from handlers.errors import on_error
-from kozelbot.callbacks import (
+from kozelbot.core.callbacks import (
     AnalysisButton,
     BackButton,
     Callback,
@@ -35,9 +35,9 @@ from kozelbot.callbacks import (
     VoteButton,
     pattern,
 )
-from kozelbot.games import hand_buttons
-from kozelbot.i18n import translator
-from kozelbot.render import GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions
+from kozelbot.core.i18n import translator
+from kozelbot.families.registry import hand_buttons
+from kozelbot.views.general import GROUP_COMMANDS, PRIVATE_COMMANDS, command_descriptions
 
 
 def on_press(

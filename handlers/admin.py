@@ -10,13 +10,13 @@ from handlers.deps import BotData, Context
 from handlers.flow import Command, command, press, publish
 from handlers.lanes import Outgoing
 from handlers.members import is_admin
-from kozelbot.callbacks import VoteButton
-from kozelbot.i18n import LANGUAGES, Translator, supported, translator
-from kozelbot.render import table_error_text
-from kozelbot.service import Change, TableError
-from kozelbot.table import TableStatus
-from kozelbot.texts import Button, Keyboard
-from kozelbot.tournament import tables
+from kozelbot.core.callbacks import VoteButton
+from kozelbot.core.i18n import LANGUAGES, Translator, supported, translator
+from kozelbot.core.table import TableStatus
+from kozelbot.core.texts import Button, Keyboard
+from kozelbot.tables import tournament_table as tables
+from kozelbot.tables.service import Change, TableError
+from kozelbot.views.general import table_error_text
 
 
 async def stop(update: Update, context: Context) -> None:

@@ -14,10 +14,10 @@ from telegram import Message, Update
 from handlers.deps import Context
 from handlers.flow import press
 from handlers.lanes import Outgoing
-from kozelbot.advice import analysis_text, hint_text
-from kozelbot.callbacks import AnalysisButton, HintButton
-from kozelbot.coach import AdviceError
-from kozelbot.i18n import Translator
+from kozelbot.computer.coach import AdviceError
+from kozelbot.core.callbacks import AnalysisButton, HintButton
+from kozelbot.core.i18n import Translator
+from kozelbot.views.advice import analysis_text, hint_text
 
 log = logging.getLogger(__name__)
 

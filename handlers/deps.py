@@ -19,12 +19,12 @@ from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
 from handlers.webapp.hub import Hub
-from kozelbot.coach import Coach
+from kozelbot.computer.coach import Coach
+from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
-from kozelbot.i18n import Translator, pick_language, translator
-from kozelbot.links import WebAppLinks
-from kozelbot.service import GameService
-from kozelbot.thinking import Thinker
+from kozelbot.core.i18n import Translator, pick_language, translator
+from kozelbot.tables.service import GameService
+from kozelbot.views.links import WebAppLinks
 from storage import Storage
 
 if TYPE_CHECKING:

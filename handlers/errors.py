@@ -14,7 +14,7 @@ from telegram import Update
 from handlers.deps import BotData, Context
 from handlers.flow import answer_query, topic_of
 from handlers.members import TelegramUnavailable
-from kozelbot.i18n import Translator, translator
+from kozelbot.core.i18n import Translator, translator
 
 log = logging.getLogger(__name__)
 

@@ -21,14 +21,14 @@ from telegram.error import TelegramError
 from handlers.delivery import deliver
 from handlers.deps import BotData, Context
 from handlers.lanes import Markup, Outgoing
-from kozelbot import callbacks
-from kozelbot.fit import fit_plain
-from kozelbot.games import TABLE_PRESETS
-from kozelbot.i18n import Translator
-from kozelbot.options import OptionError
-from kozelbot.render import table_error_text
-from kozelbot.service import Change, TableError
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core import callbacks
+from kozelbot.core.fit import fit_plain
+from kozelbot.core.i18n import Translator
+from kozelbot.core.options import OptionError
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.families.registry import TABLE_PRESETS
+from kozelbot.tables.service import Change, TableError
+from kozelbot.views.general import table_error_text
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from telegram.constants import ChatMemberStatus, ChatType
 
 from handlers.deps import Context
 from handlers.flow import command
-from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS
-from kozelbot.render import help_text, rules_text
+from kozelbot.families.registry import DEFAULT_PRESET, TABLE_PRESETS
+from kozelbot.views.general import help_text, rules_text
 
 
 async def help_command(update: Update, context: Context) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
-from kozelbot.render import Keyboard
+from kozelbot.views.general import Keyboard
 
 
 def to_markup(keyboard: Keyboard) -> InlineKeyboardMarkup | None:

@@ -26,9 +26,9 @@ from typing import TypeVar
 from telegram import InlineKeyboardMarkup
 from telegram.error import TelegramError
 
-from kozelbot.i18n import Translator
-from kozelbot.screens import Screen
-from kozelbot.texts import Keyboard
+from kozelbot.core.i18n import Translator
+from kozelbot.core.texts import Keyboard
+from kozelbot.views.screens import Screen
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from kozelbot.i18n import Translator
+from kozelbot.core.i18n import Translator
 
 
 class Translators:

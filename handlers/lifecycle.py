@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from kozelbot.service import Change, GameService, TableError
-from kozelbot.table import Table
+from kozelbot.core.table import Table
+from kozelbot.tables.service import Change, GameService, TableError
 from storage import Storage
 
 log = logging.getLogger(__name__)

@@ -1,7 +1,7 @@
 """Live messages: a game's lobby or table in its place and each seat's private hand, rendered
 from the latest committed table.
 
-A refresh renders the game's screen now (``kozelbot.screens``) and edits the message the book
+A refresh renders the game's screen now (``kozelbot.views.screens``) and edits the message the book
 says shows it (``handlers.message_book``); the sender skips the edit when nothing changed. A
 message that shows an older deal first gets that deal's last word — its outcome on a table,
 "deal over" on a hand — and a new message is sent and recorded for the deal in play. Each
@@ -21,10 +21,13 @@ from handlers.languages import Translators
 from handlers.message_book import MessageBook
 from handlers.selection import Selections
 from handlers.sender import Sender
-from kozelbot.i18n import Translator
-from kozelbot.links import WebAppLinks
-from kozelbot.records import MessageRef
-from kozelbot.screens import (
+from kozelbot.core.i18n import Translator
+from kozelbot.core.records import MessageRef
+from kozelbot.core.table import Table, TableStatus
+from kozelbot.core.texts import Button
+from kozelbot.tables.service import GameService
+from kozelbot.views.links import WebAppLinks
+from kozelbot.views.screens import (
     Screen,
     closed_lobby_screen,
     deal_over_screen,
@@ -34,9 +37,6 @@ from kozelbot.screens import (
     lobby_screen,
     table_screen,
 )
-from kozelbot.service import GameService
-from kozelbot.table import Table, TableStatus
-from kozelbot.texts import Button
 from storage import Storage
 
 

@@ -25,16 +25,16 @@ from handlers.flow import (
 )
 from handlers.members import TelegramUnavailable, is_member
 from handlers.notices import tell_subscribers
-from kozelbot import callbacks
-from kozelbot.games import DEFAULT_PRESET
-from kozelbot.i18n import Translator
-from kozelbot.options import OptionError
-from kozelbot.render import help_text, option_error_text, table_error_text
-from kozelbot.screens import deep_link
-from kozelbot.service import Change, TableError
-from kozelbot.table import GameAlreadyRunning, Table, TableStatus
-from kozelbot.texts import Button, Keyboard
-from kozelbot.tournament.model import Status as TournamentStatus
+from kozelbot.core import callbacks
+from kozelbot.core.i18n import Translator
+from kozelbot.core.options import OptionError
+from kozelbot.core.table import GameAlreadyRunning, Table, TableStatus
+from kozelbot.core.texts import Button, Keyboard
+from kozelbot.core.tournament.model import Status as TournamentStatus
+from kozelbot.families.registry import DEFAULT_PRESET
+from kozelbot.tables.service import Change, TableError
+from kozelbot.views.general import help_text, option_error_text, table_error_text
+from kozelbot.views.screens import deep_link
 
 JOIN_PREFIX = "join-"
 HAND_PREFIX = "hand-"
@@ -197,7 +197,7 @@ async def leave(update: Update, context: Context) -> None:
 
 async def seed(update: Update, context: Context) -> None:
     """/seed WORD: a seated person adds a word to the players' seed while the lobby is open
-    (``kozelbot.fairplay``: every shuffle mixes it with the secret sealed in the lobby)."""
+    (``kozelbot.core.fairplay``: every shuffle mixes it with the secret sealed in the lobby)."""
     data = context.bot_data
     cmd = await group_command(
         update, data, lambda t: t("Send /seed WORD in the group, at the table's lobby.")

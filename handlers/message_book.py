@@ -2,7 +2,7 @@
 
 Each game has at most one ``lobby`` and one ``table`` message (in its place) and one ``hand``
 message per seat (in that person's private chat), each with the deal it shows
-(``kozelbot.records.MessageRef``). The book is stored in storage's ``messages`` table, apart
+(``kozelbot.core.records.MessageRef``). The book is stored in storage's ``messages`` table, apart
 from the game and written without its lock, and cached here (write-through) for the games
 shown recently, so a restarted bot edits the messages the last run sent instead of sending
 new ones.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from kozelbot.records import MessageRef
+from kozelbot.core.records import MessageRef
 from storage import Storage
 
 REFS_LIMIT = 4096

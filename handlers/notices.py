@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from handlers.deps import BotData
 from handlers.lanes import Outgoing
-from kozelbot.boards import escape
-from kozelbot.i18n import Translator
+from kozelbot.core.i18n import Translator
+from kozelbot.views.boards import escape
 
 
 def _table_text(chat: str, t: Translator) -> str:

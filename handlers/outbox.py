@@ -1,6 +1,6 @@
 """Outbox delivery: the deal and match results a place is owed, posted in order, each once.
 
-The service writes these posts (``kozelbot.posts``) in the same transaction as the move that
+The service writes these posts (``kozelbot.tables.posts``) in the same transaction as the move that
 ended the deal or the match; a place's lane asks for them before anything else
 (``handlers.lanes``). Each post is rendered in the chat's language when its turn comes, sent
 (retrying transient failures), and only then deleted from storage — so a post survives a
@@ -18,13 +18,13 @@ from telegram.error import BadRequest, Forbidden
 from handlers.lanes import Outgoing, Place
 from handlers.message_book import MessageBook
 from handlers.sender import Sender
-from kozelbot.game import DealScored, MatchOver
-from kozelbot.i18n import Translator
-from kozelbot.links import WebAppLinks
-from kozelbot.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
-from kozelbot.records import OutboxItem
-from kozelbot.screens import deal_result_screen, final_table_screen, match_over_screen
-from kozelbot.service import GameService
+from kozelbot.core.i18n import Translator
+from kozelbot.core.protocol import DealScored, MatchOver
+from kozelbot.core.records import OutboxItem
+from kozelbot.tables.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
+from kozelbot.tables.service import GameService
+from kozelbot.views.links import WebAppLinks
+from kozelbot.views.screens import deal_result_screen, final_table_screen, match_over_screen
 from storage import Storage
 
 log = logging.getLogger(__name__)

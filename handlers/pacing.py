@@ -9,7 +9,7 @@ import asyncio
 from collections.abc import Callable
 
 from handlers.lanes import Lane, Place
-from kozelbot.table import Table, TableStatus
+from kozelbot.core.table import Table, TableStatus
 
 PAGE_PACE = 3.0
 """Group intervals between refreshes of a table whose players are all in the Mini App: at

@@ -19,15 +19,15 @@ from handlers.flow import (
     remember,
     variant_and_options,
 )
-from kozelbot import callbacks
-from kozelbot.game import GameError
-from kozelbot.games import DEFAULT_PRESET, family_of, texts_of
-from kozelbot.i18n import Translator
-from kozelbot.options import OptionError
-from kozelbot.render import option_error_text, table_error_text
-from kozelbot.screens import deep_link
-from kozelbot.service import TableError
-from kozelbot.table import GameAlreadyRunning, Table
+from kozelbot.core import callbacks
+from kozelbot.core.i18n import Translator
+from kozelbot.core.options import OptionError
+from kozelbot.core.protocol import GameError
+from kozelbot.core.table import GameAlreadyRunning, Table
+from kozelbot.families.registry import DEFAULT_PRESET, family_of, texts_of
+from kozelbot.tables.service import TableError
+from kozelbot.views.general import option_error_text, table_error_text
+from kozelbot.views.screens import deep_link
 
 
 async def hand_button(update: Update, context: Context) -> None:

@@ -5,7 +5,7 @@ Each *place* (a chat, or one forum topic of it) has one lane and each seat's pri
 ``show`` marks what a change made out of date and queues its notices; each lane then
 converges on the committed state: ``handlers.outbox`` posts the results, ``handlers.live``
 renders the lobby, table and hands, notes render in the chat's language when their turn
-comes (``kozelbot.screens``), and ``handlers.sender`` sends it all, retrying transient
+comes (``kozelbot.views.screens``), and ``handlers.sender`` sends it all, retrying transient
 failures. A handler never waits for a chat's flood budget: it queues a reply and returns.
 
 What a lane meets that changes a chat's life — a group that became a supergroup, a chat that
@@ -35,7 +35,9 @@ from handlers.pacing import Pacing
 from handlers.reminders import Reminders
 from handlers.selection import Selections
 from handlers.sender import Sender
-from kozelbot.screens import (
+from kozelbot.core.table import Table
+from kozelbot.tables.service import Change, GameService
+from kozelbot.views.screens import (
     away_notice,
     deep_link,
     open_private_notice,
@@ -43,8 +45,6 @@ from kozelbot.screens import (
     table_moved_screen,
     take_over_notice,
 )
-from kozelbot.service import Change, GameService
-from kozelbot.table import Table
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from handlers.lanes import Outgoing, Render
-from kozelbot.i18n import Translator
-from kozelbot.screens import move_warning
-from kozelbot.table import Table
+from kozelbot.core.i18n import Translator
+from kozelbot.core.table import Table
+from kozelbot.views.screens import move_warning
 
 Note = Callable[..., bool]
 """``Presenter.note``: queue a message for a chat (``key`` coalesces repeats)."""

@@ -3,7 +3,7 @@
 While the match is live (``deal`` -1) the press answers with an alert: the match's seal and,
 once started, the players' contribution, whole. Once the match is over or stopped the same
 callback sends the presser, privately, everything ``kozelbot verify`` needs
-(``kozelbot.seals.verify_texts``): the secret may be shown then. A 🔒 button of a table sent
+(``kozelbot.views.seals.verify_texts``): the secret may be shown then. A 🔒 button of a table sent
 before issue #30 (``deal`` ≥ 0) still answers with that deal's seal. Only for the game the
 message belongs to; nothing secret is shown before the match ends.
 """
@@ -17,11 +17,11 @@ from telegram import Message, Update
 from handlers.deps import BotData, Context
 from handlers.flow import Press, press
 from handlers.lanes import Outgoing
-from kozelbot.callbacks import SealButton
-from kozelbot.fairplay import commitment
-from kozelbot.i18n import Translator
-from kozelbot.seals import seals_in_full, verify_texts
-from kozelbot.table import Table
+from kozelbot.core.callbacks import SealButton
+from kozelbot.core.fairplay import commitment
+from kozelbot.core.i18n import Translator
+from kozelbot.core.table import Table
+from kozelbot.views.seals import seals_in_full, verify_texts
 
 
 async def seal_button(update: Update, context: Context) -> None:

@@ -2,13 +2,13 @@
 
 A selection is only what the hand's keyboard shows between presses: never a move, kept in
 memory and lost with the process (the person selects again). The hand message renders it
-(``kozelbot.screens.hand_screen``); a verb button turns it into a move
+(``kozelbot.views.screens.hand_screen``); a verb button turns it into a move
 (``FamilyTexts.from_selection``).
 """
 
 from __future__ import annotations
 
-from kozelbot.cards import Card
+from kozelbot.core.cards import Card
 
 
 class Selections:

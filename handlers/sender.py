@@ -20,7 +20,7 @@ from telegram.error import BadRequest
 from handlers.delivery import Backoff, deliver
 from handlers.keyboards import to_markup
 from handlers.lanes import Markup, Outgoing
-from kozelbot.fit import fit_html
+from kozelbot.core.fit import fit_html
 
 log = logging.getLogger(__name__)
 

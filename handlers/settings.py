@@ -18,12 +18,12 @@ from handlers.deps import BotData, Context
 from handlers.flow import group_command, press, topic_of
 from handlers.lanes import Outgoing
 from handlers.members import is_admin
-from kozelbot.callbacks import SettingsButton
-from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS, preset, texts_of
-from kozelbot.i18n import LANGUAGES, Translator, pick_language
-from kozelbot.options import OptionError
-from kozelbot.records import ChatSettings
-from kozelbot.texts import Button, Keyboard
+from kozelbot.core.callbacks import SettingsButton
+from kozelbot.core.i18n import LANGUAGES, Translator, pick_language
+from kozelbot.core.options import OptionError
+from kozelbot.core.records import ChatSettings
+from kozelbot.core.texts import Button, Keyboard
+from kozelbot.families.registry import DEFAULT_PRESET, TABLE_PRESETS, preset, texts_of
 
 SPECIAL_KEYS = ("variant", "language", "public", "close")
 MENU = "settings"

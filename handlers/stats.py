@@ -1,6 +1,6 @@
 """/top, /stats and /history: boards, personal records and a chat's last matches.
 
-Thin adapters: parse the command, read storage, render with ``kozelbot.boards``, reply. A
+Thin adapters: parse the command, read storage, render with ``kozelbot.views.boards``, reply. A
 /history button edits its own message in place: a match deal by deal (◀ ▶ between pages,
 and its 🃏 replay in the Mini App where there is one)
 and back to the list. A button only ever shows a match of the chat its message is in, and
@@ -14,7 +14,10 @@ from telegram import Message, Update
 from handlers.deps import BotData, Context
 from handlers.flow import command, group_command, press, topic_of
 from handlers.lanes import Outgoing
-from kozelbot.boards import (
+from kozelbot.core.callbacks import HistoryButton
+from kozelbot.core.i18n import Translator
+from kozelbot.families.registry import DEFAULT_PRESET, TABLE_PRESETS
+from kozelbot.views.boards import (
     BOARD_MIN_MATCHES,
     BOARD_SIZE,
     HISTORY_SIZE,
@@ -27,10 +30,7 @@ from kozelbot.boards import (
     page_count,
     stats_text,
 )
-from kozelbot.callbacks import HistoryButton
-from kozelbot.games import DEFAULT_PRESET, TABLE_PRESETS
-from kozelbot.i18n import Translator
-from kozelbot.tournament.texts import history_lines
+from kozelbot.views.tournament.texts import history_lines
 
 GLOBAL = "global"
 HISTORY = "history"

@@ -10,15 +10,15 @@ from handlers.deps import BotData, Context
 from handlers.flow import Command, group_command, plain, player_of, press, publish, remember
 from handlers.members import is_admin, is_member
 from handlers.notices import tell_subscribers
-from kozelbot import callbacks
-from kozelbot.games import DEFAULT_PRESET
-from kozelbot.i18n import Translator
-from kozelbot.service import TableError
-from kozelbot.table import TableStatus
-from kozelbot.tournament import texts
-from kozelbot.tournament.director import TournamentError
-from kozelbot.tournament.model import Format, Status
-from kozelbot.tournament.standings import standings
+from kozelbot.core import callbacks
+from kozelbot.core.i18n import Translator
+from kozelbot.core.table import TableStatus
+from kozelbot.core.tournament.model import Format, Status
+from kozelbot.core.tournament.standings import standings
+from kozelbot.families.registry import DEFAULT_PRESET
+from kozelbot.tables.director import TournamentError
+from kozelbot.tables.service import TableError
+from kozelbot.views.tournament import texts
 
 
 def error_text(error: TournamentError, t: Translator) -> str:

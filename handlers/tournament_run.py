@@ -23,14 +23,15 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from handlers.flow import publish
-from kozelbot.boards import escape, short_name
-from kozelbot.change import Change
-from kozelbot.table import Table
-from kozelbot.tournament import tables, texts
-from kozelbot.tournament.director import Director, TournamentError
-from kozelbot.tournament.model import Status, Tournament
-from kozelbot.tournament.picture import picture
-from kozelbot.tournament.standings import cross, standings
+from kozelbot.core.table import Table
+from kozelbot.core.tournament.model import Status, Tournament
+from kozelbot.core.tournament.standings import cross, standings
+from kozelbot.tables import tournament_table as tables
+from kozelbot.tables.change import Change
+from kozelbot.tables.director import Director, TournamentError
+from kozelbot.views.boards import escape, short_name
+from kozelbot.views.tournament import texts
+from kozelbot.views.tournament.picture import picture
 
 if TYPE_CHECKING:
     from handlers.deps import BotData

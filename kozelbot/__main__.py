@@ -50,11 +50,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The console script."""
     args = list(sys.argv[1:] if argv is None else argv)
     if args and args[0] == "simulate":
-        from kozelbot.simulate import run as simulate
+        from kozelbot.tools.simulate import run as simulate
 
         return simulate(args[1:], sys.stdout)
     if args and args[0] == "arena":
-        from kozelbot.arena import run as arena
+        from kozelbot.tools.arena import run as arena
 
         return arena(args[1:], sys.stdout)
     if args and args[0] in ("-h", "--help", "help"):
@@ -186,7 +186,7 @@ def export(args: Sequence[str]) -> int:
         print(f"kozelbot: no database at {source} (set KOZEL_DB_PATH)", file=sys.stderr)
         return 1
     from kozelbot.app import export_match
-    from kozelbot.replay import NotExportable
+    from kozelbot.views.replay import NotExportable
 
     try:
         found = asyncio.run(export_match(str(source), int(args[0])))
@@ -208,7 +208,7 @@ def replay(args: Sequence[str]) -> int:
     if len(args) != 1 or args[0].startswith("-"):
         print(USAGE, file=sys.stderr)
         return 2
-    from kozelbot.replay import check
+    from kozelbot.views.replay import check
 
     try:
         data = json.loads(Path(args[0]).read_text(encoding="utf-8"))
@@ -230,10 +230,10 @@ def replay(args: Sequence[str]) -> int:
 def verify(args: Sequence[str]) -> int:
     """``kozelbot verify SEED HASH [--secret S --seal L --client C]``: 0 if everything asked
     checks out, 1 if not, 2 for bad input; prints the cards the seed deals either way."""
-    from kozelbot.fairplay import SeedError
-    from kozelbot.i18n import translator
-    from kozelbot.texts import cards_label
-    from kozelbot.verify import verify as check
+    from kozelbot.core.fairplay import SeedError
+    from kozelbot.core.i18n import translator
+    from kozelbot.core.texts import cards_label
+    from kozelbot.tools.verify import verify as check
 
     words = list(args)
     extra: dict[str, str] = {}

@@ -42,15 +42,15 @@ from handlers.throttle import Throttle
 from handlers.tournament_run import TournamentRunner
 from handlers.transport import AiohttpRequest
 from handlers.webapp.server import WebApp
-from kozelbot import replay
-from kozelbot.coach import Coach
+from kozelbot.computer.coach import Coach
+from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
-from kozelbot.i18n import LANGUAGES
-from kozelbot.links import WebAppLinks
-from kozelbot.replay import NotExportable, ReplayFile
-from kozelbot.service import GameService
-from kozelbot.thinking import Thinker
-from kozelbot.tournament.director import Director
+from kozelbot.core.i18n import LANGUAGES
+from kozelbot.tables.director import Director
+from kozelbot.tables.service import GameService
+from kozelbot.views import replay
+from kozelbot.views.links import WebAppLinks
+from kozelbot.views.replay import NotExportable, ReplayFile
 from storage import Storage
 from storage.flood import FloodJournal
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from kozelbot.decisions import DEFAULT_BUDGET_MS
+from kozelbot.core.decisions import DEFAULT_BUDGET_MS
 
 TELEGRAM_API = "https://api.telegram.org"
 

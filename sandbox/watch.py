@@ -23,9 +23,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from botapi_emulator import BotApiEmulator, ChatMessage, Group, User
-from kozelbot.callbacks import Callback, parse
-from kozelbot.games import hand_buttons
-from kozelbot.texts import is_not_now
+from kozelbot.core.callbacks import Callback, parse
+from kozelbot.core.texts import is_not_now
+from kozelbot.families.registry import hand_buttons
 
 log = logging.getLogger(__name__)
 

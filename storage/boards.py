@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from kozelbot.ratings import PRIOR, shown
-from kozelbot.records import (
+from kozelbot.core.ratings import PRIOR, shown
+from kozelbot.core.records import (
     ABANDONS_FLAGGED,
     BoardRow,
     HistoryRow,

@@ -1,15 +1,15 @@
 """Errors that storage raises for rule-level conflicts a caller is expected to handle.
 
 ``GameAlreadyRunning``, ``SeatTaken``, ``StaleVersion`` and ``TableAlreadyOpen`` are the
-domain's own exceptions (``kozelbot.table``), and ``TournamentAlreadyRunning`` and
-``StaleTournament`` the tournament repository's (``kozelbot.repository``), so the services
+domain's own exceptions (``kozelbot.core.table``), and ``TournamentAlreadyRunning`` and
+``StaleTournament`` the tournament repository's (``kozelbot.tables.repository``), so the services
 can catch them without importing storage.
 """
 
 from __future__ import annotations
 
-from kozelbot.repository import StaleTournament, TournamentAlreadyRunning
-from kozelbot.table import GameAlreadyRunning, SeatTaken, StaleVersion, TableAlreadyOpen
+from kozelbot.core.table import GameAlreadyRunning, SeatTaken, StaleVersion, TableAlreadyOpen
+from kozelbot.tables.repository import StaleTournament, TournamentAlreadyRunning
 
 
 class StorageError(Exception):

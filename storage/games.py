@@ -1,8 +1,8 @@
 """Games: a live game saved whole with its moves, deals, result and posts in one transaction,
 and read back — by id, by chat or forum topic, by the person seated at it, or all live ones.
 
-This is the game service's ``kozelbot.repository.Repository``. A game is stored as the JSON
-of ``kozelbot.table.Table`` with optimistic concurrency: each save must carry the stored
+This is the game service's ``kozelbot.tables.repository.Repository``. A game is stored as the JSON
+of ``kozelbot.core.table.Table`` with optimistic concurrency: each save must carry the stored
 version plus one, else ``StaleVersion``. ``live_seats`` lists the people of every live game
 (a person sits at one at most, else ``SeatTaken``); the partial index of migration 005 allows
 one live game per chat and topic (else ``GameAlreadyRunning``).
@@ -21,8 +21,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from kozelbot.records import DealRecord, MatchResult, MoveRecord, OutboxItem
-from kozelbot.table import Table
+from kozelbot.core.records import DealRecord, MatchResult, MoveRecord, OutboxItem
+from kozelbot.core.table import Table
 from storage import ranking, tournaments
 from storage.core import Database, Transaction
 from storage.errors import GameAlreadyRunning, SeatTaken, StaleVersion, TableAlreadyOpen

@@ -1,5 +1,5 @@
 """Notices: who asked (/notify in a group) for a private message when a new table or
-tournament opens in that group — ``kozelbot.repository.NoticeRepository``.
+tournament opens in that group — ``kozelbot.tables.repository.NoticeRepository``.
 
 One row per group and person (migration 010); /notify again takes the row away.
 """

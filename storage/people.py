@@ -13,7 +13,7 @@ import json
 from collections import OrderedDict
 from collections.abc import Iterable
 
-from kozelbot.records import ChatSettings, UserRecord
+from kozelbot.core.records import ChatSettings, UserRecord
 from storage import ranking
 from storage.core import Database, Transaction
 from storage.values import fits, to_json

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from kozelbot.records import MessageRef, OutboxItem
+from kozelbot.core.records import MessageRef, OutboxItem
 from storage.core import Database, Transaction
 from storage.values import fits, to_json
 

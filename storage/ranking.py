@@ -12,7 +12,7 @@ What counts where:
 
 - ``ratings``: rated matches only, per person, variant and scope (``group`` apart from
   ``private``, a person's /play against the computer; a result in a private chat is private
-  whatever its ``scope`` says). Computed by ``kozelbot.ratings``.
+  whatever its ``scope`` says). Computed by ``kozelbot.core.ratings``.
 - a chat's board: the chat's rated group matches; the global board: rated group matches in
   public chats (a chat without settings is public), both ordered by the person's group rating.
 - ``player_stats``: every finished match of the scope, rated or not, and the abandons.
@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kozelbot.ratings import PRIOR, Contender, Skill, rate_match
-from kozelbot.records import MatchPlayer, MatchResult
-from kozelbot.table import CORE_TALLIES, Table
+from kozelbot.core.ratings import PRIOR, Contender, Skill, rate_match
+from kozelbot.core.records import MatchPlayer, MatchResult
+from kozelbot.core.table import CORE_TALLIES, Table
 from storage.core import Transaction
 from storage.values import to_json
 

@@ -1,7 +1,7 @@
-"""Tournaments: each saved whole as the JSON of ``kozelbot.tournament.model.Tournament`` with
+"""Tournaments: each saved whole as the JSON of ``kozelbot.core.tournament.model.Tournament`` with
 an optimistic version, and the match opened for each of its tables.
 
-This is the director's ``kozelbot.repository.TournamentRepository``. A save must carry the
+This is the director's ``kozelbot.tables.repository.TournamentRepository``. A save must carry the
 stored version plus one, else ``StaleTournament``; the partial index of migration 010 allows
 one live tournament (registration or running) per group, else ``TournamentAlreadyRunning``.
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from kozelbot.repository import StaleTournament, TournamentAlreadyRunning
-from kozelbot.table import TournamentTable
-from kozelbot.tournament.model import Tournament
+from kozelbot.core.table import TournamentTable
+from kozelbot.core.tournament.model import Tournament
+from kozelbot.tables.repository import StaleTournament, TournamentAlreadyRunning
 from storage.core import Database, Reader, Transaction
 from storage.values import INT64_MAX, fits
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from botapi_emulator import BotApiEmulator
-from kozelbot import decisions
+from kozelbot.core import decisions
 from storage import Storage
 from tests.e2e import TEST_BUDGET_MS, TOKEN, BotRunner, bot_settings, fast_limits
 

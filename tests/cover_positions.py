@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from kozelbot.cards import DECK_36, parse_cards
-from kozelbot.cover.board import Round
-from kozelbot.cover.state import CoverState
-from kozelbot.cover.vocabulary import Phase
+from kozelbot.core.cards import DECK_36, parse_cards
+from kozelbot.families.cover.board import Round
+from kozelbot.families.cover.state import CoverState
+from kozelbot.families.cover.vocabulary import Phase
 
 
 def position(options: dict[str, Any], hands: list[str], talon: str = "") -> CoverState:

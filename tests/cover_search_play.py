@@ -11,19 +11,19 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozelbot.cards import DECK_36, Card, Rank, Suit
-from kozelbot.cover import FAMILY
-from kozelbot.cover.board import Round
-from kozelbot.cover.search import cards as bits
-from kozelbot.cover.search.build import from_public, from_state
-from kozelbot.cover.search.cards import mask_of
-from kozelbot.cover.search.moves import CLAIM, describe, kind_of, move_of, seat_of
-from kozelbot.cover.search.outcome import result
-from kozelbot.cover.search.position import Position
-from kozelbot.cover.search.public import hidden_cards, public_facts
-from kozelbot.cover.state import CoverState
-from kozelbot.cover.vocabulary import Claim, Level, Phase, RoundTaken, TrumpChanged
-from kozelbot.game import DealScored
+from kozelbot.core.cards import DECK_36, Card, Rank, Suit
+from kozelbot.core.protocol import DealScored
+from kozelbot.families.cover import FAMILY
+from kozelbot.families.cover.board import Round
+from kozelbot.families.cover.search import cards as bits
+from kozelbot.families.cover.search.build import from_public, from_state
+from kozelbot.families.cover.search.cards import mask_of
+from kozelbot.families.cover.search.moves import CLAIM, describe, kind_of, move_of, seat_of
+from kozelbot.families.cover.search.outcome import result
+from kozelbot.families.cover.search.position import Position
+from kozelbot.families.cover.search.public import hidden_cards, public_facts
+from kozelbot.families.cover.state import CoverState
+from kozelbot.families.cover.vocabulary import Claim, Level, Phase, RoundTaken, TrumpChanged
 
 OPTION_SETS: dict[str, dict[str, Any]] = {
     "pairs-classic": {},

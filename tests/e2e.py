@@ -20,7 +20,7 @@ from types import SimpleNamespace
 from botapi_emulator import BotApiEmulator, CallbackAnswer, ChatMessage, Group, Limits, User
 from kozelbot.app import KozelApplication, build_application
 from kozelbot.config import Settings
-from kozelbot.texts import is_not_now
+from kozelbot.core.texts import is_not_now
 from sandbox.watch import hand_message, hand_moves, shows_turn
 
 TOKEN = "123456:TEST"

@@ -15,8 +15,8 @@ from typing import Any
 from botapi_emulator import BotApiEmulator, ChatMessage
 from botapi_emulator.keyboards import inline_buttons
 from botapi_emulator.models import User
-from kozelbot.callbacks import SealButton, parse
-from kozelbot.verify import verify
+from kozelbot.core.callbacks import SealButton, parse
+from kozelbot.tools.verify import verify
 from tests.transcripts import CHECK_HEAD, HEXISH, states
 
 CHECK_LABELS = ("🔑 Проверить раздачи", "🔑 Check the deals", "🔑 Перевірити роздачі")

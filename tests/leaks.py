@@ -25,11 +25,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from botapi_emulator import BotApiEmulator
-from kozelbot.cards import Card, Rank, Suit
-from kozelbot.i18n import LANGUAGES, translator
-from kozelbot.render import card_label
-from kozelbot.table import Table
-from kozelbot.texts import pair_name, seat_name
+from kozelbot.core.cards import Card, Rank, Suit
+from kozelbot.core.i18n import LANGUAGES, translator
+from kozelbot.core.table import Table
+from kozelbot.core.texts import pair_name, seat_name
+from kozelbot.views.general import card_label
 from storage import Storage
 from tests import secret_steps
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from kozelbot.fairplay import players_seed
-from kozelbot.game import DealScored, shuffle_for
-from kozelbot.games import family_of, new_state
-from kozelbot.ledger import deal_record
-from kozelbot.records import DealRecord, MoveRecord, MoveSource
-from kozelbot.simulate import options_of
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core.fairplay import players_seed
+from kozelbot.core.protocol import DealScored, shuffle_for
+from kozelbot.core.records import DealRecord, MoveRecord, MoveSource
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.families.registry import family_of, new_state
+from kozelbot.tables.ledger import deal_record
+from kozelbot.tools.simulate import options_of
 from storage.games import Games
 
 CONFIGS = {

@@ -14,14 +14,14 @@ import random
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
-from kozelbot.cards import Card, parse_cards
-from kozelbot.follow import render
-from kozelbot.follow.ai import choose_action
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.vocabulary import Event, KeepHand, Phase, PlayCard
-from kozelbot.game import DealScored, GameError, MatchOver, shuffle_rng
-from kozelbot.i18n import translator
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core.cards import Card, parse_cards
+from kozelbot.core.i18n import translator
+from kozelbot.core.protocol import DealScored, GameError, MatchOver, shuffle_rng
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.families.follow import render
+from kozelbot.families.follow.ai import choose_action
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.vocabulary import Event, KeepHand, Phase, PlayCard
 
 Rows = list[str]
 

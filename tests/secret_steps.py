@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from kozelbot.cards import Card
-from kozelbot.i18n import LANGUAGES, translator
+from kozelbot.core.cards import Card
+from kozelbot.core.i18n import LANGUAGES, translator
 
 SLACK = 0.3
 """Seconds after a move during which a text may still show the state before it (rendered

@@ -8,16 +8,16 @@ import re
 
 import pytest
 
-from kozelbot import analysis
-from kozelbot.advice import analysis_text, hint_text, review_text
-from kozelbot.analysis import Review
-from kozelbot.cards import Card
-from kozelbot.coach import Analysis
-from kozelbot.cover.vocabulary import Beat, Lead
-from kozelbot.decisions import Decision
-from kozelbot.follow.vocabulary import PlayCard
-from kozelbot.i18n import LANGUAGES, translator
-from kozelbot.table import Table
+from kozelbot.computer import analysis
+from kozelbot.computer.analysis import Review
+from kozelbot.computer.coach import Analysis
+from kozelbot.core.cards import Card
+from kozelbot.core.decisions import Decision
+from kozelbot.core.i18n import LANGUAGES, translator
+from kozelbot.core.table import Table
+from kozelbot.families.cover.vocabulary import Beat, Lead
+from kozelbot.families.follow.vocabulary import PlayCard
+from kozelbot.views.advice import analysis_text, hint_text, review_text
 from storage import Storage
 from tests.test_analysis_pressure import ANN, _positions, _two_deals_played
 

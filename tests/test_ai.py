@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from kozelbot.cards import Card, parse_cards
-from kozelbot.follow.ai import choose_action, choose_card
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.vocabulary import (
+from kozelbot.core.cards import Card, parse_cards
+from kozelbot.families.follow.ai import choose_action, choose_card
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.vocabulary import (
     AnswerOffer,
     GiveTrump,
     KeepHand,

@@ -14,11 +14,11 @@ from typing import Any, TypeVar
 
 import pytest
 
-from kozelbot import analysis
-from kozelbot.coach import AdviceError, Coach
-from kozelbot.service import GameService
-from kozelbot.table import Player
-from kozelbot.thinking import Overloaded, Thinker
+from kozelbot.computer import analysis
+from kozelbot.computer.coach import AdviceError, Coach
+from kozelbot.computer.thinking import Overloaded, Thinker
+from kozelbot.core.table import Player
+from kozelbot.tables.service import GameService
 from storage import Storage
 
 T = TypeVar("T")

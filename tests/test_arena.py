@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from kozelbot import arena, levels
 from kozelbot.__main__ import main
-from kozelbot.games import new_state
-from kozelbot.simulate import options_of
+from kozelbot.computer import levels
+from kozelbot.families.registry import new_state
+from kozelbot.tools import arena
+from kozelbot.tools.simulate import options_of
 
 
 def _run(*argv: str) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot.records import MoveRecord, MoveSource
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core.records import MoveRecord, MoveSource
+from kozelbot.core.table import Player, Table, TableStatus
 from storage import Storage
 from storage.backup import TemporaryCopy, backup_file
 

@@ -1,6 +1,6 @@
 """Boards, ratings, personal stats, match history and chat settings (``storage.boards``,
 ``storage.ranking``, ``storage.people``), through ``Games.save_game`` with results built as
-``kozelbot.service`` builds them."""
+``kozelbot.tables.service`` builds them."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from kozelbot.ratings import PRIOR
-from kozelbot.records import ABANDONS_FLAGGED, ChatSettings, MatchPlayer, MatchResult
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core.ratings import PRIOR
+from kozelbot.core.records import ABANDONS_FLAGGED, ChatSettings, MatchPlayer, MatchResult
+from kozelbot.core.table import Player, Table, TableStatus
 from storage import Storage, ranking
 from storage.migrate import apply_migrations, load_migrations
 from tests.conftest import FakeClock

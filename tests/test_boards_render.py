@@ -1,4 +1,4 @@
-"""The texts and keyboards of /top, /stats and /history (``kozelbot.boards``), from records
+"""The texts and keyboards of /top, /stats and /history (``kozelbot.views.boards``), from records
 built by hand: places and medals, percentages, streak signs, page boundaries, escaping, and
 Telegram's 4096-character limit however long the names."""
 
@@ -8,7 +8,19 @@ import re
 
 import pytest
 
-from kozelbot.boards import (
+from kozelbot.core.callbacks import HistoryButton, SealButton, parse
+from kozelbot.core.fairplay import commitment
+from kozelbot.core.i18n import translator
+from kozelbot.core.records import (
+    BoardRow,
+    DealRecord,
+    HistoryPlayer,
+    HistoryRow,
+    Partner,
+    VariantStats,
+)
+from kozelbot.families.registry import TABLE_PRESETS
+from kozelbot.views.boards import (
     BOARD_MIN_MATCHES,
     DEALS_PER_PAGE,
     MESSAGE_LIMIT,
@@ -20,18 +32,6 @@ from kozelbot.boards import (
     history_text,
     page_count,
     stats_text,
-)
-from kozelbot.callbacks import HistoryButton, SealButton, parse
-from kozelbot.fairplay import commitment
-from kozelbot.games import TABLE_PRESETS
-from kozelbot.i18n import translator
-from kozelbot.records import (
-    BoardRow,
-    DealRecord,
-    HistoryPlayer,
-    HistoryRow,
-    Partner,
-    VariantStats,
 )
 from tests.transcripts import bot
 

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from kozelbot import callbacks
-from kozelbot.callbacks import ActButton
-from kozelbot.cards import Card
-from kozelbot.cover.buttons import ChosenButton, SelectButton
-from kozelbot.follow.buttons import PlayButton, RedealButton
-from kozelbot.games import family_of
+from kozelbot.core import callbacks
+from kozelbot.core.callbacks import ActButton
+from kozelbot.core.cards import Card
+from kozelbot.families.cover.buttons import ChosenButton, SelectButton
+from kozelbot.families.follow.buttons import PlayButton, RedealButton
+from kozelbot.families.registry import family_of
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from kozelbot.i18n import translator
+from kozelbot.core.i18n import translator
 from tests.test_i18n_render import MESSAGES, TRANSLATED, load_catalog, placeholders
 
 PLURALS = sorted({m[2] for m in MESSAGES if isinstance(m[2], tuple)})

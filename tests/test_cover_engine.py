@@ -10,14 +10,14 @@ import random
 import pytest
 from pydantic import BaseModel
 
-from kozelbot import games
-from kozelbot.cover import FAMILY
-from kozelbot.cover.presets import CoverOptions, CoverRules, build_cover
-from kozelbot.cover.state import STEPS, CoverState
-from kozelbot.cover.vocabulary import Phase
-from kozelbot.fairplay import shuffle_seed
-from kozelbot.game import DealScored, advance, shuffle_rng
-from kozelbot.options import Preset
+from kozelbot.core.fairplay import shuffle_seed
+from kozelbot.core.options import Preset
+from kozelbot.core.protocol import DealScored, advance, shuffle_rng
+from kozelbot.families import registry as games
+from kozelbot.families.cover import FAMILY
+from kozelbot.families.cover.presets import CoverOptions, CoverRules, build_cover
+from kozelbot.families.cover.state import STEPS, CoverState
+from kozelbot.families.cover.vocabulary import Phase
 
 SHORT = "cover_short"
 
@@ -29,7 +29,7 @@ def _short(options: BaseModel) -> CoverRules:
 
 @pytest.fixture
 def short_variant(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A variant known to the cover family only (not to ``kozelbot.games``)."""
+    """A variant known to the cover family only (not to ``kozelbot.families.registry``)."""
     monkeypatch.setitem(FAMILY.presets, SHORT, Preset(SHORT, CoverOptions, _short))
     assert SHORT not in games.PRESETS
     return SHORT

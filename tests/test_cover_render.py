@@ -8,12 +8,14 @@ from typing import Any
 
 import pytest
 
-from kozelbot.callbacks import parse
-from kozelbot.cards import DECK_36, Card, parse_cards
-from kozelbot.cover import FAMILY, render
-from kozelbot.cover.buttons import ChosenButton, SelectButton
-from kozelbot.cover.state import CoverState
-from kozelbot.cover.vocabulary import (
+from kozelbot.core.callbacks import parse
+from kozelbot.core.cards import DECK_36, Card, parse_cards
+from kozelbot.core.i18n import translator
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.families.cover import FAMILY, render
+from kozelbot.families.cover.buttons import ChosenButton, SelectButton
+from kozelbot.families.cover.state import CoverState
+from kozelbot.families.cover.vocabulary import (
     Acted,
     Beat,
     Discard,
@@ -23,8 +25,6 @@ from kozelbot.cover.vocabulary import (
     Phase,
     RoundTaken,
 )
-from kozelbot.i18n import translator
-from kozelbot.table import Player, Table, TableStatus
 from tests.cover_positions import position
 
 EN = translator("en")

@@ -1,4 +1,4 @@
-"""The cover game's search representation (``kozelbot.cover.search``, issue #17 item 2)
+"""The cover game's search representation (``kozelbot.families.cover.search``, issue #17 item 2)
 plays exactly as the engine, which stays the one authority.
 
 The differential test plays random matches of every option set through the engine — a
@@ -25,9 +25,10 @@ import random
 
 import pytest
 
-from kozelbot.cards import DECK_36, Card, Suit, parse_cards
-from kozelbot.cover import FAMILY
-from kozelbot.cover.search import (
+from kozelbot.core.cards import DECK_36, Card, Suit, parse_cards
+from kozelbot.core.protocol import DealScored
+from kozelbot.families.cover import FAMILY
+from kozelbot.families.cover.search import (
     PHASES,
     Position,
     from_public,
@@ -35,15 +36,14 @@ from kozelbot.cover.search import (
     hidden_cards,
     public_facts,
 )
-from kozelbot.cover.search import cards as bits
-from kozelbot.cover.search.beats import beat_sets, has_beat
-from kozelbot.cover.search.moves import BEAT, LEAD, action, kind_of, move_of
-from kozelbot.cover.search.outcome import result
-from kozelbot.cover.search.public import Hidden
-from kozelbot.cover.strength import cover_sets, covers
-from kozelbot.cover.vocabulary import Claim, Discard, Lead, Otboy, Outcome
-from kozelbot.follow import FAMILY as FOLLOW
-from kozelbot.game import DealScored
+from kozelbot.families.cover.search import cards as bits
+from kozelbot.families.cover.search.beats import beat_sets, has_beat
+from kozelbot.families.cover.search.moves import BEAT, LEAD, action, kind_of, move_of
+from kozelbot.families.cover.search.outcome import result
+from kozelbot.families.cover.search.public import Hidden
+from kozelbot.families.cover.strength import cover_sets, covers
+from kozelbot.families.cover.vocabulary import Claim, Discard, Lead, Otboy, Outcome
+from kozelbot.families.follow import FAMILY as FOLLOW
 from tests.cover_positions import position
 from tests.cover_search_play import MAIN, OPTION_SETS, play, positions_wanted, round_trip
 

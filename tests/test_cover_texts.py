@@ -10,11 +10,15 @@ from typing import Any
 
 import pytest
 
-from kozelbot.cards import DECK_36, parse_cards
-from kozelbot.cover import FAMILY, render
-from kozelbot.cover.board import Round
-from kozelbot.cover.state import CoverState
-from kozelbot.cover.vocabulary import (
+from kozelbot.core.cards import DECK_36, parse_cards
+from kozelbot.core.i18n import translator
+from kozelbot.core.protocol import DealScored, MatchOver
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.core.texts import LINE, card_label, visible
+from kozelbot.families.cover import FAMILY, render
+from kozelbot.families.cover.board import Round
+from kozelbot.families.cover.state import CoverState
+from kozelbot.families.cover.vocabulary import (
     Beat,
     Discard,
     IllegalMove,
@@ -25,10 +29,6 @@ from kozelbot.cover.vocabulary import (
     Phase,
     TrumpChanged,
 )
-from kozelbot.game import DealScored, MatchOver
-from kozelbot.i18n import translator
-from kozelbot.table import Player, Table, TableStatus
-from kozelbot.texts import LINE, card_label, visible
 from tests.cover_positions import position
 
 RU, UK, EN = translator("ru"), translator("uk"), translator("en")

@@ -8,8 +8,8 @@ import time
 import pytest
 
 from botapi_emulator import BotApiEmulator
-from kozelbot.table import TableStatus
-from kozelbot.texts import is_not_now
+from kozelbot.core.table import TableStatus
+from kozelbot.core.texts import is_not_now
 from tests.e2e import BotRunner, Players, open_lobby, seat_four
 
 

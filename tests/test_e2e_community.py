@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 from botapi_emulator import BotApiEmulator, ChatMessage
-from kozelbot.table import Table, TableStatus
+from kozelbot.core.table import Table, TableStatus
 from tests import transcripts
 from tests.e2e import (
     BotRunner,

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from botapi_emulator import BotApiEmulator, ChatMessage
-from kozelbot.games import family_of
-from kozelbot.records import MoveSource
+from kozelbot.core.records import MoveSource
+from kozelbot.families.registry import family_of
 from tests import leaks, secret_steps, transcripts
 from tests.e2e import NAMES, BotRunner, Players, bot_settings, seat_four
 from tests.fairplay_check import check_the_deals

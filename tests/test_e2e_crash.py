@@ -19,8 +19,8 @@ from collections import Counter
 from pathlib import Path
 
 from botapi_emulator import BotApiEmulator, Group, User
-from kozelbot.table import TableStatus
-from kozelbot.texts import is_not_now
+from kozelbot.core.table import TableStatus
+from kozelbot.core.texts import is_not_now
 from storage import Storage
 from tests import leaks
 from tests.e2e import TOKEN, BotProcess, Players, fast_limits, hand_sends, seat_four

@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from botapi_emulator import BotApiEmulator, Faults
-from kozelbot.table import TableStatus
+from kozelbot.core.table import TableStatus
 from storage import Storage
 from tests import leaks
 from tests.e2e import TOKEN, BotRunner, Players, bot_settings, fast_limits, hand_sends, seat_four

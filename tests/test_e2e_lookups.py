@@ -21,7 +21,7 @@ from botapi_emulator import BotApiEmulator, ChatMessage, Faults, InjectedFault
 from botapi_emulator.faults import FaultKind
 from botapi_emulator.models import Group, User
 from handlers import members
-from kozelbot.table import TableStatus
+from kozelbot.core.table import TableStatus
 from storage import Storage
 from tests.e2e import (
     NAMES,

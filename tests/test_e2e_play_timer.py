@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from botapi_emulator import BotApiEmulator
-from kozelbot.table import Table
+from kozelbot.core.table import Table
 from tests import transcripts
 from tests.e2e import BotRunner, Players, bot_settings, play_alone
 

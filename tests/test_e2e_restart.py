@@ -11,8 +11,8 @@ from collections import Counter
 from pathlib import Path
 
 from botapi_emulator import BotApiEmulator
-from kozelbot.table import TableStatus
-from kozelbot.texts import is_not_now
+from kozelbot.core.table import TableStatus
+from kozelbot.core.texts import is_not_now
 from storage import Storage
 from tests.e2e import BotProcess, Players, seat_four
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from botapi_emulator import BotApiEmulator
-from kozelbot.games import preset
-from kozelbot.options import MOVE_TIME_CHOICES
+from kozelbot.core.options import MOVE_TIME_CHOICES
+from kozelbot.families.registry import preset
 from tests.e2e import BotRunner, Players, open_lobby
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 
 from botapi_emulator import BotApiEmulator, ChatMessage, Group, User
-from kozelbot.fairplay import commitment
-from kozelbot.records import DealRecord, MatchPlayer, MatchResult
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core.fairplay import commitment
+from kozelbot.core.records import DealRecord, MatchPlayer, MatchResult
+from kozelbot.core.table import Player, Table, TableStatus
 from storage import Storage
 from tests.e2e import BotRunner, Players
 from tests.fairplay_check import check_the_deals

@@ -18,10 +18,10 @@ from PIL import Image
 
 from botapi_emulator import BotApiEmulator, ChatMessage
 from botapi_emulator.models import CallbackAnswer, Group, User
-from kozelbot.games import load_state
-from kozelbot.tournament.model import Status, Tournament
-from kozelbot.tournament.standings import standings
-from kozelbot.tournament.tables import no_shows, result_of
+from kozelbot.core.tournament.model import Status, Tournament
+from kozelbot.core.tournament.standings import standings
+from kozelbot.families.registry import load_state
+from kozelbot.tables.tournament_table import no_shows, result_of
 from sandbox.watch import choose_button, hand_message, shows_turn
 from storage import Storage
 from tests import transcripts

@@ -9,8 +9,8 @@ import asyncio
 from pathlib import Path
 
 from botapi_emulator import BotApiEmulator, Group, User
-from kozelbot.callbacks import TournamentButton
-from kozelbot.tournament.model import Status
+from kozelbot.core.callbacks import TournamentButton
+from kozelbot.core.tournament.model import Status
 from tests.e2e import BotProcess, BotRunner, last_id, reply_after
 from tests.test_e2e_tournament import (
     english_people,

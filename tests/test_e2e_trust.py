@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from botapi_emulator import BotApiEmulator
-from kozelbot.fairplay import players_seed
-from kozelbot.table import Table, TableStatus
+from kozelbot.core.fairplay import players_seed
+from kozelbot.core.table import Table, TableStatus
 from tests.e2e import BotRunner, last_id, reply_after, seat_four, start_with_bots
 from tests.fairplay_check import with_check
 

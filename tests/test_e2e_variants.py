@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from botapi_emulator import BotApiEmulator
-from kozelbot.records import MoveSource
+from kozelbot.core.records import MoveSource
 from tests import leaks, transcripts
 from tests.e2e import NAMES, BotRunner, Players, bot_settings, seat_four
 from tests.fairplay_check import check_the_deals

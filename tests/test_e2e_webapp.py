@@ -23,9 +23,9 @@ from botapi_emulator import BotApiEmulator, ChatMessage
 from botapi_emulator.models import User
 from handlers.pacing import PAGE_PACE
 from handlers.webapp.auth import sign
-from kozelbot.cards import Card
-from kozelbot.i18n import translator
-from kozelbot.render import card_label
+from kozelbot.core.cards import Card
+from kozelbot.core.i18n import translator
+from kozelbot.views.general import card_label
 from tests.e2e import TOKEN, BotRunner, Players, bot_settings, seat_four, shows_turn
 from tests.matches import finished_match, store_finished
 from tests.test_e2e_stats import ask, english_group, store_match

@@ -18,9 +18,9 @@ from telegram.error import BadRequest, Forbidden, RetryAfter
 
 from botapi_emulator import BotApiEmulator, Limits
 from botapi_emulator.photos import MAX_CAPTION_LENGTH, MAX_PHOTO_BYTES
-from kozelbot.i18n import translator
-from kozelbot.tournament.board import Cell, Cross, Row
-from kozelbot.tournament.picture import picture
+from kozelbot.core.i18n import translator
+from kozelbot.core.tournament.board import Cell, Cross, Row
+from kozelbot.views.tournament.picture import picture
 from tests.test_emulator import plain_bot
 
 TOKEN = "123456:TEST"

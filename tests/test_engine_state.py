@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
-from kozelbot.cards import Card, parse_cards
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.trace import deal_trace
-from kozelbot.follow.view import View
-from kozelbot.follow.vocabulary import (
+from kozelbot.core.cards import Card, parse_cards
+from kozelbot.core.protocol import DealScored, GameError
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.trace import deal_trace
+from kozelbot.families.follow.view import View
+from kozelbot.families.follow.vocabulary import (
     Action,
     AskRedeal,
     CardNotInHand,
@@ -27,8 +28,7 @@ from kozelbot.follow.vocabulary import (
     Waiting,
     WrongPhase,
 )
-from kozelbot.game import DealScored, GameError
-from kozelbot.simulate import play_match
+from kozelbot.tools.simulate import play_match
 from tests.scripted import (
     ROWS_64_56,
     ROWS_LYUSYA,
@@ -348,8 +348,8 @@ def test_events_of_a_seeded_match_are_reproducible() -> None:
 
 def test_actions_round_trip_through_the_move_log_notation() -> None:
     """The move log stores ``str(action)``; ``parse_action`` reads it back."""
-    from kozelbot.cards import Card
-    from kozelbot.follow.vocabulary import AskRedeal, KeepHand, PlayCard, parse_action
+    from kozelbot.core.cards import Card
+    from kozelbot.families.follow.vocabulary import AskRedeal, KeepHand, PlayCard, parse_action
 
     for action in (PlayCard(Card.parse("10H")), AskRedeal(), KeepHand()):
         assert parse_action(str(action)) == action

@@ -1,4 +1,4 @@
-"""Fair play (issue #8 item 7, ``kozelbot.fairplay``): every deal's shuffle seed is committed
+"""Fair play (issue #8 item 7, ``kozelbot.core.fairplay``): every deal's shuffle seed is committed
 before its first card and revealed with its result; ``kozelbot verify SEED HASH`` checks it
 and deals the same cards again; one revealed seed tells nothing of another.
 
@@ -22,18 +22,19 @@ from typing import Any
 
 import pytest
 
-from kozelbot import fairplay, seals
-from kozelbot.cards import Card
-from kozelbot.cover.state import CoverState
-from kozelbot.follow.records import DealState
-from kozelbot.follow.state import MatchState
-from kozelbot.game import DealScored, GameState, advance, shuffle_for, shuffle_rng
-from kozelbot.games import family_of, load_state, new_state, preset
-from kozelbot.i18n import translator
-from kozelbot.records import DealRecord
-from kozelbot.service import GameService
-from kozelbot.table import Player, Table, TableStatus
-from kozelbot.verify import verify
+from kozelbot.core import fairplay
+from kozelbot.core.cards import Card
+from kozelbot.core.i18n import translator
+from kozelbot.core.protocol import DealScored, GameState, advance, shuffle_for, shuffle_rng
+from kozelbot.core.records import DealRecord
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.families.cover.state import CoverState
+from kozelbot.families.follow.records import DealState
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.registry import family_of, load_state, new_state, preset
+from kozelbot.tables.service import GameService
+from kozelbot.tools.verify import verify
+from kozelbot.views import seals
 from storage import Storage
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Texts cut to Telegram's limits (``kozelbot.fit``): whole characters, closed tags."""
+"""Texts cut to Telegram's limits (``kozelbot.core.fit``): whole characters, closed tags."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import html
 import random
 import re
 
-from kozelbot.fit import ANSWER_LIMIT, MESSAGE_LIMIT, fit_html, fit_plain, units
+from kozelbot.core.fit import ANSWER_LIMIT, MESSAGE_LIMIT, fit_html, fit_plain, units
 
 
 def _shown(text: str) -> str:

@@ -11,18 +11,18 @@ import random
 import pytest
 from pydantic import BaseModel
 
-from kozelbot import games
-from kozelbot.cards import parse_cards
-from kozelbot.fairplay import shuffle_seed
-from kozelbot.follow import FAMILY
-from kozelbot.follow.presets import PRESETS, HvalenyiOptions, build_hvalenyi
-from kozelbot.follow.rules import Rules
-from kozelbot.follow.scoring import settle
-from kozelbot.follow.state import STEPS, MatchState
-from kozelbot.follow.vocabulary import Outcome, Phase
-from kozelbot.game import DealScored, advance, shuffle_rng
-from kozelbot.options import Preset
-from kozelbot.simulate import play_match
+from kozelbot.core.cards import parse_cards
+from kozelbot.core.fairplay import shuffle_seed
+from kozelbot.core.options import Preset
+from kozelbot.core.protocol import DealScored, advance, shuffle_rng
+from kozelbot.families import registry as games
+from kozelbot.families.follow import FAMILY
+from kozelbot.families.follow.presets import PRESETS, HvalenyiOptions, build_hvalenyi
+from kozelbot.families.follow.rules import Rules
+from kozelbot.families.follow.scoring import settle
+from kozelbot.families.follow.state import STEPS, MatchState
+from kozelbot.families.follow.vocabulary import Outcome, Phase
+from kozelbot.tools.simulate import play_match
 
 MINI = "hvalenyi_mini"
 
@@ -35,7 +35,7 @@ def _mini(options: BaseModel) -> Rules:
 
 @pytest.fixture
 def mini_variant(monkeypatch: pytest.MonkeyPatch) -> str:
-    """A variant known to the follow-suit family only (not to ``kozelbot.games``)."""
+    """A variant known to the follow-suit family only (not to ``kozelbot.families.registry``)."""
     monkeypatch.setitem(FAMILY.presets, MINI, Preset(MINI, HvalenyiOptions, _mini))
     assert MINI not in games.PRESETS
     return MINI

@@ -18,10 +18,13 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from kozelbot.cards import DECK_32
-from kozelbot.follow import FAMILY, render
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.vocabulary import (
+from kozelbot.core.cards import DECK_32
+from kozelbot.core.i18n import translator
+from kozelbot.core.protocol import DealScored, GameError, MatchOver, advance
+from kozelbot.core.texts import LINE
+from kozelbot.families.follow import FAMILY, render
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.vocabulary import (
     AnswerOffer,
     AskRedeal,
     CallOpening,
@@ -31,10 +34,7 @@ from kozelbot.follow.vocabulary import (
     PlayCard,
     WrongPhase,
 )
-from kozelbot.game import DealScored, GameError, MatchOver, advance
-from kozelbot.games import preset
-from kozelbot.i18n import translator
-from kozelbot.texts import LINE
+from kozelbot.families.registry import preset
 from tests import test_rules_belka as belka_deals
 from tests import test_rules_hvalenyi_two as duel_deals
 from tests import test_rules_kryuk as kryuk_deals

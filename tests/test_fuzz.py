@@ -44,13 +44,13 @@ from telegram import Update
 from botapi_emulator import ApiCall, BotApiEmulator, ChatMessage, Group, User
 from botapi_emulator.entities import command_entities
 from botapi_emulator.state import CallbackQuery
-from kozelbot import callbacks
-from kozelbot.cards import DECK_36
-from kozelbot.follow.buttons import PlayButton, RedealButton
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.vocabulary import Action, AskRedeal, KeepHand, PlayCard
-from kozelbot.games import DEFAULT_PRESET, preset
-from kozelbot.i18n import supported
+from kozelbot.core import callbacks
+from kozelbot.core.cards import DECK_36
+from kozelbot.core.i18n import supported
+from kozelbot.families.follow.buttons import PlayButton, RedealButton
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.vocabulary import Action, AskRedeal, KeepHand, PlayCard
+from kozelbot.families.registry import DEFAULT_PRESET, preset
 from tests.e2e import BotRunner, Players, seat_four
 
 JsonDict = dict[str, Any]

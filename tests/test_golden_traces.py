@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot.simulate import run
+from kozelbot.tools.simulate import run
 
 CASES = {
     "hvalenyi": [],

@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
-from kozelbot.follow import FAMILY, render
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.vocabulary import (
+from kozelbot.core.i18n import translator
+from kozelbot.core.protocol import GameError, advance
+from kozelbot.families.follow import FAMILY, render
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.vocabulary import (
     HANDOFF,
     REDEAL,
     Action,
@@ -29,9 +31,7 @@ from kozelbot.follow.vocabulary import (
     PlayCard,
     ReturnCard,
 )
-from kozelbot.game import GameError, advance
-from kozelbot.games import preset
-from kozelbot.i18n import translator
+from kozelbot.families.registry import preset
 from tests.scripted import playing_table
 
 SETUPS: list[tuple[str, tuple[str, ...]]] = [

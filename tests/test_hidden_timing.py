@@ -21,18 +21,18 @@ from typing import Any
 
 import pytest
 
-from kozelbot import turns
-from kozelbot.change import Change, computer
-from kozelbot.games import new_state
-from kozelbot.i18n import translator
-from kozelbot.page import page
-from kozelbot.records import MoveSource
-from kozelbot.screens import hand_screen, table_screen
-from kozelbot.service import GameService
-from kozelbot.simulate import options_of
-from kozelbot.table import Player, Table, TableStatus
-from kozelbot.texts import seat_name
-from kozelbot.thinking import Thinker
+from kozelbot.computer.thinking import Thinker
+from kozelbot.core.i18n import translator
+from kozelbot.core.records import MoveSource
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.core.texts import seat_name
+from kozelbot.families.registry import new_state
+from kozelbot.tables import turns
+from kozelbot.tables.change import Change, computer
+from kozelbot.tables.service import GameService
+from kozelbot.tools.simulate import options_of
+from kozelbot.views.page import page
+from kozelbot.views.screens import hand_screen, table_screen
 from storage import Storage
 from tests.e2e import TEST_BUDGET_MS
 

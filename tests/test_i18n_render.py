@@ -14,11 +14,16 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-import kozelbot.service
-from kozelbot.cards import DECK_36, Card
-from kozelbot.follow.render import game_error_text, hand_keyboard
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.vocabulary import (
+import kozelbot.tables.service
+from kozelbot.core.cards import DECK_36, Card
+from kozelbot.core.i18n import Translator, translator
+from kozelbot.core.options import OptionError
+from kozelbot.core.protocol import GameError
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.core.texts import is_not_now
+from kozelbot.families.follow.render import game_error_text, hand_keyboard
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.vocabulary import (
     CardNotInHand,
     MustFollow,
     NotYourTurn,
@@ -27,13 +32,8 @@ from kozelbot.follow.vocabulary import (
     RedealNotAllowed,
     WrongPhase,
 )
-from kozelbot.game import GameError
-from kozelbot.games import preset
-from kozelbot.i18n import Translator, translator
-from kozelbot.options import OptionError
-from kozelbot.render import card_label, option_error_text, table_error_text
-from kozelbot.table import Player, Table, TableStatus
-from kozelbot.texts import is_not_now
+from kozelbot.families.registry import preset
+from kozelbot.views.general import card_label, option_error_text, table_error_text
 from tests.scripted import (
     ROWS_64_56,
     ROWS_LYUSYA,
@@ -274,7 +274,7 @@ def codes_used() -> set[str]:
 
 def codes_documented() -> set[str]:
     """The codes listed in ``TableError``'s docstring."""
-    doc = kozelbot.service.TableError.__doc__ or ""
+    doc = kozelbot.tables.service.TableError.__doc__ or ""
     return set(re.findall(r"``([a-z_]+)``", doc))
 
 

@@ -143,11 +143,12 @@ def test_a_webhook_without_a_token_exits_2_with_one_line(tmp_path: Path) -> None
 
 
 FAMILIES = ("follow", "cover")
-"""Packages under ``kozelbot/`` that each hold one family of games (``kozelbot.game``)."""
+"""Packages under ``kozelbot/families/`` that each hold one family of games
+(``kozelbot.core.protocol``)."""
 
 
 def _outside_family_modules() -> list[Path]:
-    family_dirs = [ROOT / "kozelbot" / name for name in FAMILIES]
+    family_dirs = [ROOT / "kozelbot" / "families" / name for name in FAMILIES]
     found = []
     for package in ("kozelbot", "handlers", "storage", "benchmarks", "botapi_emulator", "sandbox"):
         for path in sources(package):
@@ -161,11 +162,12 @@ def _outside_family_modules() -> list[Path]:
 )
 def test_nothing_outside_a_family_imports_its_concrete_modules(path: Path) -> None:
     """Issue #6: the service, presenters, move log, ``simulate`` and the benchmarks speak only
-    the game protocol; the registry (``kozelbot/games.py``) may import a family's package
-    itself (its ``FAMILY``), nothing may import its modules (state, rules, render …)."""
+    the game protocol; the registry (``kozelbot/families/registry.py``) may import a
+    family's package itself (its ``FAMILY``), nothing may import its modules (state, rules,
+    render …)."""
     modules = imported_modules(path)
     for family in FAMILIES:
-        package = f"kozelbot.{family}"
+        package = f"kozelbot.families.{family}"
         concrete = {m for m in modules if m.startswith(package + ".") and m != f"{package}.FAMILY"}
         assert not concrete, f"{path.relative_to(ROOT)} imports {sorted(concrete)}"
 
@@ -173,8 +175,8 @@ def test_nothing_outside_a_family_imports_its_concrete_modules(path: Path) -> No
 def test_the_family_check_sees_a_concrete_import(tmp_path: Path) -> None:
     """The checker itself: a module importing a family's state is caught."""
     sample = tmp_path / "sample.py"
-    sample.write_text("from kozelbot.follow.state import MatchState\n", encoding="utf-8")
-    assert "kozelbot.follow.state" in imported_modules(sample)
+    sample.write_text("from kozelbot.families.follow.state import MatchState\n", encoding="utf-8")
+    assert "kozelbot.families.follow.state" in imported_modules(sample)
 
 
 FAMILY_WORDS = (
@@ -213,3 +215,82 @@ def test_the_core_names_no_family() -> None:
             if f'"{word}"' in text or f"'{word}'" in text
         ]
     assert found == []
+
+
+LAYERS = ("core", "families", "computer", "tables", "views", "tools")
+"""``kozelbot``'s layer folders from the bottom up (issue #31): each imports only its own layer
+and the ones below it; the composition root (``app.py``, ``__main__.py``, ``config.py``)
+stands above them all."""
+
+
+def layer_of(module: str) -> str | None:
+    """The layer a dotted module name lies in (``None`` outside ``kozelbot``'s layers)."""
+    parts = module.split(".")
+    if len(parts) < 2 or parts[0] != "kozelbot" or parts[1] not in LAYERS:
+        return None
+    return parts[1]
+
+
+def _layered_modules() -> list[Path]:
+    return [
+        p
+        for p in sources("kozelbot")
+        if layer_of(".".join(p.with_suffix("").relative_to(ROOT).parts))
+    ]
+
+
+def test_every_kozelbot_module_lies_in_a_layer_or_is_the_composition_root() -> None:
+    """The folders show the layers: no loose module beside them but the composition root."""
+    loose = [
+        p.relative_to(ROOT).as_posix()
+        for p in sources("kozelbot")
+        if p.parent == ROOT / "kozelbot"
+        and p.name not in {"__init__.py", "app.py", "__main__.py", "config.py"}
+    ]
+    assert loose == []
+    for layer in LAYERS:
+        init = ROOT / "kozelbot" / layer / "__init__.py"
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+        assert doc and len(doc) > 80, f"{layer}/__init__.py explains its layer"
+
+
+@pytest.mark.parametrize("path", _layered_modules(), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_a_layer_imports_only_its_own_layer_and_the_layers_below(path: Path) -> None:
+    """Issue #31: imports run only downward between ``kozelbot``'s layers, counting imports
+    made only for type checking (``if TYPE_CHECKING:``) and ``from kozelbot import x``."""
+    mine = LAYERS.index(layer_of(".".join(path.with_suffix("").relative_to(ROOT).parts)) or "")
+    upward = []
+    for module in imported_modules(path):
+        layer = layer_of(module)
+        if layer is not None and LAYERS.index(layer) > mine:
+            upward.append(module)
+        if module in {"kozelbot.app", "kozelbot.config", "kozelbot.__main__"}:
+            upward.append(module)
+    assert upward == [], f"{path.relative_to(ROOT)} imports upward: {sorted(upward)}"
+
+
+def test_a_family_never_imports_the_other() -> None:
+    """Adding a variant touches its family's folder only; the families do not lean on each other."""
+    for family in FAMILIES:
+        for path in sources(f"kozelbot/families/{family}"):
+            for other in FAMILIES:
+                if other != family:
+                    crossing = {
+                        m
+                        for m in imported_modules(path)
+                        if m.startswith(f"kozelbot.families.{other}")
+                    }
+                    assert not crossing, path.relative_to(ROOT)
+
+
+def test_the_layer_check_sees_a_type_only_import_upward(tmp_path: Path) -> None:
+    """The layer check counts an import under ``TYPE_CHECKING`` like any other."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n"
+        "    from kozelbot.tables.service import X\n",
+        encoding="utf-8",
+    )
+    assert "kozelbot.tables.service" in imported_modules(sample)
+    assert layer_of("kozelbot.tables.service") == "tables"

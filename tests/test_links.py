@@ -1,11 +1,11 @@
-"""The buttons that open the Mini App (``kozelbot.links``): the private hand's ``web_app``
+"""The buttons that open the Mini App (``kozelbot.views.links``): the private hand's ``web_app``
 button, the group table's direct link, and a finished match's replay — ``web_app`` in a
 private chat, the direct link in a group, nothing in a group without the app's short name."""
 
 from __future__ import annotations
 
-from kozelbot.i18n import translator
-from kozelbot.links import WebAppLinks
+from kozelbot.core.i18n import translator
+from kozelbot.views.links import WebAppLinks
 
 RU = translator("ru")
 

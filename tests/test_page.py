@@ -1,4 +1,4 @@
-"""The Mini App's payload (``kozelbot.page``): a seat's page is its own view of the game —
+"""The Mini App's payload (``kozelbot.views.page``): a seat's page is its own view of the game —
 in random positions of every preset no payload names a card its reader cannot see (another
 hand, the talon or stock, a face-down card), a spectator's names none of anyone's hand, and
 the legal moves are the seat's own."""
@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from kozelbot.games import new_state
-from kozelbot.i18n import translator
-from kozelbot.page import page
-from kozelbot.simulate import options_of
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core.i18n import translator
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.families.registry import new_state
+from kozelbot.tools.simulate import options_of
+from kozelbot.views.page import page
 from tests.matches import CONFIGS
 
 CARD = re.compile(r'"((?:10|[6-9JQKA])[CDHS])"')

@@ -4,8 +4,8 @@ name whole, and ``transcripts.phone_problems`` finds a list line the phone wraps
 
 from __future__ import annotations
 
-from kozelbot.i18n import translator
-from kozelbot.texts import computer_name, fit
+from kozelbot.core.i18n import translator
+from kozelbot.core.texts import computer_name, fit
 from tests import phone_pixels
 from tests.transcripts import Shown, phone_problems
 

@@ -1,4 +1,4 @@
-"""The game protocol (``kozelbot.game``), checked the same way for every preset and option.
+"""The game protocol (``kozelbot.core.protocol``), checked the same way for every preset and option.
 
 Property: every state reached in seeded matches survives the JSON round trip unchanged —
 ``load(dump(s)) == s`` compares every field (eggs multiplier, carried eggs, seat suits, the
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from kozelbot.game import DealScored, GameState, advance, shuffle_rng
-from kozelbot.games import FAMILIES, PRESETS, family_of, load_state, new_state, preset
+from kozelbot.core.protocol import DealScored, GameState, advance, shuffle_rng
+from kozelbot.families.registry import FAMILIES, PRESETS, family_of, load_state, new_state, preset
 
 SETUPS: list[tuple[str, tuple[str, ...]]] = [
     ("hvalenyi", ()),

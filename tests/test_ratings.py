@@ -1,11 +1,11 @@
-"""Ratings (``kozelbot.ratings``): openskill's Plackett–Luce over teams, winner first and the
+"""Ratings (``kozelbot.core.ratings``): openskill's Plackett–Luce over teams, winner first and the
 other sides tied, computers as fixed pseudo-players."""
 
 from __future__ import annotations
 
 import pytest
 
-from kozelbot.ratings import (
+from kozelbot.core.ratings import (
     COMPUTER_SKILL,
     MODEL,
     PRIOR,

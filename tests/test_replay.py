@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot.frames import NotReplayable, frames
-from kozelbot.i18n import translator
-from kozelbot.replay import NotExportable, ReplayFile, check, export
-from kozelbot.table import Player, TableStatus
+from kozelbot.core.i18n import translator
+from kozelbot.core.table import Player, TableStatus
+from kozelbot.views.frames import NotReplayable, frames
+from kozelbot.views.replay import NotExportable, ReplayFile, check, export
 from storage import Storage
 from tests.matches import CONFIGS, finished_match
 from tests.transcripts import bot

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from kozelbot.cards import DECK_32, DECK_36, DECKS, Card, Rank, Suit, hand_points, parse_cards
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.vocabulary import (
+from kozelbot.core.cards import DECK_32, DECK_36, DECKS, Card, Rank, Suit, hand_points, parse_cards
+from kozelbot.core.protocol import DealScored, MatchOver
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.vocabulary import (
     AskRedeal,
     Caught,
     Dealt,
@@ -33,8 +34,7 @@ from kozelbot.follow.vocabulary import (
     Waiting,
     WrongPhase,
 )
-from kozelbot.game import DealScored, MatchOver
-from kozelbot.simulate import play_match
+from kozelbot.tools.simulate import play_match
 from tests.scripted import (
     Rows,
     card,

@@ -17,12 +17,14 @@ from typing import Any
 
 import pytest
 
-from kozelbot.cards import DECK_36, Card, Suit, parse_cards
-from kozelbot.cover.ai import choose
-from kozelbot.cover.board import Round as CoverRound
-from kozelbot.cover.state import CoverState
-from kozelbot.cover.strength import ORDER
-from kozelbot.cover.vocabulary import (
+from kozelbot.core.cards import DECK_36, Card, Suit, parse_cards
+from kozelbot.core.options import OptionError
+from kozelbot.core.protocol import DealScored, MatchOver
+from kozelbot.families.cover.ai import choose
+from kozelbot.families.cover.board import Round as CoverRound
+from kozelbot.families.cover.state import CoverState
+from kozelbot.families.cover.strength import ORDER
+from kozelbot.families.cover.vocabulary import (
     MAX_LEAD,
     Acted,
     Beat,
@@ -39,9 +41,7 @@ from kozelbot.cover.vocabulary import (
     RoundTaken,
     TrumpChanged,
 )
-from kozelbot.game import DealScored, MatchOver
-from kozelbot.options import OptionError
-from kozelbot.simulate import play_match
+from kozelbot.tools.simulate import play_match
 
 PAIRS: dict[str, Any] = {"mode": "pairs", "players": 4}
 QUICK_PAIRS: dict[str, Any] = {"mode": "pairs", "players": 4, "hand": 4}

@@ -11,11 +11,13 @@ from itertools import pairwise
 
 import pytest
 
-from kozelbot.cards import DECK_32, DECK_36, DECKS, Rank, hand_points, parse_cards
-from kozelbot.follow import render
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.trace import deal_trace
-from kozelbot.follow.vocabulary import (
+from kozelbot.core.cards import DECK_32, DECK_36, DECKS, Rank, hand_points, parse_cards
+from kozelbot.core.i18n import translator
+from kozelbot.core.protocol import DealScored, GameError, MatchOver, shuffle_rng
+from kozelbot.families.follow import render
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.trace import deal_trace
+from kozelbot.families.follow.vocabulary import (
     AskRedeal,
     CardPlayed,
     Caught,
@@ -31,8 +33,6 @@ from kozelbot.follow.vocabulary import (
     Waiting,
     WrongPhase,
 )
-from kozelbot.game import DealScored, GameError, MatchOver, shuffle_rng
-from kozelbot.i18n import translator
 from tests.scripted import (
     ROWS_64_56,
     ROWS_92_28,

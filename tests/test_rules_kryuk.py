@@ -15,13 +15,14 @@ from itertools import pairwise
 
 import pytest
 
-from kozelbot.cards import DECK_32, Card, Rank, Suit, hand_points, parse_cards
-from kozelbot.follow import FAMILY
-from kozelbot.follow.ai import choose_action
-from kozelbot.follow.records import Handoff
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.trace import deal_trace
-from kozelbot.follow.vocabulary import (
+from kozelbot.core.cards import DECK_32, Card, Rank, Suit, hand_points, parse_cards
+from kozelbot.core.protocol import DealScored, GameError, shuffle_rng
+from kozelbot.families.follow import FAMILY
+from kozelbot.families.follow.ai import choose_action
+from kozelbot.families.follow.records import Handoff
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.trace import deal_trace
+from kozelbot.families.follow.vocabulary import (
     BLIND,
     Caught,
     Dealt,
@@ -38,8 +39,7 @@ from kozelbot.follow.vocabulary import (
     TrumpLeadBanned,
     WrongPhase,
 )
-from kozelbot.game import DealScored, GameError, shuffle_rng
-from kozelbot.simulate import play_match
+from kozelbot.tools.simulate import play_match
 from tests.scripted import (
     Rows,
     card,

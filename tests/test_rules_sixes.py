@@ -15,13 +15,16 @@ from itertools import pairwise
 
 import pytest
 
-from kozelbot import callbacks
-from kozelbot.cards import DECK_32, DECK_36, Card, Rank, Suit, hand_points, parse_cards
-from kozelbot.follow import FAMILY, render
-from kozelbot.follow.records import Handoff, HandoffNote
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.trace import deal_trace
-from kozelbot.follow.vocabulary import (
+from kozelbot.core import callbacks
+from kozelbot.core.cards import DECK_32, DECK_36, Card, Rank, Suit, hand_points, parse_cards
+from kozelbot.core.i18n import translator
+from kozelbot.core.protocol import DealScored, GameError, shuffle_rng
+from kozelbot.core.texts import is_not_now
+from kozelbot.families.follow import FAMILY, render
+from kozelbot.families.follow.records import Handoff, HandoffNote
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.trace import deal_trace
+from kozelbot.families.follow.vocabulary import (
     OPENINGS,
     AnswerOffer,
     AskRedeal,
@@ -51,10 +54,7 @@ from kozelbot.follow.vocabulary import (
     WrongPhase,
     parse_action,
 )
-from kozelbot.game import DealScored, GameError, shuffle_rng
-from kozelbot.i18n import translator
-from kozelbot.simulate import play_match
-from kozelbot.texts import is_not_now
+from kozelbot.tools.simulate import play_match
 from tests.scripted import (
     Rows,
     card,

@@ -22,7 +22,7 @@ from PIL import Image
 from botapi_emulator import AnswerEvent, ChatMessage, EmulatorEvent, EmulatorState, MessageEvent
 from botapi_emulator.methods import BotApiMethods
 from kozelbot.config import Settings
-from kozelbot.texts import NOT_NOW, is_not_now
+from kozelbot.core.texts import NOT_NOW, is_not_now
 from sandbox import Sandbox
 from sandbox.bot import BOT_ID
 from sandbox.server import chats_path

@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from kozelbot.texts import is_not_now
+from kozelbot.core.texts import is_not_now
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("KOZEL_CHROMIUM", "/usr/bin/chromium")

@@ -1,4 +1,4 @@
-"""The screens (``kozelbot.screens``) are pure functions of a table, a state and a translator:
+"""The screens (``kozelbot.views.screens``) are pure functions of a table, a state and a translator:
 the same arguments give the same screen, made of plain ``Button`` rows that any front end can
 show; the away hand, the waiting list, the move warning and the deep-link notice say what
 players should see, and a family's texts are reached through its ``FamilyTexts`` only."""
@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import random
 
-from kozelbot import screens
-from kozelbot.callbacks import BackButton, parse
-from kozelbot.game import GameState
-from kozelbot.games import new_state, preset, texts_of
-from kozelbot.i18n import translator
-from kozelbot.render import lobby_keyboard, lobby_text
-from kozelbot.table import Player, Table, TableStatus
-from kozelbot.texts import Button
+from kozelbot.core.callbacks import BackButton, parse
+from kozelbot.core.i18n import translator
+from kozelbot.core.protocol import GameState
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.core.texts import Button
+from kozelbot.families.registry import new_state, preset, texts_of
+from kozelbot.views import screens
+from kozelbot.views.general import lobby_keyboard, lobby_text
 
 EN = translator("en")
 NASTY = '<b>Tom & "Jerry"</b>'

@@ -31,12 +31,12 @@ from typing import Any
 
 import pytest
 
-from kozelbot.cards import Card
-from kozelbot.follow.search import OVER, REFILL, TRICK, Position
-from kozelbot.follow.search.bits import INDEX, cards_of, indices
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.vocabulary import PLAY, Outcome, PlayCard, TrickTaken
-from kozelbot.game import DealScored, MatchOver, shuffle_rng
+from kozelbot.core.cards import Card
+from kozelbot.core.protocol import DealScored, MatchOver, shuffle_rng
+from kozelbot.families.follow.search import OVER, REFILL, TRICK, Position
+from kozelbot.families.follow.search.bits import INDEX, cards_of, indices
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.vocabulary import PLAY, Outcome, PlayCard, TrickTaken
 
 DEFAULT_POSITIONS = 100_000
 POSITIONS = int(os.environ.get("KOZEL_DIFF_POSITIONS", DEFAULT_POSITIONS))

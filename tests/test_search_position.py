@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from kozelbot.cards import Card, parse_cards
-from kozelbot.follow import FAMILY
-from kozelbot.follow.presets import PRESETS
-from kozelbot.follow.search import OVER, REFILL, TRICK, DealFacts, Position
-from kozelbot.follow.search.bits import INDEX, cards_of, indices, mask_of
-from kozelbot.follow.search.playout import Dealer, first_deal_facts, random_playout
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.vocabulary import PLAY, KeepHand, Outcome
-from kozelbot.game import shuffle_rng
+from kozelbot.core.cards import Card, parse_cards
+from kozelbot.core.protocol import shuffle_rng
+from kozelbot.families.follow import FAMILY
+from kozelbot.families.follow.presets import PRESETS
+from kozelbot.families.follow.search import OVER, REFILL, TRICK, DealFacts, Position
+from kozelbot.families.follow.search.bits import INDEX, cards_of, indices, mask_of
+from kozelbot.families.follow.search.playout import Dealer, first_deal_facts, random_playout
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.vocabulary import PLAY, KeepHand, Outcome
 from tests.scripted import ROWS_CATCH_FIRST_TRICK, ROWS_SAME_PAIR_6C_QC, hands_from_rows
 
 SETUPS: list[tuple[str, dict[str, Any]]] = [

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kozelbot.seats import Seats
+from kozelbot.core.seats import Seats
 
 PAIRS = Seats(4, pairs=True)
 

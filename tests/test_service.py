@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot.follow.vocabulary import PlayCard
-from kozelbot.game import GameError
-from kozelbot.service import ENDED_CACHE, GameService, TableError
-from kozelbot.table import Player, TableStatus
+from kozelbot.core.protocol import GameError
+from kozelbot.core.table import Player, TableStatus
+from kozelbot.families.follow.vocabulary import PlayCard
+from kozelbot.tables.service import ENDED_CACHE, GameService, TableError
 from storage import Storage
 
 
@@ -134,7 +134,7 @@ async def test_kryuk_plays_the_only_legal_card_at_once_after_an_illegal_press(
 ) -> None:
     """RULES.md §1.2: an illegal card with exactly one legal card plays that card; with
     several legal cards the press is refused (and nothing changes)."""
-    from kozelbot.follow.state import MatchState
+    from kozelbot.families.follow.state import MatchState
 
     for seed in range(40):
         service.rng = random.Random(seed)

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot.game import GameState
-from kozelbot.games import family_of
-from kozelbot.service import MISSED_TO_AWAY, STOP_VOTE_TIME, GameService, TableError
-from kozelbot.table import CORE_TALLIES, Player, Table, TableStatus
+from kozelbot.core.protocol import GameState
+from kozelbot.core.table import CORE_TALLIES, Player, Table, TableStatus
+from kozelbot.families.registry import family_of
+from kozelbot.tables.service import MISSED_TO_AWAY, STOP_VOTE_TIME, GameService, TableError
 from storage import Storage
 
 
@@ -283,7 +283,7 @@ async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
     await service.join(table.game_id, person(2))
     change = await service.start(table.game_id, 1)
     game_id = table.game_id
-    from kozelbot.games import family_of
+    from kozelbot.families.registry import family_of
 
     results = []
     for _ in range(5000):
@@ -317,8 +317,8 @@ async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
 async def test_hand_offs_are_counted_for_the_seat_that_handed_its_trump_over(
     service: GameService, variant: str
 ) -> None:
-    from kozelbot.follow.vocabulary import HandedOff
-    from kozelbot.games import family_of
+    from kozelbot.families.follow.vocabulary import HandedOff
+    from kozelbot.families.registry import family_of
 
     handed: dict[int, int] = {}
     for attempt in range(6):

@@ -22,13 +22,14 @@ from typing import Any
 
 import pytest
 
-from kozelbot import thinking, turns
-from kozelbot.decisions import Decision
-from kozelbot.game import GameError
-from kozelbot.records import MoveSource
-from kozelbot.service import GameService
-from kozelbot.table import Player, TableStatus
-from kozelbot.thinking import Thinker
+from kozelbot.computer import thinking
+from kozelbot.computer.thinking import Thinker
+from kozelbot.core.decisions import Decision
+from kozelbot.core.protocol import GameError
+from kozelbot.core.records import MoveSource
+from kozelbot.core.table import Player, TableStatus
+from kozelbot.tables import turns
+from kozelbot.tables.service import GameService
 from storage import Storage
 
 NOW = 1000.0
@@ -218,8 +219,8 @@ def test_the_workers_end_with_a_bot_killed_outright(tmp_path: Path) -> None:
     script = tmp_path / "bot.py"
     script.write_text(
         "import asyncio, os, sys, time\n"
-        "from kozelbot.thinking import Thinker\n"
-        "from kozelbot.games import new_state\n"
+        "from kozelbot.computer.thinking import Thinker\n"
+        "from kozelbot.families.registry import new_state\n"
         "import random\n"
         "async def main():\n"
         "    thinker = Thinker(5.0, workers=1)\n"

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-import kozelbot.follow.trace
+import kozelbot.families.follow.trace
 from kozelbot.__main__ import main
-from kozelbot.cards import DECK_36, Card, hand_points
+from kozelbot.core.cards import DECK_36, Card, hand_points
 
 DEAL_KEYS = {
     "match",
@@ -102,7 +102,7 @@ def run200(tmp_path_factory: pytest.TempPathFactory) -> Simulated:
 
 def test_the_trace_key_list_is_the_one_documented() -> None:
     """Every key the tests expect is named in ``kozelbot/trace.py``'s docstring."""
-    doc = kozelbot.follow.trace.__doc__ or ""
+    doc = kozelbot.families.follow.trace.__doc__ or ""
     for key in DEAL_KEYS | TRICK_KEYS:
         assert f"``{key}``" in doc, key
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from kozelbot.records import (
+from kozelbot.core.records import (
     DealRecord,
     MatchPlayer,
     MatchResult,
@@ -28,7 +28,7 @@ from kozelbot.records import (
     MoveSource,
     OutboxItem,
 )
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core.table import Player, Table, TableStatus
 from storage import GameAlreadyRunning, SeatTaken, StaleVersion, Storage
 from storage.migrate import Migration, apply_migrations, load_migrations, split_statements
 from tests.conftest import FakeClock
@@ -122,11 +122,11 @@ def test_statement_splitter_keeps_comments_and_rejects_unterminated_sql() -> Non
 
 def test_storage_imports_only_kozelbot_models_aiosqlite_and_stdlib() -> None:
     allowed = {
-        "kozelbot.records",
-        "kozelbot.table",
-        "kozelbot.ratings",
-        "kozelbot.repository",
-        "kozelbot.tournament.model",
+        "kozelbot.core.records",
+        "kozelbot.core.table",
+        "kozelbot.core.ratings",
+        "kozelbot.tables.repository",
+        "kozelbot.core.tournament.model",
         "aiosqlite",
         "storage",
     }

@@ -16,9 +16,8 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from kozelbot.repository import NoticeRepository, TournamentRepository
-from kozelbot.table import Player, Table, TableStatus, TournamentTable
-from kozelbot.tournament.model import (
+from kozelbot.core.table import Player, Table, TableStatus, TournamentTable
+from kozelbot.core.tournament.model import (
     Entrant,
     Format,
     Round,
@@ -27,6 +26,7 @@ from kozelbot.tournament.model import (
     TableResult,
     Tournament,
 )
+from kozelbot.tables.repository import NoticeRepository, TournamentRepository
 from storage import (
     GameAlreadyRunning,
     StaleTournament,

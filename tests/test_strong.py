@@ -16,26 +16,34 @@ from typing import Any
 
 import pytest
 
-from kozelbot.cover.search import from_public, from_state, hidden_cards, move_of, public_facts
-from kozelbot.cover.strong.likelihood import Likelihood as CoverLikelihood
-from kozelbot.cover.strong.likelihood import round_start
-from kozelbot.cover.strong.player import value as cover_value
-from kozelbot.cover.strong.policy import playout as cover_playout
-from kozelbot.cover.strong.sampling import sample as cover_sample
-from kozelbot.cover.vocabulary import Phase as CoverPhase
-from kozelbot.follow.ai import choose_card, wants_redeal
-from kozelbot.follow.search.bits import CARDS, INDEX, mask_of
-from kozelbot.follow.search.facts import DealFacts
-from kozelbot.follow.search.position import Position
-from kozelbot.follow.strong import start as start_module
-from kozelbot.follow.strong.blind import blind_state
-from kozelbot.follow.strong.exact import exact_value
-from kozelbot.follow.strong.handoff import handoff_choices
-from kozelbot.follow.strong.likelihood import Likelihood
-from kozelbot.follow.strong.policy import orders_of, rule_card
-from kozelbot.follow.strong.sampling import Unknown
-from kozelbot.follow.strong.start import deal_start
-from kozelbot.follow.vocabulary import (
+from kozelbot.computer.thinking import Thinker
+from kozelbot.core.i18n import translator
+from kozelbot.families.cover.search import (
+    from_public,
+    from_state,
+    hidden_cards,
+    move_of,
+    public_facts,
+)
+from kozelbot.families.cover.strong.likelihood import Likelihood as CoverLikelihood
+from kozelbot.families.cover.strong.likelihood import round_start
+from kozelbot.families.cover.strong.player import value as cover_value
+from kozelbot.families.cover.strong.policy import playout as cover_playout
+from kozelbot.families.cover.strong.sampling import sample as cover_sample
+from kozelbot.families.cover.vocabulary import Phase as CoverPhase
+from kozelbot.families.follow.ai import choose_card, wants_redeal
+from kozelbot.families.follow.search.bits import CARDS, INDEX, mask_of
+from kozelbot.families.follow.search.facts import DealFacts
+from kozelbot.families.follow.search.position import Position
+from kozelbot.families.follow.strong import start as start_module
+from kozelbot.families.follow.strong.blind import blind_state
+from kozelbot.families.follow.strong.exact import exact_value
+from kozelbot.families.follow.strong.handoff import handoff_choices
+from kozelbot.families.follow.strong.likelihood import Likelihood
+from kozelbot.families.follow.strong.policy import orders_of, rule_card
+from kozelbot.families.follow.strong.sampling import Unknown
+from kozelbot.families.follow.strong.start import deal_start
+from kozelbot.families.follow.vocabulary import (
     BLIND,
     CALL,
     HANDOFF,
@@ -45,10 +53,8 @@ from kozelbot.follow.vocabulary import (
     CallOpening,
     KeepHand,
 )
-from kozelbot.games import family_of, new_state, texts_of
-from kozelbot.i18n import translator
-from kozelbot.simulate import options_of
-from kozelbot.thinking import Thinker
+from kozelbot.families.registry import family_of, new_state, texts_of
+from kozelbot.tools.simulate import options_of
 from tests.matches import CONFIGS
 from tests.scripted import hands_with, new_match
 

@@ -1,4 +1,4 @@
-"""The searching players' stopping rule (``kozelbot.tally``): a clear best stops the search
+"""The searching players' stopping rule (``kozelbot.core.tally``): a clear best stops the search
 early, a close call or too few samples never does, and weights count by their effective
 number."""
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from kozelbot.tally import EVERY, FIRST, Tally
+from kozelbot.core.tally import EVERY, FIRST, Tally
 
 
 def fill(

@@ -8,16 +8,16 @@ import re
 
 import pytest
 
-from kozelbot.boards import rating_label, signed
-from kozelbot.callbacks import SealButton, parse
-from kozelbot.fairplay import match_seal
-from kozelbot.games import TABLE_PRESETS, preset, seats_of
-from kozelbot.i18n import LANGUAGES, translator
-from kozelbot.records import RatingChange
-from kozelbot.render import help_text, lobby_keyboard, lobby_text, rating_changes_text
-from kozelbot.seals import check_keyboard, seal_keyboard, seals_in_full
-from kozelbot.table import Player, Table, TableStatus
-from kozelbot.texts import LINE, visible
+from kozelbot.core.callbacks import SealButton, parse
+from kozelbot.core.fairplay import match_seal
+from kozelbot.core.i18n import LANGUAGES, translator
+from kozelbot.core.records import RatingChange
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.core.texts import LINE, visible
+from kozelbot.families.registry import TABLE_PRESETS, preset, seats_of
+from kozelbot.views.boards import rating_label, signed
+from kozelbot.views.general import help_text, lobby_keyboard, lobby_text, rating_changes_text
+from kozelbot.views.seals import check_keyboard, seal_keyboard, seals_in_full
 
 RU = translator("ru")
 SECRET = "5e" * 32

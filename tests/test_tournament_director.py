@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot.change import Change, TableError
-from kozelbot.games import new_state
-from kozelbot.service import GameService
-from kozelbot.table import Player, Table, TableStatus
-from kozelbot.tournament import tables
-from kozelbot.tournament.director import Director, TournamentError, parse_words
-from kozelbot.tournament.model import Format, Status, Tournament
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.core.tournament.model import Format, Status, Tournament
+from kozelbot.families.registry import new_state
+from kozelbot.tables import tournament_table as tables
+from kozelbot.tables.change import Change, TableError
+from kozelbot.tables.director import Director, TournamentError, parse_words
+from kozelbot.tables.service import GameService
 from storage import Storage
 
 CHAT = -100

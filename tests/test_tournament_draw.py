@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from kozelbot.tournament.draw import OPPONENT, PARTNER, draw_cost, draw_rotating, meetings
-from kozelbot.tournament.model import Round, TableDraw
+from kozelbot.core.tournament.draw import OPPONENT, PARTNER, draw_cost, draw_rotating, meetings
+from kozelbot.core.tournament.model import Round, TableDraw
 
 
 def tournament(people: int, rounds: int, seed: int, *, computer_fill: bool = True) -> list[Round]:

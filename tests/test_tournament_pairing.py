@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from kozelbot.tournament.model import BYE_PAIRS, LOSS, WIN, Round, TableDraw
-from kozelbot.tournament.pairing import PairingError, is_round_robin, pair_round
+from kozelbot.core.tournament.model import BYE_PAIRS, LOSS, WIN, Round, TableDraw
+from kozelbot.core.tournament.pairing import PairingError, is_round_robin, pair_round
 
 
 def make_pairs(count: int) -> list[tuple[int, int]]:

@@ -17,12 +17,12 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from kozelbot.i18n import Translator, translator
-from kozelbot.tournament.board import Cell, Cross, Row
-from kozelbot.tournament.fonts import ELLIPSIS, fit, font, printable, width
-from kozelbot.tournament.layout import MARGIN, MAX_WIDTH, MIN_WIDTH, PHONE, layout
-from kozelbot.tournament.picture import COLORS, picture
-from kozelbot.tournament.placed import SMALLEST, Layout, Table, heading_size
+from kozelbot.core.i18n import Translator, translator
+from kozelbot.core.tournament.board import Cell, Cross, Row
+from kozelbot.views.tournament.fonts import ELLIPSIS, fit, font, printable, width
+from kozelbot.views.tournament.layout import MARGIN, MAX_WIDTH, MIN_WIDTH, PHONE, layout
+from kozelbot.views.tournament.picture import COLORS, picture
+from kozelbot.views.tournament.placed import SMALLEST, Layout, Table, heading_size
 
 TITLE = "Турнир · тур 2 из 3"
 LONG_NAMES = (

@@ -3,8 +3,8 @@ per side, the deal difference, byes, no-shows, Buchholz, shared ranks and the ce
 
 from __future__ import annotations
 
-from kozelbot.tournament.board import Cell, Row
-from kozelbot.tournament.model import (
+from kozelbot.core.tournament.board import Cell, Row
+from kozelbot.core.tournament.model import (
     BYE_PAIRS,
     BYE_ROTATING,
     Entrant,
@@ -14,7 +14,7 @@ from kozelbot.tournament.model import (
     TableResult,
     Tournament,
 )
-from kozelbot.tournament.standings import cross, standings
+from kozelbot.core.tournament.standings import cross, standings
 
 NAMES = {1: "Аня", 2: "Борис", 3: "Вера", 4: "Глеб", 5: "Дина", 6: "Егор", 7: "Жанна", 8: "Зоя"}
 

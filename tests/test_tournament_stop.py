@@ -10,18 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot import levels
-from kozelbot.change import Change, TableError
-from kozelbot.follow.state import MatchState
-from kozelbot.game import GameState
-from kozelbot.games import load_state
-from kozelbot.i18n import translator
-from kozelbot.service import GameService
-from kozelbot.table import Player, Table, TableStatus, TournamentTable
-from kozelbot.tournament import tables, texts
-from kozelbot.tournament.director import Director
-from kozelbot.tournament.model import Tournament
-from kozelbot.tournament.standings import standings
+from kozelbot.computer import levels
+from kozelbot.core.i18n import translator
+from kozelbot.core.protocol import GameState
+from kozelbot.core.table import Player, Table, TableStatus, TournamentTable
+from kozelbot.core.tournament.model import Tournament
+from kozelbot.core.tournament.standings import standings
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.registry import load_state
+from kozelbot.tables import tournament_table as tables
+from kozelbot.tables.change import Change, TableError
+from kozelbot.tables.director import Director
+from kozelbot.tables.service import GameService
+from kozelbot.views.tournament import texts
 from storage import Storage
 from tests.scripted import keep_all, playing_table
 from tests.test_rules_hvalenyi import HANDS_13_AND_14

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from kozelbot.i18n import translator
-from kozelbot.render import lobby_text
-from kozelbot.seating import lobby_options, lobby_table
-from kozelbot.table import Player, TournamentTable
-from kozelbot.texts import LINE, visible
-from kozelbot.tournament import tables, texts
-from kozelbot.tournament.model import Format, Round, Status
-from kozelbot.tournament.standings import standings
+from kozelbot.core.i18n import translator
+from kozelbot.core.table import Player, TournamentTable
+from kozelbot.core.texts import LINE, visible
+from kozelbot.core.tournament.model import Format, Round, Status
+from kozelbot.core.tournament.standings import standings
+from kozelbot.tables import tournament_table as tables
+from kozelbot.tables.seating import lobby_options, lobby_table
+from kozelbot.views.general import lobby_text
+from kozelbot.views.tournament import texts
 from tests.test_tournament_standings import ROTATING, table, tour
 
 LANGUAGES = ("ru", "uk", "en")

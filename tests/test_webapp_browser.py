@@ -22,9 +22,9 @@ import pytest
 
 from botapi_emulator import BotApiEmulator
 from botapi_emulator.models import User
-from kozelbot.cards import Card
-from kozelbot.i18n import translator
-from kozelbot.render import card_label
+from kozelbot.core.cards import Card
+from kozelbot.core.i18n import translator
+from kozelbot.views.general import card_label
 from tests.e2e import BotRunner, bot_settings, seat_four
 from tests.matches import finished_match, store_finished
 from tests.test_e2e_webapp import free_port, init_for, to_move

@@ -22,8 +22,8 @@ Each scene fails on (the four first scenes' 390×844 light screenshots are READM
   the worst of its colours);
 - a card on the table whose corner (rank and suit) is hidden under another.
 
-**Decision**: the payloads are the real ones — ``kozelbot.page.page`` of an engine state
-played by the rules, ``kozelbot.frames.frames`` of a finished match's replay file — and
+**Decision**: the payloads are the real ones — ``kozelbot.views.page.page`` of an engine state
+played by the rules, ``kozelbot.views.frames.frames`` of a finished match's replay file — and
 the page is the real static page; the browser gets them through Playwright's routing
 rather than the bot's server, so that 18 layouts of three scenes take seconds and each
 scene is exactly the position it names (the server's route and the live stream are
@@ -40,13 +40,13 @@ from typing import Any
 
 import pytest
 
-from kozelbot.frames import frames
-from kozelbot.games import new_state
-from kozelbot.i18n import translator
-from kozelbot.page import page
-from kozelbot.replay import export
-from kozelbot.simulate import options_of
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core.i18n import translator
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.families.registry import new_state
+from kozelbot.tools.simulate import options_of
+from kozelbot.views.frames import frames
+from kozelbot.views.page import page
+from kozelbot.views.replay import export
 from tests.matches import finished_match
 from tests.test_sandbox_browser import CHROMIUM, _playwright
 from tests.test_webapp_browser import _shot

@@ -7,19 +7,19 @@ import re
 
 import pytest
 
-from kozelbot.cards import DECK_36, parse_cards
-from kozelbot.cover import FAMILY as COVER
-from kozelbot.cover.board import Round
-from kozelbot.cover.render.hand import hand_text as cover_hand
-from kozelbot.cover.render.table import table_text as cover_table_text
-from kozelbot.cover.state import CoverState
-from kozelbot.cover.vocabulary import Lead, Phase
-from kozelbot.follow import FAMILY as FOLLOW
-from kozelbot.follow.render import hand_text as follow_hand
-from kozelbot.games import TABLE_PRESETS, preset
-from kozelbot.i18n import LANGUAGES, translator
-from kozelbot.render import lobby_keyboard, option_labels, options_line, rules_text
-from kozelbot.table import TableStatus
+from kozelbot.core.cards import DECK_36, parse_cards
+from kozelbot.core.i18n import LANGUAGES, translator
+from kozelbot.core.table import TableStatus
+from kozelbot.families.cover import FAMILY as COVER
+from kozelbot.families.cover.board import Round
+from kozelbot.families.cover.render.hand import hand_text as cover_hand
+from kozelbot.families.cover.render.table import table_text as cover_table_text
+from kozelbot.families.cover.state import CoverState
+from kozelbot.families.cover.vocabulary import Lead, Phase
+from kozelbot.families.follow import FAMILY as FOLLOW
+from kozelbot.families.follow.render import hand_text as follow_hand
+from kozelbot.families.registry import TABLE_PRESETS, preset
+from kozelbot.views.general import lobby_keyboard, option_labels, options_line, rules_text
 from tests.cover_positions import position
 from tests.scripted import ROWS_92_28, new_match, play_deal, playing_table
 from tests.test_cover_texts import PAIRS, _finish

@@ -59,7 +59,7 @@ from tests.e2e import NAMES, Players
 
 PHONE_ROW = 34
 """Characters one row of a 360-px phone shows (``benchmarks/line_width.py``). The checks hold
-the texts to it on their own, not to ``kozelbot.texts.LINE``, so widening ``LINE`` back to 40
+the texts to it on their own, not to ``kozelbot.core.texts.LINE``, so widening ``LINE`` back to 40
 fails them."""
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts" / "transcripts"
 HEX64 = re.compile(r"\b[0-9a-f]{64}\b")
@@ -69,7 +69,7 @@ ENGLISH = re.compile(r"(?<![/\w:.@-])[A-Za-z]{3,}\b")
 """A word in Latin letters: a text left untranslated (commands, the bot's name, variant keys
 and revealed keys excepted, see ``_wrong_words``)."""
 CHECK_HEAD = "🔑 Проверка раздач"
-"""The first line of the private answer of «🔑 Проверить раздачи» (``kozelbot.seals``)."""
+"""The first line of the private answer of «🔑 Проверить раздачи» (``kozelbot.views.seals``)."""
 HEXISH = re.compile(r"\b[0-9a-f]{8,}\b")
 UNHELPFUL = ("Сейчас это невозможно", "Not possible right now", "Зараз це неможливо")
 RESULT_POST = re.compile(r"^(Сдача|Игра|Deal|Game) \d+:")
@@ -84,7 +84,7 @@ FINISHED = re.compile(r"^(?:Сдача|Игра)(?: \d+)?(?:, последняя
 HAND_DEAL = re.compile(r"· (?:сдача|игра) (\d+)")
 """The deal (game) a hand message's header names."""
 COMPUTER = "🤖\u00a0(?:Бот|Bot)\u00a0\\d+"
-"""A computer's name as the bot writes it: in one piece (``kozelbot.texts.computer_name``)."""
+"""A computer's name as the bot writes it: in one piece (``kozelbot.core.texts.computer_name``)."""
 BREAKABLE_COMPUTER = re.compile(r"🤖\s*(?:Бот|Bot)\s*\d+")
 """A computer's name, whatever its spaces (``problems`` says when one may break)."""
 FIGURE_AFTER = r"(?![\w]) \+?\d+(?![\d♣♠♥♦])"
@@ -329,7 +329,7 @@ def name_figure(line: str, names: Iterable[str] = NAMES) -> bool:
 
 
 def bot(n: int, word: str = "Бот") -> str:
-    """The name of computer ``n`` as the bot writes it (``kozelbot.texts.computer_name``)."""
+    """The name of computer ``n`` as the bot writes it (``kozelbot.core.texts.computer_name``)."""
     return f"🤖\u00a0{word}\u00a0{n}"
 
 

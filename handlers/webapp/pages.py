@@ -3,7 +3,7 @@
 What a reader is sent depends on the committed table (its ``version``), their seat (or
 none: an onlooker), their language and the clock (``seconds_left``). After a change every
 stream of the game wakes and asks ``Pages.get`` for its page: the first to ask builds it
-(``kozelbot.page.page``) with its JSON text, and every other stream with the same seat and
+(``kozelbot.views.page.page``) with its JSON text, and every other stream with the same seat and
 language gets the same one — a change costs one build per distinct page, not one per
 stream (before: 1,500 open streams made one move's ``/state`` take 604 ms).
 
@@ -26,10 +26,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kozelbot.game import GameState
-from kozelbot.i18n import Translator
-from kozelbot.page import page
-from kozelbot.table import Table
+from kozelbot.core.i18n import Translator
+from kozelbot.core.protocol import GameState
+from kozelbot.core.table import Table
+from kozelbot.views.page import page
 
 FRESH = 1.0
 """Seconds a build of one table version is reused."""

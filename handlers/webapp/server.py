@@ -5,7 +5,7 @@ header; a move, in its JSON body), checked by ``auth``; anything unproven is ans
 nothing of it is acted on. ``initData`` in an address is refused (400 ``init_in_url``: proxies
 log addresses), and so is every malformed input (400 naming the field, ``inputs``).
 
-What a person gets is ``kozelbot.page``: their own seat's view, or the table's when they are
+What a person gets is ``kozelbot.views.page``: their own seat's view, or the table's when they are
 not seated — for a group's table, to members of the group only (a private match, to its own
 person only).
 
@@ -19,7 +19,7 @@ person only).
   ``hub.HEARTBEAT`` quiet seconds to keep proxies from closing it. A stream ends with an
   ``event: closed`` saying why (``replaced`` by the person's newer one, ``full`` table,
   ``expired`` initData) and what the page should say.
-- ``GET /webapp/api/replay?game=ID``: a finished match frame by frame (``kozelbot.frames``),
+- ``GET /webapp/api/replay?game=ID``: a finished match frame by frame (``kozelbot.views.frames``),
   every hand shown; 409 while it is being played.
 - ``POST /webapp/api/move`` with ``{"init", "game", "deal", "action"}`` (the move in the move
   log's notation, ``play:QC``): applied by the same service call as a button press — the
@@ -53,14 +53,14 @@ from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
 from handlers.webapp.inputs import move_body, read_query, refuse
 from handlers.webapp.pages import Built, Pages
 from handlers.webapp.streams import Streams
-from kozelbot.frames import NotReplayable, frames
-from kozelbot.game import GameError
-from kozelbot.games import family_of, texts_of
-from kozelbot.i18n import Translator
-from kozelbot.render import table_error_text
-from kozelbot.replay import NotExportable, export
-from kozelbot.service import TableError
-from kozelbot.table import Table
+from kozelbot.core.i18n import Translator
+from kozelbot.core.protocol import GameError
+from kozelbot.core.table import Table
+from kozelbot.families.registry import family_of, texts_of
+from kozelbot.tables.service import TableError
+from kozelbot.views.frames import NotReplayable, frames
+from kozelbot.views.general import table_error_text
+from kozelbot.views.replay import NotExportable, export
 
 if TYPE_CHECKING:
     from handlers.deps import BotData

@@ -31,8 +31,8 @@ from aiohttp import HttpVersion11, web
 from handlers.webapp.auth import WebAppUser
 from handlers.webapp.hub import Reader
 from handlers.webapp.pages import Built, Pages
-from kozelbot.i18n import Translator
-from kozelbot.table import Table
+from kozelbot.core.i18n import Translator
+from kozelbot.core.table import Table
 
 if TYPE_CHECKING:
     from handlers.deps import BotData

@@ -5,7 +5,7 @@
    sandbox, offline) the launch parameters in the address's #fragment — so a crafted link
    with someone else's initData after "#" cannot make a page opened in Telegram act as them.
    The table is ?game=ID or the direct link's start parameter (g<ID>). The server streams
-   the page's payload (kozelbot/page.py) as Server-Sent Events, read with fetch() so that
+   the page's payload (kozelbot/views/page.py) as Server-Sent Events, read with fetch() so that
    initData travels in a header, never in an address (proxies log addresses); a tap POSTs
    the move and the stream brings what follows. Nothing here decides what is legal: the
    payload's moves say it, the server refuses the rest. */

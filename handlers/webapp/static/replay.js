@@ -1,6 +1,6 @@
 /* The replay of a finished match: every hand shown, frame after frame — step back and
    forth, jump a deal, or let it play. The frames come from the server, which plays the
-   match again through the rules (kozelbot/frames.py); the trick by its players and who took
+   match again through the rules (kozelbot/views/frames.py); the trick by its players and who took
    it, the deal's points in the bar; each deal's `kozelbot verify` line (hundreds of
    characters of hex) is behind a copy button. */
 "use strict";

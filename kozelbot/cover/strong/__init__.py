@@ -1,5 +1,0 @@
-"""The cover game's ``strong`` computer player (issue #17): ``decide``."""
-
-from kozelbot.cover.strong.player import decide, searches
-
-__all__ = ["decide", "searches"]

@@ -1,0 +1,243 @@
+"""The cover game's match state (RULES.md §2, seeds 003 and 000): the fields of a match, the
+phase table that hands each move to its step, the chance step, and the JSON round trip.
+
+The game protocol's shape (``kozelbot.core.protocol``): ``to_act`` / ``legal_actions`` / ``verify``
+/ ``apply`` → frozen events, the chance step (``chance(shuffle)`` / ``deal(rng)``; ``deal_deck`` for
+a scripted deck), ``view_for(seat)``, ``deal_trace``, ``dump`` / ``load``. One legality authority:
+``verify``, which checks the turn and the cards and asks the phase's step (``apply`` verifies once,
+then acts; ``legal_actions`` enumerates what ``verify`` accepts).
+
+A state is built from a rules value (``CoverRules``); given only a preset's name and options
+it takes the rules from the family's presets.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Any
+
+from pydantic import Field, TypeAdapter
+
+from kozelbot.core.cards import Card, Suit
+from kozelbot.core.protocol import DealScored, Shuffle
+from kozelbot.families.cover import answer, lead, level, rebeat
+from kozelbot.families.cover.board import CoverGame
+from kozelbot.families.cover.dealing import deal_game, seed_context, shuffled
+from kozelbot.families.cover.presets import PRESETS, CoverRules, configure
+from kozelbot.families.cover.scoring import loser_points, multiplier
+from kozelbot.families.cover.step import IDLE, Step
+from kozelbot.families.cover.strength import beats
+from kozelbot.families.cover.trace import deal_trace
+from kozelbot.families.cover.view import View, view_for
+from kozelbot.families.cover.vocabulary import (
+    Acted,
+    Action,
+    Claim,
+    IllegalMove,
+    NotYourTurn,
+    Phase,
+)
+
+STEPS: dict[Phase, Step] = {
+    Phase.DEALING: IDLE,
+    Phase.LEAD: lead,
+    Phase.ANSWER: answer,
+    Phase.REBEAT: rebeat,
+    Phase.LEVEL: level,
+    Phase.OVER: IDLE,
+}
+"""Each phase's step: who acts, what is legal, and what a move does (OpenSpiel's phase
+switch). The draw has no phase: it follows the trick or the levelling at once."""
+
+
+@dataclass(eq=True)
+class CoverState:
+    """A whole cover match: loser points, eggs, who is out, and the game in progress."""
+
+    variant: str
+    options: dict[str, Any]
+    phase: Phase = Phase.DEALING
+    score: list[int] = field(default_factory=list)
+    eggs: int = 0
+    game_no: int = 0
+    shuffles: int = 0
+    out: list[int] = field(default_factory=list)
+    current: CoverGame | None = None
+    last_result: DealScored | None = None
+    winner: int | None = None
+    trump: Suit = Suit.DIAMONDS
+    """The trump for the next game (it changes when the talon's bottom card is drawn)."""
+    next_leader: int | None = None
+    dealer: int = 0
+    seeds: list[str] = field(default_factory=list)
+    """Fair play: the seed text of this game's shuffle (``GameState.seeds``)."""
+    rules: Annotated[CoverRules, Field(exclude=True)] = field(
+        default=None,
+        repr=False,  # type: ignore[assignment]
+    )
+    """The rules this match plays by; not stored (the variant and options make them again).
+    Left out, they are those of the family's preset named ``variant`` with these options
+    (which are then validated and completed)."""
+
+    def __post_init__(self) -> None:
+        if self.rules is None:
+            self.options, self.rules = configure(PRESETS[self.variant], self.options)
+        if not self.score:
+            self.score = [0] * self.rules.sides
+
+    # -- protocol ----------------------------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def players(self) -> int:
+        return self.rules.players
+
+    @property
+    def needs_chance(self) -> bool:
+        return self.phase is Phase.DEALING
+
+    @property
+    def deal_shown(self) -> int | None:
+        return None if self.current is None else self.current.game_no
+
+    @property
+    def deals_scored(self) -> int:
+        return self.game_no
+
+    @property
+    def hidden_turn(self) -> bool:
+        """Never: every cover step's actor is public (a claim names its claimant and N)."""
+        return False
+
+    def accepts(self, deal_no: int) -> bool:
+        return (
+            self.phase not in (Phase.DEALING, Phase.OVER)
+            and self.current is not None
+            and self.current.game_no == deal_no
+        )
+
+    def side_of(self, seat: int) -> int:
+        return self.rules.seats.side_of(seat)
+
+    def leader(self) -> int | None:
+        """The side with the fewest loser points (``None``: several tie for it); a seat
+        already out of the match (``self`` mode) is behind everyone still in."""
+        standing = [(side in self.out, points) for side, points in enumerate(self.score)]
+        best = min(standing)
+        sides = [side for side, key in enumerate(standing) if key == best]
+        return sides[0] if len(sides) == 1 else None
+
+    @property
+    def multiplier(self) -> int:
+        """Eggs double the next game's loser points: ×2, ×4 after two eggs in a row…"""
+        return multiplier(self.eggs)
+
+    def in_play(self) -> list[int]:
+        """The seats not out, lowest first."""
+        return [s for s in range(self.players) if s not in self.out]
+
+    @property
+    def game(self) -> CoverGame:
+        """The game in progress (or just scored); there is none before the first deal."""
+        game = self.current
+        assert game is not None
+        return game
+
+    def beats(self, card: Card, top: Card, trump: Suit) -> bool:
+        """Whether ``card`` may cover ``top`` under ``trump`` at this table."""
+        return beats(card, top, trump, self.rules.poshka)
+
+    def loser_points(self, points: int) -> int:
+        """The loser points for a side's card points (before any eggs multiplier)."""
+        return loser_points(self.rules, points)
+
+    # -- moves -------------------------------------------------------------------------
+
+    def to_act(self) -> tuple[int, ...]:
+        if self.current is None:
+            return ()
+        return STEPS[self.phase].to_act(self)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """What ``seat`` may do now: its turn's moves, and a claim — which may interrupt a
+        round out of turn, so it is offered to every eligible seat (``to_act`` names only
+        whose turn it is)."""
+        if self.current is None:
+            return []
+        return STEPS[self.phase].legal(self, seat)
+
+    def verify(self, seat: int, action: Action) -> None:
+        """Raise the ``GameError`` that explains why ``action`` is illegal; pass if legal."""
+        step = STEPS[self.phase]
+        game = self.current
+        if game is None or step is IDLE:
+            raise IllegalMove("no game in progress")
+        to_act = step.to_act(self)
+        if seat not in to_act and not isinstance(action, Claim):
+            raise NotYourTurn(to_act)
+        hand = game.hands[seat]
+        cards: tuple[Card, ...] = getattr(action, "cards", ())
+        if any(c not in hand for c in cards) or len(set(cards)) != len(cards):
+            raise IllegalMove("cards not in hand")
+        step.verify(self, seat, action)
+
+    def apply(self, seat: int, action: Action) -> list[Any]:
+        """Make a move (verified first): the ``Acted`` event, then what followed."""
+        self.verify(seat, action)
+        return [Acted(seat, str(action)), *STEPS[self.phase].apply(self, seat, action)]
+
+    # -- chance step -------------------------------------------------------------------
+
+    def seed_context(self) -> str:
+        return seed_context(self)
+
+    def chance(self, shuffle: Shuffle | random.Random) -> list[Any]:
+        """The chance step: shuffle the deck with the shuffle's RNG (keeping its seed text)
+        and deal it."""
+        if isinstance(shuffle, random.Random):
+            shuffle = Shuffle(shuffle)
+        self.seeds = [] if shuffle.seed is None else [shuffle.seed]
+        return self.deal_deck(shuffled(shuffle.rng))
+
+    def deal(self, rng: random.Random) -> list[Any]:
+        return self.chance(rng)
+
+    def deal_deck(self, deck: list[Card]) -> list[Any]:
+        """Deal a game from this deck (top first): one card at a time to the players in
+        play, clockwise from the dealer's left; the rest is the talon."""
+        return deal_game(self, deck)
+
+    # -- what is shown and kept --------------------------------------------------------
+
+    def view_for(self, seat: int | None) -> View:
+        return view_for(self, seat)
+
+    def deal_trace(self, result: DealScored, *, match: int, players: list[str]) -> dict[str, Any]:
+        """The trace of the game just scored (``trace.deal_trace`` gives the format)."""
+        return deal_trace(self, result, match=match, players=players)
+
+    def copy(self) -> CoverState:
+        """An independent copy, far cheaper than a JSON round trip (a search plays on it)."""
+        return replace(
+            self,
+            options=dict(self.options),
+            score=list(self.score),
+            out=list(self.out),
+            current=None if self.current is None else self.current.copy(),
+            seeds=list(self.seeds),
+        )
+
+    def dump(self) -> dict[str, Any]:
+        return _ADAPTER.dump_python(self, mode="json")  # type: ignore[no-any-return]
+
+    @classmethod
+    def load(cls, data: Any, rules: CoverRules | None = None) -> CoverState:
+        """A stored state (``rules``: what it plays by; by default its preset's)."""
+        return _ADAPTER.validate_python(data if rules is None else {**data, "rules": rules})
+
+
+_ADAPTER: TypeAdapter[CoverState] = TypeAdapter(CoverState)

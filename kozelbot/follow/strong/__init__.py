@@ -1,5 +1,0 @@
-"""The follow-suit games' ``strong`` computer player (issue #17): ``decide``."""
-
-from kozelbot.follow.strong.player import decide, searches
-
-__all__ = ["decide", "searches"]

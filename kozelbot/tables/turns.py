@@ -1,0 +1,271 @@
+"""Play between presses: a move applied and logged, the computer seats and chance steps run
+until a person must act (the move timer set for them), and the moves made for people whose
+time ran out (RULES.md §3) — changes of a ``Change`` the service then commits."""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from kozelbot.computer import levels
+from kozelbot.computer.levels import DEFAULT_LEVEL, QUICK_LEVEL, SEARCHING
+from kozelbot.computer.thinking import Overloaded, Thinker
+from kozelbot.core.protocol import GameState, advance
+from kozelbot.core.records import MoveSource
+from kozelbot.core.table import Table, TableStatus
+from kozelbot.families.registry import family_of
+from kozelbot.tables import ledger, seating
+from kozelbot.tables.change import Change
+
+log = logging.getLogger(__name__)
+
+MISSED_TO_AWAY = 2
+"""Time-outs in a row after which a computer plays the seat until its owner is back."""
+
+
+def apply_move(change: Change, seat: int, action: Any, source: MoveSource) -> None:
+    """Apply a move (``apply`` verifies it: a ``GameError`` changes nothing) and log it."""
+    state = change.state
+    assert state is not None
+    deal_no = state.deal_shown
+    assert deal_no is not None
+    ledger.record_move(change, seat, action, state.apply(seat, action), source, deal_no)
+
+
+def level_of(table: Table, seat: int) -> str:
+    """The level that plays ``seat`` for the computer: the table's for its computer seats;
+    the quick one for someone away (they may be back any moment)."""
+    player = table.seats[seat]
+    if player is not None and not player.is_computer:
+        return QUICK_LEVEL
+    return str(table.options.get("computer", DEFAULT_LEVEL))
+
+
+def computer_seat(table: Table, seat: int) -> bool:
+    """The computer plays ``seat`` now (an empty seat, a computer's, someone away)."""
+    player = table.seats[seat]
+    return player is None or player.computer_plays
+
+
+def thinking_seat(table: Table, state: GameState) -> int | None:
+    """A computer seat to act whose level searches at this step (it thinks off the event
+    loop: ``GameService.think``), or ``None``."""
+    family = family_of(table.variant)
+    for seat in state.to_act():
+        if (
+            computer_seat(table, seat)
+            and level_of(table, seat) in SEARCHING
+            and family.searches(state, seat)
+        ):
+            return seat
+    return None
+
+
+def asked_computer(table: Table, state: GameState, *, searching: bool = True) -> int | None:
+    """A computer seat a hidden step (``GameState.hidden_turn``) asks — of any level, or
+    only of one that does not search here — or ``None``: it waits like a person before it
+    answers (``play_on``, ``pace_hidden``)."""
+    if not state.hidden_turn:
+        return None
+    family = family_of(table.variant)
+    for seat in state.to_act():
+        if computer_seat(table, seat) and (
+            searching or level_of(table, seat) not in SEARCHING or not family.searches(state, seat)
+        ):
+            return seat
+    return None
+
+
+def computer_seed(table: Table, level: str) -> str:
+    """The seed of the computer's next move's RNG: the match replays from its seed."""
+    return f"{table.seed}:{table.move_seq}:{level}"
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What a searching computer is asked to think about under the game's lock, thought
+    outside it (``GameService.time_out``): the state's dump, the seat to act and its RNG's
+    seed, and the committed ``version`` of the table the change was loaded from (moves
+    the change made already, a computer's before, are not committed yet)."""
+
+    version: int
+    seat: int
+    dump: dict[str, Any]
+    seed: str
+
+
+def question(change: Change) -> Question | None:
+    """The question of the searching computer to act in the change's state, or ``None``
+    if no computer must think now."""
+    table, state = change.table, change.state
+    assert state is not None
+    seat = thinking_seat(table, state)
+    if seat is None:
+        return None
+    seed = computer_seed(table, level_of(table, seat))
+    return Question(table.version, seat, state.dump(), seed)
+
+
+def overdue(change: Change, now: float, *, think_later: bool) -> None:
+    """A deadline passed and no computer must think: the computers a hidden step asks
+    answer (their wait is over: ``answer_hidden``), else ``time_out`` moves for the people
+    whose time ran out; then play goes on."""
+    if not answer_hidden(change):
+        time_out(change)
+    play_on(change, now, think_later=think_later)
+
+
+def answer_hidden(change: Change) -> bool:
+    """The computers of a level that does not search, asked in a hidden step, answer in
+    line once they have waited (a kryuk partner's return follows its holder's hand-off in
+    the same breath, as a searching computer's does); whether any did. A person asked
+    beside them keeps their own time (``play_on`` sets it afresh after these moves)."""
+    table, state = change.table, change.state
+    assert state is not None
+    answered = False
+    while (seat := asked_computer(table, state, searching=False)) is not None:
+        level = level_of(table, seat)
+        action = levels.choose(level, state, seat, random.Random(computer_seed(table, level)))
+        apply_move(change, seat, action, MoveSource.COMPUTER)
+        answered = True
+    return answered
+
+
+async def think(asked: Question, thinker: Thinker) -> Any | None:
+    """A searching computer's move, thought off the event loop (and off the game's lock);
+    ``None`` if thinking failed or the thinker had no time left for it (``answer`` then
+    lets the quick level move)."""
+    try:
+        return (await thinker.decide(asked.dump, asked.seat, asked.seed)).action
+    except Overloaded:  # its budget was spent waiting: the quick level answers at once
+        return None
+    except Exception:  # a broken pool: never stall
+        log.exception("thinking failed; the quick level moves")
+        return None
+
+
+def answer(change: Change, asked: Question, action: Any | None) -> None:
+    """Apply the thought move to ``change`` (the same committed table the question was
+    taken from): the quick level's instead if thinking failed or the rules refuse it."""
+    state = change.state
+    assert state is not None
+    if action is not None:
+        try:
+            state.verify(asked.seat, action)
+        except Exception:  # a decision the rules refuse: never stall
+            log.exception("game %s: the thought move is refused", change.table.game_id)
+            action = None
+    if action is None:
+        action = levels.choose(QUICK_LEVEL, state, asked.seat, random.Random(asked.seed))
+    apply_move(change, asked.seat, action, MoveSource.COMPUTER)
+
+
+def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
+    """Deal and let computer seats act until a person must act, the match is over or — with
+    ``think_later`` — a searching computer must think (``thinking_seat``: its deadline is
+    now, and the service thinks off the event loop when it comes); then set (or clear) the
+    move timer of whoever must act."""
+    state, table = change.state, change.table
+    assert state is not None
+    family = family_of(table.variant)
+
+    def moved(seat: int, action: Any, events: list[Any]) -> None:
+        # A move never changes the deal shown (a scored deal stays until the next deal).
+        deal_no = state.deal_shown
+        assert deal_no is not None
+        ledger.record_move(change, seat, action, events, MoveSource.COMPUTER, deal_no)
+
+    def plays_now(seat: int) -> bool:
+        if not computer_seat(table, seat):
+            return False
+        if think_later and state.hidden_turn:
+            return False  # asked in a hidden step: it waits like a person (``pace_hidden``)
+        return not (
+            think_later and level_of(table, seat) in SEARCHING and family.searches(state, seat)
+        )
+
+    def choose(state: GameState, seat: int) -> Any:
+        level = level_of(table, seat)
+        return levels.choose(level, state, seat, random.Random(computer_seed(table, level)))
+
+    advance(
+        state,
+        table,
+        plays_now,
+        choose,
+        on_move=moved,
+        on_events=lambda events: ledger.owe(change, events),
+        before_chance=lambda: seating.seat_waiting(change),
+    )
+    asked = None if state.over else asked_computer(table, state)
+    thinks = None if state.over else thinking_seat(table, state)
+    if think_later and (thinks is not None or asked is not None):
+        table.deadline = now  # the computer thinks as soon as the change is committed
+        table.turn_time = 0
+        return
+    if state.over:
+        table.status = TableStatus.FINISHED
+    move_time = family.move_time(state, table.options)
+    waiting = table.status is TableStatus.PLAYING and bool(state.to_act())
+    if not waiting or move_time <= 0:
+        table.deadline = None
+    elif (
+        change.moves
+        or change.started
+        or table.deadline is None
+        or change.back
+        or not table.turn_time
+    ):  # (no turn time: the deadline was a thinker's)
+        table.deadline = now + move_time
+        table.turn_time = move_time
+
+
+def time_out(change: Change) -> None:
+    """Move (the computer's choice) for every person whose time ran out.
+
+    After ``MISSED_TO_AWAY`` time-outs in a row the seat passes to the computer until its
+    owner is back. A time-out in a secret step (``GameState.hidden_turn``) makes the move
+    but counts nothing: the mark, and a seat handed to the computer, would tell everyone who
+    was asked. **Decision**: a seat passes only while someone else at the table is present —
+    were everyone away, the computers would play the whole match out in an instant; the timer
+    then keeps moving for them one turn at a time instead."""
+    state, table = change.state, change.table
+    assert state is not None
+    family = family_of(table.variant)
+    rng = random.Random(f"{table.seed}:{table.move_seq}")
+    secret = state.hidden_turn
+    for seat in state.to_act():
+        player = table.seats[seat]
+        if player is None or player.computer_plays or seat not in state.to_act():
+            continue
+        if not secret:
+            table.timeouts[seat] += 1
+            table.missed[seat] += 1
+            ledger.count(table, seat, "timeouts")
+        apply_move(change, seat, family.on_timeout(state, seat, rng), MoveSource.TIMEOUT)
+        present = [s for s, p in table.humans if s != seat and not p.away]
+        if not secret and table.missed[seat] >= MISSED_TO_AWAY and present:
+            table.seats[seat] = player.model_copy(update={"away": True})
+            change.away.append(seat)
+
+
+def pace_hidden(change: Change, now: float, wait: float) -> None:
+    """A computer about to think in a hidden step (``GameState.hidden_turn``) waits first,
+    as a person takes a while to decide (issue #29): answered at once, the step's length
+    would name the seat with the weak hand or the last trump. Its deadline — "now", set by
+    ``play_on`` — moves ``wait`` seconds on, give or take half.
+
+    **Decision**: the wait is drawn between half and one and a half ``wait`` from the
+    position (the table's seed and move number), so a replay waits alike and no fixed
+    length marks the computer. Every level waits (``answer_hidden`` answers for those that
+    do not search): were one to answer in the same save as the deal, a hidden step that
+    shows at all would name a person as the one asked."""
+    table, state = change.table, change.state
+    if wait <= 0 or state is None or not state.hidden_turn:
+        return
+    if table.turn_time or table.deadline is None or table.deadline > now:
+        return  # a person's deadline, or no computer to think now
+    rng = random.Random(f"{table.seed}:{table.move_seq}:wait")
+    table.deadline = now + wait * rng.uniform(0.5, 1.5)
