@@ -68,7 +68,7 @@ async def hand_button(update: Update, context: Context) -> None:
         await _selection_button(pressed, data, table, seat, button)
         return
     try:
-        action = button.move(family)  # typed: only ActButton's notation is read
+        action = button.move(family.parse_action)  # typed: only ActButton's notation is read
     except ValueError:
         await pressed.refuse(t("This button is not valid."))
         return

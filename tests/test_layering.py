@@ -294,3 +294,59 @@ def test_the_layer_check_sees_a_type_only_import_upward(tmp_path: Path) -> None:
     )
     assert "kozelbot.tables.service" in imported_modules(sample)
     assert layer_of("kozelbot.tables.service") == "tables"
+
+
+def module_of(path: Path) -> str:
+    """The dotted name of a source file (a package's ``__init__.py`` is the package)."""
+    parts = path.with_suffix("").relative_to(ROOT).parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(package: str) -> dict[str, set[str]]:
+    """Which modules of ``package`` (a folder) each of its modules imports, type-only imports
+    and imports inside functions included (``from m import name`` counts as importing ``m``,
+    ``from package import module`` as importing the module)."""
+    paths = sources(package)
+    known = {module_of(p) for p in paths}
+    graph: dict[str, set[str]] = {}
+    for path in paths:
+        found = imported_modules(path)
+        # ``from package import module`` imports the module, not the package's own code
+        named = {m.rpartition(".")[0] for m in found if m in known}
+        graph[module_of(path)] = {m for m in found - named if m in known} - {module_of(path)}
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One circle through each module that lies on one (a depth-first search's back edges)."""
+    found: list[list[str]] = []
+    done: set[str] = set()
+
+    def visit(module: str, path: list[str]) -> None:
+        for target in sorted(graph.get(module, ())):
+            if target in path:
+                found.append([*path[path.index(target) :], target])
+            elif target not in done:
+                visit(target, [*path, target])
+        done.add(module)
+
+    for module in sorted(graph):
+        if module not in done:
+            visit(module, [module])
+    return found
+
+
+def test_the_cycle_check_sees_a_type_only_circle() -> None:
+    """The checker itself: a circle made of one plain and one type-only import is one."""
+    graph = {"a": {"b"}, "b": {"a"}, "c": {"a"}}
+    assert cycles(graph) == [["a", "b", "a"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
+@pytest.mark.parametrize("layer", [layer for layer in LAYERS if layer != "families"])
+def test_no_circle_between_the_modules_of_a_layer(layer: str) -> None:
+    """Issue #31 item 2: the modules of a layer import each other without a circle, counting
+    imports made only for type checking (``core.protocol`` and ``core.callbacks`` once did:
+    the hand buttons named the family, the family named the hand buttons). A family's own
+    modules are not held to it yet (its state and its steps name each other for types)."""
+    assert cycles(import_graph(f"kozelbot/{layer}")) == []

@@ -16,13 +16,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import Any, ClassVar, Self
 
 from kozelbot.core.cards import Card
-
-if TYPE_CHECKING:
-    from kozelbot.core.protocol import Family
 
 MAX_BYTES = 64
 _ACTION = re.compile(r"[a-z_]{1,16}(:[0-9A-Za-z_]{1,16})?")
@@ -116,7 +114,8 @@ def pattern(*kinds: type[Callback]) -> str:
 class HandButton(Callback):
     """A button of a private hand message. Each names its game and deal (its first two
     fields, ``game_id`` and ``deal_no``), so a button of an old deal is stale. The families
-    declare their own (``kozelbot/<family>/buttons.py``); ``games.hand_buttons`` lists them."""
+    declare their own (``kozelbot/families/<family>/buttons.py``); the registry's
+    ``hand_buttons`` lists them."""
 
     game_id: int
     deal_no: int
@@ -125,8 +124,9 @@ class HandButton(Callback):
 class MoveButton(HandButton):
     """A hand button that makes one move."""
 
-    def move(self, family: Family) -> Any:
-        """The typed move (``ValueError`` if the family has no such move)."""
+    def move(self, parse_action: Callable[[str], object]) -> object:
+        """The typed move (``ValueError`` if the family has no such move); ``parse_action`` is
+        the family's reader of the move log's notation (``Rules.parse_action``)."""
         raise NotImplementedError
 
 
@@ -162,8 +162,8 @@ class ActButton(MoveButton):
         if not _ACTION.fullmatch(self.action):
             raise ValueError(self.action)
 
-    def move(self, family: Family) -> Any:
-        return family.parse_action(self.action)
+    def move(self, parse_action: Callable[[str], object]) -> object:
+        return parse_action(self.action)
 
 
 @dataclass(frozen=True, slots=True)

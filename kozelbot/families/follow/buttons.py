@@ -3,13 +3,12 @@ offer (the other moves travel as ``kozelbot.core.callbacks.ActButton``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from kozelbot.core.callbacks import MoveButton
 from kozelbot.core.cards import Card
-from kozelbot.core.protocol import Family
-from kozelbot.families.follow.vocabulary import AskRedeal, KeepHand, PlayCard
+from kozelbot.families.follow.vocabulary import Action, AskRedeal, KeepHand, PlayCard
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +25,7 @@ class PlayButton(MoveButton):
         """The move it stands for, in the move log's notation."""
         return f"play:{self.card}"
 
-    def move(self, family: Family) -> Any:
+    def move(self, parse_action: Callable[[str], object]) -> Action:
         return PlayCard(self.card)
 
 
@@ -43,5 +42,5 @@ class RedealButton(MoveButton):
     def action(self) -> str:
         return "redeal" if self.redeal else "keep"
 
-    def move(self, family: Family) -> Any:
+    def move(self, parse_action: Callable[[str], object]) -> Action:
         return AskRedeal() if self.redeal else KeepHand()
