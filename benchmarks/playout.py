@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's code
 
 from kozelbot.core.protocol import DealScored, shuffle_rng
-from kozelbot.families.registry import PRESETS, family_of, new_state
+from kozelbot.families.registry import PRESETS, new_state, players_of
 from kozelbot.tools.simulate import options_of, play_match
 
 SEARCH_FACTOR = 4
@@ -60,7 +60,7 @@ def random_deals(variant: str, options: dict[str, Any], count: int, seed: int) -
 def search_deals(variant: str, options: dict[str, Any], count: int, seed: int) -> float:
     """Play ``count`` random deals through the family's search representation; return the
     seconds taken."""
-    playout = family_of(variant).search_playout(variant, options)
+    playout = players_of(variant).search_playout(variant, options)
     rng = random.Random(seed)
     started = time.perf_counter()
     for _ in range(count):

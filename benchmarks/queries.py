@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kozelbot.core.records import ChatSettings, DealRecord, MatchPlayer, MatchResult
 from kozelbot.core.table import CORE_TALLIES, Player, Table, TableStatus
-from kozelbot.families.registry import family_of
+from kozelbot.families.registry import rules_of
 from storage import Storage
 
 VARIANTS = {"hvalenyi": 50, "kryuk": 15, "sixes": 10, "belka": 10, "cover": 15}
@@ -162,7 +162,7 @@ class Population:
                     won=sides[seat] == winner,
                     tally={
                         key: _int(rng, 0, 3)
-                        for key in (*CORE_TALLIES, *family_of(variant).tally_keys)
+                        for key in (*CORE_TALLIES, *rules_of(variant).tally_keys)
                     }
                     | {"deals": deals, "points": _int(rng, 0, 60 * deals)},
                     level=level if uid is None else None,

@@ -24,7 +24,7 @@ from kozelbot.core.i18n import Translator
 from kozelbot.core.options import OptionError
 from kozelbot.core.protocol import GameError
 from kozelbot.core.table import GameAlreadyRunning, Table
-from kozelbot.families.registry import DEFAULT_PRESET, family_of, texts_of
+from kozelbot.families.registry import DEFAULT_PRESET, reader_of, rules_of
 from kozelbot.tables.service import TableError
 from kozelbot.views.general import option_error_text, table_error_text
 from kozelbot.views.screens import deep_link
@@ -60,15 +60,17 @@ async def hand_button(update: Update, context: Context) -> None:
         # act() checks its deal.)
         await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
         return
-    family = family_of(table.variant)
-    if not isinstance(button, callbacks.ActButton) and type(button) not in family.hand_buttons:
+    reader = reader_of(table.variant)
+    if not isinstance(button, callbacks.ActButton) and type(button) not in reader.hand_buttons:
         await pressed.refuse(t("This button is not valid."))  # another family's button
         return
     if not isinstance(button, callbacks.MoveButton):
         await _selection_button(pressed, data, table, seat, button)
         return
     try:
-        action = button.move(family.parse_action)  # typed: only ActButton's notation is read
+        action = button.move(
+            rules_of(table.variant).parse_action
+        )  # typed: only ActButton's notation is read
     except ValueError:
         await pressed.refuse(t("This button is not valid."))
         return
@@ -85,7 +87,7 @@ async def _selection_button(
     """A card toggled in the selection of a hand whose moves take several cards, or a verb
     acting on the selected cards (a button of the deal shown, from the latest committed
     state)."""
-    t, texts = pressed.t, texts_of(table.variant)
+    t, texts = pressed.t, reader_of(table.variant)
     state = data.service.state_of(table)
     if not texts.multi_select:
         await pressed.refuse(t("This button is not valid."))
@@ -121,7 +123,7 @@ async def _act(
     pressed: Press, data: BotData, table: Table, seat: int, deal_no: int, action: Any
 ) -> None:
     """Make the move: the service checks the deal, verifies and commits it in one pass."""
-    t, texts = pressed.t, texts_of(table.variant)
+    t, texts = pressed.t, reader_of(table.variant)
     try:
         change = await data.service.act(table.game_id, pressed.user.id, deal_no, action)
     except GameError as error:

@@ -23,7 +23,7 @@ from kozelbot.core.i18n import LANGUAGES, Translator, pick_language
 from kozelbot.core.options import OptionError
 from kozelbot.core.records import ChatSettings
 from kozelbot.core.texts import Button, Keyboard
-from kozelbot.families.registry import DEFAULT_PRESET, TABLE_PRESETS, preset, texts_of
+from kozelbot.families.registry import DEFAULT_PRESET, TABLE_PRESETS, preset, reader_of
 
 SPECIAL_KEYS = ("variant", "language", "public", "close")
 MENU = "settings"
@@ -42,7 +42,7 @@ async def current(data: BotData, chat_id: int) -> ChatSettings:
 
 def settings_text(chosen: ChatSettings, language: str, t: Translator) -> str:
     """The menu's text: every default in words."""
-    family = texts_of(chosen.variant)
+    family = reader_of(chosen.variant)
     options = preset(chosen.variant).options_from(chosen.options).model_dump()
     labels = family.option_labels(chosen.variant, options, t)
     lines = [
@@ -59,7 +59,7 @@ def settings_text(chosen: ChatSettings, language: str, t: Translator) -> str:
 
 def settings_keyboard(chosen: ChatSettings, language: str, t: Translator) -> Keyboard:
     """One button per default; each moves it to its next value."""
-    family = texts_of(chosen.variant)
+    family = reader_of(chosen.variant)
     options = preset(chosen.variant).options_from(chosen.options).model_dump()
     labels = family.option_labels(chosen.variant, options, t)
     buttons = [Button("🎲 " + family.title(chosen.variant, t), SettingsButton("variant").pack())]

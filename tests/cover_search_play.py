@@ -66,7 +66,7 @@ def scrambled(options: dict[str, Any], rng: random.Random) -> CoverState:
     """A first game with uneven hands (0 to a full hand each), a short talon, a random
     trump and the rest of the deck already taken (one made-up round per side), so that
     levelling, the short draw and empty hands come up. Seat order, leader: random."""
-    state = FAMILY.new_state("cover", options)
+    state = FAMILY.rules.new_state("cover", options)
     state.deal_deck(list(DECK_36))
     game = state.current
     assert game is not None
@@ -265,7 +265,7 @@ def play(options: dict[str, Any], positions: int, seed: int, trips: int = 0) -> 
     pos: Position | None = None
     while diff.counts["positions"] < positions:
         if state is None or state.over:
-            state = FAMILY.new_state("cover", options)
+            state = FAMILY.rules.new_state("cover", options)
         if state.needs_chance and rng.random() < 0.25:
             state = scrambled(options, rng)
             diff.counts["scrambled games"] += 1

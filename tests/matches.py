@@ -9,7 +9,7 @@ from kozelbot.core.fairplay import players_seed
 from kozelbot.core.protocol import DealScored, shuffle_for
 from kozelbot.core.records import DealRecord, MoveRecord, MoveSource
 from kozelbot.core.table import Player, Table, TableStatus
-from kozelbot.families.registry import family_of, new_state
+from kozelbot.families.registry import new_state, players_of
 from kozelbot.tables.ledger import deal_record
 from kozelbot.tools.simulate import options_of
 from storage.games import Games
@@ -32,7 +32,7 @@ def finished_match(
     table, a record per scored deal (``ledger.deal_record``) and the move log."""
     variant, words = CONFIGS[name]
     options = options_of(variant, words, None)
-    family = family_of(variant)
+    family = players_of(variant)
     state = new_state(variant, options)
     names = ["Anna", "Борис", "Вика", "Дмитро"][: state.players]
     contributions = ["ab", "cd"] if fair else []

@@ -13,7 +13,7 @@ from kozelbot.core.callbacks import ActButton
 from kozelbot.core.cards import Card
 from kozelbot.families.cover.buttons import ChosenButton, SelectButton
 from kozelbot.families.follow.buttons import PlayButton, RedealButton
-from kozelbot.families.registry import family_of
+from kozelbot.families.registry import rules_of
 
 
 @pytest.mark.parametrize(
@@ -32,7 +32,7 @@ def test_act_buttons_round_trip_and_carry_a_move_the_family_reads(action: str) -
     packed = ActButton(2**40, 17, action).pack()
     assert len(packed.encode()) <= callbacks.MAX_BYTES
     assert callbacks.parse(packed) == ActButton(2**40, 17, action)
-    assert str(family_of("sixes").parse_action(action)) == action
+    assert str(rules_of("sixes").parse_action(action)) == action
 
 
 def test_card_and_redeal_buttons_name_their_move() -> None:
@@ -63,7 +63,7 @@ def test_a_well_formed_button_with_an_unknown_move_is_refused_by_the_family(acti
     """``parse`` accepts the shape; the family's ``parse_action`` refuses the content (the
     hand handler answers "This button is not valid")."""
     with pytest.raises(ValueError):
-        family_of("kryuk").parse_action(action)
+        rules_of("kryuk").parse_action(action)
 
 
 def test_every_button_is_declared_once_and_round_trips_through_its_prefix() -> None:

@@ -30,7 +30,7 @@ def _short(options: BaseModel) -> CoverRules:
 @pytest.fixture
 def short_variant(monkeypatch: pytest.MonkeyPatch) -> str:
     """A variant known to the cover family only (not to ``kozelbot.families.registry``)."""
-    monkeypatch.setitem(FAMILY.presets, SHORT, Preset(SHORT, CoverOptions, _short))
+    monkeypatch.setitem(FAMILY.rules.presets, SHORT, Preset(SHORT, CoverOptions, _short))
     assert SHORT not in games.PRESETS
     return SHORT
 
@@ -38,14 +38,14 @@ def short_variant(monkeypatch: pytest.MonkeyPatch) -> str:
 def test_a_variant_only_the_family_knows_plays_a_whole_match_by_its_own_rules(
     short_variant: str,
 ) -> None:
-    state = FAMILY.new_state(short_variant, {"move_time": 0})
+    state = FAMILY.rules.new_state(short_variant, {"move_time": 0})
     assert state.rules.lose_at == 6 and state.options["hand"] == 6
     scored: list[DealScored] = []
     advance(
         state,
         5,
         lambda seat: True,
-        FAMILY.choose,
+        FAMILY.players.choose,
         on_move=lambda seat, action, events: scored.extend(
             e for e in events if isinstance(e, DealScored)
         ),
@@ -57,20 +57,20 @@ def test_a_variant_only_the_family_knows_plays_a_whole_match_by_its_own_rules(
 
 
 def test_a_stored_state_of_such_a_variant_loads_with_its_rules(short_variant: str) -> None:
-    state = FAMILY.new_state(short_variant, {})
+    state = FAMILY.rules.new_state(short_variant, {})
     state.chance(shuffle_rng(3, 0))
-    loaded = FAMILY.load(state.dump())
+    loaded = FAMILY.rules.load(state.dump())
     assert loaded == state and loaded.rules.lose_at == 6
     seed = shuffle_seed("00" * 32, 0, f"{short_variant}:{state.seed_context()}", "players")
-    assert [pile for pile, _ in FAMILY.deal_from_seed(seed)][-1] == "talon"
+    assert [pile for pile, _ in FAMILY.rules.deal_from_seed(seed)][-1] == "talon"
 
 
 def test_a_state_built_from_a_name_takes_the_familys_preset() -> None:
-    assert CoverState("cover", {}).rules == FAMILY.new_state("cover", {}).rules
+    assert CoverState("cover", {}).rules == FAMILY.rules.new_state("cover", {}).rules
 
 
 def test_a_copy_is_equal_and_independent() -> None:
-    state = FAMILY.new_state("cover", {"mode": "self", "players": 3})
+    state = FAMILY.rules.new_state("cover", {"mode": "self", "players": 3})
     state.chance(shuffle_rng(1, 0))
     rng = random.Random(1)
     for _ in range(12):

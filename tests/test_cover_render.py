@@ -153,7 +153,7 @@ def test_during_play_the_table_counts_only_face_up_cards_in_the_tricks_taken() -
         assert "points" not in {f.name for f in fields(view)}
     while state.phase is not Phase.DEALING:  # the hearts left are worth nothing
         seat = state.to_act()[0]
-        state.apply(seat, FAMILY.choose(state, seat))
+        state.apply(seat, FAMILY.players.choose(state, seat))
     result = state.last_result
     assert result is not None and result.points == (36, 0)
     text = render.table_text(table, state, EN)
@@ -288,5 +288,5 @@ def test_the_public_table_is_the_same_whichever_cards_lie_face_down(
                 assert render.table_text(table, twin, EN) == text
                 checked += 1
         seat = state.to_act()[0]
-        follow(state.apply(seat, FAMILY.choose(state, seat)))
+        follow(state.apply(seat, FAMILY.players.choose(state, seat)))
     assert checked > 50 and changed > 10

@@ -90,11 +90,11 @@ def test_make_and_unmake_round_trip_through_whole_games(name: str) -> None:
     """From each game's first position, random moves (claims from anyone) to the end of the
     game, then every one taken back: each position on the way back is the one before."""
     rng = random.Random(5)
-    state = FAMILY.new_state("cover", OPTION_SETS[name])
+    state = FAMILY.rules.new_state("cover", OPTION_SETS[name])
     made = 0
     for game in range(40):
         if state.over:
-            state = FAMILY.new_state("cover", OPTION_SETS[name])
+            state = FAMILY.rules.new_state("cover", OPTION_SETS[name])
         state.chance(random.Random(game))
         if state.phase not in PHASES:  # four of a kind dealt
             continue
@@ -111,7 +111,7 @@ def test_make_and_unmake_round_trip_through_whole_games(name: str) -> None:
 
 
 def test_a_seats_public_facts_with_the_true_hidden_cards_rebuild_the_position() -> None:
-    state = FAMILY.new_state("cover", {})
+    state = FAMILY.rules.new_state("cover", {})
     state.chance(random.Random(3))
     rng = random.Random(3)
     while len(state.game.rounds) < 3:
@@ -129,7 +129,7 @@ def test_a_seats_public_facts_with_the_true_hidden_cards_rebuild_the_position() 
 
 
 def test_hidden_cards_that_do_not_fit_the_public_facts_are_refused() -> None:
-    state = FAMILY.new_state("cover", {})
+    state = FAMILY.rules.new_state("cover", {})
     state.chance(random.Random(4))
     public = public_facts(state, 0)
     hidden = hidden_cards(state)
@@ -203,8 +203,8 @@ def test_the_families_play_random_deals_through_their_search_representations() -
         (FOLLOW, "belka", []),
     )
     for family, variant, words in setups:
-        options = family.presets[variant].parse(words).model_dump()
-        playout = family.search_playout(variant, options)
+        options = family.rules.presets[variant].parse(words).model_dump()
+        playout = family.players.search_playout(variant, options)
         assert all(playout(rng) > 0 for _ in range(20))
 
 

@@ -17,6 +17,7 @@ from kozelbot.core.table import Player, Table, TableStatus
 from kozelbot.core.texts import LINE, card_label, visible
 from kozelbot.families.cover import FAMILY, render
 from kozelbot.families.cover.board import Round
+from kozelbot.families.cover.render import deal_over_text
 from kozelbot.families.cover.state import CoverState
 from kozelbot.families.cover.vocabulary import (
     Beat,
@@ -383,7 +384,7 @@ def test_the_trump_change_stays_on_the_table_for_the_rest_of_the_game_only() -> 
     assert "Козырь сменился: ♠\n(нижняя карта 9♠)" in render.table_text(table, state, RU)
     while state.phase is not Phase.DEALING:
         seat = state.to_act()[0]
-        state.apply(seat, FAMILY.choose(state, seat))
+        state.apply(seat, FAMILY.players.choose(state, seat))
     state.deal_deck(list(DECK_36))
     text = render.table_text(table, state, RU)
     assert text.startswith("🐐 Игра 2 · козырь ♠\n") and "Козырь сменился" not in text
@@ -451,7 +452,7 @@ def test_every_list_line_of_a_whole_match_fits_a_phone(options: dict[str, Any]) 
         texts.append(render.table_text(table, state, RU))
         texts += [render.hand_text(table, state, s, RU) for s in state.in_play()]
         seat = state.to_act()[0]
-        for event in state.apply(seat, FAMILY.choose(state, seat)):
+        for event in state.apply(seat, FAMILY.players.choose(state, seat)):
             if isinstance(event, DealScored):
                 texts += [
                     render.result_text(table, event, RU),
@@ -530,7 +531,7 @@ def test_no_ukrainian_word_in_any_russian_text_of_a_match(options: dict[str, Any
             texts.append(render.hand_text(table, state, seat, RU))
             texts += [b.text for row in render.hand_keyboard(table, state, seat, RU) for b in row]
         seat = state.to_act()[0]
-        action = FAMILY.choose(state, seat)
+        action = FAMILY.players.choose(state, seat)
         texts.append(render.done_text(action, RU))
         for event in state.apply(seat, action):
             if isinstance(event, DealScored):
@@ -542,8 +543,8 @@ def test_no_ukrainian_word_in_any_russian_text_of_a_match(options: dict[str, Any
 
 def test_a_finished_games_hand_says_game_not_deal() -> None:
     assert render.deal_over_text(0, RU) == "Игра 1 закончена."
-    assert FAMILY.deal_over_text(2, UK) == "Гру 3 завершено."
-    assert FAMILY.deal_over_text(0, EN) == "Game 1 is over."
+    assert deal_over_text(2, UK) == "Гру 3 завершено."
+    assert deal_over_text(0, EN) == "Game 1 is over."
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ import pytest
 
 from botapi_emulator import BotApiEmulator, ChatMessage
 from kozelbot.core.records import MoveSource
-from kozelbot.families.registry import family_of
+from kozelbot.families.registry import players_of
 from tests import leaks, secret_steps, transcripts
 from tests.e2e import NAMES, BotRunner, Players, bot_settings, seat_four
 from tests.fairplay_check import check_the_deals
@@ -69,7 +69,7 @@ async def _press_move(players: Players, seat: int, action: Any) -> None:
 async def _play_match(players: Players, bot: BotRunner) -> None:
     assert bot.app is not None
     service = bot.app.bot_data.service
-    family = family_of("cover")
+    family = players_of("cover")
     claims = 0
     for _ in range(3000):
         await bot.drain()

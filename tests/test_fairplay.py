@@ -25,13 +25,13 @@ import pytest
 from kozelbot.core import fairplay
 from kozelbot.core.cards import Card
 from kozelbot.core.i18n import translator
-from kozelbot.core.protocol import DealScored, GameState, advance, shuffle_for, shuffle_rng
+from kozelbot.core.protocol import AnyState, DealScored, advance, shuffle_for, shuffle_rng
 from kozelbot.core.records import DealRecord
 from kozelbot.core.table import Player, Table, TableStatus
 from kozelbot.families.cover.state import CoverState
 from kozelbot.families.follow.records import DealState
 from kozelbot.families.follow.state import MatchState
-from kozelbot.families.registry import family_of, load_state, new_state, preset
+from kozelbot.families.registry import load_state, new_state, players_of, preset
 from kozelbot.tables.service import GameService
 from kozelbot.tools.verify import verify
 from kozelbot.views import seals
@@ -93,10 +93,10 @@ class Match:
     results: list[DealScored] = field(default_factory=list)
 
 
-def _play(table: Table) -> tuple[GameState, Match]:
+def _play(table: Table) -> tuple[AnyState, Match]:
     """A whole match of computers, recording every shuffle and every deal's trace."""
     state = new_state(table.variant, table.options)
-    family = family_of(table.variant)
+    family = players_of(table.variant)
     record = Match()
 
     def scored(events: list[Any]) -> None:
@@ -135,7 +135,7 @@ def _play(table: Table) -> tuple[GameState, Match]:
     return state, record
 
 
-def _engine_piles(state: GameState) -> Any:
+def _engine_piles(state: AnyState) -> Any:
     if isinstance(state, MatchState):
         deal = state.current
         assert deal is not None
@@ -291,7 +291,7 @@ def test_a_game_without_a_secret_shuffles_as_before() -> None:
     assert shuffle_for(table, old).seed is None
     assert shuffle_for(table, old).rng.random() == random.Random(42 * 1_000_003).random()
     assert shuffle_for(table, old).rng.random() == shuffle_rng(42, 0).random()
-    family = family_of("belka")
+    family = players_of("belka")
     traces: list[dict[str, Any]] = []
 
     def scored(events: list[Any]) -> None:

@@ -36,7 +36,7 @@ def _mini(options: BaseModel) -> Rules:
 @pytest.fixture
 def mini_variant(monkeypatch: pytest.MonkeyPatch) -> str:
     """A variant known to the follow-suit family only (not to ``kozelbot.families.registry``)."""
-    monkeypatch.setitem(FAMILY.presets, MINI, Preset(MINI, HvalenyiOptions, _mini))
+    monkeypatch.setitem(FAMILY.rules.presets, MINI, Preset(MINI, HvalenyiOptions, _mini))
     assert MINI not in games.PRESETS
     return MINI
 
@@ -44,7 +44,7 @@ def mini_variant(monkeypatch: pytest.MonkeyPatch) -> str:
 def test_a_variant_only_the_family_knows_plays_a_whole_match_through_play_match(
     mini_variant: str,
 ) -> None:
-    state = FAMILY.new_state(mini_variant, {"deck": 32, "move_time": 0})
+    state = FAMILY.rules.new_state(mini_variant, {"deck": 32, "move_time": 0})
     assert isinstance(state, MatchState)
     assert state.rules.all_tricks == "none" and state.rules.deck == 32
     assert state.options["lyusya"] == "win"  # the options model's default, stored
@@ -56,7 +56,7 @@ def test_a_variant_only_the_family_knows_plays_a_whole_match_through_play_match(
 
 def test_a_sweep_without_lyusya_is_scored_by_its_points(mini_variant: str) -> None:
     """Pair 0+2 holds every trump and takes all eight tricks: 120 points, the 90+ award."""
-    state = FAMILY.new_state(mini_variant, {"deck": 32})
+    state = FAMILY.rules.new_state(mini_variant, {"deck": 32})
     assert isinstance(state, MatchState)
     state.deal_hands(
         [
@@ -69,19 +69,19 @@ def test_a_sweep_without_lyusya_is_scored_by_its_points(mini_variant: str) -> No
     events: list[object] = []
     while not state.needs_chance:
         seat = state.to_act()[0]
-        events += state.apply(seat, FAMILY.choose(state, seat))
+        events += state.apply(seat, FAMILY.players.choose(state, seat))
     result = next(e for e in events if isinstance(e, DealScored))
     assert (result.outcome, result.tricks_won, result.award) == ("normal", (8, 0), (4, 0))
 
 
 def test_a_stored_state_of_such_a_variant_loads_with_its_rules(mini_variant: str) -> None:
-    state = FAMILY.new_state(mini_variant, {"deck": 32})
+    state = FAMILY.rules.new_state(mini_variant, {"deck": 32})
     state.chance(shuffle_rng(3, 0))
-    loaded = FAMILY.load(state.dump())
+    loaded = FAMILY.rules.load(state.dump())
     assert isinstance(loaded, MatchState)
     assert loaded == state and loaded.rules == state.rules
     seed = shuffle_seed("00" * 32, 0, f"{mini_variant}:{state.seed_context()}", "players")
-    assert [pile for pile, _ in FAMILY.deal_from_seed(seed)] == [
+    assert [pile for pile, _ in FAMILY.rules.deal_from_seed(seed)] == [
         "seat 0",
         "seat 1",
         "seat 2",
@@ -93,18 +93,18 @@ def test_a_state_built_from_a_rules_value_plays_without_any_registry() -> None:
     rules = dataclasses.replace(PRESETS["kryuk"].rules({}), name="kryuk_nowhere", target=4)
     state = MatchState.of(rules)
     assert state.variant == "kryuk_nowhere" and state.rules is rules
-    advance(state, 11, lambda seat: True, FAMILY.choose)
+    advance(state, 11, lambda seat: True, FAMILY.players.choose)
     assert state.over and state.winner is not None and state.score[state.winner] >= 4
 
 
 def test_a_state_built_from_a_name_takes_the_familys_preset() -> None:
     for variant in PRESETS:
-        assert MatchState(variant, {}).rules == FAMILY.new_state(variant, {}).rules
+        assert MatchState(variant, {}).rules == FAMILY.rules.new_state(variant, {}).rules
 
 
 @pytest.mark.parametrize("variant", sorted(PRESETS))
 def test_a_copy_is_equal_and_independent(variant: str) -> None:
-    state = FAMILY.new_state(variant, {})
+    state = FAMILY.rules.new_state(variant, {})
     rng = random.Random(2)
     for shuffle in range(60):  # into the second deal (an opening in kryuk and sixes)
         if state.needs_chance:

@@ -490,7 +490,7 @@ def test_15_10_every_line_of_the_table_and_the_results_fits_a_phone(
         state,
         7,
         lambda seat: True,
-        FAMILY.choose,
+        FAMILY.players.choose,
         on_move=lambda _seat, _action, events: look(events),
         on_events=look,
     )
@@ -679,7 +679,7 @@ def test_15_16_every_variant_shows_the_scored_deals_number(
         state,
         3,
         lambda seat: True,
-        FAMILY.choose,
+        FAMILY.players.choose,
         on_move=lambda _seat, _action, events: between(events),
         on_events=between,
     )

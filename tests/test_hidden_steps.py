@@ -154,6 +154,13 @@ def test_hidden_steps_look_the_same_whoever_is_asked_and_why(
             if state.hidden_turn:
                 checks += check(state)
 
-        advance(state, 500 + match, lambda seat: True, FAMILY.choose, on_move=look, on_events=look)
+        advance(
+            state,
+            500 + match,
+            lambda seat: True,
+            FAMILY.players.choose,
+            on_move=look,
+            on_events=look,
+        )
         assert state.over
     assert checks > 0, "no hidden step was reached"

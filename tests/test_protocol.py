@@ -12,8 +12,16 @@ from typing import Any
 
 import pytest
 
-from kozelbot.core.protocol import DealScored, GameState, advance, shuffle_rng
-from kozelbot.families.registry import FAMILIES, PRESETS, family_of, load_state, new_state, preset
+from kozelbot.core.protocol import AnyState, DealScored, advance, shuffle_rng
+from kozelbot.families.registry import (
+    FAMILIES,
+    PRESETS,
+    load_state,
+    new_state,
+    players_of,
+    preset,
+    rules_of,
+)
 
 SETUPS: list[tuple[str, tuple[str, ...]]] = [
     ("hvalenyi", ()),
@@ -39,7 +47,7 @@ def _options(variant: str, words: tuple[str, ...]) -> dict[str, Any]:
     return preset(variant).parse(words).model_dump()
 
 
-def _check_round_trip(state: GameState) -> None:
+def _check_round_trip(state: AnyState) -> None:
     data = state.dump()
     text = json.dumps(data)
     back = load_state(json.loads(text))
@@ -51,13 +59,13 @@ def _check_round_trip(state: GameState) -> None:
 def test_every_state_of_seeded_matches_survives_the_json_round_trip(
     variant: str, words: tuple[str, ...]
 ) -> None:
-    family = family_of(variant)
+    family = players_of(variant)
     for match in range(3):
         state = new_state(variant, _options(variant, words))
         seed = 1000 + match
         _check_round_trip(state)
 
-        def moved(seat: int, action: Any, events: list[Any], state: GameState = state) -> None:
+        def moved(seat: int, action: Any, events: list[Any], state: AnyState = state) -> None:
             _check_round_trip(state)
 
         advance(
@@ -82,7 +90,7 @@ def test_a_restore_that_drops_a_field_is_caught() -> None:
 @pytest.mark.parametrize("variant", list(PRESETS))
 def test_actions_read_back_from_the_move_log_notation(variant: str) -> None:
     """Every legal action of a seeded match parses back from ``str(action)`` to itself."""
-    family = family_of(variant)
+    rules, players = rules_of(variant), players_of(variant)
     state = new_state(variant, _options(variant, ()))
     for _ in range(300):
         if state.over:
@@ -92,12 +100,12 @@ def test_actions_read_back_from_the_move_log_notation(variant: str) -> None:
             continue
         seat = state.to_act()[0]
         for action in state.legal_actions(seat):
-            assert family.parse_action(str(action)) == action
-        state.apply(seat, family.choose(state, seat))
+            assert rules.parse_action(str(action)) == action
+        state.apply(seat, players.choose(state, seat))
 
 
 def test_every_preset_belongs_to_exactly_one_family() -> None:
-    names = [name for family in FAMILIES for name in family.presets]
+    names = [name for family in FAMILIES for name in family.rules.presets]
     assert sorted(names) == sorted(PRESETS)
     assert len(names) == len(set(names))
 
@@ -110,7 +118,7 @@ def test_each_deal_scored_once_with_per_side_results(variant: str, words: tuple[
     def moved(seat: int, action: Any, events: list[Any]) -> None:
         results.extend(e for e in events if isinstance(e, DealScored))
 
-    advance(state, 77, lambda seat: True, family_of(variant).choose, on_move=moved)
+    advance(state, 77, lambda seat: True, players_of(variant).choose, on_move=moved)
     assert [r.deal_no for r in results] == list(range(len(results)))
     sides = len(results[0].score)
     assert sides == (

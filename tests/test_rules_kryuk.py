@@ -1163,10 +1163,10 @@ def test_s1_2_timing_10_s_per_move_and_15_s_for_a_deals_first_move() -> None:
     assert state.options["move_time"] == 10
     deal_hands(state, LEAD_HANDS)
     assert state.move_time(10) == 15
-    assert FAMILY.move_time(state, state.options) == 15
+    assert FAMILY.rules.move_time(state, state.options) == 15
     play_cards(state, "AD")
     assert state.move_time(10) == 10
-    assert FAMILY.move_time(state, state.options) == 10
+    assert FAMILY.rules.move_time(state, state.options) == 10
     assert state.move_time(0) == 0  # no timer
     blind = hvalyonka()
     assert blind.move_time(10) == 15
@@ -1179,13 +1179,13 @@ def test_s1_2_timeout_plays_a_random_legal_card() -> None:
     state = later_deal(0)
     deal_hands(state, LEAD_HANDS)
     legal = [PlayCard(c) for c in state.legal_cards(0)]
-    assert FAMILY.on_timeout(state, 0, random.Random(1)) in legal
-    chosen = {FAMILY.on_timeout(state, 0, random.Random(seed)) for seed in range(40)}
+    assert FAMILY.players.on_timeout(state, 0, random.Random(1)) in legal
+    chosen = {FAMILY.players.on_timeout(state, 0, random.Random(seed)) for seed in range(40)}
     assert chosen <= set(legal)
     assert len(chosen) > 1  # random, not the computer's one choice
     blind = hvalyonka()
     play_cards(blind, "AS")
-    picks = {FAMILY.on_timeout(blind, 2, random.Random(seed)) for seed in range(40)}
+    picks = {FAMILY.players.on_timeout(blind, 2, random.Random(seed)) for seed in range(40)}
     assert picks == {PlayCard(card("10H")), PlayCard(card("7C"))}
 
 
@@ -1196,9 +1196,9 @@ def test_s1_2_timeout_in_the_hidden_handoff_keeps_the_hand_and_makes_a_return_ow
     state = kryuk()
     deal_hands(state, HANDOFF_HANDS)
     assert state.hidden_turn
-    assert FAMILY.on_timeout(state, 0, random.Random(1)) == KeepHand()
+    assert FAMILY.players.on_timeout(state, 0, random.Random(1)) == KeepHand()
     state.apply(0, GiveTrump((card("QS"),)))
-    made = FAMILY.on_timeout(state, 2, random.Random(1))
+    made = FAMILY.players.on_timeout(state, 2, random.Random(1))
     assert isinstance(made, ReturnCard) and made.card in cards("KS 8S KH")
 
 
@@ -1208,13 +1208,13 @@ def test_s1_2_illegal_card_with_exactly_one_legal_card_plays_it_at_once() -> Non
     state = kryuk()
     deal_hands(state, LEAD_HANDS)
     assert state.legal_cards(3) == (card("AD"),)
-    assert FAMILY.after_refusal(state, 3, PlayCard(card("10D"))) == PlayCard(card("AD"))
+    assert FAMILY.rules.after_refusal(state, 3, PlayCard(card("10D"))) == PlayCard(card("AD"))
     play_cards(state, "AD")
     assert state.legal_cards(0) == (card("9D"),)  # the only diamond
-    assert FAMILY.after_refusal(state, 0, PlayCard(card("QS"))) == PlayCard(card("9D"))
+    assert FAMILY.rules.after_refusal(state, 0, PlayCard(card("QS"))) == PlayCard(card("9D"))
     play_cards(state, "9D 8D 7D")
     assert len(state.legal_cards(3)) == 3
-    assert FAMILY.after_refusal(state, 3, PlayCard(card("7C"))) is None
+    assert FAMILY.rules.after_refusal(state, 3, PlayCard(card("7C"))) is None
 
 
 def test_s1_2_single_card_autoplay_is_kryuks_alone() -> None:
@@ -1228,7 +1228,7 @@ def test_s1_2_single_card_autoplay_is_kryuks_alone() -> None:
         if state.phase is Phase.PLAY and len(state.legal_cards(seat)) == 1:
             assert state.current is not None
             other = next(c for c in state.current.hands[seat] if c not in state.legal_cards(seat))
-            assert FAMILY.after_refusal(state, seat, PlayCard(other)) is None
+            assert FAMILY.rules.after_refusal(state, seat, PlayCard(other)) is None
             break
         computer(state)
     else:

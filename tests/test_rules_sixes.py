@@ -772,7 +772,7 @@ def test_s1_3_handoff_is_traced_with_the_answer_and_every_card() -> None:
     state.apply(2, ReturnCard(card("9S")))
     while state.last_result is None:
         seat = state.to_act()[0]
-        state.apply(seat, FAMILY.choose(state, seat))
+        state.apply(seat, FAMILY.players.choose(state, seat))
     trace = deal_trace(state, state.last_result, match=0, players=["a", "b", "c", "d"])
     assert trace["handoffs"] == [
         {"from": 2, "to": 0, "cards": [], "returned": [], "answer": "decline"},
@@ -791,7 +791,7 @@ def test_s1_3_opening_trace_records_the_stock_and_each_seats_draws() -> None:
     settle(state)
     while state.last_result is None:
         seat = state.to_act()[0]
-        state.apply(seat, FAMILY.choose(state, seat))
+        state.apply(seat, FAMILY.players.choose(state, seat))
     trace = deal_trace(state, state.last_result, match=0, players=["a", "b", "c", "d"])
     assert trace["deck"] == [str(c) for c in SHTANY_STOCK]
     assert trace["opening_draws"] == [
@@ -846,14 +846,14 @@ def test_s1_3_timeouts_keep_the_hidden_decision_and_answer_the_public_steps() ->
     state = sixes()
     state.deal_hands([list(h) for h in HANDOFF_HANDS])
     rng = random.Random(3)
-    assert FAMILY.on_timeout(state, 0, rng) == KeepHand()
+    assert FAMILY.players.on_timeout(state, 0, rng) == KeepHand()
     state.apply(0, OfferHandoff())
-    assert not state.hidden_turn and FAMILY.on_timeout(state, 2, rng) == AnswerOffer(True)
+    assert not state.hidden_turn and FAMILY.players.on_timeout(state, 2, rng) == AnswerOffer(True)
     state.apply(2, AnswerOffer(True))
-    gives = FAMILY.on_timeout(state, 0, rng)
+    gives = FAMILY.players.on_timeout(state, 0, rng)
     assert gives in state.legal_actions(0) and isinstance(gives, GiveTrump)
-    assert FAMILY.tallies(Exchanged(0, 2, 2), state) == ((0, "handoffs"),)
-    assert FAMILY.tallies(HandedOff(0, 2, (card("QS"),)), state) == ()
+    assert FAMILY.rules.tallies(Exchanged(0, 2, 2), state) == ((0, "handoffs"),)
+    assert FAMILY.rules.tallies(HandedOff(0, 2, (card("QS"),)), state) == ()
 
 
 def test_s1_3_handoff_with_one_trump() -> None:

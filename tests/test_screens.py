@@ -1,7 +1,7 @@
 """The screens (``kozelbot.views.screens``) are pure functions of a table, a state and a translator:
 the same arguments give the same screen, made of plain ``Button`` rows that any front end can
 show; the away hand, the waiting list, the move warning and the deep-link notice say what
-players should see, and a family's texts are reached through its ``FamilyTexts`` only."""
+players should see, and a family's texts are reached through its ``Reader`` only."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import random
 
 from kozelbot.core.callbacks import BackButton, parse
 from kozelbot.core.i18n import translator
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.table import Player, Table, TableStatus
 from kozelbot.core.texts import Button
-from kozelbot.families.registry import new_state, preset, texts_of
+from kozelbot.families.registry import new_state, preset, reader_of
 from kozelbot.views import screens
 from kozelbot.views.general import lobby_keyboard, lobby_text
 
@@ -20,7 +20,7 @@ EN = translator("en")
 NASTY = '<b>Tom & "Jerry"</b>'
 
 
-def _playing(variant: str = "hvalenyi", **changes: object) -> tuple[Table, GameState]:
+def _playing(variant: str = "hvalenyi", **changes: object) -> tuple[Table, AnyState]:
     """A group table four people play ``variant`` at, its first deal dealt."""
     options = preset(variant).default_options().model_dump()
     state = new_state(variant, options)
@@ -51,7 +51,7 @@ def test_a_screen_is_the_same_for_the_same_arguments_and_holds_plain_buttons() -
     first = screens.hand_screen(table, state, seat, EN)
     assert first == screens.hand_screen(table, state, seat, EN)
     assert first.keyboard and all(type(b) is Button for b in _buttons(first))
-    family = texts_of(table.variant)
+    family = reader_of(table.variant)
     assert first == screens.Screen(
         family.hand_text(table, state, seat, EN), family.hand_keyboard(table, state, seat, EN)
     )

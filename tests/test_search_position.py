@@ -339,6 +339,6 @@ def test_first_deal_facts_are_the_engines(variant: str, options: dict[str, Any])
 def test_the_family_offers_the_benchmark_its_search_playout() -> None:
     """``benchmarks/playout.py`` reaches the representation through ``FAMILY`` alone: one
     call plays one whole random deal (8 or 9 tricks, or fewer after a catch)."""
-    playout = FAMILY.search_playout("hvalenyi", {"players": 2})
+    playout = FAMILY.players.search_playout("hvalenyi", {"players": 2})
     rng = random.Random(5)
     assert all(2 <= playout(rng) <= 36 for _ in range(20))

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.table import CORE_TALLIES, Player, Table, TableStatus
-from kozelbot.families.registry import family_of
+from kozelbot.families.registry import players_of, rules_of
 from kozelbot.tables.service import MISSED_TO_AWAY, STOP_VOTE_TIME, GameService, TableError
 from storage import Storage
 
@@ -59,7 +59,7 @@ async def four(service: GameService, chat_id: int = -1, options: str = "move_tim
     return table.game_id
 
 
-def state(service: GameService, table: Table) -> GameState:
+def state(service: GameService, table: Table) -> AnyState:
     found = service.state_of(table)
     assert found is not None
     return found
@@ -117,7 +117,7 @@ async def _time_out_seat(service: GameService, clock: Clock, game_id: int, seat:
         to_act = state(service, table).to_act()[0]
         player = table.seats[to_act]
         assert player is not None and player.user_id is not None
-        action = family_of(table.variant).choose(state(service, table), to_act)
+        action = players_of(table.variant).choose(state(service, table), to_act)
         deal = state(service, table).deal_shown
         assert deal is not None
         await service.act(game_id, player.user_id, deal, action)
@@ -174,7 +174,7 @@ async def _play_people(service: GameService, game_id: int, until: int) -> Table:
         to_act = state(service, table).to_act()[0]
         player = table.seats[to_act]
         assert player is not None and player.user_id is not None and not player.away
-        action = family_of(table.variant).choose(state(service, table), to_act)
+        action = players_of(table.variant).choose(state(service, table), to_act)
         assert shown is not None
         await service.act(game_id, player.user_id, shown, action)
     raise AssertionError(f"deal {until} never came")
@@ -283,7 +283,7 @@ async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
     await service.join(table.game_id, person(2))
     change = await service.start(table.game_id, 1)
     game_id = table.game_id
-    from kozelbot.families.registry import family_of
+    from kozelbot.families.registry import players_of
 
     results = []
     for _ in range(5000):
@@ -294,7 +294,7 @@ async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
             break
         current = state(service, table)
         seat = current.to_act()[0]
-        action = family_of(table.variant).choose(current, seat)
+        action = players_of(table.variant).choose(current, seat)
         player = table.seats[seat]
         assert player is not None and player.user_id is not None
         change = await service.act(game_id, player.user_id, current.deal_shown or 0, action)
@@ -303,7 +303,7 @@ async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
     assert result.scope == "group" and result.rated
     deals = result.deals
     for player in result.players:
-        assert set(player.tally) <= {*CORE_TALLIES, *family_of(table.variant).tally_keys}
+        assert set(player.tally) <= {*CORE_TALLIES, *rules_of(table.variant).tally_keys}
         assert player.tally["deals"] == deals
         assert player.level == (None if player.user_id is not None else "easy")
     # Partners took the same card points; the two sides' points add up to 120 per deal
@@ -318,7 +318,7 @@ async def test_hand_offs_are_counted_for_the_seat_that_handed_its_trump_over(
     service: GameService, variant: str
 ) -> None:
     from kozelbot.families.follow.vocabulary import HandedOff
-    from kozelbot.families.registry import family_of
+    from kozelbot.families.registry import players_of
 
     handed: dict[int, int] = {}
     for attempt in range(6):
@@ -336,7 +336,7 @@ async def test_hand_offs_are_counted_for_the_seat_that_handed_its_trump_over(
             if not current.status.live:
                 break
             now = state(service, current)
-            action = family_of(variant).choose(now, now.to_act()[0])
+            action = players_of(variant).choose(now, now.to_act()[0])
             change = await service.act(current.game_id, 1, now.deal_shown or 0, action)
         assert result is not None
         counted = {p.seat: p.tally.get("handoffs", 0) for p in result.players}

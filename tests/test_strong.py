@@ -53,7 +53,7 @@ from kozelbot.families.follow.vocabulary import (
     CallOpening,
     KeepHand,
 )
-from kozelbot.families.registry import family_of, new_state, texts_of
+from kozelbot.families.registry import new_state, players_of, reader_of, rules_of
 from kozelbot.tools.simulate import options_of
 from tests.matches import CONFIGS
 from tests.scripted import hands_with, new_match
@@ -66,7 +66,7 @@ WORLDS = 24
 def searched_positions(variant: str, words: list[str], count: int, seed: int):  # type: ignore[no-untyped-def]
     """``count`` random positions where a seat has a choice the strong level searches:
     matches played with random legal moves, every such position taken."""
-    family = family_of(variant)
+    family = players_of(variant)
     options = options_of(variant, words, None)
     rng = random.Random(seed)
     found = 0
@@ -86,7 +86,7 @@ def searched_positions(variant: str, words: list[str], count: int, seed: int):  
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_the_strong_level_never_plays_an_illegal_move(name: str) -> None:
     variant, words = CONFIGS[name]
-    family = family_of(variant)
+    family = players_of(variant)
     rng = random.Random(7)
     checked = 0
     for state, seat in searched_positions(variant, words, POSITIONS, 11):
@@ -103,10 +103,10 @@ def test_the_cover_player_reads_nothing_its_seat_cannot_see(name: str) -> None:
     """Two games that differ only in cards the seat does not see (two unseen cards swapped
     between other hands, or a hand and the talon) get the same decision from the same RNG."""
     variant, words = CONFIGS[name]
-    family = family_of(variant)
+    family = players_of(variant)
     compared = 0
     for state, seat in searched_positions(variant, words, 60, 5):
-        twin = family.load(state.dump())
+        twin = rules_of(variant).load(state.dump())
         game = twin.current  # type: ignore[attr-defined]
         others = [s for s in range(twin.players) if s != seat and game.hands[s]]
         piles = [game.hands[s] for s in others] + ([game.talon[:-1]] if len(game.talon) > 1 else [])
@@ -150,7 +150,7 @@ def test_the_strong_level_takes_a_forced_win_and_avoids_a_blunder_in_trick_play(
     """Late in random deals, positions where one card is better than another by an eye or
     more in every deal the seat's view allows (by exact search): the strong level plays a
     card that is never worse than the forced one, and never the blunder."""
-    family = family_of(variant)
+    family = players_of(variant)
     rng = random.Random(1)
     wins = blunders = 0
     for state, seat in searched_positions(variant, [], 4000, 3):
@@ -196,7 +196,7 @@ def test_the_cover_player_takes_a_forced_win_and_avoids_a_blunder(name: str) -> 
     points or more in every placement of the unseen cards (each played out the same way):
     the strong level avoids the worse one."""
     variant, words = CONFIGS[name]
-    family = family_of(variant)
+    family = players_of(variant)
     rng = random.Random(4)
     found = 0
     for state, seat in searched_positions(variant, words, 6000, 8):
@@ -277,7 +277,7 @@ def test_a_redeal_offer_is_answered_by_the_hand_s_expected_award() -> None:
     """Hvalenyi, hands under 14 points: all four jacks and the 6♣ are worth keeping; three
     low trumps and small plain cards are given back — where the normal player's rule (more
     than two trumps: keep) would keep them."""
-    family = family_of("hvalenyi")
+    family = players_of("hvalenyi")
     strong, _ = _redeal_offer("6C JC JS JH JD 7S 7H 8H 9S")
     keep = family.decide(strong, 0, random.Random(1), 200.0)
     assert keep.action == KeepHand() and keep.values[0][1] > 0
@@ -291,7 +291,7 @@ def test_samples_that_explain_the_others_plays_weigh_more() -> None:
     """Mid-deal in matches the normal player plays at every seat, the true hands explain
     every play (weight 1: the search's rules are the normal player's), and random hands
     consistent with the seat's view weigh far less: the weights read the others' plays."""
-    family = family_of("hvalenyi")
+    family = players_of("hvalenyi")
     options = options_of("hvalenyi", [], None)
     true_weights: list[float] = []
     sampled: list[float] = []
@@ -320,7 +320,7 @@ def test_the_last_trump_hand_off_is_decided_by_the_search(variant: str) -> None:
     """Kryuk's hidden hand-off and sixes' announced one: the giver's choices (each trump it
     may pass, or the offer, and keeping) are all valued over sampled deals; the decision is
     legal and the best valued."""
-    family = family_of(variant)
+    family = players_of(variant)
     options = options_of(variant, [], None)
     decided = 0
     for match in range(300):
@@ -346,7 +346,7 @@ def test_the_last_trump_hand_off_is_decided_by_the_search(variant: str) -> None:
 def _at_a_sixes_call(score: tuple[int, int]):  # type: ignore[no-untyped-def]
     """A sixes match at a later deal's call (the first deal has none), the score set as
     (the caller's pair, the other)."""
-    family = family_of("sixes")
+    family = players_of("sixes")
     state = new_state("sixes", options_of("sixes", [], None))
     rng = random.Random(7)
     while state.phase is not CALL:  # type: ignore[attr-defined]
@@ -371,9 +371,9 @@ def test_sixes_call_is_decided_by_the_deal_each_call_starts(
     monkeypatch.setattr(start_module, "MAX_SAMPLES", 300)
     state, seat = _at_a_sixes_call((2, 0))
     view = state.view_for(seat)
-    assert view.hand == () and family_of("sixes").searches(state, seat)
-    assert family_of("sixes").choose(state, seat) == CallOpening("plain")
-    decision = family_of("sixes").decide(state, seat, random.Random(1), 60_000.0)
+    assert view.hand == () and players_of("sixes").searches(state, seat)
+    assert players_of("sixes").choose(state, seat) == CallOpening("plain")
+    decision = players_of("sixes").decide(state, seat, random.Random(1), 60_000.0)
     assert {a for a, _ in decision.values} == {CallOpening(kind) for kind in OPENINGS}
     assert decision.samples == 300 and decision.reason == "call"
     assert decision.action != CallOpening("plain")
@@ -411,7 +411,7 @@ def test_a_call_sample_holds_the_view_s_facts_and_nothing_else() -> None:
 )
 def test_a_call_hint_names_the_call_and_why(language: str, words: tuple[str, str]) -> None:
     """The 💡 at a sixes call names the call as its button does, and says why."""
-    texts = texts_of("sixes")
+    texts = reader_of("sixes")
     t = translator(language)
     assert texts.move_label(CallOpening("mirror"), t).lower() == words[0]
     assert texts.reason_text("call", {"value": 0.2}, t) == words[1]
@@ -447,7 +447,7 @@ def test_cover_samples_that_explain_the_round_weigh_more(name: str) -> None:
     true cards explain every move the others made (weight 1), and random placements
     consistent with the seat's view weigh clearly less on average."""
     variant, words = CONFIGS[name]
-    family = family_of(variant)
+    family = players_of(variant)
     options = options_of(variant, words, None)
     rng = random.Random(5)
     sampled: list[float] = []
@@ -480,7 +480,7 @@ def test_cover_samples_that_explain_the_round_weigh_more(name: str) -> None:
 
 def _blind_positions(count: int):  # type: ignore[no-untyped-def]
     """Kryuk positions where a seat plays its hvalyonka card face down with a choice."""
-    family = family_of("kryuk")
+    family = players_of("kryuk")
     options = options_of("kryuk", [], None)
     found = 0
     for match in range(200):
@@ -525,7 +525,7 @@ def test_a_hvalyonka_sample_deals_what_the_seat_knows() -> None:
 def test_the_hvalyonka_card_is_decided_by_the_search() -> None:
     """Every legal face-down card is valued over sampled decks; the decision is legal and
     the best valued."""
-    family = family_of("kryuk")
+    family = players_of("kryuk")
     for state, seat in _blind_positions(6):
         decision = family.decide(state, seat, random.Random(1), 30.0)
         state.verify(seat, decision.action)
@@ -540,7 +540,7 @@ def test_the_search_s_rules_play_the_normal_player_s_card(name: str) -> None:
     player's card (``ai.choose_card``) — or one it holds equal (same cost, both trumps or
     neither) — in positions of matches played half at random."""
     variant, words = CONFIGS[name]
-    family = family_of(variant)
+    family = players_of(variant)
     options = options_of(variant, words, None)
     rng = random.Random(2)
     compared = 0

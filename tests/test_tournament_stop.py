@@ -12,7 +12,7 @@ import pytest
 
 from kozelbot.computer import levels
 from kozelbot.core.i18n import translator
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.table import Player, Table, TableStatus, TournamentTable
 from kozelbot.core.tournament.model import Tournament
 from kozelbot.core.tournament.standings import standings
@@ -76,13 +76,13 @@ async def table_of(
     return table
 
 
-Hook = Callable[[Table, GameState, int], None]
+Hook = Callable[[Table, AnyState, int], None]
 
 
 async def play_until(
     service: GameService,
     game_id: int,
-    done: Callable[[GameState], bool],
+    done: Callable[[AnyState], bool],
     before_move: Hook = lambda _t, _s, _seat: None,
 ) -> Table:
     """The people at the table make their moves (the easy computer's choice for them) until
@@ -107,7 +107,7 @@ async def play_until(
     raise AssertionError("the match never got there")
 
 
-def someone_leads(side: int) -> Callable[[GameState], bool]:
+def someone_leads(side: int) -> Callable[[AnyState], bool]:
     return lambda state: state.deals_scored >= 1 and state.leader() == side
 
 
@@ -205,7 +205,7 @@ async def test_a_seat_that_keeps_moving_at_the_last_moment_is_marked_slow(
     slow_user = table.reserved[0]
     slow_moves: list[int] = []
 
-    def pace(table: Table, state: GameState, seat: int) -> None:
+    def pace(table: Table, state: AnyState, seat: int) -> None:
         assert table.deadline is not None and table.turn_time > 0
         user = table.seats[seat].user_id  # type: ignore[union-attr]
         share = 0.5  # half the move time left

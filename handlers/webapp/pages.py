@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kozelbot.core.i18n import Translator
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.table import Table
 from kozelbot.views.page import page
 
@@ -61,7 +61,7 @@ class Pages:
         self.builds = 0
         """Pages built so far (the benchmark reads it)."""
 
-    def get(self, table: Table, state: GameState | None, seat: int | None, t: Translator) -> Built:
+    def get(self, table: Table, state: AnyState | None, seat: int | None, t: Translator) -> Built:
         """The page of ``table`` for ``seat`` in ``t``'s language: shared while fresh."""
         key = (table.game_id, seat, t.language)
         now = self.clock()

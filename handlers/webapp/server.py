@@ -56,7 +56,7 @@ from handlers.webapp.streams import Streams
 from kozelbot.core.i18n import Translator
 from kozelbot.core.protocol import GameError
 from kozelbot.core.table import Table
-from kozelbot.families.registry import family_of, texts_of
+from kozelbot.families.registry import reader_of, rules_of
 from kozelbot.tables.service import TableError
 from kozelbot.views.frames import NotReplayable, frames
 from kozelbot.views.general import table_error_text
@@ -266,14 +266,14 @@ class WebApp:
         if seat is None:
             raise refuse(web.HTTPForbidden, "not_seated", text=table_error_text("not_seated", t))
         try:
-            action = family_of(table.variant).parse_action(body.action)
+            action = rules_of(table.variant).parse_action(body.action)
         except ValueError:
             raise refuse(web.HTTPBadRequest, "move") from None
         try:
             change = await data.service.act(body.game, user.user_id, body.deal, action)
         except GameError as error:
             legal = (await self._page(body.game, user, t))[1].payload["legal"]
-            text = texts_of(table.variant).error_text(error, table, t)
+            text = reader_of(table.variant).error_text(error, table, t)
             raise refuse(web.HTTPConflict, "refused", legal=legal, text=text) from None
         except TableError as error:
             raise refuse(

@@ -22,7 +22,7 @@ from typing import Any
 from kozelbot.core.decisions import Decision
 from kozelbot.core.protocol import InTrick, SeedSource, TrickEnd, shuffle_for
 from kozelbot.core.records import MoveRecord
-from kozelbot.families.registry import family_of, load_state, new_state
+from kozelbot.families.registry import load_state, new_state, players_of, rules_of
 
 SHOWN = 3
 """The costliest plays an analysis lists."""
@@ -73,7 +73,7 @@ def positions(
     ``deal_no``; the positions where ``user_id`` chose among several moves in it, each with
     its trick: the deal's tricks taken before it, plus one once a move of the deal was made
     in a trick (the families mark such events ``InTrick``, a trick's end ``TrickEnd``)."""
-    family = family_of(variant)
+    rules, players = rules_of(variant), players_of(variant)
     state = new_state(variant, options)
     found: list[Position] = []
     taken, started = 0, False
@@ -82,9 +82,9 @@ def positions(
             break
         while state.needs_chance:
             state.chance(shuffle_for(seeds, state))
-        action = family.parse_action(move.action)
+        action = rules.parse_action(move.action)
         mine = move.deal_no == deal_no and move.user_id == user_id
-        before = state.dump() if mine and family.searches(state, move.seat) else None
+        before = state.dump() if mine and players.searches(state, move.seat) else None
         events = state.apply(move.seat, action)
         if move.deal_no != deal_no:
             continue
@@ -99,7 +99,7 @@ def positions(
 def review(position: Position, budget_ms: float, seed: str) -> Review:
     """Search one position from the person's seat, keeping the move they made."""
     state = load_state(position.dump)
-    decision: Decision = family_of(state.variant).decide(
+    decision: Decision = players_of(state.variant).decide(
         state, position.seat, random.Random(seed), budget_ms, keep=position.played
     )
     best, best_value = decision.values[0] if decision.values else (decision.action, 0.0)

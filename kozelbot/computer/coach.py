@@ -28,7 +28,7 @@ from kozelbot.core import decisions
 from kozelbot.core.decisions import Decision
 from kozelbot.core.records import DealRecord, MoveRecord
 from kozelbot.core.table import Table, TableStatus
-from kozelbot.families.registry import family_of
+from kozelbot.families.registry import load_state, players_of
 
 V = TypeVar("V")
 KEPT = 256
@@ -122,8 +122,8 @@ class Coach:
         if key in self._hints:
             return self._hints[key]
         assert table.state is not None
-        state = family_of(table.variant).load(table.state)
-        if seat not in state.to_act() or not family_of(table.variant).searches(state, seat):
+        state = load_state(table.state)
+        if seat not in state.to_act() or not players_of(table.variant).searches(state, seat):
             raise AdviceError("no_choice")
         return await self._once(("hint", *key), lambda: self._hint(table, seat, key))
 

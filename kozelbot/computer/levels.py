@@ -13,8 +13,8 @@ import random
 from typing import Any
 
 from kozelbot.core import decisions
-from kozelbot.core.protocol import GameState
-from kozelbot.families.registry import family_of
+from kozelbot.core.protocol import AnyState
+from kozelbot.families.registry import players_of
 
 LEVELS = ("easy", "normal", "strong")
 """Every level, weakest first."""
@@ -28,7 +28,7 @@ SEARCHING = frozenset({"strong"})
 
 def choose(
     level: str,
-    state: GameState,
+    state: AnyState,
     seat: int,
     rng: random.Random,
     budget_ms: float | None = None,
@@ -38,8 +38,8 @@ def choose(
     if level == "easy":
         return rng.choice(state.legal_actions(seat))
     if level == "normal":
-        return family_of(state.variant).choose(state, seat)
+        return players_of(state.variant).choose(state, seat)
     if level == "strong":
         budget = decisions.DEFAULT_BUDGET_MS if budget_ms is None else budget_ms
-        return family_of(state.variant).decide(state, seat, rng, budget).action
+        return players_of(state.variant).decide(state, seat, rng, budget).action
     raise ValueError(f"no computer level {level!r}")

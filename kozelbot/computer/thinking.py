@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 from kozelbot.computer.analysis import Position, Review, review
 from kozelbot.core import decisions
 from kozelbot.core.decisions import Decision
-from kozelbot.families.registry import family_of, load_state
+from kozelbot.families.registry import load_state, players_of
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -44,7 +44,7 @@ T = TypeVar("T")
 def think(dump: dict[str, Any], seat: int, seed: str, budget_ms: float) -> Decision:
     """The strong level's decision for ``seat`` of the state ``dump`` (in a worker)."""
     state = load_state(dump)
-    return family_of(state.variant).decide(state, seat, random.Random(seed), budget_ms)
+    return players_of(state.variant).decide(state, seat, random.Random(seed), budget_ms)
 
 
 _WAITING: Any = None

@@ -29,13 +29,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeAlias, TypeVar
 
+from kozelbot.core.callbacks import HandButton
 from kozelbot.core.decisions import Decision
 from kozelbot.core.fairplay import shuffle_seed
 
 if TYPE_CHECKING:
-    from kozelbot.core.callbacks import HandButton
     from kozelbot.core.cards import Card
     from kozelbot.core.i18n import Translator
     from kozelbot.core.options import Preset
@@ -110,8 +110,17 @@ class MatchOver:
     title: str | None = None
 
 
-class GameState(Protocol):
-    """One match in progress, whatever the family."""
+A = TypeVar("A", bound=Action)
+"""A family's actions (its ``Action`` union)."""
+E = TypeVar("E")
+"""A family's events (its ``Event`` union, ``DealScored`` and ``MatchOver`` among them)."""
+V_co = TypeVar("V_co", covariant=True)
+"""What one seat of a family's game may see (its ``View``)."""
+
+
+class GameState(Protocol[A, E, V_co]):
+    """One match in progress of a family whose actions are ``A``, events ``E`` and views
+    ``V_co``; a family's own state class is one (``GameState[Action, Event, View]``)."""
 
     variant: str
     options: dict[str, Any]
@@ -153,66 +162,103 @@ class GameState(Protocol):
 
     def seed_context(self) -> str:
         """What the next chance step needs to deal, as the ``<context>`` of its seed text:
-        comma-separated ``key=value`` words (no ``:``) that ``Family.deal_from_seed`` reads."""
+        comma-separated ``key=value`` words (no ``:``) that ``Rules.deal_from_seed`` reads."""
 
-    def chance(self, shuffle: Shuffle | random.Random) -> list[Any]:
+    def chance(self, shuffle: Shuffle | random.Random) -> list[E]:
         """Shuffle and deal; a bare RNG is a shuffle without a seed text (tests, old games)."""
 
     def to_act(self) -> tuple[int, ...]: ...
-    def legal_actions(self, seat: int) -> list[Any]: ...
-    def verify(self, seat: int, action: Any) -> None: ...
-    def apply(self, seat: int, action: Any) -> list[Any]: ...
-    def view_for(self, seat: int | None) -> Any: ...
+    def legal_actions(self, seat: int) -> list[A]: ...
+    def verify(self, seat: int, action: A) -> None:
+        """Raise the ``GameError`` that says why ``action`` is illegal; pass if it is legal."""
+
+    def apply(self, seat: int, action: A) -> list[E]:
+        """Make a move (verified first) and return what happened."""
+
+    def view_for(self, seat: int | None) -> V_co:
+        """All ``seat`` may know (``None``: what everyone may know)."""
+
     def dump(self) -> dict[str, Any]: ...
     def deal_trace(self, result: DealScored, *, match: int, players: list[str]) -> dict[str, Any]:
         """The trace of the deal just scored (before the next chance step)."""
 
 
-class Family(Protocol):
-    """A family of games: its presets, states, computer player and texts."""
+AnyState: TypeAlias = GameState[Any, Any, Any]
+"""A match of a family not known where it is handled (the service, the presenters, the move
+log): what its actions, events and views are is the family's business."""
 
-    @property
-    def name(self) -> str: ...
+S = TypeVar("S", bound=AnyState)
+"""A family's state class."""
+S_contra = TypeVar("S_contra", bound=AnyState, contravariant=True)
+E_contra = TypeVar("E_contra", contravariant=True)
+V_contra = TypeVar("V_contra", contravariant=True)
+V = TypeVar("V")
+
+
+class Rules(Protocol[S, A, E_contra]):
+    """What the tables need of a family (states ``S``, actions ``A``, events ``E_contra``):
+    its presets, new and stored matches, the move log's notation, the clock, fair play's deal
+    check and the players' stats."""
+
     @property
     def presets(self) -> Mapping[str, Preset]: ...
+    def new_state(self, variant: str, options: Mapping[str, Any]) -> S:
+        """A fresh match of one of ``presets`` with these (validated) options."""
 
-    def new_state(self, variant: str, options: Mapping[str, Any]) -> GameState: ...
-    def load(self, data: Mapping[str, Any]) -> GameState: ...
-    def parse_action(self, text: str) -> Any: ...
-    def choose(self, state: GameState, seat: int) -> Any:
-        """The computer's action for ``seat`` (it sees only ``view_for(seat)``)."""
+    def load(self, data: Mapping[str, Any]) -> S:
+        """A stored match (``GameState.dump``), by the variant it names."""
 
-    def searches(self, state: GameState, seat: int) -> bool:
-        """Whether ``decide`` searches for ``seat`` at this step (it has a choice to make in
-        a step the strong level searches); if not, it answers at once."""
+    def parse_action(self, text: str) -> A:
+        """A move from its notation (``str(action)``); ``ValueError`` if it is none."""
 
-    def decide(
-        self,
-        state: GameState,
-        seat: int,
-        rng: random.Random,
-        budget_ms: float,
-        keep: Any = None,
-    ) -> Decision:
-        """The strong level's move for ``seat`` with what every legal move is worth and why
-        (issue #17): a search over the cards ``seat`` cannot see, from what it may see
-        alone, within ``budget_ms`` milliseconds. ``keep``, a legal move, is valued however
-        far behind it falls (the analysis compares the move made with the best)."""
-
-    def on_timeout(self, state: GameState, seat: int, rng: random.Random) -> Any:
-        """The move made for a person whose time ran out (RULES.md §3)."""
-
-    def move_time(self, state: GameState, options: Mapping[str, Any]) -> int:
+    def move_time(self, state: S, options: Mapping[str, Any]) -> int:
         """Seconds for the move now awaited (0: no timer)."""
+
+    def after_refusal(self, state: S, seat: int, action: A) -> A | None:
+        """The move to make instead of a refused one (``kryuk``: the only legal card), or
+        ``None`` to refuse it."""
 
     def deal_from_seed(self, seed: str) -> list[tuple[str, list[Card]]]:
         """The cards a seed text of this family deals, as its chance step deals them:
         labelled piles (``seat 0``…, then ``talon`` or ``stock``). ``ValueError`` if the
         text is not one of this family's."""
 
-    def after_refusal(self, state: GameState, seat: int, action: Any) -> Any | None:
-        """The move to make instead of a refused one (``kryuk``: the only legal card), or
-        ``None`` to refuse it."""
+    @property
+    def tally_keys(self) -> tuple[str, ...]:
+        """The names of what the family counts in players' stats, in the order /stats shows
+        them (beyond ``kozelbot.core.table.CORE_TALLIES``; a new name needs no migration)."""
+
+    def tallies(self, event: E_contra, state: S) -> tuple[tuple[int, str], ...]:
+        """What an event counts in players' match stats by the family's own names
+        (``tally_keys``), as (seat, name) pairs: a deal won by a catch, an egg deal, a
+        hand-off made … (the core counts deals played, card points and time-outs)."""
+
+
+class Players(Protocol[S_contra, A]):
+    """What the computer layer needs of a family: its players, which see only a seat's view."""
+
+    def choose(self, state: S_contra, seat: int) -> A:
+        """The computer's action for ``seat`` (it sees only ``view_for(seat)``)."""
+
+    def searches(self, state: S_contra, seat: int) -> bool:
+        """Whether ``decide`` searches for ``seat`` at this step (it has a choice to make in
+        a step the strong level searches); if not, it answers at once."""
+
+    def decide(
+        self,
+        state: S_contra,
+        seat: int,
+        rng: random.Random,
+        budget_ms: float,
+        keep: A | None = None,
+    ) -> Decision:
+        """The strong level's move for ``seat`` with what every legal move is worth and why
+        (issue #17): a search over the cards ``seat`` cannot see, from what it may see
+        alone, within ``budget_ms`` milliseconds. ``keep``, a legal move, is valued however
+        far behind it falls (the analysis compares the move made with the best)."""
+
+    def on_timeout(self, state: S_contra, seat: int, rng: random.Random) -> A:
+        """The move made for a person whose time ran out (RULES.md §3)."""
 
     def search_playout(
         self, variant: str, options: Mapping[str, Any]
@@ -221,6 +267,11 @@ class Family(Protocol):
         family's search representation at each call, returning the moves made: the
         figure ``benchmarks/playout.py`` sets beside the protocol's playout."""
 
+
+class Reader(Protocol[S_contra, A, V_contra]):
+    """What players see of a family's games: texts and keyboards, rendered from states and
+    views (``kozelbot.views``, the handlers)."""
+
     @property
     def hand_buttons(self) -> tuple[type[HandButton], ...]:
         """The family's own kinds of hand button (``kozelbot.core.callbacks.HandButton``; any
@@ -228,37 +279,18 @@ class Family(Protocol):
         its tables is not valid."""
 
     @property
-    def tally_keys(self) -> tuple[str, ...]:
-        """The names of what the family counts in players' stats, in the order /stats shows
-        them (beyond ``kozelbot.core.table.CORE_TALLIES``; a new name needs no migration)."""
-
-    def tallies(self, event: Any, state: GameState) -> tuple[tuple[int, str], ...]:
-        """What an event counts in players' match stats by the family's own names
-        (``tally_keys``), as (seat, name) pairs: a deal won by a catch, an egg deal, a
-        hand-off made … (the core counts deals played, card points and time-outs)."""
-
-    @property
-    def texts(self) -> FamilyTexts | None:
-        """How the family is shown at a Telegram table, or ``None`` while it can only be
-        simulated (it is then not offered in lobbies)."""
-
-
-class FamilyTexts(Protocol):
-    """What players see of a family's games: texts and keyboards, rendered from views."""
-
-    @property
     def multi_select(self) -> bool:
         """Whether hands select several cards before a verb acts on them (the cover game)."""
 
-    def table_text(self, table: Table, state: GameState, t: Translator) -> str: ...
+    def table_text(self, table: Table, state: S_contra, t: Translator) -> str: ...
     def final_table_text(self, table: Table, result: DealScored, t: Translator) -> str: ...
     def result_text(self, table: Table, result: DealScored, t: Translator) -> str: ...
     def match_over_text(self, table: Table, over: MatchOver, t: Translator) -> str: ...
-    def hand_text(self, table: Table, state: GameState, seat: int, t: Translator) -> str: ...
+    def hand_text(self, table: Table, state: S_contra, seat: int, t: Translator) -> str: ...
     def hand_keyboard(
         self,
         table: Table,
-        state: GameState,
+        state: S_contra,
         seat: int,
         t: Translator,
         selected: frozenset[Card] = frozenset(),
@@ -266,16 +298,16 @@ class FamilyTexts(Protocol):
         """The hand's buttons; ``selected`` are the cards the person has selected (families
         whose moves take several cards at once show and use it)."""
 
-    def from_selection(self, verb: str, selected: frozenset[Card]) -> Any:
+    def from_selection(self, verb: str, selected: frozenset[Card]) -> A:
         """The move a verb button makes of the selected cards (``ValueError`` if the family
         has no such verb)."""
 
     def error_text(self, error: GameError, table: Table, t: Translator) -> str: ...
-    def done_text(self, action: Any, t: Translator) -> str: ...
-    def move_label(self, action: Any, t: Translator) -> str:
+    def done_text(self, action: A, t: Translator) -> str: ...
+    def move_label(self, action: A, t: Translator) -> str:
         """A move in a few words (the strong level's advice names moves so)."""
 
-    def prompt_text(self, view: Any, legal: list[Any], t: Translator) -> str | None:
+    def prompt_text(self, view: V_contra, legal: list[A], t: Translator) -> str | None:
         """What the seat of ``view``, to act with the ``legal`` moves, is asked to do, in the
         hand message's words; ``None`` where "your turn" says enough."""
 
@@ -291,7 +323,7 @@ class FamilyTexts(Protocol):
         """How a deal ended (``DealScored.outcome``), in words; ``None`` for a plain deal."""
 
     def tally_parts(self, tallies: Mapping[str, int], t: Translator) -> list[str]:
-        """The family's counts of a person's /stats (``Family.tally_keys``), each a short
+        """The family's counts of a person's /stats (``Rules.tally_keys``), each a short
         ``name N`` part, in order."""
 
     def deal_over_text(self, deal_no: int, t: Translator) -> str:
@@ -307,6 +339,19 @@ class FamilyTexts(Protocol):
     def option_labels(
         self, variant: str, options: Mapping[str, Any], t: Translator
     ) -> dict[str, str]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Family(Generic[S, A, E, V]):
+    """A family of games as the rest of the bot meets it: one object for each who uses it
+    (``kozelbot.families.registry`` hands each its own), all over the family's own types."""
+
+    name: str
+    rules: Rules[S, A, E]
+    players: Players[S, A]
+    reader: Reader[S, A, V] | None
+    """How the family is shown at a Telegram table, or ``None`` while it can only be
+    simulated (it is then not offered in lobbies)."""
 
 
 class SeedSource(Protocol):
@@ -337,7 +382,7 @@ def shuffle_rng(seed: int, shuffle_no: int) -> random.Random:
     return random.Random(seed * 1_000_003 + shuffle_no)
 
 
-def shuffle_for(source: int | SeedSource, state: GameState) -> Shuffle:
+def shuffle_for(source: int | SeedSource, state: AnyState) -> Shuffle:
     """The next chance step's shuffle: from the secret's seed text for this shuffle number
     and context, or (an ``int`` seed, or an empty secret) from ``shuffle_rng``."""
     if isinstance(source, int):
@@ -350,10 +395,10 @@ def shuffle_for(source: int | SeedSource, state: GameState) -> Shuffle:
 
 
 def advance(
-    state: GameState,
+    state: S,
     seeds: int | SeedSource,
     is_computer: Callable[[int], bool],
-    choose: Callable[[GameState, int], Any],
+    choose: Callable[[S, int], object],
     *,
     on_move: Callable[[int, Any, list[Any]], None] | None = None,
     on_events: Callable[[list[Any]], None] | None = None,

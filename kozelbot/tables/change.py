@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.records import DealRecord, MatchResult, MoveRecord, OutboxItem
 from kozelbot.core.table import Player, Table
 
@@ -35,7 +35,7 @@ class Change:
     """What one accepted operation did: the new table and what happened, for presenters."""
 
     table: Table
-    state: GameState | None = None
+    state: AnyState | None = None
     events: list[Any] = field(default_factory=list)
     moves: list[MoveRecord] = field(default_factory=list)
     deals: list[DealRecord] = field(default_factory=list)

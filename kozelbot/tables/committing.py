@@ -13,7 +13,7 @@ import time
 import weakref
 from collections.abc import Callable
 
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.table import SeatTaken, Table, TableStatus
 from kozelbot.families.registry import load_state
 from kozelbot.tables.change import Change, TableError
@@ -45,7 +45,7 @@ class Tables:
         """The latest committed table of a game this process has seen (recently)."""
         return self.tables.snapshot(game_id)
 
-    def state_of(self, table: Table) -> GameState | None:
+    def state_of(self, table: Table) -> AnyState | None:
         """The engine state inside a committed table, for reading only (renders)."""
         return self.tables.state_of(table)
 
@@ -89,7 +89,7 @@ class Tables:
         return table
 
     @staticmethod
-    def _state(table: Table) -> GameState:
+    def _state(table: Table) -> AnyState:
         """A private copy of the table's engine state, for an operation to change."""
         assert table.state is not None
         return load_state(table.state)

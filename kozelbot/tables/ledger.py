@@ -7,10 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from kozelbot.core.fairplay import match_seal
-from kozelbot.core.protocol import DealScored, GameState, MatchOver
+from kozelbot.core.protocol import AnyState, DealScored, MatchOver
 from kozelbot.core.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, MoveSource
 from kozelbot.core.table import Table
-from kozelbot.families.registry import family_of
+from kozelbot.families.registry import rules_of
 from kozelbot.tables.change import Change
 from kozelbot.tables.posts import posts_for
 
@@ -42,7 +42,7 @@ def owe(change: Change, events: list[Any]) -> None:
     state, table = change.state, change.table
     assert state is not None
     change.events.extend(events)
-    family = family_of(table.variant)
+    family = rules_of(table.variant)
     for event in events:
         for seat, key in family.tallies(event, state):
             count(table, seat, key)
@@ -62,7 +62,7 @@ def count(table: Table, seat: int, key: str, by: int = 1) -> None:
     tally[key] = tally.get(key, 0) + by
 
 
-def _count_deal(table: Table, state: GameState, result: DealScored) -> None:
+def _count_deal(table: Table, state: AnyState, result: DealScored) -> None:
     """Each seat's deal figures every family has (``CORE_TALLIES``): a deal played, and the
     card points its side took (the family counts the rest by name)."""
     for seat, player in enumerate(table.seats):
@@ -74,7 +74,7 @@ def _count_deal(table: Table, state: GameState, result: DealScored) -> None:
             count(table, seat, "points", result.points[side])
 
 
-def deal_record(table: Table, state: GameState, result: DealScored) -> DealRecord:
+def deal_record(table: Table, state: AnyState, result: DealScored) -> DealRecord:
     """The scored deal as storage keeps it, with its trace (and what checks its shuffle)."""
     names = [p.name if p is not None else "" for p in table.seats]
     trace = state.deal_trace(result, match=table.game_id, players=names)
@@ -98,7 +98,7 @@ def deal_record(table: Table, state: GameState, result: DealScored) -> DealRecor
     )
 
 
-def match_result(table: Table, state: GameState, over: MatchOver) -> MatchResult:
+def match_result(table: Table, state: AnyState, over: MatchOver) -> MatchResult:
     """The finished match as storage keeps it: sides, score, every seat's tallies."""
     level = str(table.options.get("computer", "normal"))
     return MatchResult(

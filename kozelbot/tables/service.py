@@ -21,7 +21,7 @@ from kozelbot.core.fairplay import seed_word
 from kozelbot.core.protocol import GameError
 from kozelbot.core.records import MoveSource
 from kozelbot.core.table import Player, Table, TableAlreadyOpen, TableStatus, TournamentTable
-from kozelbot.families.registry import DEFAULT_PRESET, family_of, new_state
+from kozelbot.families.registry import DEFAULT_PRESET, new_state, rules_of
 from kozelbot.tables import seating, turns
 from kozelbot.tables import tournament_table as tables
 from kozelbot.tables.change import Change, TableError, computer
@@ -331,7 +331,7 @@ class GameService(Tables):
             try:
                 turns.apply_move(change, seat, action, MoveSource.HUMAN)
             except GameError:
-                action = family_of(table.variant).after_refusal(change.state, seat, action)
+                action = rules_of(table.variant).after_refusal(change.state, seat, action)
                 if action is None:
                     raise
                 turns.apply_move(change, seat, action, MoveSource.HUMAN)

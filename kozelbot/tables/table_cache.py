@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.table import Table
 from kozelbot.families.registry import load_state
 
@@ -28,13 +28,13 @@ class TableCache:
     def __init__(self) -> None:
         self.live: dict[int, Table] = {}
         self.ended: OrderedDict[int, Table] = OrderedDict()
-        self._states: OrderedDict[tuple[int, int], GameState] = OrderedDict()
+        self._states: OrderedDict[tuple[int, int], AnyState] = OrderedDict()
 
     def snapshot(self, game_id: int) -> Table | None:
         """The latest committed table of a game this process has seen (recently)."""
         return self.live.get(game_id) or self.ended.get(game_id)
 
-    def remember(self, table: Table, state: GameState | None = None) -> None:
+    def remember(self, table: Table, state: AnyState | None = None) -> None:
         """Cache a table (and, when the caller parsed or built it, its state) unless a newer
         version is cached already: reads outside the game's lock can finish after a newer
         commit, and must not replace what presenters render from."""
@@ -52,7 +52,7 @@ class TableCache:
         while len(self.ended) > ENDED_CACHE:
             self.ended.popitem(last=False)
 
-    def state_of(self, table: Table) -> GameState | None:
+    def state_of(self, table: Table) -> AnyState | None:
         """The engine state inside a committed table, for reading only (renders): parsed once
         per version and shared, so do not change it."""
         if table.state is None:
@@ -71,7 +71,7 @@ class TableCache:
             for game_id in [g for g, t in cache.items() if t.chat_id == chat_id]:
                 del cache[game_id]
 
-    def _keep(self, key: tuple[int, int], state: GameState) -> None:
+    def _keep(self, key: tuple[int, int], state: AnyState) -> None:
         self._states[key] = state
         self._states.move_to_end(key)
         while len(self._states) > STATES_CACHE:

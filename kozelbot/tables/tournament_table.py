@@ -29,7 +29,7 @@ never counted: a public mark would tell who was asked.
 
 from __future__ import annotations
 
-from kozelbot.core.protocol import GameState, MatchOver
+from kozelbot.core.protocol import AnyState, MatchOver
 from kozelbot.core.seats import Seats
 from kozelbot.core.table import Table, TableStatus
 from kozelbot.core.tournament.model import TableResult
@@ -159,14 +159,14 @@ def slow_players(table: Table) -> list[int]:
     return marked
 
 
-def score_of(state: GameState) -> tuple[int, ...]:
+def score_of(state: AnyState) -> tuple[int, ...]:
     """The match score per side after the last scored deal (zeros before the first)."""
     if state.last_result is not None:
         return tuple(state.last_result.score)
     return tuple(0 for _ in range(max(state.side_of(s) for s in range(state.players)) + 1))
 
 
-def result_of(table: Table, state: GameState | None) -> TableResult:
+def result_of(table: Table, state: AnyState | None) -> TableResult:
     """A tournament's record of how a table's match ended: the winning side, the score and
     the card points each side took over the match (``Table.tally``'s ``points``: a seat
     counts its side's). A stopped match is decided by its score, as the clock decides (the

@@ -12,10 +12,10 @@ from typing import Any
 from kozelbot.computer import levels
 from kozelbot.computer.levels import DEFAULT_LEVEL, QUICK_LEVEL, SEARCHING
 from kozelbot.computer.thinking import Overloaded, Thinker
-from kozelbot.core.protocol import GameState, advance
+from kozelbot.core.protocol import AnyState, advance
 from kozelbot.core.records import MoveSource
 from kozelbot.core.table import Table, TableStatus
-from kozelbot.families.registry import family_of
+from kozelbot.families.registry import players_of, rules_of
 from kozelbot.tables import ledger, seating
 from kozelbot.tables.change import Change
 
@@ -49,10 +49,10 @@ def computer_seat(table: Table, seat: int) -> bool:
     return player is None or player.computer_plays
 
 
-def thinking_seat(table: Table, state: GameState) -> int | None:
+def thinking_seat(table: Table, state: AnyState) -> int | None:
     """A computer seat to act whose level searches at this step (it thinks off the event
     loop: ``GameService.think``), or ``None``."""
-    family = family_of(table.variant)
+    family = players_of(table.variant)
     for seat in state.to_act():
         if (
             computer_seat(table, seat)
@@ -63,13 +63,13 @@ def thinking_seat(table: Table, state: GameState) -> int | None:
     return None
 
 
-def asked_computer(table: Table, state: GameState, *, searching: bool = True) -> int | None:
+def asked_computer(table: Table, state: AnyState, *, searching: bool = True) -> int | None:
     """A computer seat a hidden step (``GameState.hidden_turn``) asks — of any level, or
     only of one that does not search here — or ``None``: it waits like a person before it
     answers (``play_on``, ``pace_hidden``)."""
     if not state.hidden_turn:
         return None
-    family = family_of(table.variant)
+    family = players_of(table.variant)
     for seat in state.to_act():
         if computer_seat(table, seat) and (
             searching or level_of(table, seat) not in SEARCHING or not family.searches(state, seat)
@@ -169,7 +169,7 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
     move timer of whoever must act."""
     state, table = change.state, change.table
     assert state is not None
-    family = family_of(table.variant)
+    family = players_of(table.variant)
 
     def moved(seat: int, action: Any, events: list[Any]) -> None:
         # A move never changes the deal shown (a scored deal stays until the next deal).
@@ -186,7 +186,7 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
             think_later and level_of(table, seat) in SEARCHING and family.searches(state, seat)
         )
 
-    def choose(state: GameState, seat: int) -> Any:
+    def choose(state: AnyState, seat: int) -> Any:
         level = level_of(table, seat)
         return levels.choose(level, state, seat, random.Random(computer_seed(table, level)))
 
@@ -207,7 +207,7 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
         return
     if state.over:
         table.status = TableStatus.FINISHED
-    move_time = family.move_time(state, table.options)
+    move_time = rules_of(table.variant).move_time(state, table.options)
     waiting = table.status is TableStatus.PLAYING and bool(state.to_act())
     if not waiting or move_time <= 0:
         table.deadline = None
@@ -233,7 +233,7 @@ def time_out(change: Change) -> None:
     then keeps moving for them one turn at a time instead."""
     state, table = change.state, change.table
     assert state is not None
-    family = family_of(table.variant)
+    family = players_of(table.variant)
     rng = random.Random(f"{table.seed}:{table.move_seq}")
     secret = state.hidden_turn
     for seat in state.to_act():

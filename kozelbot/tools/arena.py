@@ -27,7 +27,7 @@ from typing import IO, Any
 from kozelbot.computer import levels
 from kozelbot.core.decisions import DEFAULT_BUDGET_MS
 from kozelbot.core.options import OptionError
-from kozelbot.core.protocol import DealScored, GameState, advance
+from kozelbot.core.protocol import AnyState, DealScored, advance
 from kozelbot.families.registry import PRESETS, new_state
 from kozelbot.tools.simulate import options_of
 
@@ -48,7 +48,7 @@ class Game:
     """Level → seconds of every decision."""
 
 
-def seatings(state: GameState) -> list[list[int]]:
+def seatings(state: AnyState) -> list[list[int]]:
     """The sides A holds in each game of a duplicate match: each pair in turn, or each seat
     in turn when every seat is its own side."""
     sides = sorted({state.side_of(seat) for seat in range(state.players)})
@@ -70,7 +70,7 @@ def play_game(
     rngs = {name: random.Random(f"{seed}:{name}") for name in (a, b)}
     game = Game(a_won=False, deals=0, awards={a: [], b: []}, thinking={a: [], b: []})
 
-    def choose(current: GameState, seat: int) -> Any:
+    def choose(current: AnyState, seat: int) -> Any:
         started = time.perf_counter()
         action = levels.choose(level[seat], current, seat, rngs[level[seat]], budget_ms)
         game.thinking[level[seat]].append(time.perf_counter() - started)

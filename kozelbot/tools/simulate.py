@@ -19,23 +19,23 @@ from typing import IO, Any
 from kozelbot.computer import levels
 from kozelbot.computer.levels import QUICK_LEVEL
 from kozelbot.core.options import OptionError
-from kozelbot.core.protocol import DealScored, GameState, advance
+from kozelbot.core.protocol import AnyState, DealScored, advance
 from kozelbot.families.registry import PRESETS, new_state, preset
 
 
 def play_match(
-    state: GameState,
+    state: AnyState,
     seed: int,
     *,
     on_deal: Any = None,
     max_deals: int = 10_000,
     level: str = QUICK_LEVEL,
-) -> GameState:
+) -> AnyState:
     """Play ``state`` to its end with computer players of ``level`` (the normal player's by
     default: reproducible from the seed); ``on_deal(state, result)`` per deal."""
     rng = random.Random(f"{seed}:{level}")
 
-    def choose(current: GameState, seat: int) -> Any:
+    def choose(current: AnyState, seat: int) -> Any:
         return levels.choose(level, current, seat, rng)
 
     def moved(seat: int, action: Any, events: list[Any]) -> None:
@@ -103,7 +103,7 @@ def run(argv: Sequence[str], out: IO[str]) -> int:
         for match in range(args.matches):
             match_seed = master.getrandbits(48)
 
-            def record(state: GameState, result: DealScored, match: int = match) -> None:
+            def record(state: AnyState, result: DealScored, match: int = match) -> None:
                 nonlocal deals
                 deals += 1
                 if trace_file is not None:

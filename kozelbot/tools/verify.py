@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from kozelbot.core.cards import Card
 from kozelbot.core.fairplay import HEX64, SeedError, commitment, key_from, match_seal, parse_seed
-from kozelbot.families.registry import family_of
+from kozelbot.families.registry import rules_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +69,7 @@ def verify(
     digest = _hex64(digest, "hash")
     fields = parse_seed(seed)
     try:
-        family = family_of(fields.variant)
+        family = rules_of(fields.variant)
     except KeyError:
         raise SeedError(f"unknown variant {fields.variant!r}") from None
     try:

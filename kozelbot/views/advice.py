@@ -21,10 +21,10 @@ from kozelbot.core.callbacks import AnalysisButton, HintButton
 from kozelbot.core.decisions import Decision
 from kozelbot.core.fit import fit_plain
 from kozelbot.core.i18n import Translator
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.table import Table
 from kozelbot.core.texts import Button
-from kozelbot.families.registry import family_of, texts_of
+from kozelbot.families.registry import players_of, reader_of
 
 ALERT_LIMIT = 200
 """The characters a button's alert may show (Telegram's limit)."""
@@ -49,7 +49,7 @@ def hint_text(table: Table, decision: Decision, t: Translator) -> str:
     how much it beats the next best move: «Чуть лучше, чем 7♠.» or «Лучше, чем 7♠: примерно
     +1 глаз.» (whole units, see the module's decision). The move starts the sentence with a
     capital («💡 Зайти К♠: …»)."""
-    texts = texts_of(table.variant)
+    texts = reader_of(table.variant)
     line = t(
         "💡 {move}: {reason}.",
         move=capital(texts.move_label(decision.action, t)),
@@ -70,7 +70,7 @@ def review_text(review: Review, variant: str, t: Translator) -> str:
     """One costly play of the 🔍 analysis (plain text): the trick and the card played, the
     better move and what it was worth — «Взятка 4: К♠ → лучше 7♠, примерно +1 глаз», or
     «… → 7♠ чуть лучше» under half a unit."""
-    texts = texts_of(variant)
+    texts = reader_of(variant)
     played, best = texts.move_label(review.played, t), texts.move_label(review.best, t)
     if review.trick:
         place = t("Trick {n}: {played}", n=review.trick, played=played)
@@ -85,7 +85,7 @@ def review_text(review: Review, variant: str, t: Translator) -> str:
 def analysis_text(found: Analysis, t: Translator) -> str:
     """The analysis message (HTML): whose figures it shows, then the costliest plays."""
     table = found.table
-    deal = html.escape(texts_of(table.variant).deal_name(found.deal_no, t))
+    deal = html.escape(reader_of(table.variant).deal_name(found.deal_no, t))
     lines = [t("🔍 <b>{deal}</b>: your plays against the strong computer's.", deal=deal)]
     if not found.reviewed:
         lines.append(t("You had no choice to make in this deal."))
@@ -103,13 +103,13 @@ def analysis_text(found: Analysis, t: Translator) -> str:
     return "\n".join(lines)
 
 
-def hint_row(table: Table, state: GameState, seat: int, t: Translator) -> tuple[Button, ...]:
+def hint_row(table: Table, state: AnyState, seat: int, t: Translator) -> tuple[Button, ...]:
     """The 💡 button of a hand in a match against the computer, on the seat's turn when it
     has a choice; none otherwise."""
     deal_no = state.deal_shown
     if not table.private or deal_no is None or seat not in state.to_act():
         return ()
-    if not family_of(table.variant).searches(state, seat):
+    if not players_of(table.variant).searches(state, seat):
         return ()
     return (Button(t("💡 Hint"), HintButton(table.game_id, deal_no).pack()),)
 

@@ -17,7 +17,7 @@ from kozelbot.core.callbacks import AnalysisButton, HistoryButton, SealButton
 from kozelbot.core.i18n import Translator
 from kozelbot.core.records import BoardRow, DealRecord, HistoryPlayer, HistoryRow, VariantStats
 from kozelbot.core.texts import Button, Keyboard, computer_name, figure, pack_lines
-from kozelbot.families.registry import TABLE_PRESETS, texts_of
+from kozelbot.families.registry import TABLE_PRESETS, reader_of
 
 MESSAGE_LIMIT = 4096
 """Telegram's limit on a message's text."""
@@ -65,7 +65,7 @@ def escape(text: str) -> str:
 def variant_title(variant: str, t: Translator) -> str:
     """A variant's name for people (the stored word itself for a variant no longer played)."""
     try:
-        return texts_of(variant).title(variant, t)
+        return reader_of(variant).title(variant, t)
     except KeyError:
         return variant
 
@@ -307,14 +307,14 @@ def _family_parts(stats: VariantStats, t: Translator) -> list[str]:
     """The variant's family's own counts (none for a variant no longer offered)."""
     if stats.variant not in TABLE_PRESETS:
         return []
-    return texts_of(stats.variant).tally_parts(stats.tallies, t)
+    return reader_of(stats.variant).tally_parts(stats.tallies, t)
 
 
 def outcome_label(variant: str, outcome: str, t: Translator) -> str | None:
     """How a deal of ``variant`` ended, in words (its family's); ``None`` for a plain deal."""
     if variant not in TABLE_PRESETS:
         return None if outcome == "normal" else outcome
-    return texts_of(variant).outcome_label(outcome, t)
+    return reader_of(variant).outcome_label(outcome, t)
 
 
 def deal_lines(variant: str, deal: DealRecord, names: dict[int, str], t: Translator) -> list[str]:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from kozelbot.core.i18n import Translator
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.texts import computer_name
-from kozelbot.families.registry import texts_of
+from kozelbot.families.registry import reader_of
 from kozelbot.views.page import plain, trumps, words
 from kozelbot.views.replay import ReplayFile, ReplayMove, check
 
@@ -30,10 +30,10 @@ class NotReplayable(ValueError):
 
 def frames(replay: ReplayFile, t: Translator) -> dict[str, Any]:
     """The replay for the page: the players, every deal's seals, and the frames."""
-    texts = texts_of(replay.variant)
+    texts = reader_of(replay.variant)
     shown: list[dict[str, Any]] = []
 
-    def visit(state: GameState, move: ReplayMove, action: Any) -> None:
+    def visit(state: AnyState, move: ReplayMove, action: Any) -> None:
         table = plain(state.view_for(None))
         shown.append(
             {

@@ -26,7 +26,7 @@ from kozelbot.core.texts import (
     pack_lines,
     seat_name,
 )
-from kozelbot.families.registry import TABLE_PRESETS, texts_of
+from kozelbot.families.registry import TABLE_PRESETS, reader_of
 from kozelbot.views.boards import rating_label, signed
 from kozelbot.views.seals import fair_play_line, seal_keyboard
 
@@ -56,7 +56,7 @@ VARIANT = "variant"
 
 def option_labels(table: Table, t: Translator) -> dict[str, str]:
     """Each table option in words, as the table's family words them."""
-    return texts_of(table.variant).option_labels(table.variant, table.options, t)
+    return reader_of(table.variant).option_labels(table.variant, table.options, t)
 
 
 def options_line(table: Table, t: Translator) -> str:
@@ -68,12 +68,12 @@ def options_line(table: Table, t: Translator) -> str:
 
 def rules_text(variant: str, t: Translator) -> str:
     """/rules [variant]."""
-    return texts_of(variant).rules_text(variant, t)
+    return reader_of(variant).rules_text(variant, t)
 
 
 def lobby_text(table: Table, t: Translator, flagged: frozenset[int] = frozenset()) -> str:
     """The lobby message (edited as people join); ``flagged`` users left matches repeatedly."""
-    family = texts_of(table.variant)
+    family = reader_of(table.variant)
     head = f"🐐 <b>{escape(family.title(table.variant, t))}</b> — " + t("gathering players")
     lines = [break_after(head, " — ")]
     lines.append(escape(options_line(table, t)))
@@ -148,7 +148,7 @@ def lobby_keyboard(table: Table, t: Translator) -> Keyboard:
             (Button(t("Take a seat"), LobbyButton(gid, "join").pack()),),
             *seal_keyboard(table, t),
         )
-    family = texts_of(table.variant)
+    family = reader_of(table.variant)
     settings = [Button("🎲 " + family.title(table.variant, t), OptionButton(gid, VARIANT).pack())]
     settings += [
         Button("⚙ " + label, OptionButton(gid, key).pack())

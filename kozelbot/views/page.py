@@ -29,10 +29,10 @@ from typing import Any
 
 from kozelbot.core.cards import DECK_36, Card
 from kozelbot.core.i18n import Translator
-from kozelbot.core.protocol import GameState
+from kozelbot.core.protocol import AnyState
 from kozelbot.core.table import Table
 from kozelbot.core.texts import card_label, seat_name
-from kozelbot.families.registry import family_of, texts_of
+from kozelbot.families.registry import reader_of, rules_of
 
 RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 HIDDEN_FIELDS = frozenset({"rules", "strength"})
@@ -41,7 +41,7 @@ HIDDEN_FIELDS = frozenset({"rules", "strength"})
 
 def page(
     table: Table,
-    state: GameState | None,
+    state: AnyState | None,
     seat: int | None,
     now: float,
     t: Translator | None = None,
@@ -82,7 +82,7 @@ def page(
 
 
 def seconds_left(
-    table: Table, state: GameState | None, seat: int | None, now: float
+    table: Table, state: AnyState | None, seat: int | None, now: float
 ) -> float | None:
     """The move timer as ``seat`` may see it: none in a hidden step that does not ask it
     (the deadline is the asked seat's, so it would tell who is asked and what they did).
@@ -98,7 +98,7 @@ def seconds_left(
         if seat not in state.to_act():
             return None
         if not table.turn_time:  # the deadline is a thinking computer's
-            return float(family_of(table.variant).move_time(state, table.options))
+            return float(rules_of(table.variant).move_time(state, table.options))
     return max(0.0, table.deadline - now)
 
 
@@ -126,7 +126,7 @@ def move(variant: str, action: Any, t: Translator) -> dict[str, Any]:
     return {
         "action": text,
         "kind": text.split(":", 1)[0],
-        "label": texts_of(variant).move_label(action, t),
+        "label": reader_of(variant).move_label(action, t),
         "cards": [str(card) for card in cards],
     }
 
@@ -165,7 +165,7 @@ def words(t: Translator) -> dict[str, Any]:
     }
 
 
-def prompt(table: Table, state: GameState, seat: int, t: Translator) -> str | None:
+def prompt(table: Table, state: AnyState, seat: int, t: Translator) -> str | None:
     """What the game asks of this seat now, in the chat's own words (the cover hand's
     prompt: «Побейте все стопки или скиньте 3 карты рубашкой вверх»), from its family's
     texts; ``None`` where the page's «Ваш ход» says enough (the follow-suit games, someone
@@ -173,7 +173,7 @@ def prompt(table: Table, state: GameState, seat: int, t: Translator) -> str | No
     if seat not in state.to_act():
         return None
     view = state.view_for(seat)
-    return texts_of(table.variant).prompt_text(view, list(state.legal_actions(seat)), t)
+    return reader_of(table.variant).prompt_text(view, list(state.legal_actions(seat)), t)
 
 
 def plain(value: Any) -> Any:

@@ -35,10 +35,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from kozelbot.core.fairplay import commitment, match_seal
-from kozelbot.core.protocol import DealScored, GameError, GameState, shuffle_for
+from kozelbot.core.protocol import AnyState, DealScored, GameError, shuffle_for
 from kozelbot.core.records import DealRecord, MoveRecord
 from kozelbot.core.table import Table
-from kozelbot.families.registry import family_of, new_state
+from kozelbot.families.registry import new_state, rules_of
 
 FORMAT = "kozelbot-replay"
 VERSION = 1
@@ -179,7 +179,7 @@ class ReplayCheck:
         return not self.problems
 
 
-Visit = Callable[[GameState, ReplayMove, Any], None]
+Visit = Callable[[AnyState, ReplayMove, Any], None]
 """Called after each move played again: the state after it, the move, its action."""
 
 
@@ -198,7 +198,7 @@ def check(data: Mapping[str, Any], visit: Visit | None = None) -> ReplayCheck:
     fair = replay.fair_play
     if fair.secret and match_seal(fair.secret) != fair.match_seal:
         found.problems.append("the secret does not have the match seal")
-    family = family_of(replay.variant)
+    family = rules_of(replay.variant)
     state = new_state(replay.variant, replay.options)
     seeds = _Seeds(replay.seed or 0, fair.secret, fair.players_seed)
     by_no = {deal.deal_no: deal for deal in replay.deals}

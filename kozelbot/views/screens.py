@@ -4,7 +4,7 @@ A ``Screen`` is a message's text (HTML) and its keyboard (``kozelbot.core.texts.
 nothing here touches Telegram, so any front end — the Telegram presenter, a Mini App, a test —
 renders a lobby, a table, a hand or a notice by calling the same function with the same table, state
 and translator. Each family's own texts come through its ``kozelbot.core.protocol.FamilyTexts``
-(``kozelbot.families.registry.texts_of``); this module adds what every family shares: the fair-play
+(``kozelbot.families.registry.reader_of``); this module adds what every family shares: the fair-play
 seals and seeds, the rating lines, the waiting list, the notices. Which message a screen goes to,
 and when, is the front end's business.
 """
@@ -17,11 +17,11 @@ from html import escape
 from kozelbot.core.callbacks import BackButton
 from kozelbot.core.cards import Card
 from kozelbot.core.i18n import Translator
-from kozelbot.core.protocol import DealScored, GameState, MatchOver
+from kozelbot.core.protocol import AnyState, DealScored, MatchOver
 from kozelbot.core.records import RatingChange
 from kozelbot.core.table import Table, TableStatus
 from kozelbot.core.texts import Button, Keyboard, mention
-from kozelbot.families.registry import texts_of
+from kozelbot.families.registry import reader_of
 from kozelbot.views.advice import analysis_row, hint_row
 from kozelbot.views.general import lobby_keyboard, lobby_text, rating_changes_text
 from kozelbot.views.seals import check_keyboard, seal_keyboard
@@ -49,10 +49,10 @@ def closed_lobby_screen(table: Table, t: Translator) -> Screen:
     return Screen(lobby_text(table, t), seal_keyboard(table, t))
 
 
-def table_screen(table: Table, state: GameState, t: Translator) -> Screen:
+def table_screen(table: Table, state: AnyState, t: Translator) -> Screen:
     """The table of the deal the state shows: its turn (sealed, with who waits for the next
     deal), or its outcome once the match's last deal is scored."""
-    family = texts_of(table.variant)
+    family = reader_of(table.variant)
     deal_no = state.deal_shown
     result = state.last_result
     if state.over and result is not None and result.deal_no == deal_no:
@@ -69,13 +69,13 @@ def table_screen(table: Table, state: GameState, t: Translator) -> Screen:
 
 def final_table_screen(table: Table, result: DealScored, t: Translator) -> Screen:
     """A scored deal's table: its outcome instead of whose turn it was."""
-    text = texts_of(table.variant).final_table_text(table, result, t)
+    text = reader_of(table.variant).final_table_text(table, result, t)
     return Screen(text)
 
 
 def deal_result_screen(table: Table, result: DealScored, t: Translator) -> Screen:
     """A deal's result post (no key: the whole check is the match's, at its end)."""
-    text = texts_of(table.variant).result_text(table, result, t)
+    text = reader_of(table.variant).result_text(table, result, t)
     return Screen(text)
 
 
@@ -84,7 +84,7 @@ def match_over_screen(
 ) -> Screen:
     """The match result post: who won, how the ratings moved (``changes``), and the
     «🔑 Check the deals» button (the secret, in the private answer: the match is over)."""
-    text = texts_of(table.variant).match_over_text(table, over, t)
+    text = reader_of(table.variant).match_over_text(table, over, t)
     if changes:
         text += "\n" + rating_changes_text(changes, table, t)
     return Screen(text, check_keyboard(table, t))
@@ -100,7 +100,7 @@ def table_moved_screen(t: Translator) -> Screen:
 
 def hand_screen(
     table: Table,
-    state: GameState,
+    state: AnyState,
     seat: int,
     t: Translator,
     selected: frozenset[Card] = frozenset(),
@@ -114,7 +114,7 @@ def hand_screen(
             "(or send /hand) to take your seat back."
         )
         return Screen(text, ((Button(t("🙋 I'm here"), BackButton(table.game_id).pack()),),))
-    family = texts_of(table.variant)
+    family = reader_of(table.variant)
     keyboard = family.hand_keyboard(table, state, seat, t, selected)
     hint = hint_row(table, state, seat, t)
     scored = state.last_result
@@ -128,7 +128,7 @@ def hand_screen(
 def deal_over_screen(table: Table, deal_no: int, t: Translator) -> Screen:
     """What an old hand message says once its deal is over, with the 🔍 analysis of it."""
     return Screen(
-        texts_of(table.variant).deal_over_text(deal_no, t),
+        reader_of(table.variant).deal_over_text(deal_no, t),
         (analysis_row(table.game_id, deal_no, t),),
     )
 

@@ -24,7 +24,7 @@ from kozelbot.core.callbacks import SealButton
 from kozelbot.core.fairplay import commitment, match_seal
 from kozelbot.core.fit import MESSAGE_LIMIT
 from kozelbot.core.i18n import Translator
-from kozelbot.core.protocol import DealScored, GameState
+from kozelbot.core.protocol import AnyState, DealScored
 from kozelbot.core.records import DealRecord
 from kozelbot.core.table import Table
 from kozelbot.core.texts import Button, Keyboard
@@ -65,7 +65,7 @@ def check_keyboard(table: Table, t: Translator) -> Keyboard:
     return ((Button("🔑 " + t("Check the deals"), SealButton(table.game_id, -1).pack()),),)
 
 
-def revealed_seeds(deal: DealScored | GameState | Mapping[str, Any]) -> list[str]:
+def revealed_seeds(deal: DealScored | AnyState | Mapping[str, Any]) -> list[str]:
     """The seed texts that may be shown for a deal: a result's, a stored deal trace's, or a
     state's when the deal it shows is scored (never a deal still in play)."""
     if isinstance(deal, Mapping):

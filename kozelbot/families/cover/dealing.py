@@ -22,6 +22,7 @@ from kozelbot.core.fairplay import SeedError, parse_seed
 from kozelbot.core.options import Preset
 from kozelbot.core.seats import Seats
 from kozelbot.families.cover.board import CoverGame, Round
+from kozelbot.families.cover.presets import PRESETS
 from kozelbot.families.cover.scoring import four_of_a_kind
 from kozelbot.families.cover.strength import RANK_OF
 from kozelbot.families.cover.vocabulary import GameDealt, IllegalMove, Phase
@@ -55,10 +56,12 @@ def shuffled(rng: random.Random) -> list[Card]:
     return deck
 
 
-def deal_from_seed(seed: str, presets: Mapping[str, Preset]) -> list[tuple[str, list[Card]]]:
-    """The cards a cover seed text deals (``Family.deal_from_seed``): the hands by seat (an
+def deal_from_seed(
+    seed: str, presets: Mapping[str, Preset] = PRESETS
+) -> list[tuple[str, list[Card]]]:
+    """The cards a cover seed text deals (``Rules.deal_from_seed``): the hands by seat (an
     empty one for a seat that is out) and the talon, top first. ``ValueError`` if the text
-    is not a seed of one of ``presets``."""
+    is not a seed of one of ``presets`` (the family's)."""
     fields = parse_seed(seed)
     if fields.variant not in presets:
         raise SeedError(f"unknown variant {fields.variant!r}")

@@ -14,6 +14,7 @@ it takes the rules from the family's presets.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Annotated, Any
 
@@ -34,6 +35,7 @@ from kozelbot.families.cover.vocabulary import (
     Acted,
     Action,
     Claim,
+    Event,
     IllegalMove,
     NotYourTurn,
     Phase,
@@ -185,7 +187,7 @@ class CoverState:
             raise IllegalMove("cards not in hand")
         step.verify(self, seat, action)
 
-    def apply(self, seat: int, action: Action) -> list[Any]:
+    def apply(self, seat: int, action: Action) -> list[Event]:
         """Make a move (verified first): the ``Acted`` event, then what followed."""
         self.verify(seat, action)
         return [Acted(seat, str(action)), *STEPS[self.phase].apply(self, seat, action)]
@@ -195,7 +197,7 @@ class CoverState:
     def seed_context(self) -> str:
         return seed_context(self)
 
-    def chance(self, shuffle: Shuffle | random.Random) -> list[Any]:
+    def chance(self, shuffle: Shuffle | random.Random) -> list[Event]:
         """The chance step: shuffle the deck with the shuffle's RNG (keeping its seed text)
         and deal it."""
         if isinstance(shuffle, random.Random):
@@ -203,10 +205,10 @@ class CoverState:
         self.seeds = [] if shuffle.seed is None else [shuffle.seed]
         return self.deal_deck(shuffled(shuffle.rng))
 
-    def deal(self, rng: random.Random) -> list[Any]:
+    def deal(self, rng: random.Random) -> list[Event]:
         return self.chance(rng)
 
-    def deal_deck(self, deck: list[Card]) -> list[Any]:
+    def deal_deck(self, deck: list[Card]) -> list[Event]:
         """Deal a game from this deck (top first): one card at a time to the players in
         play, clockwise from the dealer's left; the rest is the talon."""
         return deal_game(self, deck)
@@ -241,3 +243,25 @@ class CoverState:
 
 
 _ADAPTER: TypeAdapter[CoverState] = TypeAdapter(CoverState)
+
+
+def new_state(variant: str, options: Mapping[str, Any]) -> CoverState:
+    """A new match of one of the family's presets, by the rules it makes of these options."""
+    chosen, rules = configure(PRESETS[variant], options)
+    return CoverState(variant, chosen, rules=rules)
+
+
+def load_state(data: Mapping[str, Any]) -> CoverState:
+    """A stored match, by the rules its preset makes of its stored options."""
+    chosen, rules = configure(PRESETS[str(data["variant"])], data["options"])
+    return CoverState.load({**data, "options": chosen}, rules)
+
+
+def move_time(state: CoverState, options: Mapping[str, Any]) -> int:
+    """Seconds for any move: the table's move time (no bonus for a game's first move)."""
+    return int(options.get("move_time", 0))
+
+
+def after_refusal(state: CoverState, seat: int, action: Action) -> Action | None:
+    """A refused move stays refused: nothing is played instead."""
+    return None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from kozelbot.core.cards import DECK_36, Card, Suit
-from kozelbot.core.protocol import GameError, InTrick, TrickEnd
+from kozelbot.core.protocol import DealScored, GameError, InTrick, MatchOver, TrickEnd
 
 MAX_LEAD = 6
 """The most cards one lead may hold (RULES.md §2: 1 to 6 cards of one suit)."""
@@ -207,3 +207,7 @@ class IllegalMove(GameError):
         super().__init__(f"{reason} {count}" if count else reason)
         self.reason = reason
         self.count = count
+
+
+Event = GameDealt | Acted | RoundTaken | TrumpChanged | DealScored | MatchOver
+"""Everything a cover game's moves and deals report."""

@@ -138,3 +138,12 @@ def apply(state: MatchState, seat: int, action: Action) -> list[Event]:
 
 
 STEP = Step(to_act, legal, verify, apply, cards)
+
+
+def after_refusal(state: MatchState, seat: int, action: Action) -> Action | None:
+    """RULES.md §1.2: with exactly one legal card, ``kryuk`` plays it at once when another
+    card is refused; else the refusal stands (``None``)."""
+    if not state.rules.single_card_autoplay or not isinstance(action, PlayCard):
+        return None
+    legal = state.legal_actions(seat)
+    return legal[0] if len(legal) == 1 and isinstance(legal[0], PlayCard) else None

@@ -430,3 +430,13 @@ def _ahead(score: list[int], *, higher: bool) -> int | None:
     best = max(score) if higher else min(score)
     sides = [side for side, value in enumerate(score) if value == best]
     return sides[0] if len(sides) == 1 else None
+
+
+def new_state(variant: str, options: Mapping[str, Any]) -> MatchState:
+    """A new match of the family's preset ``variant`` with these options."""
+    return MatchState(variant, dict(options))
+
+
+def move_time(state: MatchState, options: Mapping[str, Any]) -> int:
+    """Seconds for the awaited move at a table with these options (``MatchState.move_time``)."""
+    return state.move_time(int(options.get("move_time", 0)))

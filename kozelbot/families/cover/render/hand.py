@@ -102,3 +102,8 @@ def prompt(view: View, legal: list[Action], mine: bool, t: Translator) -> str | 
             view.level_count,
         )
     return None
+
+
+def prompt_text(view: View, legal: list[Action], t: Translator) -> str | None:
+    """What the seat of ``view`` must do now, in the hand message's words (``prompt``)."""
+    return prompt(view, legal, True, t)

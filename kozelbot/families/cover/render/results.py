@@ -74,6 +74,11 @@ def match_over_text(table: Table, over: MatchOver, t: Translator) -> str:
     )
 
 
+def deal_name(deal_no: int, t: Translator) -> str:
+    """«Игра 3»: the cover game's unit is a game, not a deal."""
+    return t("Game {n}", n=deal_no + 1)
+
+
 def deal_over_text(deal_no: int, t: Translator) -> str:
     """What a hand message of a finished game says once the next game is dealt."""
     return t("Game {n} is over.", n=deal_no + 1)

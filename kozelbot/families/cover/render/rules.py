@@ -68,3 +68,21 @@ def rules_text(t: Translator) -> str:
             ),
         ]
     )
+
+
+def variant_title(variant: str, t: Translator) -> str:
+    """The title of a cover preset: one for them all (``title``)."""
+    return title(t)
+
+
+def variant_rules_text(variant: str, t: Translator) -> str:
+    """The rules of a cover preset: one text for them all, its options told apart by the
+    table's settings (``rules_text``)."""
+    return rules_text(t)
+
+
+def variant_option_labels(
+    variant: str, options: Mapping[str, Any], t: Translator
+) -> dict[str, str]:
+    """A cover preset's options in words (``option_labels``)."""
+    return option_labels(options, t)

@@ -31,6 +31,7 @@ from kozelbot.families.cover.strong.likelihood import Likelihood
 from kozelbot.families.cover.strong.policy import playout
 from kozelbot.families.cover.strong.reasons import reason_for
 from kozelbot.families.cover.strong.sampling import sample
+from kozelbot.families.cover.vocabulary import Action
 
 MATCH = 6.0
 """What winning (losing) the match with this game is worth beside its loser points; going
@@ -64,7 +65,11 @@ def searches(state: CoverState, seat: int) -> bool:
 
 
 def decide(
-    state: CoverState, seat: int, rng: random.Random, budget_ms: float, keep: Any = None
+    state: CoverState,
+    seat: int,
+    rng: random.Random,
+    budget_ms: float,
+    keep: Action | None = None,
 ) -> Decision:
     """The strong player's move for ``seat``, from what ``seat`` may know; ``keep`` is never
     dropped (the analysis needs its value)."""

@@ -23,6 +23,7 @@ from kozelbot.families.follow.tricks import trick_winner
 from kozelbot.families.follow.view import View
 from kozelbot.families.follow.vocabulary import (
     IN_DEAL,
+    Action,
     AnswerOffer,
     GiveTrump,
     KeepHand,
@@ -68,6 +69,16 @@ def hand_text(table: Table, state: MatchState, seat: int, t: Translator) -> str:
     mine = seat in view.to_act
     lines += _prompt(table, view, seat, mine, t)
     return "\n".join(lines)
+
+
+def deal_name(deal_no: int, t: Translator) -> str:
+    """A deal by its number: «Сдача 3»."""
+    return t("Deal {n}", n=deal_no + 1)
+
+
+def prompt_text(view: View, legal: list[Action], t: Translator) -> str | None:
+    """Nothing beyond the hand's "your turn": the cards marked say what to play."""
+    return None
 
 
 def deal_over_text(deal_no: int, t: Translator) -> str:

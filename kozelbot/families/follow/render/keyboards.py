@@ -24,6 +24,7 @@ from kozelbot.families.follow.state import MatchState
 from kozelbot.families.follow.view import View
 from kozelbot.families.follow.vocabulary import (
     IN_DEAL,
+    Action,
     AnswerOffer,
     CallOpening,
     GiveTrump,
@@ -34,8 +35,15 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 
-def hand_keyboard(table: Table, state: MatchState, seat: int, t: Translator) -> Keyboard:
-    """One button per card, then the answers the phase asks for (redeal, hand-off, call).
+def hand_keyboard(
+    table: Table,
+    state: MatchState,
+    seat: int,
+    t: Translator,
+    selected: frozenset[Card] = frozenset(),
+) -> Keyboard:
+    """One button per card, then the answers the phase asks for (redeal, hand-off, call);
+    one card a press, so ``selected`` is not used.
 
     **Decision** (issue #30 item 9): when a move of yours is limited (following suit, the
     cards you may return) the cards you may play come first, in the hand's usual order and
@@ -125,3 +133,8 @@ def _card_rows(
     if group:
         rows.append(tuple(group))
     return rows
+
+
+def from_selection(verb: str, selected: frozenset[Card]) -> Action:
+    """Follow-suit moves take one card a press: no verb acts on a selection."""
+    raise ValueError(f"no such verb: {verb}")
