@@ -3,7 +3,7 @@
 A selection is only what the hand's keyboard shows between presses: never a move, kept in
 memory and lost with the process (the person selects again). The hand message renders it
 (``kozelbot.views.screens.hand_screen``); a verb button turns it into a move
-(``FamilyTexts.from_selection``).
+(``Reader.from_selection``).
 """
 
 from __future__ import annotations

@@ -350,3 +350,18 @@ def test_no_circle_between_the_modules_of_a_layer(layer: str) -> None:
     the hand buttons named the family, the family named the hand buttons). A family's own
     modules are not held to it yet (its state and its steps name each other for types)."""
     assert cycles(import_graph(f"kozelbot/{layer}")) == []
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_a_family_exports_its_seam_made_of_its_own_functions(family: str) -> None:
+    """Issue #31 item 2: a family's ``__init__.py`` names which of its modules' functions
+    answer each member of ``Rules``, ``Players`` and ``Reader`` — it defines no function of
+    its own (a pass-through facade of one-line delegations and downcasts did before)."""
+    path = ROOT / "kozelbot" / "families" / family / "__init__.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    defined = [
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+    ]
+    assert defined == [], f"{family}/__init__.py defines {defined}"

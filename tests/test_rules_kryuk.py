@@ -1190,7 +1190,7 @@ def test_s1_2_timeout_plays_a_random_legal_card() -> None:
 
 
 def test_s1_2_timeout_in_the_hidden_handoff_keeps_the_hand_and_makes_a_return_owed() -> None:
-    """RULES.md §1.2 timing and hand-off (**Decision**, ``FollowFamily.on_timeout``): a
+    """RULES.md §1.2 timing and hand-off (**Decision**, ``players.on_timeout``): a
     person who lets the hidden hand-off decision time out hands nothing off; a return the
     partner owes is still made (a plain card)."""
     state = kryuk()

@@ -2,8 +2,8 @@
 service's computer seats) and the arena that measures them.
 
 ``easy`` plays a uniformly random legal move; ``normal`` is the family's computer player
-(``Family.choose``, which sees only its seat's view); ``strong`` searches the hidden cards
-within a time budget (``Family.decide``). All are reproducible from the RNG the caller
+(``Players.choose``, which sees only its seat's view); ``strong`` searches the hidden cards
+within a time budget (``Players.decide``). All are reproducible from the RNG the caller
 seeds (``strong`` as far as its budget lets it search as many samples again).
 """
 

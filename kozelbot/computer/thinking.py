@@ -1,5 +1,5 @@
 """Computer players thinking off the event loop (issue #17): a process pool that runs the
-strong level's search (``Family.decide``) on a committed state, so a thinking computer never
+strong level's search (``Players.decide``) on a committed state, so a thinking computer never
 delays another chat — the bot's event loop only awaits the answer.
 
 A decision is reproducible: the state's dump, the seat, the RNG's seed text and the budget

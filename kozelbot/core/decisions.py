@@ -22,7 +22,7 @@ class Decision:
     value (the deal's award to the seat's side minus the other side's, in the variant's
     unit: eyes, points or loser points avoided), best first; ``samples`` is how many
     deals of hidden cards were searched; ``reason`` is a key of the family's hint texts
-    and its fields (``Family`` texts render it)."""
+    and its fields (the family's ``Reader`` renders it)."""
 
     action: Any
     values: tuple[tuple[Any, float], ...] = ()

@@ -28,7 +28,7 @@ The scheme (issue #14), in the order a match meets it:
 ``deck``, ``players``, ``open`` and, for a hvalyonka, ``first``; the cover family:
 ``players``, ``hand``, ``dealer`` and ``out``). The chance step deals with
 ``random.Random(seed_text)``, so the seal covers the context too, and
-``Family.deal_from_seed`` deals the same cards again without the database.
+``Rules.deal_from_seed`` deals the same cards again without the database.
 
 Older games keep verifying: ``kozel1`` seed texts (key = HMAC(secret, n), no players' seed)
 check against their seals as before; games begun before fair play (empty secret) shuffle

@@ -1,22 +1,28 @@
 """The game protocol every family of Kozel speaks (OpenSpiel's shape, pokerkit's typed moves).
 
-A *family* (``kozelbot.families.follow``: the follow-suit games of RULES.md §1; the cover games of
-§2 next) owns its presets, rules, state, views, texts and computer player. Everything outside a
-family's package — the service, the presenters, the move log, ``simulate``, the benchmarks — sees
-only what this module names:
+A *family* (``kozelbot.families.follow``: the follow-suit games of RULES.md §1; ``cover``: the
+cover games of §2) owns its presets, rules, state, views, texts and computer players.
+Everything outside a family's package — the service, the presenters, the move log,
+``simulate``, the benchmarks — sees only what this module names, each user its own side:
 
-- ``Family``: builds a state from a preset and options, loads a saved one, reads actions back
-  from the move log's notation, chooses for computer seats, and renders from views.
-- ``GameState``: ``to_act`` / ``legal_actions`` / ``verify`` / ``apply`` → frozen events, the
+- ``GameState[A, E, V]``: a match over the family's actions ``A``, events ``E`` and views
+  ``V`` — ``to_act`` / ``legal_actions`` / ``verify`` / ``apply`` → frozen events, the
   chance step (``needs_chance`` / ``seed_context()`` / ``chance(shuffle)``), ``seeds`` (the
-  shown deal's shuffle seeds), ``view_for(seat)``, ``dump()`` (JSON).
+  shown deal's shuffle seeds), ``view_for(seat)``, ``dump()`` (JSON). ``AnyState`` is a match
+  of a family not known where it is handled.
+- ``Rules`` (the tables): presets, new and stored states, the move log's notation, the clock,
+  refusals, the deal of a seed text, the players' stats.
+- ``Players`` (the computer layer): the simple and the strong level, the time-out move, the
+  search playouts.
+- ``Reader`` (the views and handlers): texts and keyboards, rendered from states and views.
+- ``Family``: the three of one family (``kozelbot.families.registry`` hands each user its own).
 - ``advance``: runs chance steps and computer seats until a person must act; ``shuffle_for``
   gives each chance step its ``Shuffle``.
 
 Fair play (``kozelbot.core.fairplay``): in a game with a secret each shuffle deals from a *seed
 text*, ``kozel2:<variant>:<context>,n=<n>:<hex>`` (the secret and the players' seed make the
 key), whose SHA-256 is shown before the first card and which is revealed with the deal's
-result; ``Family.deal_from_seed`` deals it again for ``kozelbot verify``. Games without a
+result; ``Rules.deal_from_seed`` deals it again for ``kozelbot verify``. Games without a
 secret shuffle with ``shuffle_rng(seed, shuffle_no)``.
 
 Results are family-neutral: a deal ends with ``DealScored`` and a match with ``MatchOver``,
@@ -398,10 +404,10 @@ def advance(
     state: S,
     seeds: int | SeedSource,
     is_computer: Callable[[int], bool],
-    choose: Callable[[S, int], object],
+    choose: Callable[[S, int], A],
     *,
-    on_move: Callable[[int, Any, list[Any]], None] | None = None,
-    on_events: Callable[[list[Any]], None] | None = None,
+    on_move: Callable[[int, A, list[E]], None] | None = None,
+    on_events: Callable[[list[E]], None] | None = None,
     before_chance: Callable[[], None] | None = None,
     limit: int = 100_000,
 ) -> None:

@@ -190,7 +190,7 @@ class VariantStats(_Record):
     points_per_deal: float
     timeouts: int
     tallies: dict[str, int]
-    """The family's own counts by name (``Family.tally_keys``: catches, egg deals …)."""
+    """The family's own counts by name (``Rules.tally_keys``: catches, egg deals …)."""
     abandons: int
     """Running matches of this variant they left."""
     flagged: bool

@@ -107,7 +107,7 @@ class TournamentTable(BaseModel):
 CORE_TALLIES = ("deals", "points", "timeouts")
 """What a seat's ``Table.tally`` counts over a match in every family, for /stats: deals
 played, the card points its side took, moves the timer made for it. Each family adds its
-own counts by name (``Family.tally_keys``: catches, egg deals, hand-offs …)."""
+own counts by name (``Rules.tally_keys``: catches, egg deals, hand-offs …)."""
 
 
 class Table(BaseModel):

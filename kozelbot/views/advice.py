@@ -1,6 +1,6 @@
 """What people read of the strong level's advice (issue #17): the 💡 hint's line, the 🔍
 analysis of a deal, and the buttons that ask for them. The family's texts name the moves,
-the reasons and the unit (``FamilyTexts.move_label``, ``reason_text``, ``expected_text``).
+the reasons and the unit (``Reader.move_label``, ``reason_text``, ``expected_text``).
 
 **Decision** (issue #30 item 11): no fraction of an eye is ever shown. The search's values
 are means over sampled deals, so a move is "0.1 eye" better only on average — nobody wins a

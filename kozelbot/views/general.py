@@ -1,6 +1,6 @@
 """What players see outside a game's own table: lobby, errors, leaderboard, help.
 
-Each family renders its own table, hands and results (``Family`` in ``kozelbot.core.protocol``);
+Each family renders its own table, hands and results (its ``Reader`` in ``kozelbot.core.protocol``);
 this module holds what is the same for every family, and re-exports the shared small pieces.
 """
 

@@ -3,7 +3,7 @@
 A ``Screen`` is a message's text (HTML) and its keyboard (``kozelbot.core.texts.Button`` rows);
 nothing here touches Telegram, so any front end — the Telegram presenter, a Mini App, a test —
 renders a lobby, a table, a hand or a notice by calling the same function with the same table, state
-and translator. Each family's own texts come through its ``kozelbot.core.protocol.FamilyTexts``
+and translator. Each family's own texts come through its ``kozelbot.core.protocol.Reader``
 (``kozelbot.families.registry.reader_of``); this module adds what every family shares: the fair-play
 seals and seeds, the rating lines, the waiting list, the notices. Which message a screen goes to,
 and when, is the front end's business.

@@ -105,7 +105,7 @@ def build_cover(options: BaseModel) -> CoverRules:
 
 
 PRESETS: dict[str, Preset] = {"cover": Preset("cover", CoverOptions, build_cover)}
-"""The family's presets by name (``CoverFamily.presets``)."""
+"""The family's presets by name (``Rules.presets``)."""
 
 
 def configure(preset: Preset, options: Mapping[str, Any]) -> tuple[dict[str, Any], CoverRules]:

@@ -95,7 +95,7 @@ OPENING_RULE = {"hvalyonka": "hvalyonka", "call": "called"}
 
 
 def deal_from_seed(seed: str) -> list[tuple[str, list[Card]]]:
-    """The cards a follow-suit seed text deals (``Family.deal_from_seed``): the hands by
+    """The cards a follow-suit seed text deals (``Rules.deal_from_seed``): the hands by
     seat and the talon (two players), or the stock, top first, for a called opening (whose
     hands depend on the call). ``ValueError`` if the text is not a follow-suit seed."""
     fields = parse_seed(seed)
