@@ -5,7 +5,7 @@ may claim the lead (``claim``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kozelbot.core.cards import Card
 from kozelbot.families.cover import claim
@@ -19,6 +19,7 @@ from kozelbot.families.cover.vocabulary import (
     Beat,
     Claim,
     Discard,
+    Event,
     IllegalMove,
     Pass,
     Phase,
@@ -64,7 +65,7 @@ def verify(state: CoverState, seat: int, action: Action) -> None:
         refuse(state, seat, action)
 
 
-def apply(state: CoverState, seat: int, action: Action) -> list[Any]:
+def apply(state: CoverState, seat: int, action: Action) -> list[Event]:
     if isinstance(action, Claim):
         return claim.apply(state, seat, action)
     if isinstance(action, Beat):
@@ -98,7 +99,7 @@ def verify_beat(state: CoverState, seat: int, action: Beat) -> None:
         raise IllegalMove("does not beat every stack")
 
 
-def beat(state: CoverState, seat: int, action: Beat) -> list[Any]:
+def beat(state: CoverState, seat: int, action: Beat) -> list[Event]:
     """Cover every stack (an answer or a re-beat): ``seat`` is the last beater now, and the
     others answer it."""
     game = state.game

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kozelbot.core.cards import Card
 from kozelbot.families.cover.board import CoverGame, Move
-from kozelbot.families.cover.vocabulary import Claim, IllegalMove, Phase
+from kozelbot.families.cover.vocabulary import Claim, Event, IllegalMove, Phase
 
 if TYPE_CHECKING:
     from kozelbot.families.cover.state import CoverState
@@ -63,7 +63,7 @@ def verify(state: CoverState, seat: int, action: Claim) -> None:
         raise IllegalMove("no claim")
 
 
-def apply(state: CoverState, seat: int, action: Claim) -> list[Any]:
+def apply(state: CoverState, seat: int, action: Claim) -> list[Event]:
     """The claimant takes the lead; a lead already made is taken back."""
     game = state.game
     _take_back(game)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kozelbot.core.cards import DECK_36, Card, Suit
 from kozelbot.core.fairplay import SeedError, parse_seed
@@ -25,7 +25,7 @@ from kozelbot.families.cover.board import CoverGame, Round
 from kozelbot.families.cover.presets import PRESETS
 from kozelbot.families.cover.scoring import four_of_a_kind
 from kozelbot.families.cover.strength import RANK_OF
-from kozelbot.families.cover.vocabulary import GameDealt, IllegalMove, Phase
+from kozelbot.families.cover.vocabulary import Event, GameDealt, IllegalMove, Phase
 
 if TYPE_CHECKING:
     from kozelbot.families.cover.state import CoverState
@@ -87,7 +87,7 @@ def seed_context(state: CoverState) -> str:
     return words
 
 
-def deal_game(state: CoverState, deck: list[Card]) -> list[Any]:
+def deal_game(state: CoverState, deck: list[Card]) -> list[Event]:
     """Deal a game from this deck (top first): one card at a time to the players in play,
     clockwise from the dealer's left; the rest is the talon."""
     if state.phase is not Phase.DEALING:
@@ -121,7 +121,7 @@ def deal_game(state: CoverState, deck: list[Card]) -> list[Any]:
         dealer=state.dealer,
     )
     state.phase = Phase.LEAD
-    events: list[Any] = [GameDealt(state.game_no, first, trump)]
+    events: list[Event] = [GameDealt(state.game_no, first, trump)]
     events += four_of_a_kind(state)
     return events
 

@@ -8,19 +8,19 @@ talon's bottom card (classic) shows it, and its suit is trump at once and for th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kozelbot.core.cards import Card
 from kozelbot.families.cover.board import Round
 from kozelbot.families.cover.scoring import four_of_a_kind, score_game
 from kozelbot.families.cover.trace import add_draws
-from kozelbot.families.cover.vocabulary import Phase, TrumpChanged
+from kozelbot.families.cover.vocabulary import Event, Phase, TrumpChanged
 
 if TYPE_CHECKING:
     from kozelbot.families.cover.state import CoverState
 
 
-def draw_and_continue(state: CoverState) -> list[Any]:
+def draw_and_continue(state: CoverState) -> list[Event]:
     """Count the trick, draw from the taker clockwise, and start the next round (or score
     the game when talon and hands are empty)."""
     game = state.game
@@ -28,7 +28,7 @@ def draw_and_continue(state: CoverState) -> list[Any]:
     taker = rnd.taker
     cards = [c for stack in rnd.stacks for c in stack] + rnd.discards
     game.points[state.side_of(taker)] += sum(c.points for c in cards)
-    events: list[Any] = []
+    events: list[Event] = []
     shown_before = game.bottom_shown
     add_draws(game, _draw(state, taker))
     if game.bottom_shown and not shown_before and game.bottom is not None:

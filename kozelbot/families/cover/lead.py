@@ -5,7 +5,7 @@ may claim the lead (``claim``)."""
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kozelbot.core.cards import Card, Suit
 from kozelbot.families.cover import claim
@@ -13,7 +13,15 @@ from kozelbot.families.cover.board import Move
 from kozelbot.families.cover.step import refuse
 from kozelbot.families.cover.strength import POSHKA
 from kozelbot.families.cover.turns import next_turn
-from kozelbot.families.cover.vocabulary import MAX_LEAD, Action, Claim, IllegalMove, Lead, Phase
+from kozelbot.families.cover.vocabulary import (
+    MAX_LEAD,
+    Action,
+    Claim,
+    Event,
+    IllegalMove,
+    Lead,
+    Phase,
+)
 
 if TYPE_CHECKING:
     from kozelbot.families.cover.state import CoverState
@@ -63,7 +71,7 @@ def verify(state: CoverState, seat: int, action: Action) -> None:
         refuse(state, seat, action)
 
 
-def apply(state: CoverState, seat: int, action: Action) -> list[Any]:
+def apply(state: CoverState, seat: int, action: Action) -> list[Event]:
     if isinstance(action, Claim):
         return claim.apply(state, seat, action)
     assert isinstance(action, Lead)

@@ -4,13 +4,13 @@ draw follows."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kozelbot.families.cover.draw import draw_and_continue
 from kozelbot.families.cover.hands import face_down_choices, level_count
 from kozelbot.families.cover.step import refuse
 from kozelbot.families.cover.trace import add_levelling
-from kozelbot.families.cover.vocabulary import Action, IllegalMove, Level
+from kozelbot.families.cover.vocabulary import Action, Event, IllegalMove, Level
 
 if TYPE_CHECKING:
     from kozelbot.families.cover.state import CoverState
@@ -33,7 +33,7 @@ def verify(state: CoverState, seat: int, action: Action) -> None:
         raise IllegalMove("add exactly", level_count(state, seat))
 
 
-def apply(state: CoverState, seat: int, action: Action) -> list[Any]:
+def apply(state: CoverState, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, Level)
     game = state.game
     rnd = game.round

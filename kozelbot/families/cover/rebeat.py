@@ -4,14 +4,14 @@ round. A quick round has no re-beat."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kozelbot.families.cover.answer import beat, verify_beat
 from kozelbot.families.cover.board import Move
 from kozelbot.families.cover.hands import beats_available
 from kozelbot.families.cover.step import refuse
 from kozelbot.families.cover.turns import end_round
-from kozelbot.families.cover.vocabulary import Action, Beat, Otboy
+from kozelbot.families.cover.vocabulary import Action, Beat, Event, Otboy
 
 if TYPE_CHECKING:
     from kozelbot.families.cover.state import CoverState
@@ -34,7 +34,7 @@ def verify(state: CoverState, seat: int, action: Action) -> None:
         refuse(state, seat, action)
 
 
-def apply(state: CoverState, seat: int, action: Action) -> list[Any]:
+def apply(state: CoverState, seat: int, action: Action) -> list[Event]:
     if isinstance(action, Beat):
         return beat(state, seat, action)
     state.game.round.add(Move(seat, "otboy"))

@@ -14,12 +14,12 @@ ending the match, who is out, and the match winner.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kozelbot.core.cards import Rank, Suit
 from kozelbot.core.protocol import DealScored, MatchOver
 from kozelbot.families.cover.presets import CoverRules
-from kozelbot.families.cover.vocabulary import Outcome, Phase, card_names
+from kozelbot.families.cover.vocabulary import Event, Outcome, Phase, card_names
 
 if TYPE_CHECKING:
     from kozelbot.families.cover.state import CoverState
@@ -80,7 +80,7 @@ def game_award(
     return Outcome.NORMAL, award, times
 
 
-def four_of_a_kind(state: CoverState) -> list[Any]:
+def four_of_a_kind(state: CoverState) -> list[Event]:
     """Four aces or four sixes in one hand end the match: that side wins, everyone else
     gets ``four_of_a_kind_loss`` (aces beat sixes)."""
     game = state.game
@@ -103,7 +103,7 @@ def four_of_a_kind(state: CoverState) -> list[Any]:
     return _scored(state, outcome, award, side)
 
 
-def score_game(state: CoverState) -> list[Any]:
+def score_game(state: CoverState) -> list[Event]:
     """Talon and hands are empty: eggs, or each side's loser points (times the eggs
     multiplier)."""
     sides = sides_in_play(state)
@@ -119,7 +119,7 @@ def score_game(state: CoverState) -> list[Any]:
 
 def _scored(
     state: CoverState, outcome: Outcome, award: list[int], instant: int | None, times: int = 1
-) -> list[Any]:
+) -> list[Event]:
     """Record a finished game (``times``: what its loser points were multiplied by) and move
     on to the next game or the end of the match (at once for ``instant``, the side that
     won it)."""
@@ -150,7 +150,7 @@ def _scored(
         seats = state.rules.seats
         state.dealer = seats.clockwise(seats.after(state.dealer), in_play)[0]
     state.next_leader = game.last_taker if game.last_taker >= 0 else None
-    events: list[Any] = [result]
+    events: list[Event] = [result]
     if winner is not None:
         state.winner = winner
         state.phase = Phase.OVER

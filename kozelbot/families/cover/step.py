@@ -4,7 +4,7 @@ nobody moves, and the refusal of a move that belongs to another phase."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kozelbot.families.cover.hands import level_count
 from kozelbot.families.cover.vocabulary import (
@@ -12,6 +12,7 @@ from kozelbot.families.cover.vocabulary import (
     Beat,
     Claim,
     Discard,
+    Event,
     IllegalMove,
     Lead,
     Level,
@@ -37,7 +38,7 @@ class Step(Protocol):
     def verify(self, state: CoverState, seat: int, action: Action) -> None:
         """Raise the ``IllegalMove`` that says why ``action`` is refused; pass if legal."""
 
-    def apply(self, state: CoverState, seat: int, action: Action) -> list[Any]:
+    def apply(self, state: CoverState, seat: int, action: Action) -> list[Event]:
         """Make the (verified) move."""
 
 
@@ -53,7 +54,7 @@ class Idle:
     def verify(self, state: CoverState, seat: int, action: Action) -> None:
         raise IllegalMove("no game in progress")
 
-    def apply(self, state: CoverState, seat: int, action: Action) -> list[Any]:
+    def apply(self, state: CoverState, seat: int, action: Action) -> list[Event]:
         raise IllegalMove("no game in progress")
 
 

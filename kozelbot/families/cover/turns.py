@@ -12,18 +12,18 @@ draw when nobody must level.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kozelbot.families.cover.draw import draw_and_continue
 from kozelbot.families.cover.hands import beat_sets, must_answer
 from kozelbot.families.cover.trace import round_trace
-from kozelbot.families.cover.vocabulary import Phase, RoundTaken
+from kozelbot.families.cover.vocabulary import Event, Phase, RoundTaken
 
 if TYPE_CHECKING:
     from kozelbot.families.cover.state import CoverState
 
 
-def next_turn(state: CoverState) -> list[Any]:
+def next_turn(state: CoverState) -> list[Event]:
     """Move the turn clockwise to the next player with a decision; when it comes back to
     the last beater, a classic round offers the re-beat or Відбій, a quick one ends."""
     game = state.game
@@ -53,7 +53,7 @@ def next_turn(state: CoverState) -> list[Any]:
     return end_round(state)
 
 
-def end_round(state: CoverState) -> list[Any]:
+def end_round(state: CoverState) -> list[Event]:
     """The trick goes to the last beater (the leader if nobody beat); then levelling."""
     game = state.game
     rnd = game.round
@@ -74,7 +74,7 @@ def end_round(state: CoverState) -> list[Any]:
     ]
     rnd.stacks = [[c] for c in cards]  # kept together until the levelling is done
     rnd.discards = []
-    events: list[Any] = [RoundTaken(taker, sum(c.points for c in cards))]
+    events: list[Event] = [RoundTaken(taker, sum(c.points for c in cards))]
     if rnd.level_pending:
         state.phase = Phase.LEVEL
         return events
