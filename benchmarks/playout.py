@@ -2,11 +2,11 @@
 uniformly random legal moves, and whole computer-player matches, for every preset. Prints
 one JSON line per preset (``--variant`` picks one; ``--option KEY=VALUE`` sets options).
 
-Each family's search representation (``Players.search_playout``: ``kozelbot/families/follow/search``,
-``kozelbot/families/cover/search``) plays the same way, and the same line gives its random playout —
-whole deals, shuffled and played to the end with uniformly random legal cards through its
-make — as ``search_random_deals_per_second``, and its ratio to the protocol's figure of the
-same run (``search_speedup``).
+Each family's search representation (``Players.search_playout``:
+``kozelbot/families/follow/search``, ``kozelbot/families/cover/search``) plays the same way,
+and the same line gives its random playout — whole deals, shuffled and played to the end
+with uniformly random legal cards through its make — as ``search_random_deals_per_second``,
+and its ratio to the protocol's figure of the same run (``search_speedup``).
 
     python benchmarks/playout.py [--deals N] [--matches M] [--seed S] [--variant V]
 

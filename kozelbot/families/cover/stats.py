@@ -4,18 +4,17 @@ family's own tally (``eggs``: egg games, 60 : 60)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from kozelbot.core.i18n import Translator
 from kozelbot.core.protocol import DealScored
 from kozelbot.families.cover.state import CoverState
-from kozelbot.families.cover.vocabulary import Outcome
+from kozelbot.families.cover.vocabulary import Event, Outcome
 
 TALLY_KEYS = ("eggs",)
 """The family's counts, in the order /stats shows them."""
 
 
-def tallies(event: Any, state: CoverState) -> tuple[tuple[int, str], ...]:
+def tallies(event: Event, state: CoverState) -> tuple[tuple[int, str], ...]:
     """(seat, name) pairs an event counts: an egg game for every seat."""
     if isinstance(event, DealScored) and event.outcome == Outcome.EGGS:
         return tuple((seat, "eggs") for seat in range(state.players))

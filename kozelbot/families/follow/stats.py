@@ -5,18 +5,17 @@ the family's own tallies (``catches``: deals the side won by a catch; ``eggs``: 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from kozelbot.core.i18n import Translator
 from kozelbot.core.protocol import DealScored
 from kozelbot.families.follow.state import MatchState
-from kozelbot.families.follow.vocabulary import Exchanged, Outcome
+from kozelbot.families.follow.vocabulary import Event, Exchanged, Outcome
 
 TALLY_KEYS = ("catches", "eggs", "lyusyas", "handoffs")
 """The family's counts, in the order /stats shows them."""
 
 
-def tallies(event: Any, state: MatchState) -> tuple[tuple[int, str], ...]:
+def tallies(event: Event, state: MatchState) -> tuple[tuple[int, str], ...]:
     """(seat, name) pairs an event counts: a completed hand-off for the seat that handed its
     trumps over; an egg deal for every seat; a deal won by a catch or a Lyusya for the
     winning side's seats."""

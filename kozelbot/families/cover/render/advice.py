@@ -9,10 +9,19 @@ from typing import Any
 
 from kozelbot.core.i18n import Translator
 from kozelbot.core.texts import cards_label
-from kozelbot.families.cover.vocabulary import Beat, Claim, Discard, Lead, Level, Otboy, Pass
+from kozelbot.families.cover.vocabulary import (
+    Action,
+    Beat,
+    Claim,
+    Discard,
+    Lead,
+    Level,
+    Otboy,
+    Pass,
+)
 
 
-def move_label(action: Any, t: Translator) -> str:
+def move_label(action: Action, t: Translator) -> str:
     """The move advised or made, in a few words."""
     if isinstance(action, Lead):
         return t("lead {cards}", cards=cards_label(action.cards, t))

@@ -3,14 +3,13 @@ asks for), or what the move did."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from kozelbot.core.i18n import Translator
 from kozelbot.core.protocol import GameError
 from kozelbot.core.table import Table
 from kozelbot.core.texts import cards_label, seat_name
 from kozelbot.families.cover.render.lines import and_list
 from kozelbot.families.cover.vocabulary import (
+    Action,
     Beat,
     Claim,
     Discard,
@@ -65,7 +64,7 @@ def _refusal(reason: str, count: int, t: Translator) -> str:
     return texts.get(reason, t("That move is not allowed."))
 
 
-def done_text(action: Any, t: Translator) -> str:
+def done_text(action: Action, t: Translator) -> str:
     """The short answer to a move that was made."""
     if isinstance(action, Lead):
         return t("You led {cards}.", cards=cards_label(action.cards, t))

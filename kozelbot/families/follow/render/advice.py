@@ -11,6 +11,7 @@ from kozelbot.core.texts import card_label, cards_label
 from kozelbot.families.follow.presets import PRESETS
 from kozelbot.families.follow.render.common import opening_name
 from kozelbot.families.follow.vocabulary import (
+    Action,
     AnswerOffer,
     AskRedeal,
     CallOpening,
@@ -22,7 +23,7 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 
-def move_label(action: Any, t: Translator) -> str:
+def move_label(action: Action, t: Translator) -> str:
     """The move advised or made: its card, the answer to a redeal offer, a hand-off or a
     sixes call (the buttons' words)."""
     if isinstance(action, PlayCard):

@@ -5,14 +5,13 @@ A refusal is a short alert that never names who a hidden step waits for.
 
 from __future__ import annotations
 
-from typing import Any
-
 from kozelbot.core.i18n import Translator
 from kozelbot.core.protocol import GameError
 from kozelbot.core.table import Table
 from kozelbot.core.texts import card_label, cards_label, seat_name
 from kozelbot.families.follow.render.common import opening_name
 from kozelbot.families.follow.vocabulary import (
+    Action,
     AnswerOffer,
     AskRedeal,
     CallOpening,
@@ -33,7 +32,7 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 
-def done_text(action: Any, t: Translator) -> str:
+def done_text(action: Action, t: Translator) -> str:
     """The answer to an accepted press."""
     if isinstance(action, PlayCard):
         return t("You played {card}.", card=card_label(action.card, t))
