@@ -195,10 +195,12 @@ log): what its actions, events and views are is the family's business."""
 
 S = TypeVar("S", bound=AnyState)
 """A family's state class."""
+V = TypeVar("V")
+"""A family's views, where they are neither only given nor only taken (``Family``)."""
 S_contra = TypeVar("S_contra", bound=AnyState, contravariant=True)
 E_contra = TypeVar("E_contra", contravariant=True)
 V_contra = TypeVar("V_contra", contravariant=True)
-V = TypeVar("V")
+"""(The ``_contra`` ones: the same, where a protocol only takes them.)"""
 
 
 class Rules(Protocol[S, A, E_contra]):
