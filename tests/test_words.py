@@ -10,15 +10,13 @@ import pytest
 from kozelbot.core.cards import DECK_36, parse_cards
 from kozelbot.core.i18n import LANGUAGES, translator
 from kozelbot.core.table import TableStatus
-from kozelbot.families.cover import FAMILY as COVER
 from kozelbot.families.cover.board import Round
 from kozelbot.families.cover.render.hand import hand_text as cover_hand
 from kozelbot.families.cover.render.table import table_text as cover_table_text
 from kozelbot.families.cover.state import CoverState
 from kozelbot.families.cover.vocabulary import Lead, Phase
-from kozelbot.families.follow import FAMILY as FOLLOW
 from kozelbot.families.follow.render import hand_text as follow_hand
-from kozelbot.families.registry import TABLE_PRESETS, preset
+from kozelbot.families.registry import TABLE_PRESETS, preset, reader_of
 from kozelbot.views.general import lobby_keyboard, option_labels, options_line, rules_text
 from tests.cover_positions import position
 from tests.scripted import ROWS_92_28, new_match, play_deal, playing_table
@@ -117,7 +115,7 @@ def test_a_finished_follow_hand_says_one_thing(
     state = new_match()
     play_deal(state, ROWS_92_28)  # 4 eyes a deal: three deals make the match
     table = playing_table(state)
-    assert follow_hand(table, state, 0, t) == deal == FOLLOW.deal_over_text(0, t)
+    assert follow_hand(table, state, 0, t) == deal == reader_of("hvalenyi").deal_over_text(0, t)
     stopping = table.model_copy(update={"status": TableStatus.STOPPED})
     assert follow_hand(stopping, state, 0, t) == stopped
     for _ in range(2):
@@ -132,7 +130,11 @@ def test_a_finished_cover_hand_says_one_thing() -> None:
     table = _cover_table(state)
     _finish(state, [81, 39])
     assert state.phase is Phase.DEALING
-    assert cover_hand(table, state, 1, RU) == "Игра 1 закончена." == COVER.deal_over_text(0, RU)
+    assert (
+        cover_hand(table, state, 1, RU)
+        == "Игра 1 закончена."
+        == reader_of("cover").deal_over_text(0, RU)
+    )
     state.phase = Phase.OVER  # as after the match's last game
     assert cover_hand(table, state, 1, RU) == "Игра 1, последняя в партии, закончена."
     assert cover_hand(table, state, 1, translator("uk")) == "Гру 1, останню в партії, завершено."
