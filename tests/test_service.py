@@ -79,7 +79,7 @@ async def test_memory_stays_bounded_over_many_games(service: GameService) -> Non
     gc.collect()
     assert len(service.tables.live) == 0
     assert len(service.tables.ended) == ENDED_CACHE
-    assert len(service._locks) == 0
+    assert len(service.committing._locks) == 0
 
 
 async def test_a_lobby_nobody_starts_closes_itself_after_its_time(tmp_path: Path) -> None:
