@@ -54,7 +54,8 @@ lobby never blocks a chat whose creator and admins are away."""
 
 
 class GameService:
-    """Serialised operations on tables; one ``asyncio.Lock`` per game (``Tables``)."""
+    """Serialised operations on tables: it holds its ``Tables`` (one ``asyncio.Lock`` per
+    game, a private copy loaded, the commit) and its ``TableCache`` (what renders read)."""
 
     def __init__(
         self,
