@@ -28,7 +28,7 @@ from kozelbot.core.table import Player, Table, TableStatus
 from kozelbot.core.texts import seat_name
 from kozelbot.families.registry import new_state
 from kozelbot.tables import turns
-from kozelbot.tables.change import Change, computer
+from kozelbot.tables.change import computer
 from kozelbot.tables.service import GameService
 from kozelbot.tools.simulate import options_of
 from kozelbot.views.page import page
@@ -189,8 +189,7 @@ def test_a_hidden_step_looks_the_same_asked_of_a_computer_or_a_person(variant: s
     for who, machine in (("person", None), ("computer", asked)):
         state = type(dealt).load(dealt.dump())
         table = table_of(variant, state, machine)
-        change = Change(table, state, started=True)
-        turns.play_on(change, now, think_later=True)  # as the bot plays: computers think later
+        turns.play_on(table, state, now, think_later=True, fresh=True)  # computers think later
         assert state.hidden_turn and state.to_act() == (asked,)  # still asked, not answered
         t = translator("ru")
         shown[who] = [
@@ -264,7 +263,7 @@ def test_a_person_asked_beside_a_computer_sees_their_own_full_time(variant: str)
     for who, seat in (("people", None), ("with a computer", machine)):
         state = type(dealt).load(dealt.dump())
         table = table_of(variant, state, seat)
-        turns.play_on(Change(table, state, started=True), now, think_later=True)
+        turns.play_on(table, state, now, think_later=True, fresh=True)
         assert state.to_act() == (machine, person)
         payload = page(table, state, person, now, translator("ru"))
         shown[who] = [payload["seconds_left"], payload["view"], payload["legal"]]

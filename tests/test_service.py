@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import random
 from collections.abc import AsyncIterator
@@ -79,7 +80,7 @@ async def test_memory_stays_bounded_over_many_games(service: GameService) -> Non
     gc.collect()
     assert len(service.tables.live) == 0
     assert len(service.tables.ended) == ENDED_CACHE
-    assert len(service._locks) == 0
+    assert len(service.committing._locks) == 0
 
 
 async def test_a_lobby_nobody_starts_closes_itself_after_its_time(tmp_path: Path) -> None:
@@ -163,3 +164,18 @@ async def test_kryuk_time_out_plays_a_random_legal_card(service: GameService) ->
     assert change is not None and change.moves[0].source.value == "timeout"
     assert change.moves[0].action.startswith("play:")  # a card, not a secret step's decision
     assert change.table.timeouts[0] == 1
+
+
+async def test_a_change_cannot_be_written_into_once_built(service: GameService) -> None:
+    """Issue #31 item 4: the operation builds its ``Change`` once; no field can be set or
+    grown afterwards (presenters, storage and the tournament read the same record)."""
+    table = await service.new_game(-3, 1, ["seating=ordered"])
+    await service.join(table.game_id, Player(user_id=1, name="Аня"))
+    change = await service.start(table.game_id, 1)
+    assert change.started and change.events  # the first deal was dealt
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        change.acted = "play:AS"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        change.moves = ()  # type: ignore[misc]
+    many = ("events", "moves", "deals", "outbox", "away", "back", "abandoned", "taken_over")
+    assert all(isinstance(getattr(change, name), tuple) for name in many)

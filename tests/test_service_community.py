@@ -140,7 +140,7 @@ async def test_two_time_outs_in_a_row_hand_the_seat_over_and_a_move_resets_the_c
         await service.act(game_id, 1, state(service, table).deal_shown or 0, object())
     assert refused.value.code == "away"
     change = await service.come_back(game_id, 1)
-    assert change.back == [0] and not change.table.seats[0].away  # type: ignore[union-attr]
+    assert change.back == (0,) and not change.table.seats[0].away  # type: ignore[union-attr]
     assert change.table.missed[0] == 0
     with pytest.raises(TableError) as refused:
         await service.come_back(game_id, 1)

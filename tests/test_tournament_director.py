@@ -15,7 +15,7 @@ from kozelbot.core.table import Player, Table, TableStatus
 from kozelbot.core.tournament.model import Format, Status, Tournament
 from kozelbot.families.registry import new_state
 from kozelbot.tables import tournament_table as tables
-from kozelbot.tables.change import Change, TableError
+from kozelbot.tables.change import TableError
 from kozelbot.tables.director import Director, TournamentError, parse_words
 from kozelbot.tables.service import GameService
 from storage import Storage
@@ -264,11 +264,11 @@ def test_a_level_match_stops_without_a_result_and_a_leader_wins() -> None:
         status=TableStatus.PLAYING,
     )
     state = new_state("hvalenyi", {})
-    level = Change(table.model_copy(deep=True), state)
-    tables.decide(level)
-    assert level.table.status is TableStatus.STOPPED and level.result is None
+    level = table.model_copy(deep=True)
+    assert tables.decide(level, state).result is None
+    assert level.status is TableStatus.STOPPED
     state.score = [3, 1]  # type: ignore[attr-defined]
-    ahead = Change(table.model_copy(deep=True), state)
-    tables.decide(ahead)
-    assert ahead.table.status is TableStatus.FINISHED
-    assert ahead.result is not None and ahead.result.winner_side == 0
+    ahead = table.model_copy(deep=True)
+    result = tables.decide(ahead, state).result
+    assert ahead.status is TableStatus.FINISHED
+    assert result is not None and result.winner_side == 0

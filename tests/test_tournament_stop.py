@@ -19,7 +19,7 @@ from kozelbot.core.tournament.standings import standings
 from kozelbot.families.follow.state import MatchState
 from kozelbot.families.registry import load_state
 from kozelbot.tables import tournament_table as tables
-from kozelbot.tables.change import Change, TableError
+from kozelbot.tables.change import TableError
 from kozelbot.tables.director import Director
 from kozelbot.tables.service import GameService
 from kozelbot.views.tournament import texts
@@ -239,16 +239,16 @@ def test_a_slow_move_in_a_secret_step_is_not_counted() -> None:
             "turn_time": 60.0,
         }
     )
-    secret = Change(table.model_copy(deep=True), state)
-    tables.note_pace(secret, 1, now=995.0)
-    assert secret.table.tally[1].get("slow") is None
+    secret = table.model_copy(deep=True)
+    tables.note_pace(secret, state, 1, now=995.0)
+    assert secret.tally[1].get("slow") is None
     keep_all(state)
     assert not state.hidden_turn
     seat = state.to_act()[0]
-    public = Change(table.model_copy(deep=True), state)
-    tables.note_pace(public, seat, now=995.0)
-    assert public.table.tally[seat].get("slow") == 1
+    public = table.model_copy(deep=True)
+    tables.note_pace(public, state, seat, now=995.0)
+    assert public.tally[seat].get("slow") == 1
     # not at a tournament's table: nothing is counted
-    ordinary = Change(table.model_copy(deep=True, update={"tournament": None}), state)
-    tables.note_pace(ordinary, seat, now=995.0)
-    assert ordinary.table.tally[seat].get("slow") is None
+    ordinary = table.model_copy(deep=True, update={"tournament": None})
+    tables.note_pace(ordinary, state, seat, now=995.0)
+    assert ordinary.tally[seat].get("slow") is None

@@ -1,15 +1,16 @@
 """What one table operation did (``Change``), and why one was refused (``TableError``).
 
 The service returns a ``Change`` for every accepted operation; the presentation layer turns
-it into messages, and storage commits its records in one transaction.
+it into messages, and storage commits its records in one transaction. A ``Change`` is
+frozen: the operation builds it once, from what its steps returned (``turns.Played``,
+``ledger.Logged``, ``seating.Seated``), and nobody writes into it afterwards.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
-from kozelbot.core.protocol import AnyState
+from kozelbot.core.protocol import Action, AnyState, Event
 from kozelbot.core.records import DealRecord, MatchResult, MoveRecord, OutboxItem
 from kozelbot.core.table import Player, Table
 
@@ -30,33 +31,36 @@ class TableError(Exception):
         self.table = table
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Change:
-    """What one accepted operation did: the new table and what happened, for presenters."""
+    """What one accepted operation did: the new table and what happened, for presenters.
+
+    Its table and state are the operation's own copies, committed with it; once it is
+    committed they are the cache's, read by renders and never changed."""
 
     table: Table
     state: AnyState | None = None
-    events: list[Any] = field(default_factory=list)
-    moves: list[MoveRecord] = field(default_factory=list)
-    deals: list[DealRecord] = field(default_factory=list)
+    events: tuple[Event, ...] = ()
+    moves: tuple[MoveRecord, ...] = ()
+    deals: tuple[DealRecord, ...] = ()
     result: MatchResult | None = None
-    outbox: list[OutboxItem] = field(default_factory=list)
+    outbox: tuple[OutboxItem, ...] = ()
     """Group posts owed for this change (results), committed with it."""
     started: bool = False
-    acted: Any = None
+    acted: Action | None = None
     """The move a person's press made (the one played instead, if the rules replaced it)."""
-    away: list[int] = field(default_factory=list)
+    away: tuple[int, ...] = ()
     """Seats whose owners just missed their second move in a row: a computer plays them."""
-    back: list[int] = field(default_factory=list)
-    """Seats whose owners came back from being away."""
+    back: tuple[int, ...] = ()
+    """Seats whose owners came back from being away (or that people waiting took over)."""
     vote: tuple[int, int] | None = None
     """A stop vote's count: (votes so far, votes needed)."""
-    abandoned: list[tuple[int, int]] = field(default_factory=list)
+    abandoned: tuple[tuple[int, int], ...] = ()
     """(person, seat) of whoever left the running match, or lost their seat while away to
     a take-over (they get a warning, RULES.md §3)."""
     waiting: bool = False
     """A newcomer was put on the list for the next deal's free seat (``Table.waiting``)."""
-    taken_over: list[int] = field(default_factory=list)
+    taken_over: tuple[int, ...] = ()
     """Seats people who were waiting took over as this change dealt a new deal."""
 
 

@@ -1,58 +1,95 @@
 """The ledger: what a game's events owe the records — the move log, deal and match records,
-each seat's tallies for /stats, and the group posts of results — written into a ``Change``
-so that storage commits them with the table, in one transaction."""
+each seat's tallies for /stats, and the group posts of results — returned as ``Logged`` for
+the service to put in its ``Change``, so that storage commits them with the table, in one
+transaction. The tallies and the move number are the table's own (the operation's copy)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from kozelbot.core.fairplay import match_seal
-from kozelbot.core.protocol import AnyState, DealScored, MatchOver
-from kozelbot.core.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, MoveSource
+from kozelbot.core.protocol import Action, AnyState, DealScored, Event, MatchOver
+from kozelbot.core.records import (
+    DealRecord,
+    MatchPlayer,
+    MatchResult,
+    MoveRecord,
+    MoveSource,
+    OutboxItem,
+)
 from kozelbot.core.table import Table
 from kozelbot.families.registry import rules_of
-from kozelbot.tables.change import Change
 from kozelbot.tables.posts import posts_for
 
 
+@dataclass(frozen=True, slots=True)
+class Logged:
+    """What some events owed the records: the events themselves, the moves logged, the deals
+    scored, the match's result, the group posts. ``a + b``: ``a``'s, then ``b``'s."""
+
+    events: tuple[Event, ...] = ()
+    moves: tuple[MoveRecord, ...] = ()
+    deals: tuple[DealRecord, ...] = ()
+    result: MatchResult | None = None
+    outbox: tuple[OutboxItem, ...] = ()
+
+    def __add__(self, later: Logged) -> Logged:
+        return Logged(
+            self.events + later.events,
+            self.moves + later.moves,
+            self.deals + later.deals,
+            self.result if later.result is None else later.result,
+            self.outbox + later.outbox,
+        )
+
+
+NOTHING = Logged()
+"""Nothing logged."""
+
+
 def record_move(
-    change: Change, seat: int, action: Any, events: list[Any], source: MoveSource, deal_no: int
-) -> None:
+    table: Table,
+    state: AnyState,
+    seat: int,
+    action: Action,
+    events: Sequence[Event],
+    source: MoveSource,
+    deal_no: int,
+) -> Logged:
     """Log an applied move and what its events owe."""
-    table = change.table
     table.move_seq += 1
     player = table.seats[seat]
-    change.moves.append(
-        MoveRecord(
-            game_id=table.game_id,
-            seq=table.move_seq,
-            deal_no=deal_no,
-            seat=seat,
-            action=str(action),
-            source=source,
-            user_id=None if player is None else player.user_id,
-        )
+    move = MoveRecord(
+        game_id=table.game_id,
+        seq=table.move_seq,
+        deal_no=deal_no,
+        seat=seat,
+        action=str(action),
+        source=source,
+        user_id=None if player is None else player.user_id,
     )
-    owe(change, events)
+    return Logged(moves=(move,)) + owe(table, state, events)
 
 
-def owe(change: Change, events: list[Any]) -> None:
+def owe(table: Table, state: AnyState, events: Sequence[Event]) -> Logged:
     """What events owe, whether a move or a chance step made them (a royal kozel is dealt,
-    not played): tallies, deal records, the match result, group posts."""
-    state, table = change.state, change.table
-    assert state is not None
-    change.events.extend(events)
+    not played): tallies (counted on the table), deal records, the match result, group posts."""
     family = rules_of(table.variant)
+    deals: list[DealRecord] = []
+    result = None
+    outbox: list[OutboxItem] = []
     for event in events:
         for seat, key in family.tallies(event, state):
             count(table, seat, key)
         if isinstance(event, DealScored):
             _count_deal(table, state, event)
-            change.deals.append(deal_record(table, state, event))
+            deals.append(deal_record(table, state, event))
         elif isinstance(event, MatchOver):
-            change.result = match_result(table, state, event)
+            result = match_result(table, state, event)
         if isinstance(event, DealScored | MatchOver):
-            change.outbox.extend(posts_for(table, event))
+            outbox.extend(posts_for(table, event))
+    return Logged(tuple(events), (), tuple(deals), result, tuple(outbox))
 
 
 def count(table: Table, seat: int, key: str, by: int = 1) -> None:

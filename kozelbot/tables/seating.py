@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from kozelbot.core.fairplay import players_seed, seating_seed
@@ -134,11 +135,29 @@ def wait_for_seat(table: Table, player: Player) -> Change:
     return Change(table, waiting=True)
 
 
-def seat_waiting(change: Change) -> None:
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """Who sat down between deals (``seat_waiting``): the seats people who were waiting took
+    over (``back`` with them: a person holds each again) and ``(person, seat)`` of whoever
+    lost their seat while away. ``a + b``: ``a``'s, then ``b``'s."""
+
+    taken_over: tuple[int, ...] = ()
+    abandoned: tuple[tuple[int, int], ...] = ()
+
+    def __add__(self, later: Seated) -> Seated:
+        return Seated(self.taken_over + later.taken_over, self.abandoned + later.abandoned)
+
+
+NOBODY = Seated()
+"""Nobody sat down."""
+
+
+def seat_waiting(table: Table) -> Seated:
     """Between deals: the people waiting take the seats computers hold, in the order they
     asked; whoever finds none free any more (someone away came back) waits on."""
-    table = change.table
     still: list[Player] = []
+    taken_over: list[int] = []
+    abandoned: list[tuple[int, int]] = []
     for player in table.waiting:
         free = free_seats(table)
         if not free:
@@ -148,11 +167,21 @@ def seat_waiting(change: Change) -> None:
         gone = table.seats[seat]
         table.seats[seat] = player
         table.missed[seat] = 0
-        change.taken_over.append(seat)
-        change.back.append(seat)
+        taken_over.append(seat)
         if gone is not None and gone.user_id is not None:
-            change.abandoned.append((gone.user_id, seat))
+            abandoned.append((gone.user_id, seat))
     table.waiting = still
+    return Seated(tuple(taken_over), tuple(abandoned))
+
+
+def come_back(table: Table, seat: int) -> None:
+    """Someone away takes their seat back from the computer (``not_away`` if not away)."""
+    player = table.seats[seat]
+    assert player is not None
+    if not player.away:
+        raise TableError("not_away", table)
+    table.seats[seat] = player.model_copy(update={"away": False})
+    table.missed[seat] = 0
 
 
 def cycle_option(table: Table, key: str) -> None:

@@ -3,22 +3,26 @@
 Handlers (Telegram) and timers call it; it loads the table from the repository, lets the
 engine decide, runs the computer seats and the chance steps, and commits the result — the
 moves appended to the log in the same transaction — before anyone is answered. It returns a
-``Change`` that the presentation layer turns into messages. It knows no Telegram and no SQL:
-the repository is a protocol that ``storage.Storage`` implements.
+``Change`` that the presentation layer turns into messages, built once from what the
+operation's steps returned. It knows no Telegram and no SQL: the repository is a protocol
+that ``storage.Storage`` implements. It holds its lock-load-commit (``committing.Tables``)
+and its memory of committed tables (``table_cache.TableCache``), read by renders.
 """
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import random
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from kozelbot.computer.thinking import Thinker
 from kozelbot.core.fairplay import seed_word
-from kozelbot.core.protocol import GameError
+from kozelbot.core.protocol import AnyState, GameError
 from kozelbot.core.records import MoveSource
 from kozelbot.core.table import Player, Table, TableAlreadyOpen, TableStatus, TournamentTable
 from kozelbot.families.registry import DEFAULT_PRESET, new_state, rules_of
@@ -26,8 +30,10 @@ from kozelbot.tables import seating, turns
 from kozelbot.tables import tournament_table as tables
 from kozelbot.tables.change import Change, TableError, computer
 from kozelbot.tables.committing import Tables
+from kozelbot.tables.ledger import Logged
 from kozelbot.tables.repository import Repository
-from kozelbot.tables.table_cache import ENDED_CACHE
+from kozelbot.tables.table_cache import ENDED_CACHE, TableCache
+from kozelbot.tables.turns import Played
 
 __all__ = [
     "ENDED_CACHE",
@@ -47,8 +53,9 @@ LOBBY_TTL = 3600.0
 lobby never blocks a chat whose creator and admins are away."""
 
 
-class GameService(Tables):
-    """Serialised operations on tables; one ``asyncio.Lock`` per game (``Tables``)."""
+class GameService:
+    """Serialised operations on tables: it holds its ``Tables`` (one ``asyncio.Lock`` per
+    game, a private copy loaded, the commit) and its ``TableCache`` (what renders read)."""
 
     def __init__(
         self,
@@ -68,12 +75,48 @@ class GameService(Tables):
         (``time_out``); without one they think in line (tests, tools). A computer that is to
         think in a hidden step waits about ``hidden_wait`` seconds first, as a person would
         (``turns.pace_hidden``; 0: at once)."""
-        super().__init__(repo, clock)
+        self.repo = repo
+        self.clock = clock
+        self.committing = Tables(repo)
+        self.tables = TableCache()
+        """Committed tables and their parsed states, for renders."""
         self.rng = rng
         self.entropy = entropy
         self.lobby_ttl = lobby_ttl
         self.thinker = thinker
         self.hidden_wait = hidden_wait
+
+    # -- reading -------------------------------------------------------------------------
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        """The lock every change of ``game_id`` holds."""
+        return self.committing.lock(game_id)
+
+    def snapshot(self, game_id: int) -> Table | None:
+        """The latest committed table of a game this process has seen (recently)."""
+        return self.tables.snapshot(game_id)
+
+    def state_of(self, table: Table) -> AnyState | None:
+        """The engine state inside a committed table, for reading only (renders)."""
+        return self.tables.state_of(table)
+
+    async def live_game(self, chat_id: int, thread_id: int | None = None) -> Table | None:
+        """The lobby or running game of a chat (of one forum topic of it)."""
+        table = await self.repo.live_game(chat_id, thread_id)
+        if table is not None:
+            self.tables.remember(table)
+        return table
+
+    async def live_games_of(self, chat_id: int) -> list[Table]:
+        """Every live game of a chat, whatever its topic (one indexed query)."""
+        return await self.repo.live_games_in(chat_id)
+
+    async def game(self, game_id: int) -> Table | None:
+        """A game by id, any status."""
+        table = await self.repo.game(game_id)
+        if table is not None:
+            self.tables.remember(table)
+        return table
 
     # -- lobby ---------------------------------------------------------------------------
 
@@ -180,15 +223,9 @@ class GameService(Tables):
             return await self._commit(self._come_back(table, seat))
 
     def _come_back(self, table: Table, seat: int) -> Change:
-        player = table.seats[seat]
-        assert player is not None
-        if not player.away:
-            raise TableError("not_away", table)
-        table.seats[seat] = player.model_copy(update={"away": False})
-        table.missed[seat] = 0
-        change = Change(table, self._state(table), back=[seat])
-        self._play_on(change)
-        return change
+        seating.come_back(table, seat)
+        state = self._state(table)
+        return self._play_on(table, state, fresh=True).change(table, state, back=(seat,))
 
     async def vote_stop(self, game_id: int, user_id: int) -> Change:
         """A seated person votes to stop the running match; a majority of the people seated
@@ -204,15 +241,14 @@ class GameService(Tables):
                 raise TableError("not_seated", table)
             votes, needed = seating.vote(table, user_id, self.clock())
             if votes >= needed and table.tournament is not None:
-                change = Change(table, self._state(table))
-                tables.decide(change, "vote")
+                state = self._state(table)
+                change = Played(tables.decide(table, state, "vote")).change(table, state)
             elif votes >= needed:
                 table.closed_reason = "vote"
                 change = self._stopped(table)
             else:
                 change = Change(table)
-            change.vote = (votes, needed)
-            return await self._commit(change)
+            return await self._commit(replace(change, vote=(votes, needed)))
 
     async def play_private(
         self,
@@ -261,10 +297,10 @@ class GameService(Tables):
             if not table.humans:
                 change = self._stopped(table)
             else:
-                change = Change(table, self._state(table))
-                self._play_on(change)
-            change.abandoned.append((user_id, seat))
-            return await self._commit(change)
+                state = self._state(table)
+                change = self._play_on(table, state).change(table, state)
+            left = (*change.abandoned, (user_id, seat))
+            return await self._commit(replace(change, abandoned=left))
 
     async def cycle_option(self, game_id: int, user_id: int, key: str) -> Change:
         """The creator moves a table option (or, with ``key="variant"``, the variant) to its
@@ -303,9 +339,8 @@ class GameService(Tables):
     def _start(self, table: Table) -> Change:
         seating.draw_seats(table)
         table.status = TableStatus.PLAYING
-        change = Change(table, new_state(table.variant, table.options), started=True)
-        self._play_on(change)
-        return change
+        state = new_state(table.variant, table.options)
+        return self._play_on(table, state, fresh=True).change(table, state, started=True)
 
     # -- play ----------------------------------------------------------------------------
 
@@ -321,24 +356,22 @@ class GameService(Tables):
             seat = table.seat_of(user_id)
             if seat is None:
                 raise TableError("not_seated", table)
-            change = Change(table, self._state(table))
-            assert change.state is not None
-            if not change.state.accepts(deal_no):
+            state = self._state(table)
+            if not state.accepts(deal_no):
                 raise TableError("stale", table)
             if table.seats[seat] is not None and table.seats[seat].away:  # type: ignore[union-attr]
                 raise TableError("away", table)
-            tables.note_pace(change, seat, self.clock())  # slow play at a tournament table
+            tables.note_pace(table, state, seat, self.clock())  # slow play at a tournament table
             try:
-                turns.apply_move(change, seat, action, MoveSource.HUMAN)
+                moved = turns.apply_move(table, state, seat, action, MoveSource.HUMAN)
             except GameError:
-                action = rules_of(table.variant).after_refusal(change.state, seat, action)
+                action = rules_of(table.variant).after_refusal(state, seat, action)
                 if action is None:
                     raise
-                turns.apply_move(change, seat, action, MoveSource.HUMAN)
-            change.acted = action
+                moved = turns.apply_move(table, state, seat, action, MoveSource.HUMAN)
             table.missed[seat] = 0
-            self._play_on(change)
-            return await self._commit(change)
+            played = Played(moved) + self._play_on(table, state, fresh=True)
+            return await self._commit(played.change(table, state, acted=action))
 
     async def time_out(self, game_id: int) -> Change | None:
         """A deadline passed: what is overdue is done (``turns.overdue``), or a lobby nobody
@@ -364,23 +397,25 @@ class GameService(Tables):
             if table.status is TableStatus.LOBBY:
                 table.closed_reason = "expired"
                 return await self._commit(self._stopped(table))
-            change = Change(table, self._state(table))
-            asked = None if self.thinker is None else turns.question(change)
+            state = self._state(table)
+            asked = None if self.thinker is None else turns.question(table, state)
             if asked is None:
-                turns.overdue(change, self.clock(), think_later=self.thinker is not None)
-                return await self._commit(change)
+                later = self.thinker is not None
+                played = turns.overdue(table, state, self.clock(), think_later=later)
+                return await self._commit(played.change(table, state))
         assert self.thinker is not None
+        played = Played()
         while True:
             action = await turns.think(asked, self.thinker)
             async with self.lock(game_id):
                 committed = self.snapshot(game_id) or await self.repo.game(game_id)
                 if committed is None or committed.version != asked.version:
                     return None  # changed while the computer thought: the thought is stale
-                turns.answer(change, asked, action)
-                self._play_on(change)
-                following = turns.question(change)
+                played += Played(turns.answer(table, state, asked, action))
+                played += self._play_on(table, state, fresh=True)
+                following = turns.question(table, state)
                 if following is None:
-                    return await self._commit(change)
+                    return await self._commit(played.change(table, state))
             asked = following
 
     async def resume(self, game_id: int) -> Change | None:
@@ -393,8 +428,8 @@ class GameService(Tables):
                 self.tables.remember(table)
                 return Change(table)
             deadline = table.deadline
-            change = Change(table, self._state(table))
-            self._play_on(change)
+            state = self._state(table)
+            change = self._play_on(table, state).change(table, state)
             if not change.moves and not change.events and table.deadline == deadline:
                 self.tables.remember(table)
                 return change
@@ -415,14 +450,14 @@ class GameService(Tables):
             self.tables.remember(moved)
         return moved if moved is not None and moved.status.live else None
 
-    async def change(self, game_id: int, make: Callable[[Change], None]) -> Change:
-        """Apply a pure change (``make`` edits the running match's ``Change``) under the
-        game's lock and commit it: the tournament's clock decides a match this way."""
+    async def change(self, game_id: int, make: Callable[[Table, AnyState], Logged]) -> Change:
+        """Apply a pure change (``make`` changes the running match's table and state and
+        returns what it logged) under the game's lock and commit it: the tournament's clock
+        decides a match this way (``tournament_table.decide``)."""
         async with self.lock(game_id):
             table = await self._load(game_id, TableStatus.PLAYING)
-            change = Change(table, self._state(table))
-            make(change)
-            return await self._commit(change)
+            state = self._state(table)
+            return await self._commit(Played(make(table, state)).change(table, state))
 
     async def stop(self, game_id: int) -> Change:
         """End a game without a result (the caller checked the right to do so)."""
@@ -432,15 +467,24 @@ class GameService(Tables):
 
     # -- internals -----------------------------------------------------------------------
 
-    def _play_on(self, change: Change) -> None:
-        turns.play_on(change, self.clock(), think_later=self.thinker is not None)
+    async def _load(self, game_id: int, status: TableStatus | None = None) -> Table:
+        return await self.committing.load(game_id, self.snapshot(game_id), status)
+
+    _state = staticmethod(Tables.state)
+
+    def _play_on(self, table: Table, state: AnyState, *, fresh: bool = False) -> Played:
+        later = self.thinker is not None
+        return turns.play_on(table, state, self.clock(), think_later=later, fresh=fresh)
 
     async def _commit(self, change: Change) -> Change:
         """Commit, a computer to think in a hidden step first made to wait like a person
         (here, so every path that lets play go on — a move, a time-out, a restart — is
-        covered)."""
-        turns.pace_hidden(change, self.clock(), self.hidden_wait)
-        return await super()._commit(change)
+        covered); then remember the committed table and its state (renders need not parse
+        it again)."""
+        turns.pace_hidden(change.table, change.state, self.clock(), self.hidden_wait)
+        await self.committing.commit(change)
+        self.tables.remember(change.table, change.state)
+        return change
 
     def _lobby_changed(self, table: Table) -> Change:
         """Activity in a lobby keeps it open for another ``lobby_ttl`` seconds (a

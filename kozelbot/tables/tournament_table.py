@@ -34,7 +34,8 @@ from kozelbot.core.seats import Seats
 from kozelbot.core.table import Table, TableStatus
 from kozelbot.core.tournament.model import TableResult
 from kozelbot.tables import ledger
-from kozelbot.tables.change import Change, TableError
+from kozelbot.tables.change import TableError
+from kozelbot.tables.ledger import NOTHING, Logged
 
 TABLE = Seats(4, pairs=True)
 """A tournament's table: two pairs, 0+2 against 1+3."""
@@ -81,24 +82,24 @@ def all_came(table: Table) -> bool:
     )
 
 
-def decide(change: Change, reason: str = "round_time") -> None:
+def decide(table: Table, state: AnyState, reason: str = "round_time") -> Logged:
     """The round's time ran out (``reason`` ``round_time``), or everyone at the table agreed
     to stop (``vote``): the match ends on its score now (``GameState.leader``).
 
     **Decision** (the issue asks for "decided by the current score"): the side ahead on the
     match score wins, a finished match with its result, rated as any other; a level score
     is a draw for the tournament and the match stops without a result (nobody's rating
-    moves). The deal in play is not scored: its cards were not all played."""
-    table, state = change.table, change.state
-    assert state is not None
+    moves). The deal in play is not scored: its cards were not all played; what the result
+    owes the records is returned."""
     side = state.leader()
     table.deadline = None
     table.closed_reason = reason
     if side is None:
         table.status = TableStatus.STOPPED
-        return
-    ledger.owe(change, [MatchOver(side, score_of(state))])
+        return NOTHING
+    logged = ledger.owe(table, state, [MatchOver(side, score_of(state))])
     table.status = TableStatus.FINISHED
+    return logged
 
 
 def consent_needed(table: Table) -> int:
@@ -130,12 +131,11 @@ def stops_by_vote(table: Table, user_id: int) -> bool:
     return playing and table.tournament is not None and table.seat_of(user_id) is not None
 
 
-def note_pace(change: Change, seat: int, now: float) -> None:
+def note_pace(table: Table, state: AnyState | None, seat: int, now: float) -> None:
     """A person at a tournament table is about to move at ``now``: a slow move
     (``SLOW_SHARE`` of its move time or more) is counted in their seat's ``slow`` tally.
     Not in a secret step, nor when no move time runs (a computer's thinking set the
     deadline)."""
-    table, state = change.table, change.state
     if table.tournament is None or state is None or state.hidden_turn:
         return
     if table.deadline is None or table.turn_time <= 0:

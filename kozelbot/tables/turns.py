@@ -1,6 +1,7 @@
 """Play between presses: a move applied and logged, the computer seats and chance steps run
 until a person must act (the move timer set for them), and the moves made for people whose
-time ran out (RULES.md §3) — changes of a ``Change`` the service then commits."""
+time ran out (RULES.md §3) — each step changes the operation's table and state and returns
+what it did (``Logged``, ``Played``), from which the service builds its ``Change``."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from typing import Any
 from kozelbot.computer import levels
 from kozelbot.computer.levels import DEFAULT_LEVEL, QUICK_LEVEL, SEARCHING
 from kozelbot.computer.thinking import Overloaded, Thinker
-from kozelbot.core.protocol import AnyState, advance
+from kozelbot.core.protocol import Action, AnyState, Event, advance
 from kozelbot.core.records import MoveSource
 from kozelbot.core.table import Table, TableStatus
 from kozelbot.families.registry import players_of, rules_of
 from kozelbot.tables import ledger, seating
 from kozelbot.tables.change import Change
+from kozelbot.tables.ledger import NOTHING, Logged
+from kozelbot.tables.seating import Seated
 
 log = logging.getLogger(__name__)
 
@@ -25,13 +28,59 @@ MISSED_TO_AWAY = 2
 """Time-outs in a row after which a computer plays the seat until its owner is back."""
 
 
-def apply_move(change: Change, seat: int, action: Any, source: MoveSource) -> None:
+@dataclass(frozen=True, slots=True)
+class Played:
+    """What play between presses did: what it logged (``ledger.Logged``), who sat down
+    between deals (``seating.Seated``) and the seats whose owners just missed their second
+    move in a row (a computer plays them). ``a + b``: ``a``'s, then ``b``'s."""
+
+    logged: Logged = NOTHING
+    seated: Seated = seating.NOBODY
+    away: tuple[int, ...] = ()
+
+    def __add__(self, later: Played) -> Played:
+        return Played(
+            self.logged + later.logged, self.seated + later.seated, self.away + later.away
+        )
+
+    def change(
+        self,
+        table: Table,
+        state: AnyState,
+        *,
+        started: bool = False,
+        acted: Action | None = None,
+        back: tuple[int, ...] = (),
+    ) -> Change:
+        """The one ``Change`` of an operation that let play go on, built from what it did
+        (``started``: it started the match; ``acted``: a person's move; ``back``: seats
+        whose owners came back before play went on)."""
+        logged, seated = self.logged, self.seated
+        return Change(
+            table,
+            state,
+            events=logged.events,
+            moves=logged.moves,
+            deals=logged.deals,
+            result=logged.result,
+            outbox=logged.outbox,
+            started=started,
+            acted=acted,
+            away=self.away,
+            back=(*back, *seated.taken_over),
+            abandoned=seated.abandoned,
+            taken_over=seated.taken_over,
+        )
+
+
+def apply_move(
+    table: Table, state: AnyState, seat: int, action: Action, source: MoveSource
+) -> Logged:
     """Apply a move (``apply`` verifies it: a ``GameError`` changes nothing) and log it."""
-    state = change.state
-    assert state is not None
     deal_no = state.deal_shown
     assert deal_no is not None
-    ledger.record_move(change, seat, action, state.apply(seat, action), source, deal_no)
+    events = state.apply(seat, action)
+    return ledger.record_move(table, state, seat, action, events, source, deal_no)
 
 
 def level_of(table: Table, seat: int) -> str:
@@ -96,11 +145,9 @@ class Question:
     seed: str
 
 
-def question(change: Change) -> Question | None:
-    """The question of the searching computer to act in the change's state, or ``None``
+def question(table: Table, state: AnyState) -> Question | None:
+    """The question of the searching computer to act in the operation's state, or ``None``
     if no computer must think now."""
-    table, state = change.table, change.state
-    assert state is not None
     seat = thinking_seat(table, state)
     if seat is None:
         return None
@@ -108,28 +155,27 @@ def question(change: Change) -> Question | None:
     return Question(table.version, seat, state.dump(), seed)
 
 
-def overdue(change: Change, now: float, *, think_later: bool) -> None:
+def overdue(table: Table, state: AnyState, now: float, *, think_later: bool) -> Played:
     """A deadline passed and no computer must think: the computers a hidden step asks
     answer (their wait is over: ``answer_hidden``), else ``time_out`` moves for the people
     whose time ran out; then play goes on."""
-    if not answer_hidden(change):
-        time_out(change)
-    play_on(change, now, think_later=think_later)
+    answered = answer_hidden(table, state)
+    done = Played(answered) if answered.moves else time_out(table, state)
+    fresh = bool(done.logged.moves)
+    return done + play_on(table, state, now, think_later=think_later, fresh=fresh)
 
 
-def answer_hidden(change: Change) -> bool:
+def answer_hidden(table: Table, state: AnyState) -> Logged:
     """The computers of a level that does not search, asked in a hidden step, answer in
     line once they have waited (a kryuk partner's return follows its holder's hand-off in
-    the same breath, as a searching computer's does); whether any did. A person asked
-    beside them keeps their own time (``play_on`` sets it afresh after these moves)."""
-    table, state = change.table, change.state
-    assert state is not None
-    answered = False
+    the same breath, as a searching computer's does); their moves (none: nobody did). A
+    person asked beside them keeps their own time (``play_on`` sets it afresh after these
+    moves)."""
+    answered = NOTHING
     while (seat := asked_computer(table, state, searching=False)) is not None:
         level = level_of(table, seat)
         action = levels.choose(level, state, seat, random.Random(computer_seed(table, level)))
-        apply_move(change, seat, action, MoveSource.COMPUTER)
-        answered = True
+        answered += apply_move(table, state, seat, action, MoveSource.COMPUTER)
     return answered
 
 
@@ -146,36 +192,48 @@ async def think(asked: Question, thinker: Thinker) -> Any | None:
         return None
 
 
-def answer(change: Change, asked: Question, action: Any | None) -> None:
-    """Apply the thought move to ``change`` (the same committed table the question was
-    taken from): the quick level's instead if thinking failed or the rules refuse it."""
-    state = change.state
-    assert state is not None
+def answer(table: Table, state: AnyState, asked: Question, action: Any | None) -> Logged:
+    """Apply the thought move to the operation's table and state (the same committed table
+    the question was taken from): the quick level's instead if thinking failed or the rules
+    refuse it."""
     if action is not None:
         try:
             state.verify(asked.seat, action)
         except Exception:  # a decision the rules refuse: never stall
-            log.exception("game %s: the thought move is refused", change.table.game_id)
+            log.exception("game %s: the thought move is refused", table.game_id)
             action = None
     if action is None:
         action = levels.choose(QUICK_LEVEL, state, asked.seat, random.Random(asked.seed))
-    apply_move(change, asked.seat, action, MoveSource.COMPUTER)
+    return apply_move(table, state, asked.seat, action, MoveSource.COMPUTER)
 
 
-def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
+def play_on(
+    table: Table, state: AnyState, now: float, *, think_later: bool = False, fresh: bool = False
+) -> Played:
     """Deal and let computer seats act until a person must act, the match is over or — with
     ``think_later`` — a searching computer must think (``thinking_seat``: its deadline is
     now, and the service thinks off the event loop when it comes); then set (or clear) the
-    move timer of whoever must act."""
-    state, table = change.state, change.table
-    assert state is not None
+    move timer of whoever must act: afresh when anything moved or someone sat down, here or
+    before (``fresh``: a move, the start, someone back)."""
     family = players_of(table.variant)
+    played = Played()
 
-    def moved(seat: int, action: Any, events: list[Any]) -> None:
+    def moved(seat: int, action: Action, events: list[Event]) -> None:
         # A move never changes the deal shown (a scored deal stays until the next deal).
+        nonlocal played
         deal_no = state.deal_shown
         assert deal_no is not None
-        ledger.record_move(change, seat, action, events, MoveSource.COMPUTER, deal_no)
+        source = MoveSource.COMPUTER
+        logged = ledger.record_move(table, state, seat, action, events, source, deal_no)
+        played += Played(logged)
+
+    def owed(events: list[Event]) -> None:
+        nonlocal played
+        played += Played(ledger.owe(table, state, events))
+
+    def seat_waiting() -> None:
+        nonlocal played
+        played += Played(seated=seating.seat_waiting(table))
 
     def plays_now(seat: int) -> bool:
         if not computer_seat(table, seat):
@@ -196,15 +254,15 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
         plays_now,
         choose,
         on_move=moved,
-        on_events=lambda events: ledger.owe(change, events),
-        before_chance=lambda: seating.seat_waiting(change),
+        on_events=owed,
+        before_chance=seat_waiting,
     )
     asked = None if state.over else asked_computer(table, state)
     thinks = None if state.over else thinking_seat(table, state)
     if think_later and (thinks is not None or asked is not None):
         table.deadline = now  # the computer thinks as soon as the change is committed
         table.turn_time = 0
-        return
+        return played
     if state.over:
         table.status = TableStatus.FINISHED
     move_time = rules_of(table.variant).move_time(state, table.options)
@@ -212,17 +270,18 @@ def play_on(change: Change, now: float, *, think_later: bool = False) -> None:
     if not waiting or move_time <= 0:
         table.deadline = None
     elif (
-        change.moves
-        or change.started
+        fresh
+        or played.logged.moves
         or table.deadline is None
-        or change.back
+        or played.seated.taken_over
         or not table.turn_time
     ):  # (no turn time: the deadline was a thinker's)
         table.deadline = now + move_time
         table.turn_time = move_time
+    return played
 
 
-def time_out(change: Change) -> None:
+def time_out(table: Table, state: AnyState) -> Played:
     """Move (the computer's choice) for every person whose time ran out.
 
     After ``MISSED_TO_AWAY`` time-outs in a row the seat passes to the computer until its
@@ -231,9 +290,8 @@ def time_out(change: Change) -> None:
     was asked. **Decision**: a seat passes only while someone else at the table is present —
     were everyone away, the computers would play the whole match out in an instant; the timer
     then keeps moving for them one turn at a time instead."""
-    state, table = change.state, change.table
-    assert state is not None
     family = players_of(table.variant)
+    logged, away = NOTHING, []
     rng = random.Random(f"{table.seed}:{table.move_seq}")
     secret = state.hidden_turn
     for seat in state.to_act():
@@ -244,14 +302,16 @@ def time_out(change: Change) -> None:
             table.timeouts[seat] += 1
             table.missed[seat] += 1
             ledger.count(table, seat, "timeouts")
-        apply_move(change, seat, family.on_timeout(state, seat, rng), MoveSource.TIMEOUT)
+        action = family.on_timeout(state, seat, rng)
+        logged += apply_move(table, state, seat, action, MoveSource.TIMEOUT)
         present = [s for s, p in table.humans if s != seat and not p.away]
         if not secret and table.missed[seat] >= MISSED_TO_AWAY and present:
             table.seats[seat] = player.model_copy(update={"away": True})
-            change.away.append(seat)
+            away.append(seat)
+    return Played(logged, away=tuple(away))
 
 
-def pace_hidden(change: Change, now: float, wait: float) -> None:
+def pace_hidden(table: Table, state: AnyState | None, now: float, wait: float) -> None:
     """A computer about to think in a hidden step (``GameState.hidden_turn``) waits first,
     as a person takes a while to decide (issue #29): answered at once, the step's length
     would name the seat with the weak hand or the last trump. Its deadline — "now", set by
@@ -262,7 +322,6 @@ def pace_hidden(change: Change, now: float, wait: float) -> None:
     length marks the computer. Every level waits (``answer_hidden`` answers for those that
     do not search): were one to answer in the same save as the deal, a hidden step that
     shows at all would name a person as the one asked."""
-    table, state = change.table, change.state
     if wait <= 0 or state is None or not state.hidden_turn:
         return
     if table.turn_time or table.deadline is None or table.deadline > now:
