@@ -6,10 +6,12 @@ import html
 
 from telegram import Update
 
+from handlers.commands import Command, command
 from handlers.deps import BotData, Context
-from handlers.flow import Command, command, press, publish
 from handlers.lanes import Outgoing
 from handlers.members import is_admin
+from handlers.press import press
+from handlers.publish import publish
 from kozelbot.core.callbacks import VoteButton
 from kozelbot.core.i18n import LANGUAGES, Translator, supported, translator
 from kozelbot.core.table import TableStatus

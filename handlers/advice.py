@@ -12,8 +12,8 @@ import logging
 from telegram import Message, Update
 
 from handlers.deps import Context
-from handlers.flow import press
 from handlers.lanes import Outgoing
+from handlers.press import press
 from kozelbot.computer.coach import AdviceError
 from kozelbot.core.callbacks import AnalysisButton, HintButton
 from kozelbot.core.i18n import Translator

@@ -90,7 +90,7 @@ class BotData:
         self.commands = Throttle(6, 0.5)
         """Per-user commands."""
         self.hub = Hub()
-        """The Mini App's open streams, nudged by every change shown (``flow.publish``)."""
+        """The Mini App's open streams, nudged by every change shown (``publish.publish``)."""
         self.webapp: Server | None = None
         """The Mini App's server, while ``KOZEL_WEBAPP_URL`` is set."""
         self.links: WebAppLinks | None = None

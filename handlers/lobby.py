@@ -7,24 +7,15 @@ import hmac
 from telegram import Update, User
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from handlers.commands import Command, command, group_command, variant_and_options
 from handlers.delivery import deliver
 from handlers.deps import BotData, Context
-from handlers.flow import (
-    Command,
-    Press,
-    command,
-    group_command,
-    plain,
-    player_of,
-    press,
-    publish,
-    refusal_text,
-    refuse_in_group,
-    remember,
-    variant_and_options,
-)
 from handlers.members import TelegramUnavailable, is_member
 from handlers.notices import tell_subscribers
+from handlers.people import player_of, remember
+from handlers.press import Press, press
+from handlers.publish import publish
+from handlers.refusals import plain, refusal_text, refuse_in_group
 from kozelbot.core import callbacks
 from kozelbot.core.i18n import Translator
 from kozelbot.core.options import OptionError

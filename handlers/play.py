@@ -7,18 +7,12 @@ from typing import Any
 from telegram import Update
 from telegram.constants import ChatType
 
+from handlers.commands import command, group_command, variant_and_options
 from handlers.deps import BotData, Context
-from handlers.flow import (
-    Press,
-    command,
-    group_command,
-    player_of,
-    press,
-    publish,
-    refusal_text,
-    remember,
-    variant_and_options,
-)
+from handlers.people import player_of, remember
+from handlers.press import Press, press
+from handlers.publish import publish
+from handlers.refusals import refusal_text
 from kozelbot.core import callbacks
 from kozelbot.core.i18n import Translator
 from kozelbot.core.options import OptionError

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from telegram import Message, Update
 
 from handlers.deps import BotData, Context
-from handlers.flow import Press, press
 from handlers.lanes import Outgoing
+from handlers.press import Press, press
 from kozelbot.core.callbacks import SealButton
 from kozelbot.core.fairplay import commitment
 from kozelbot.core.i18n import Translator

@@ -14,10 +14,11 @@ import html
 
 from telegram import Message, Update
 
+from handlers.commands import group_command, topic_of
 from handlers.deps import BotData, Context
-from handlers.flow import group_command, press, topic_of
 from handlers.lanes import Outgoing
 from handlers.members import is_admin
+from handlers.press import press
 from kozelbot.core.callbacks import SettingsButton
 from kozelbot.core.i18n import LANGUAGES, Translator, pick_language
 from kozelbot.core.options import OptionError

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from telegram import Message, Update
 
+from handlers.commands import command, group_command, topic_of
 from handlers.deps import BotData, Context
-from handlers.flow import command, group_command, press, topic_of
 from handlers.lanes import Outgoing
+from handlers.press import press
 from kozelbot.core.callbacks import HistoryButton
 from kozelbot.core.i18n import Translator
 from kozelbot.families.registry import DEFAULT_PRESET, TABLE_PRESETS

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from telegram import Message, Update
 
+from handlers.commands import Command, group_command
 from handlers.deps import BotData, Context
-from handlers.flow import Command, group_command, plain, player_of, press, publish, remember
 from handlers.members import is_admin, is_member
 from handlers.notices import tell_subscribers
+from handlers.people import player_of, remember
+from handlers.press import press
+from handlers.publish import publish
+from handlers.refusals import plain
 from kozelbot.core import callbacks
 from kozelbot.core.i18n import Translator
 from kozelbot.core.table import TableStatus

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from handlers.flow import publish
+from handlers.publish import publish
 from kozelbot.core.table import Table
 from kozelbot.core.tournament.model import Status, Tournament
 from kozelbot.core.tournament.standings import cross, standings

@@ -30,12 +30,12 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 import handlers
 from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
-from handlers.flow import publish, sync_timer
 from handlers.lifecycle import ChatLifecycle
 from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
 from handlers.outbox import Outbox
 from handlers.presenter import Presenter
+from handlers.publish import publish, sync_timer
 from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle

@@ -46,8 +46,8 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from handlers.flow import publish
 from handlers.members import TelegramUnavailable, is_member
+from handlers.publish import publish
 from handlers.throttle import Throttle
 from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
 from handlers.webapp.inputs import move_body, read_query, refuse
