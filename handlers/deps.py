@@ -27,9 +27,9 @@ from kozelbot.core.i18n import Translator, pick_language, translator
 from kozelbot.core.table import Table
 from kozelbot.core.tournament.model import Tournament
 from kozelbot.tables.director import Director
+from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import GameService
 from kozelbot.views.links import WebAppLinks
-from storage import Storage
 
 
 class Tournaments(Protocol):
@@ -66,7 +66,8 @@ class BotData:
     """Services shared by all handlers (``ContextTypes(bot_data=BotData)``)."""
 
     settings: Settings
-    storage: Storage
+    queries: Queries
+    """Everything read and written outside the game service (people, boards, posts …)."""
     service: GameService
     coach: Coach
     thinker: Thinker
@@ -104,14 +105,14 @@ class BotData:
         language = self.chat_languages.get(chat_id)
         if language is None:
             language = pick_language(
-                await self.storage.people.chat_language(chat_id), default=self.settings.language
+                await self.queries.people.chat_language(chat_id), default=self.settings.language
             )
             self.chat_languages[chat_id] = language
         return translator(language)
 
     async def user_translator(self, user_id: int, language_code: str | None = None) -> Translator:
         """The language of a person: their /language choice, else Telegram's, else default."""
-        record = await self.storage.people.user(user_id)  # cached by storage
+        record = await self.queries.people.user(user_id)  # cached by storage
         chosen = record.language if record is not None else None
         known = language_code or (record.language_code if record is not None else None)
         return translator(pick_language(chosen, known, default=self.settings.language))

@@ -19,7 +19,7 @@ async def remember(data: BotData, user: User) -> None:
     known = (user.first_name, user.username, user.language_code)
     if data.remembered.get(user.id) == known:
         return  # nothing new to write
-    await data.storage.people.upsert_user(
+    await data.queries.people.upsert_user(
         user.id, user.first_name, user.username, user.language_code
     )
     if len(data.remembered) >= 10_000:
