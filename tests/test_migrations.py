@@ -25,15 +25,15 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from kozelbot.follow.ai import choose_action
-from kozelbot.follow.state import MatchState
-from kozelbot.follow.trace import deal_trace
-from kozelbot.follow.vocabulary import Phase
-from kozelbot.game import DealScored, MatchOver, shuffle_rng
-from kozelbot.games import DEFAULT_PRESET, preset
-from kozelbot.ratings import shown
-from kozelbot.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, MoveSource
-from kozelbot.table import Player, Table, TableStatus
+from kozelbot.core.protocol import DealScored, MatchOver, shuffle_rng
+from kozelbot.core.ratings import shown
+from kozelbot.core.records import DealRecord, MatchPlayer, MatchResult, MoveRecord, MoveSource
+from kozelbot.core.table import Player, Table, TableStatus
+from kozelbot.families.follow.ai import choose_action
+from kozelbot.families.follow.state import MatchState
+from kozelbot.families.follow.trace import deal_trace
+from kozelbot.families.follow.vocabulary import Phase
+from kozelbot.families.registry import DEFAULT_PRESET, preset
 from storage import Storage
 from storage.migrate import Migration, apply_migrations, load_migrations
 
