@@ -54,10 +54,6 @@ class Press:
         drops an unanswered query after about 15 s)."""
         await answer_query(self.data, self.query, text, alert=alert, url=url)
 
-    async def refuse(self, text: str) -> None:
-        """Answer with an alert; nothing was changed."""
-        await self.answer(text, alert=True)
-
 
 ANSWER_PATIENCE = 10.0
 
