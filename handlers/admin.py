@@ -6,10 +6,12 @@ import html
 
 from telegram import Update
 
+from handlers.commands import Command, command
 from handlers.deps import BotData, Context
-from handlers.flow import Command, command, press, publish
 from handlers.lanes import Outgoing
 from handlers.members import is_admin
+from handlers.press import Press, Refusal, board_message, on_button
+from handlers.publish import publish
 from kozelbot.core.callbacks import VoteButton
 from kozelbot.core.i18n import LANGUAGES, Translator, supported, translator
 from kozelbot.core.table import TableStatus
@@ -70,7 +72,7 @@ async def _vote(data: BotData, cmd: Command, game_id: int) -> None:
     chat_id = cmd.chat.id
 
     async def sent(message_id: int) -> None:
-        await data.storage.posts.remember_board_message(chat_id, message_id, vote_kind(game_id))
+        await data.queries.posts.remember_board_message(chat_id, message_id, vote_kind(game_id))
 
     cmd.reply(
         html=True,
@@ -117,28 +119,19 @@ def vote_markup(change: Change, t: Translator) -> Keyboard | None:
     return ((Button(t("✋ Stop the game"), VoteButton(change.table.game_id).pack()),),)
 
 
-async def vote_button(update: Update, context: Context) -> None:
+@on_button(VoteButton)
+async def vote_button(pressed: Press, button: VoteButton) -> None:
     """The stop vote's button: a seated person agrees."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None:
-        return
-    button, t, message = pressed.button, pressed.t, pressed.query.message
-    if not isinstance(button, VoteButton) or message is None:
-        await pressed.refuse(t("This button is not valid."))
-        return
+    data, t = pressed.data, pressed.t
     # Only the game's own vote message acts (a forged button on another message must
     # neither count a vote nor turn that message into a vote).
+    message = await board_message(pressed, vote_kind(button.game_id))
     chat_id, vote_id = message.chat.id, message.message_id
-    if not await data.storage.posts.is_board_message(chat_id, vote_id, vote_kind(button.game_id)):
-        await pressed.refuse(t("This button is not valid."))
-        return
     try:
         change = await data.service.vote_stop(button.game_id, pressed.user.id)
     except TableError as error:
         text = t("You have voted already.") if error.code == "seated" else None
-        await pressed.refuse(text or table_error_text(error.code, t))
-        return
+        raise Refusal(text or table_error_text(error.code, t)) from error
     publish(data, change)
     await pressed.answer(t("Your vote counts."))
     name = pressed.user.first_name
@@ -170,13 +163,13 @@ async def language(update: Update, context: Context) -> None:
         )
         return
     if private:
-        await data.storage.people.set_user_language(user.id, chosen)
+        await data.queries.people.set_user_language(user.id, chosen)
     else:
         if not await is_admin(data, chat.id, user.id):
             cmd.reply(t("Only a chat admin can change the group's language."))
             return
-        await data.storage.people.upsert_chat(chat.id, chat.title)
-        await data.storage.people.set_chat_language(chat.id, chosen)
+        await data.queries.people.upsert_chat(chat.id, chat.title)
+        await data.queries.people.set_chat_language(chat.id, chosen)
         data.chat_languages.pop(chat.id, None)
         for table in await data.service.live_games_of(chat.id):
             data.presenter.show(Change(table))

@@ -9,11 +9,10 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from telegram import Message, Update
+from telegram import Message
 
-from handlers.deps import Context
-from handlers.flow import press
 from handlers.lanes import Outgoing
+from handlers.press import Press, Refusal, not_valid, on_button
 from kozelbot.computer.coach import AdviceError
 from kozelbot.core.callbacks import AnalysisButton, HintButton
 from kozelbot.core.i18n import Translator
@@ -36,49 +35,33 @@ def refusal(code: str, t: Translator) -> str:
             "is in our private chat."
         ),
     }
-    return texts.get(code, t("This button is not valid."))
+    return texts.get(code) or not_valid(t).text
 
 
-async def hint_button(update: Update, context: Context) -> None:
+@on_button(HintButton)
+async def hint_button(pressed: Press, button: HintButton) -> None:
     """💡: the strong level's move for the presser's turn, as an alert."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None:
-        return
-    button, t, message = pressed.button, pressed.t, pressed.query.message
-    if not isinstance(button, HintButton) or not isinstance(message, Message):
-        await pressed.refuse(t("This button is not valid."))
-        return
-    if message.chat.id != pressed.user.id:
-        await pressed.refuse(t("This button is not valid."))  # a forged button elsewhere
-        return
+    data, t, message = pressed.data, pressed.t, pressed.query.message
+    if not isinstance(message, Message) or message.chat.id != pressed.user.id:
+        raise not_valid(t)  # a forged button elsewhere
     try:
         hint = await data.coach.hint(button.game_id, pressed.user.id)
     except AdviceError as error:
-        await pressed.refuse(refusal(error.code, t))
-        return
+        raise Refusal(refusal(error.code, t)) from error
     await pressed.answer(hint_text(hint.table, hint.decision, t), alert=True)
 
 
-async def analysis_button(update: Update, context: Context) -> None:
+@on_button(AnalysisButton)
+async def analysis_button(pressed: Press, button: AnalysisButton) -> None:
     """🔍: the presser's plays in a scored deal against the strong level's, sent privately.
     The press is answered at once: the search takes a moment, longer while the tables'
     computers think (they come first, issue #29); a second press joins the first, and
     another analysis pressed meanwhile is refused (``busy``)."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None:
-        return
-    button, t, user = pressed.button, pressed.t, pressed.user
-    if not isinstance(button, AnalysisButton):
-        await pressed.refuse(t("This button is not valid."))
-        return
-    record = await data.storage.people.user(user.id)
-    if record is None or not record.private_open:
-        await pressed.refuse(
+    data, t, user = pressed.data, pressed.t, pressed.user
+    if not await data.queries.private_open(user.id):
+        raise Refusal(
             t("Open our private chat first (press Start there): the analysis is sent there.")
         )
-        return
     table = await data.service.game(button.game_id)
     message = pressed.query.message
     if (
@@ -86,13 +69,11 @@ async def analysis_button(update: Update, context: Context) -> None:
         or not isinstance(message, Message)
         or message.chat.id not in (table.chat_id, user.id)
     ):
-        await pressed.refuse(t("This button is not valid."))  # a match of another chat
-        return
+        raise not_valid(t)  # a match of another chat
     try:
         preparing = await data.coach.prepare(button.game_id, button.deal_no, user.id)
     except AdviceError as error:
-        await pressed.refuse(refusal(error.code, t))
-        return
+        raise Refusal(refusal(error.code, t)) from error
     in_private = message.chat.id == user.id
     answered = False
     if not preparing.done():  # answered at once; the reviews wait for the tables' computers

@@ -30,7 +30,8 @@ import random
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
 
 from telegram.error import (
     BadRequest,
@@ -44,9 +45,25 @@ from telegram.error import (
 )
 from telegram.ext import BaseRateLimiter
 
-from storage.flood import Entry, FloodJournal
-
 log = logging.getLogger(__name__)
+
+Entry = tuple[float, int]
+"""One message call in the journal: its wall-clock time and its chat."""
+
+
+class Journal(Protocol):
+    """Where the gate keeps its calls across restarts (``storage.flood.FloodJournal``, built
+    by the composition root beside the database)."""
+
+    path: Path
+    clock: Callable[[], float]
+
+    @property
+    def is_open(self) -> bool: ...
+    def open(self, horizon: float) -> list[Entry]: ...
+    def record(self, chat_id: int) -> None: ...
+    def close(self) -> None: ...
+
 
 T = TypeVar("T")
 
@@ -185,7 +202,7 @@ class FloodGate(BaseRateLimiter[int]):
         private_max_rate: int = 3,
         private_period: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
-        journal: FloodJournal | None = None,
+        journal: Journal | None = None,
     ) -> None:
         """Windows of ``overall_max_rate`` calls per second over all chats, ``group_max_rate``
         per ``group_period`` seconds to one group, ``private_max_rate`` per ``private_period``

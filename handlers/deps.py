@@ -6,8 +6,9 @@ The composition root (``kozelbot/app.py``) fills it in ``post_init``.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from aiohttp import web
 from telegram import Bot
 from telegram.ext import CallbackContext, ExtBot, JobQueue
 
@@ -23,13 +24,39 @@ from kozelbot.computer.coach import Coach
 from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
 from kozelbot.core.i18n import Translator, pick_language, translator
+from kozelbot.core.table import Table
+from kozelbot.core.tournament.model import Tournament
+from kozelbot.tables.director import Director
+from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import GameService
 from kozelbot.views.links import WebAppLinks
-from storage import Storage
 
-if TYPE_CHECKING:
-    from handlers.tournament_run import TournamentRunner
-    from handlers.webapp.server import WebApp
+
+class Tournaments(Protocol):
+    """What handlers ask of the group tournaments' runner (``handlers.tournament_run``).
+
+    **Decision**: a protocol, so that ``BotData`` names no module that reads ``BotData``
+    (the runner and the Mini App are built by the composition root, ``kozelbot/app.py``):
+    the handlers' imports form no circle, type-only ones included.
+    """
+
+    director: Director
+
+    def table_ended(self, table: Table) -> None: ...
+    async def step(self, tournament_id: int) -> None: ...
+    async def begin(self, tour: Tournament) -> Tournament | None: ...
+    async def stop(self, tour: Tournament) -> Tournament: ...
+    async def resume(self) -> int: ...
+    async def on_clock(self, tournament_id: int) -> None: ...
+
+
+class Server(Protocol):
+    """The Mini App's server (``handlers.webapp.server.WebApp``), as the lifecycle sees it."""
+
+    async def start(self, listen: str, port: int) -> None: ...
+    async def stop(self) -> None: ...
+    async def handle(self, name: str, request: web.Request) -> web.StreamResponse: ...
+
 
 LOOKUP_TTL = 60.0
 """Seconds a chat administrator or member look-up is trusted."""
@@ -39,7 +66,8 @@ class BotData:
     """Services shared by all handlers (``ContextTypes(bot_data=BotData)``)."""
 
     settings: Settings
-    storage: Storage
+    queries: Queries
+    """Everything read and written outside the game service (people, boards, posts …)."""
     service: GameService
     coach: Coach
     thinker: Thinker
@@ -50,7 +78,7 @@ class BotData:
     lifecycle: ChatLifecycle
     job_queue: JobQueue[Any]
     bot: Bot
-    tournaments: TournamentRunner
+    tournaments: Tournaments
     """The group tournaments (issue #19): their director and what shows them."""
 
     def __init__(self) -> None:
@@ -63,8 +91,8 @@ class BotData:
         self.commands = Throttle(6, 0.5)
         """Per-user commands."""
         self.hub = Hub()
-        """The Mini App's open streams, nudged by every change shown (``flow.publish``)."""
-        self.webapp: WebApp | None = None
+        """The Mini App's open streams, nudged by every change shown (``publish.publish``)."""
+        self.webapp: Server | None = None
         """The Mini App's server, while ``KOZEL_WEBAPP_URL`` is set."""
         self.links: WebAppLinks | None = None
         """The buttons that open the Mini App, while ``KOZEL_WEBAPP_URL`` is set."""
@@ -77,14 +105,14 @@ class BotData:
         language = self.chat_languages.get(chat_id)
         if language is None:
             language = pick_language(
-                await self.storage.people.chat_language(chat_id), default=self.settings.language
+                await self.queries.people.chat_language(chat_id), default=self.settings.language
             )
             self.chat_languages[chat_id] = language
         return translator(language)
 
     async def user_translator(self, user_id: int, language_code: str | None = None) -> Translator:
         """The language of a person: their /language choice, else Telegram's, else default."""
-        record = await self.storage.people.user(user_id)  # cached by storage
+        record = await self.queries.people.user(user_id)  # cached by storage
         chosen = record.language if record is not None else None
         known = language_code or (record.language_code if record is not None else None)
         return translator(pick_language(chosen, known, default=self.settings.language))

@@ -11,9 +11,10 @@ import logging
 
 from telegram import Update
 
+from handlers.commands import topic_of
 from handlers.deps import BotData, Context
-from handlers.flow import answer_query, topic_of
 from handlers.members import TelegramUnavailable
+from handlers.press import answer_query
 from kozelbot.core.i18n import Translator, translator
 
 log = logging.getLogger(__name__)

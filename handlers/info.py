@@ -5,8 +5,8 @@ from __future__ import annotations
 from telegram import Update
 from telegram.constants import ChatMemberStatus, ChatType
 
+from handlers.commands import command
 from handlers.deps import Context
-from handlers.flow import command
 from kozelbot.families.registry import DEFAULT_PRESET, TABLE_PRESETS
 from kozelbot.views.general import help_text, rules_text
 

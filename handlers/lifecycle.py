@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from kozelbot.core.table import Table
+from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import Change, GameService, TableError
-from storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -79,13 +79,13 @@ class ChatLifecycle:
     def __init__(
         self,
         service: GameService,
-        storage: Storage,
+        queries: Queries,
         shown: Shown,
         on_change: Callable[[Change], None],
     ) -> None:
         """``on_change`` publishes a change this makes (the presenter and the timers)."""
         self.service = service
-        self.storage = storage
+        self.queries = queries
         self.shown = shown
         self._on_change = on_change
 
@@ -118,7 +118,7 @@ class ChatLifecycle:
 
     async def private_closed(self, user_id: int) -> None:
         """A person's private chat refuses the bot: mark it closed, stop their /play match."""
-        await self.storage.people.set_private_open(user_id, False)
+        await self.queries.people.set_private_open(user_id, False)
         table = await self.service.live_game(user_id)
         if table is not None:
             await self._stop_quietly(table.game_id)
@@ -126,13 +126,13 @@ class ChatLifecycle:
     async def private_chat(self, user_id: int, present: bool) -> None:
         """The person blocked (``present`` false) or unblocked the bot: remember whether hands
         can be sent."""
-        await self.storage.people.set_private_open(user_id, present)
+        await self.queries.people.set_private_open(user_id, present)
 
     async def _hand_refused(self, table: Table, seat: int) -> None:
         """A player's private chat refuses their hand: ask them, once, in the group."""
         player = table.seats[seat]
         assert player is not None and player.user_id is not None
-        await self.storage.people.set_private_open(player.user_id, False)
+        await self.queries.people.set_private_open(player.user_id, False)
         if table.private:  # a /play match: nobody is left to play it
             await self._stop_quietly(table.game_id)
             return

@@ -25,6 +25,7 @@ from kozelbot.core.i18n import Translator
 from kozelbot.core.records import MessageRef
 from kozelbot.core.table import Table, TableStatus
 from kozelbot.core.texts import Button
+from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import GameService
 from kozelbot.views.links import WebAppLinks
 from kozelbot.views.screens import (
@@ -37,7 +38,6 @@ from kozelbot.views.screens import (
     lobby_screen,
     table_screen,
 )
-from storage import Storage
 
 
 class LiveMessages:
@@ -46,7 +46,7 @@ class LiveMessages:
     def __init__(
         self,
         service: GameService,
-        storage: Storage,
+        queries: Queries,
         sender: Sender,
         book: MessageBook,
         selections: Selections,
@@ -60,7 +60,7 @@ class LiveMessages:
         self.viewing = viewing
         """Whether a person has their table open in the Mini App (``hub.viewing``): their
         hand message then waits, and catches up when the page closes."""
-        self.storage = storage
+        self.queries = queries
         self.sender = sender
         self.book = book
         self.selections = selections
@@ -121,7 +121,7 @@ class LiveMessages:
         flagged = set()
         for _seat, player in table.humans:
             assert player.user_id is not None
-            record = await self.storage.people.user(player.user_id)
+            record = await self.queries.people.user(player.user_id)
             if record is not None and record.flagged:
                 flagged.add(player.user_id)
         screen = lobby_screen(table, t, frozenset(flagged))

@@ -7,24 +7,15 @@ import hmac
 from telegram import Update, User
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from handlers.commands import Command, command, group_command, variant_and_options
 from handlers.delivery import deliver
 from handlers.deps import BotData, Context
-from handlers.flow import (
-    Command,
-    Press,
-    command,
-    group_command,
-    plain,
-    player_of,
-    press,
-    publish,
-    refusal_text,
-    refuse_in_group,
-    remember,
-    variant_and_options,
-)
 from handlers.members import TelegramUnavailable, is_member
 from handlers.notices import tell_subscribers
+from handlers.people import player_of, remember
+from handlers.press import Press, Refusal, not_valid, on_button, table_here
+from handlers.publish import publish
+from handlers.refusals import plain, refusal_text, refuse_in_group
 from kozelbot.core import callbacks
 from kozelbot.core.i18n import Translator
 from kozelbot.core.options import OptionError
@@ -58,9 +49,9 @@ async def new_game(update: Update, context: Context) -> None:
     if not chat.is_forum and await _tournament_on(data, chat.id):
         cmd.reply(t("A tournament is on here: its tables use the group. /tournament shows it."))
         return
-    await data.storage.people.upsert_chat(chat.id, chat.title)
+    await data.queries.people.upsert_chat(chat.id, chat.title)
     await remember(data, user)
-    chosen = await data.storage.people.chat_settings(chat.id)
+    chosen = await data.queries.people.chat_settings(chat.id)
     try:
         variant, words = variant_and_options(
             context.args, chosen.variant if chosen is not None else DEFAULT_PRESET
@@ -82,7 +73,7 @@ async def new_game(update: Update, context: Context) -> None:
 
 async def _tournament_on(data: BotData, chat_id: int) -> bool:
     """Whether the group's tournament is playing (a plain group's tables need the chat)."""
-    live = await data.storage.tournaments.live_tournament(chat_id)
+    live = await data.queries.tournaments.live_tournament(chat_id)
     return live is not None and live.status is TournamentStatus.RUNNING
 
 
@@ -147,8 +138,7 @@ async def can_message(data: BotData, user: User) -> bool:
     that gets no answer through the retries raises :class:`TelegramUnavailable` — the person
     is asked to try again and nothing changes (issue #29 item 7), rather than sent to open a
     chat they may well have opened."""
-    record = await data.storage.people.user(user.id)
-    if record is not None and record.private_open:
+    if await data.queries.private_open(user.id):
         return True
     t = await data.user_translator(user.id, user.language_code)
     text = t("You are joining a game. Your cards will arrive here.")
@@ -163,7 +153,7 @@ async def can_message(data: BotData, user: User) -> bool:
         return False
     except TelegramError as error:  # no answer: no decision
         raise TelegramUnavailable(f"probe:{user.id}") from error
-    await data.storage.people.set_private_open(user.id, True)
+    await data.queries.people.set_private_open(user.id, True)
     return True
 
 
@@ -224,19 +214,15 @@ async def seed(update: Update, context: Context) -> None:
     cmd.reply(cmd.t("🎲 {name} added a word to the players' seed.", name=cmd.user.first_name))
 
 
-async def lobby_button(update: Update, context: Context) -> None:
+@on_button(callbacks.LobbyButton)
+async def lobby_button(pressed: Press, button: callbacks.LobbyButton) -> None:
     """The lobby's buttons: take a seat, leave, start with bots."""
-    data = context.bot_data
-    found = await _lobby_press(update, data)
-    if found is None or not isinstance(found[0].button, callbacks.LobbyButton):
-        return
-    pressed, table = found
-    user, t, button = pressed.user, pressed.t, found[0].button
+    data, user, t = pressed.data, pressed.user, pressed.t
+    table = await table_here(pressed, button.game_id)
     await remember(data, user)
     if button.verb == "join":
         if not await is_member(data, table.chat_id, user.id):
-            await pressed.refuse(t("Only members of this group may sit at its table."))
-            return
+            raise Refusal(t("Only members of this group may sit at its table."))
         if not await can_message(data, user):
             await pressed.answer(url=deep_link(data.bot.username, join_payload(table)))
             return
@@ -245,8 +231,7 @@ async def lobby_button(update: Update, context: Context) -> None:
                 button.game_id, player_of(user), token=f"q{pressed.query.id}"
             )
         except TableError as error:
-            await pressed.refuse(plain(await refusal_text(data, error, t)))
-            return
+            raise Refusal(plain(await refusal_text(data, error, t))) from error
         publish(data, change)
         await pressed.answer(t("You have a seat."))
         return
@@ -256,8 +241,7 @@ async def lobby_button(update: Update, context: Context) -> None:
         else:
             change = await data.service.start(button.game_id, user.id)
     except TableError as error:
-        await pressed.refuse(table_error_text(error.code, t))
-        return
+        raise Refusal(table_error_text(error.code, t)) from error
     publish(data, change)
     await pressed.answer(t("Done."))
 
@@ -270,7 +254,7 @@ async def start(update: Update, context: Context) -> None:
         return
     user = cmd.user
     await remember(data, user)
-    await data.storage.people.set_private_open(user.id, True)
+    await data.queries.people.set_private_open(user.id, True)
     t = cmd.t
     payload = context.args[0] if context.args else ""
     link = _link_in(payload)
@@ -372,36 +356,16 @@ def _link_in(payload: str) -> tuple[str, int, str] | None:
     return None
 
 
-async def option_button(update: Update, context: Context) -> None:
+@on_button(callbacks.OptionButton)
+async def option_button(pressed: Press, button: callbacks.OptionButton) -> None:
     """A lobby settings button (⚙): the creator moves an option to its next value."""
-    data = context.bot_data
-    found = await _lobby_press(update, data)
-    if found is None or not isinstance(found[0].button, callbacks.OptionButton):
-        return
-    pressed, button = found[0], found[0].button
+    data = pressed.data
+    await table_here(pressed, button.game_id)
     try:
         change = await data.service.cycle_option(button.game_id, pressed.user.id, button.key)
     except TableError as error:
-        await pressed.refuse(table_error_text(error.code, pressed.t))
-        return
+        raise Refusal(table_error_text(error.code, pressed.t)) from error
     except OptionError:
-        await pressed.refuse(pressed.t("This button is not valid."))
-        return
+        raise not_valid(pressed.t) from None
     publish(data, change)
     await pressed.answer()
-
-
-async def _lobby_press(update: Update, data: BotData) -> tuple[Press, Table] | None:
-    """A press on a lobby's button, with its game, if it is one of a game of this chat;
-    else refused."""
-    pressed = await press(update, data)
-    if pressed is None:
-        return None
-    button, chat = pressed.button, update.effective_chat
-    table = None
-    if isinstance(button, callbacks.LobbyButton | callbacks.OptionButton):
-        table = data.service.snapshot(button.game_id) or await data.service.game(button.game_id)
-    if table is None or chat is None or table.chat_id != chat.id:
-        await pressed.refuse(pressed.t("This button is not valid."))
-        return None
-    return pressed, table

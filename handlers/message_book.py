@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from kozelbot.core.records import MessageRef
-from storage import Storage
+from kozelbot.tables.queries import Queries
 
 REFS_LIMIT = 4096
 """Games whose message bookkeeping stays in memory."""
@@ -25,15 +25,15 @@ Slot = tuple[str, int]
 class MessageBook:
     """The bot's current message of each slot of each game (a write-through cache)."""
 
-    def __init__(self, storage: Storage) -> None:
-        self.storage = storage
+    def __init__(self, queries: Queries) -> None:
+        self.queries = queries
         self._refs: OrderedDict[int, dict[Slot, MessageRef]] = OrderedDict()
         """Game → its messages by slot: a write-through cache of ``messages``."""
 
     async def _game_refs(self, game_id: int) -> dict[Slot, MessageRef]:
         refs = self._refs.get(game_id)
         if refs is None:
-            stored = await self.storage.posts.game_messages(game_id)
+            stored = await self.queries.posts.game_messages(game_id)
             refs = self._refs.get(game_id)  # another task may have loaded it meanwhile
             if refs is None:
                 refs = {(r.kind, r.seat): r for r in stored}
@@ -50,12 +50,12 @@ class MessageBook:
     async def remember(self, ref: MessageRef) -> None:
         """Record the message that now shows its slot."""
         (await self._game_refs(ref.game_id))[(ref.kind, ref.seat)] = ref
-        await self.storage.posts.set_message(ref)
+        await self.queries.posts.set_message(ref)
 
     async def forget(self, game_id: int, kind: str, seat: int = -1) -> None:
         """Forget a slot's message: the next render sends a new one."""
         (await self._game_refs(game_id)).pop((kind, seat), None)
-        await self.storage.posts.forget_message(game_id, kind, seat)
+        await self.queries.posts.forget_message(game_id, kind, seat)
 
     def forget_chat(self, chat_id: int) -> None:
         """Drop cached group messages of a chat (it moved to a new id)."""

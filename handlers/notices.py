@@ -26,7 +26,7 @@ async def tell_subscribers(
     chat = f"<b>{escape(chat_title or '')}</b>"
     make = _tournament_text if tournament else _table_text
     told = 0
-    for user_id in await data.storage.notices.subscribers(chat_id):
+    for user_id in await data.queries.notices.subscribers(chat_id):
         if user_id == opener:
             continue
         tr = await data.user_translator(user_id)

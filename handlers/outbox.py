@@ -22,10 +22,10 @@ from kozelbot.core.i18n import Translator
 from kozelbot.core.protocol import DealScored, MatchOver
 from kozelbot.core.records import OutboxItem
 from kozelbot.tables.posts import DEAL_RESULT, FINAL_TABLE, MATCH_OVER, read_post
+from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import GameService
 from kozelbot.views.links import WebAppLinks
 from kozelbot.views.screens import deal_result_screen, final_table_screen, match_over_screen
-from storage import Storage
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ class Outbox:
 
     def __init__(
         self,
-        storage: Storage,
+        queries: Queries,
         service: GameService,
         sender: Sender,
         book: MessageBook,
@@ -44,7 +44,7 @@ class Outbox:
     ) -> None:
         """``translator``: the language of a chat; ``links``: the Mini App's buttons."""
         self.links = links
-        self.storage = storage
+        self.queries = queries
         self.service = service
         self.sender = sender
         self.book = book
@@ -52,13 +52,13 @@ class Outbox:
 
     async def places_waiting(self) -> list[Place]:
         """The places that have posts waiting (after a start: what a previous run left)."""
-        return await self.storage.posts.chats_with_posts()
+        return await self.queries.posts.chats_with_posts()
 
     async def waiting(self, place: Place) -> bool:
         """Whether a post to ``place`` waits in storage (read where a message must come
         after the posts already committed, e.g. a new deal's hand after the last result)."""
         chat_id, thread_id = place
-        return bool(await self.storage.posts.pending_posts(chat_id, limit=1, thread_id=thread_id))
+        return bool(await self.queries.posts.pending_posts(chat_id, limit=1, thread_id=thread_id))
 
     async def send_next(self, place: Place) -> bool:
         """Send the place's oldest waiting post; ``True`` if more may be waiting.
@@ -66,18 +66,18 @@ class Outbox:
         ``Forbidden`` (the chat refuses the bot: its post is dropped) and ``ChatMigrated`` (the
         post stays, to move along with the chat) are raised for the caller to act on."""
         chat_id, thread_id = place
-        items = await self.storage.posts.pending_posts(chat_id, limit=1, thread_id=thread_id)
+        items = await self.queries.posts.pending_posts(chat_id, limit=1, thread_id=thread_id)
         if not items:
             return False
         item = items[0]
         try:
             await self._send_post(place, item)
         except Forbidden:
-            await self.storage.posts.post_done(item.id)
+            await self.queries.posts.post_done(item.id)
             raise
         except BadRequest as error:
             log.warning("post %s to %s cannot be sent: %s", item.id, chat_id, error)
-        await self.storage.posts.post_done(item.id)
+        await self.queries.posts.post_done(item.id)
         return True
 
     async def _send_post(self, place: Place, item: OutboxItem) -> None:
@@ -97,7 +97,7 @@ class Outbox:
         elif item.kind == DEAL_RESULT and isinstance(event, DealScored):
             out = Outgoing(deal_result_screen(post.table, event, t).text)
         elif item.kind == MATCH_OVER and isinstance(event, MatchOver):
-            changes = await self.storage.boards.rating_changes(item.game_id)
+            changes = await self.queries.boards.rating_changes(item.game_id)
             over = match_over_screen(post.table, event, t, changes)
             replay = (
                 ()

@@ -7,22 +7,24 @@ from typing import Any
 from telegram import Update
 from telegram.constants import ChatType
 
+from handlers.commands import command, group_command, variant_and_options
 from handlers.deps import BotData, Context
-from handlers.flow import (
+from handlers.people import player_of, remember
+from handlers.press import (
     Press,
-    command,
-    group_command,
-    player_of,
-    press,
-    publish,
-    refusal_text,
-    remember,
-    variant_and_options,
+    Refusal,
+    act,
+    deal_shown,
+    not_valid,
+    on_button,
+    seat_at,
+    table_of,
 )
+from handlers.publish import publish
+from handlers.refusals import refusal_text
 from kozelbot.core import callbacks
 from kozelbot.core.i18n import Translator
 from kozelbot.core.options import OptionError
-from kozelbot.core.protocol import GameError
 from kozelbot.core.table import GameAlreadyRunning, Table
 from kozelbot.families.registry import DEFAULT_PRESET, reader_of, rules_of
 from kozelbot.tables.service import TableError
@@ -30,26 +32,14 @@ from kozelbot.views.general import option_error_text, table_error_text
 from kozelbot.views.screens import deep_link
 
 
-async def hand_button(update: Update, context: Context) -> None:
+@on_button(callbacks.HandButton)
+async def hand_button(pressed: Press, button: callbacks.HandButton) -> None:
     """A button of a private hand message: a card, an answer, a move, or — in games whose
     moves take several cards — a card toggled in the selection or a verb acting on it."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None:
-        return
-    query, user, t, button = pressed.query, pressed.user, pressed.t, pressed.button
-    if not isinstance(button, callbacks.HandButton):
-        await pressed.refuse(t("This button is not valid."))
-        return
-    # The latest commit this process made (act() checks again under the game's lock).
-    table = data.service.snapshot(button.game_id) or await data.service.game(button.game_id)
-    if table is None or not table.status.live:
-        await pressed.refuse(table_error_text("finished", t))
-        return
-    seat = table.seat_of(user.id)
-    if seat is None:
-        await pressed.refuse(table_error_text("not_seated", t))
-        return
+    data, t, query = pressed.data, pressed.t, pressed.query
+    table = await table_of(data, button.game_id)
+    seat = seat_at(table, pressed.user.id, t)
+    assert table is not None
     known = await data.messages.message(button.game_id, "hand", seat)
     message_id = query.message.message_id if query.message is not None else None
     if message_id is None or (
@@ -58,83 +48,60 @@ async def hand_button(update: Update, context: Context) -> None:
         # An older deal's hand, or a copy replaced by /hand. (A newer message than the one
         # recorded is the hand just sent, pressed before the bot read Telegram's answer;
         # act() checks its deal.)
-        await pressed.refuse(t("This hand message is out of date; use the latest one (/hand)."))
-        return
+        raise Refusal(t("This hand message is out of date; use the latest one (/hand)."))
     reader = reader_of(table.variant)
     if not isinstance(button, callbacks.ActButton) and type(button) not in reader.hand_buttons:
-        await pressed.refuse(t("This button is not valid."))  # another family's button
-        return
+        raise not_valid(t)  # another family's button
     if not isinstance(button, callbacks.MoveButton):
-        await _selection_button(pressed, data, table, seat, button)
+        await _selection_button(pressed, table, seat, button)
         return
     try:
-        action = button.move(
-            rules_of(table.variant).parse_action
-        )  # typed: only ActButton's notation is read
+        # typed: only ActButton's notation is read
+        action = button.move(rules_of(table.variant).parse_action)
     except ValueError:
-        await pressed.refuse(t("This button is not valid."))
-        return
-    await _act(pressed, data, table, seat, button.deal_no, action)
+        raise not_valid(t) from None
+    await _act(pressed, table, seat, button.deal_no, action)
 
 
 async def _selection_button(
-    pressed: Press,
-    data: BotData,
-    table: Table,
-    seat: int,
-    button: callbacks.HandButton,
+    pressed: Press, table: Table, seat: int, button: callbacks.HandButton
 ) -> None:
     """A card toggled in the selection of a hand whose moves take several cards, or a verb
     acting on the selected cards (a button of the deal shown, from the latest committed
     state)."""
-    t, texts = pressed.t, reader_of(table.variant)
-    state = data.service.state_of(table)
+    data, t, texts = pressed.data, pressed.t, reader_of(table.variant)
     if not texts.multi_select:
-        await pressed.refuse(t("This button is not valid."))
-        return
-    if state is None or not state.accepts(button.deal_no):
-        await pressed.refuse(table_error_text("stale", t))
-        return
+        raise not_valid(t)
+    deal_shown(data, table, button.deal_no, t)
+    state = data.service.state_of(table)
+    assert state is not None
     hand = frozenset(state.view_for(seat).hand)
     if isinstance(button, callbacks.ToggleButton):
         if button.card not in hand:
-            await pressed.refuse(t("That card is no longer in your hand."))
-            return
+            raise Refusal(t("That card is no longer in your hand."))
         chosen = data.selections.toggle(table.game_id, seat, button.card)
         data.presenter.show_hand(table.game_id, seat)
         await pressed.answer(t("Selected: {n}", n=len(chosen & hand)))
         return
     chosen = data.selections.of(table.game_id, seat) & hand
     if not isinstance(button, callbacks.VerbButton):
-        await pressed.refuse(t("This button is not valid."))
-        return
+        raise not_valid(t)
     if not chosen:
-        await pressed.refuse(t("Select cards first, then press the action."))
-        return
+        raise Refusal(t("Select cards first, then press the action."))
     try:
         action = texts.from_selection(button.verb, chosen)
     except ValueError:
-        await pressed.refuse(t("This button is not valid."))
-        return
-    await _act(pressed, data, table, seat, button.deal_no, action)
+        raise not_valid(t) from None
+    await _act(pressed, table, seat, button.deal_no, action)
 
 
-async def _act(
-    pressed: Press, data: BotData, table: Table, seat: int, deal_no: int, action: Any
-) -> None:
-    """Make the move: the service checks the deal, verifies and commits it in one pass."""
-    t, texts = pressed.t, reader_of(table.variant)
-    try:
-        change = await data.service.act(table.game_id, pressed.user.id, deal_no, action)
-    except GameError as error:
-        await pressed.refuse(texts.error_text(error, table, t))
-        return
-    except TableError as error:
-        await pressed.refuse(table_error_text(error.code, t))
-        return
+async def _act(pressed: Press, table: Table, seat: int, deal_no: int, action: Any) -> None:
+    """Make the move (``press.act``), show it and answer with what was done."""
+    data, t = pressed.data, pressed.t
+    change = await act(data, table, pressed.user.id, deal_no, action, t)
     data.selections.clear(table.game_id, seat)
     publish(data, change)
-    await pressed.answer(texts.done_text(change.acted, t))
+    await pressed.answer(reader_of(table.variant).done_text(change.acted, t))
 
 
 async def hand(update: Update, context: Context) -> None:
@@ -146,7 +113,7 @@ async def hand(update: Update, context: Context) -> None:
     chat, user = cmd.chat, cmd.user
     t = await data.user_translator(user.id, user.language_code)
     if chat.type == ChatType.PRIVATE:
-        table = await data.storage.games.live_seat(user.id)
+        table = await data.queries.records.live_seat(user.id)
     else:
         table = await cmd.live_game()
     seat = None if table is None else table.seat_of(user.id)
@@ -190,20 +157,12 @@ async def come_back(data: BotData, game_id: int, user_id: int, t: Translator) ->
     return None
 
 
-async def back_button(update: Update, context: Context) -> None:
+@on_button(callbacks.BackButton)
+async def back_button(pressed: Press, button: callbacks.BackButton) -> None:
     """ "I'm here": the person away takes their seat back from the computer."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None:
-        return
-    button = pressed.button
-    if not isinstance(button, callbacks.BackButton):
-        await pressed.refuse(pressed.t("This button is not valid."))
-        return
-    refused = await come_back(data, button.game_id, pressed.user.id, pressed.t)
+    refused = await come_back(pressed.data, button.game_id, pressed.user.id, pressed.t)
     if refused is not None:
-        await pressed.refuse(refused)
-        return
+        raise Refusal(refused)
     # The same message turns back into the hand (the presenter edits it in place).
     await pressed.answer(pressed.t("Welcome back!"))
 
@@ -226,7 +185,7 @@ async def play(update: Update, context: Context) -> None:
         cmd.reply(html=True, text=text)
         return
     await remember(data, user)
-    await data.storage.people.set_private_open(user.id, True)
+    await data.queries.people.set_private_open(user.id, True)
     try:
         variant, words = variant_and_options(context.args, DEFAULT_PRESET)
         change = await data.service.play_private(

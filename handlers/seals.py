@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from telegram import Message, Update
+from telegram import Message
 
-from handlers.deps import BotData, Context
-from handlers.flow import Press, press
+from handlers.deps import BotData
 from handlers.lanes import Outgoing
+from handlers.press import Press, Refusal, not_valid, on_button, table_here
 from kozelbot.core.callbacks import SealButton
 from kozelbot.core.fairplay import commitment
 from kozelbot.core.i18n import Translator
@@ -24,26 +24,20 @@ from kozelbot.core.table import Table
 from kozelbot.views.seals import seals_in_full, verify_texts
 
 
-async def seal_button(update: Update, context: Context) -> None:
+@on_button(SealButton)
+async def seal_button(pressed: Press, button: SealButton) -> None:
     """🔒 / 🔑: the seals of this message's game, whole; or, once it is over, its check."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None:
-        return
-    button, t, message = pressed.button, pressed.t, pressed.query.message
-    if not isinstance(button, SealButton) or not isinstance(message, Message):
-        await pressed.refuse(t("This button is not valid."))
-        return
-    table = data.service.snapshot(button.game_id) or await data.service.game(button.game_id)
-    if table is None or table.chat_id != message.chat.id or not table.secret:
-        await pressed.refuse(t("This button is not valid."))
-        return
+    data, t, message = pressed.data, pressed.t, pressed.query.message
+    if not isinstance(message, Message):
+        raise not_valid(t)
+    table = await table_here(pressed, button.game_id)
+    if not table.secret:
+        raise not_valid(t)
     deal_seal = None
     if button.deal_no >= 0:
         deal_seal = await _deal_seal(data, table, button.deal_no)
         if deal_seal is None:
-            await pressed.refuse(t("This button is not valid."))
-            return
+            raise not_valid(t)
     elif not table.status.live:
         await _send_check(data, pressed, table, message)
         return
@@ -54,16 +48,14 @@ async def _send_check(data: BotData, pressed: Press, table: Table, message: Mess
     """Send the presser the finished (or stopped) match's ``kozelbot verify`` lines."""
     t, user = pressed.t, pressed.user
     in_private = message.chat.id == user.id
-    record = await data.storage.people.user(user.id)
-    if not in_private and (record is None or not record.private_open):
-        await pressed.refuse(
+    if not in_private and not await data.queries.private_open(user.id):
+        raise Refusal(
             t(
                 "Open our private chat first (press Start there): the check "
                 "of the deals is sent there."
             )
         )
-        return
-    texts = verify_texts(table, await data.storage.games.deals(table.game_id), t)
+    texts = verify_texts(table, await data.queries.records.deals(table.game_id), t)
     await pressed.answer(None if in_private else t("🔑 The check is in our private chat."))
     # Sent in the language the press was answered in: the parts are cut to fit in it.
     for n, text in enumerate(texts):
@@ -81,7 +73,7 @@ async def _deal_seal(data: BotData, table: Table, deal_no: int) -> str | None:
     state = data.service.state_of(table)
     if state is not None and state.deal_shown == deal_no and state.seeds:
         return commitment(state.seeds[-1])
-    for deal in await data.storage.games.deals(table.game_id):
+    for deal in await data.queries.records.deals(table.game_id):
         if deal.deal_no == deal_no and isinstance(deal.trace.get("commit"), str):
             return str(deal.trace["commit"])
     return None

@@ -14,10 +14,11 @@ import html
 
 from telegram import Message, Update
 
+from handlers.commands import group_command, topic_of
 from handlers.deps import BotData, Context
-from handlers.flow import group_command, press, topic_of
 from handlers.lanes import Outgoing
 from handlers.members import is_admin
+from handlers.press import Press, Refusal, board_message, not_valid, on_button
 from kozelbot.core.callbacks import SettingsButton
 from kozelbot.core.i18n import LANGUAGES, Translator, pick_language
 from kozelbot.core.options import OptionError
@@ -32,7 +33,7 @@ MENU = "settings"
 
 async def current(data: BotData, chat_id: int) -> ChatSettings:
     """The chat's settings, or the bot's defaults."""
-    stored = await data.storage.people.chat_settings(chat_id)
+    stored = await data.queries.people.chat_settings(chat_id)
     if stored is not None and stored.variant in TABLE_PRESETS:
         return stored
     options = preset(DEFAULT_PRESET).default_options().model_dump()
@@ -80,13 +81,13 @@ async def settings(update: Update, context: Context) -> None:
     )
     if cmd is None:
         return
-    await data.storage.people.upsert_chat(cmd.chat.id, cmd.chat.title)
+    await data.queries.people.upsert_chat(cmd.chat.id, cmd.chat.title)
     chosen = await current(data, cmd.chat.id)
     t = cmd.t
     chat_id = cmd.chat.id
 
     async def sent(message_id: int) -> None:
-        await data.storage.posts.remember_board_message(chat_id, message_id, MENU)
+        await data.queries.posts.remember_board_message(chat_id, message_id, MENU)
 
     cmd.reply(
         html=True,
@@ -96,23 +97,16 @@ async def settings(update: Update, context: Context) -> None:
     )
 
 
-async def settings_button(update: Update, context: Context) -> None:
+@on_button(SettingsButton)
+async def settings_button(pressed: Press, button: SettingsButton) -> None:
     """A menu button: an admin moves one default to its next value."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None:
-        return
-    button, t, message = pressed.button, pressed.t, pressed.query.message
-    if not isinstance(button, SettingsButton) or message is None or message.chat.id > 0:
-        await pressed.refuse(t("This button is not valid."))
-        return
+    data, t = pressed.data, pressed.t
+    if pressed.query.message is None or pressed.query.message.chat.id > 0:
+        raise not_valid(t)
+    message = await board_message(pressed, MENU)  # not forged onto another message
     chat_id = message.chat.id
-    if not await data.storage.posts.is_board_message(chat_id, message.message_id, MENU):
-        await pressed.refuse(t("This button is not valid."))  # forged onto another message
-        return
     if not await is_admin(data, chat_id, pressed.user.id):
-        await pressed.refuse(t("Only a chat admin can change the chat's settings."))
-        return
+        raise Refusal(t("Only a chat admin can change the chat's settings."))
     chosen = await current(data, chat_id)
     thread_id = topic_of(message) if isinstance(message, Message) else None
     if button.key == "close":
@@ -126,9 +120,8 @@ async def settings_button(update: Update, context: Context) -> None:
     try:
         chosen = await _changed(data, chat_id, chosen, button.key)
     except OptionError:
-        await pressed.refuse(t("This button is not valid."))
-        return
-    await data.storage.people.set_chat_settings(chat_id, chosen)
+        raise not_valid(t) from None
+    await data.queries.people.set_chat_settings(chat_id, chosen)
     data.forget_language(chat_id)
     await pressed.answer(t("Saved."))
 
@@ -156,10 +149,10 @@ async def _changed(data: BotData, chat_id: int, chosen: ChatSettings, key: str) 
     if key == "public":
         return chosen.model_copy(update={"public": not chosen.public})
     if key == "language":
-        stored = await data.storage.people.chat_language(chat_id)
+        stored = await data.queries.people.chat_language(chat_id)
         now = pick_language(stored, default=data.settings.language)
         following = LANGUAGES[(LANGUAGES.index(now) + 1) % len(LANGUAGES)]
-        await data.storage.people.set_chat_language(chat_id, following)
+        await data.queries.people.set_chat_language(chat_id, following)
         return chosen
     chosen_preset = preset(chosen.variant)
     cycled = chosen_preset.cycle(chosen_preset.options_from(chosen.options), key)

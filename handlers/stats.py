@@ -1,9 +1,9 @@
 """/top, /stats and /history: boards, personal records and a chat's last matches.
 
-Thin adapters: parse the command, read storage, render with ``kozelbot.views.boards``, reply. A
-/history button edits its own message in place: a match deal by deal (◀ ▶ between pages,
-and its 🃏 replay in the Mini App where there is one)
-and back to the list. A button only ever shows a match of the chat its message is in, and
+Thin adapters: parse the command, read the queries (``kozelbot.tables.queries``), render
+with ``kozelbot.views.boards``, reply. A /history button edits its own message in place:
+a match deal by deal (◀ ▶ between pages, and its 🃏 replay in the Mini App where there is
+one) and back to the list. A button only ever shows a match of the chat its message is in, and
 only on a message the bot sent as /history (storage keeps which).
 """
 
@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from telegram import Message, Update
 
+from handlers.commands import command, group_command, topic_of
 from handlers.deps import BotData, Context
-from handlers.flow import command, group_command, press, topic_of
 from handlers.lanes import Outgoing
+from handlers.press import Press, Refusal, board_message, not_valid, on_button
 from kozelbot.core.callbacks import HistoryButton
 from kozelbot.core.i18n import Translator
 from kozelbot.families.registry import DEFAULT_PRESET, TABLE_PRESETS
@@ -42,10 +43,10 @@ HISTORY_TOURNAMENTS = 5
 async def chat_variant(data: BotData, chat_id: int) -> str:
     """The variant a group's board shows without one named: the one last played there, else
     its default (its settings), else the bot's default."""
-    last = await data.storage.boards.history(chat_id, limit=1)
+    last = await data.queries.boards.history(chat_id, limit=1)
     if last and last[0].variant in TABLE_PRESETS:
         return last[0].variant
-    chosen = await data.storage.people.chat_settings(chat_id)
+    chosen = await data.queries.people.chat_settings(chat_id)
     if chosen is not None and chosen.variant in TABLE_PRESETS:
         return chosen.variant
     return DEFAULT_PRESET
@@ -54,7 +55,7 @@ async def chat_variant(data: BotData, chat_id: int) -> str:
 async def person_variant(data: BotData, user_id: int) -> str:
     """The variant the global board shows a person without one named: the one they play
     most in groups, else the bot's default."""
-    played = await data.storage.boards.player_stats(user_id, scope="group")
+    played = await data.queries.boards.player_stats(user_id, scope="group")
     return next((s.variant for s in played if s.variant in TABLE_PRESETS), DEFAULT_PRESET)
 
 
@@ -85,7 +86,7 @@ async def top(update: Update, context: Context) -> None:
         variant = await person_variant(data, cmd.user.id)
     else:
         variant = await chat_variant(data, cmd.chat.id)
-    rows = await data.storage.boards.board(
+    rows = await data.queries.boards.board(
         variant,
         chat_id=None if everywhere else cmd.chat.id,
         limit=BOARD_SIZE,
@@ -115,11 +116,11 @@ async def stats(update: Update, context: Context) -> None:
     cmd = await command(update, data)
     if cmd is None:
         return
-    t, storage = cmd.t, data.storage
+    t, boards = cmd.t, data.queries.boards
     if cmd.private:
         user = cmd.user
-        group = await storage.boards.player_stats(user.id, scope="group")
-        computer = await storage.boards.player_stats(user.id, scope="private")
+        group = await boards.player_stats(user.id, scope="group")
+        computer = await boards.player_stats(user.id, scope="private")
         name = user.first_name or user.full_name
         cmd.reply(html=True, text=stats_text(name, group, t, computer=computer))
         return
@@ -131,7 +132,7 @@ async def stats(update: Update, context: Context) -> None:
             cmd.reply(t("Send /stats as a reply to a person's message to see their stats."))
             return
         person = sender
-    records = await storage.boards.player_stats(person.id, scope="group")
+    records = await boards.player_stats(person.id, scope="group")
     name = person.first_name or person.full_name
     cmd.reply(html=True, text=stats_text(name, records, t))
 
@@ -145,13 +146,13 @@ async def history(update: Update, context: Context) -> None:
     if cmd is None:
         return
     chat_id = cmd.chat.id
-    rows = await data.storage.boards.history(chat_id, limit=HISTORY_SIZE)
-    total = await data.storage.boards.finished_matches(chat_id)
+    rows = await data.queries.boards.history(chat_id, limit=HISTORY_SIZE)
+    total = await data.queries.boards.finished_matches(chat_id)
 
     async def sent(message_id: int) -> None:
-        await data.storage.posts.remember_board_message(chat_id, message_id, HISTORY)
+        await data.queries.posts.remember_board_message(chat_id, message_id, HISTORY)
 
-    tours = await data.storage.tournaments.tournaments_in(chat_id, limit=HISTORY_TOURNAMENTS)
+    tours = await data.queries.tournaments.tournaments_in(chat_id, limit=HISTORY_TOURNAMENTS)
     text = "\n".join(
         [
             history_text(rows, cmd.t, total=total, chat_title=cmd.chat.title),
@@ -161,31 +162,24 @@ async def history(update: Update, context: Context) -> None:
     cmd.reply(html=True, text=text, markup=history_keyboard(rows, cmd.t, total=total), on_sent=sent)
 
 
-async def history_button(update: Update, context: Context) -> None:
+@on_button(HistoryButton)
+async def history_button(pressed: Press, button: HistoryButton) -> None:
     """A /history button: a match deal by deal (a page of it), or back to the list. Refused,
     changing nothing, for a match of another chat, an unknown match or a page it has not."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None:
-        return
-    button, t, message = pressed.button, pressed.t, pressed.query.message
-    if not isinstance(button, HistoryButton) or not isinstance(message, Message):
-        await pressed.refuse(t("This button is not valid."))
-        return
+    data, t = pressed.data, pressed.t
+    # A forged button on another message (a lobby, a table) must not replace it.
+    message = await board_message(pressed, HISTORY)
+    if not isinstance(message, Message):
+        raise not_valid(t)
     chat_id = message.chat.id
-    if not await data.storage.posts.is_board_message(chat_id, message.message_id, HISTORY):
-        # A forged button on another message (a lobby, a table) must not replace it.
-        await pressed.refuse(t("This button is not valid."))
-        return
-    result = await data.storage.games.match_result(button.game_id)
+    result = await data.queries.records.match_result(button.game_id)
     if result is None or result.chat_id != chat_id:
-        await pressed.refuse(t("This match is not in this chat's history."))
-        return
+        raise Refusal(t("This match is not in this chat's history."))
     title = message.chat.title
-    rows = await data.storage.boards.history(chat_id, limit=HISTORY_SIZE)
-    total = await data.storage.boards.finished_matches(chat_id)
+    rows = await data.queries.boards.history(chat_id, limit=HISTORY_SIZE)
+    total = await data.queries.boards.finished_matches(chat_id)
     if button.page == -1:
-        tours = await data.storage.tournaments.tournaments_in(chat_id, limit=HISTORY_TOURNAMENTS)
+        tours = await data.queries.tournaments.tournaments_in(chat_id, limit=HISTORY_TOURNAMENTS)
 
         def render(gt: Translator) -> Outgoing:
             text = "\n".join(
@@ -196,12 +190,11 @@ async def history_button(update: Update, context: Context) -> None:
             )
 
     else:
-        summary = await data.storage.boards.match_summary(button.game_id)
-        deals = await data.storage.games.deals(button.game_id)
+        summary = await data.queries.boards.match_summary(button.game_id)
+        deals = await data.queries.records.deals(button.game_id)
         pages = page_count(deals)
         if summary is None or not 0 <= button.page < pages:
-            await pressed.refuse(t("This page does not exist."))
-            return
+            raise Refusal(t("This page does not exist."))
         numbers = dict(zip((row.game_id for row in rows), match_numbers(rows, total), strict=True))
         number, page, game_id = numbers.get(button.game_id), button.page, button.game_id
 

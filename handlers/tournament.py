@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from telegram import Message, Update
 
+from handlers.commands import Command, group_command
 from handlers.deps import BotData, Context
-from handlers.flow import Command, group_command, plain, player_of, press, publish, remember
 from handlers.members import is_admin, is_member
 from handlers.notices import tell_subscribers
+from handlers.people import player_of, remember
+from handlers.press import Press, Refusal, not_valid, on_button, table_of
+from handlers.publish import publish
+from handlers.refusals import plain
 from kozelbot.core import callbacks
 from kozelbot.core.i18n import Translator
 from kozelbot.core.table import TableStatus
@@ -80,7 +84,7 @@ async def tournament(update: Update, context: Context) -> None:
     if not await _room_for_tables(data, cmd):
         return
     await remember(data, cmd.user)
-    chosen = await data.storage.people.chat_settings(cmd.chat.id)
+    chosen = await data.queries.people.chat_settings(cmd.chat.id)
     try:
         tour = await runner.director.announce(
             cmd.chat.id,
@@ -154,7 +158,7 @@ async def notify(update: Update, context: Context) -> None:
     if cmd is None:
         return
     await remember(data, cmd.user)
-    on = await data.storage.notices.toggle(cmd.chat.id, cmd.user.id)
+    on = await data.queries.notices.toggle(cmd.chat.id, cmd.user.id)
     cmd.reply(
         cmd.t("I will write to you privately when a new table or tournament opens here.")
         if on
@@ -162,27 +166,21 @@ async def notify(update: Update, context: Context) -> None:
     )
 
 
-async def tournament_button(update: Update, context: Context) -> None:
+@on_button(callbacks.TournamentButton)
+async def tournament_button(pressed: Press, button: callbacks.TournamentButton) -> None:
     """Join, Leave, Start and Confirm under the registration post or an invitation."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None or not isinstance(pressed.button, callbacks.TournamentButton):
-        return
-    button, user, t = pressed.button, pressed.user, pressed.t
+    data, user, t = pressed.data, pressed.user, pressed.t
     director = data.tournaments.director
-    tour = await data.storage.tournaments.tournament(button.tournament_id)
+    tour = await data.queries.tournaments.tournament(button.tournament_id)
     if tour is None or not tour.status.live:
-        await pressed.refuse(error_text(TournamentError("not_registration"), t))
-        return
+        raise Refusal(error_text(TournamentError("not_registration"), t))
     if not await is_member(data, tour.chat_id, user.id):
-        await pressed.refuse(t("Only members of this group may enter its tournament."))
-        return
+        raise Refusal(t("Only members of this group may enter its tournament."))
     await remember(data, user)
     try:
         if button.verb == "join":
             if tour.format is Format.PAIRS:
-                await pressed.refuse(error_text(TournamentError("partner"), t))
-                return
+                raise Refusal(error_text(TournamentError("partner"), t))
             tour = await director.register(tour.tournament_id, user.id, user.first_name)
         elif button.verb == "leave":
             await director.withdraw(tour.tournament_id, user.id)
@@ -190,19 +188,14 @@ async def tournament_button(update: Update, context: Context) -> None:
             tour = await director.confirm(tour.tournament_id, user.id, user.first_name)
         else:
             if user.id != tour.creator_id and not await is_admin(data, tour.chat_id, user.id):
-                await pressed.refuse(
-                    t("Only the tournament's creator or a chat admin can start it.")
-                )
-                return
+                raise Refusal(t("Only the tournament's creator or a chat admin can start it."))
             await data.tournaments.begin(tour)
     except TournamentError as error:
-        await pressed.refuse(error_text(error, t))
-        return
+        raise Refusal(error_text(error, t)) from error
     # issue #30 item 12: say what happens next, not «Готово.»
     if button.verb in ("join", "confirm"):
         # what the bot knows (a /start seen), no probe: a look-up here could fail the press
-        record = await data.storage.people.user(user.id)
-        reachable = record is not None and record.private_open
+        reachable = await data.queries.private_open(user.id)
         await pressed.answer(
             texts.registered_text(
                 tour, t, reachable=reachable, now=director.clock(), minute=director.minute
@@ -220,45 +213,38 @@ async def tournament_button(update: Update, context: Context) -> None:
     await data.tournaments.step(tour.tournament_id)
 
 
-async def take_seat(update: Update, context: Context) -> None:
+@on_button(callbacks.SeatButton)
+async def take_seat(pressed: Press, button: callbacks.SeatButton) -> None:
     """The invitation's one button (issue #30 item 12): the presser takes the seat the draw
     kept for them. Pressed again, or after the match began without them, or once it is
     over, it says so — nothing is done twice."""
-    data = context.bot_data
-    pressed = await press(update, data)
-    if pressed is None or not isinstance(pressed.button, callbacks.SeatButton):
-        return
-    user, t, game_id = pressed.user, pressed.t, pressed.button.game_id
-    table = data.service.snapshot(game_id) or await data.service.game(game_id)
+    data, user, t, game_id = pressed.data, pressed.user, pressed.t, button.game_id
+    table = await table_of(data, game_id)
     if (
         table is None
         or table.tournament is None
         or table.reserved is None
         or user.id not in table.reserved
     ):
-        await pressed.refuse(t("This button is not valid."))
-        return
+        raise not_valid(t)
     number = table.tournament.table_no
     if table.seat_of(user.id) is not None:
         await pressed.answer(texts.seat_answer("seated", number, t))
         return
     if not table.status.live or table.status is not TableStatus.LOBBY:
-        await pressed.refuse(texts.seat_answer("late" if table.status.live else "over", number, t))
-        return
+        raise Refusal(texts.seat_answer("late" if table.status.live else "over", number, t))
     if not await is_member(data, table.chat_id, user.id):
-        await pressed.refuse(t("Only members of this group may sit at its table."))
-        return
+        raise Refusal(t("Only members of this group may sit at its table."))
     await remember(data, user)
     try:
         change = await data.service.join(game_id, player_of(user), token=f"q{pressed.query.id}")
     except TableError as error:  # a second press that raced the first, or the clock
         code = {"seated": "seated", "reserved": "late"}.get(error.code, "over")
-        await pressed.refuse(texts.seat_answer(code, number, t))
-        return
+        raise Refusal(texts.seat_answer(code, number, t)) from error
     publish(data, change)
     await pressed.answer(texts.seat_answer("done", number, t))
     message, key = pressed.query.message, table.tournament
-    tour = await data.storage.tournaments.tournament(key.tournament_id)
+    tour = await data.queries.tournaments.tournament(key.tournament_id)
     if isinstance(message, Message) and tour is not None:  # seated, its button gone
         text = "\n\n".join(
             [

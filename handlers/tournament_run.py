@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from handlers.flow import publish
+from handlers.publish import publish
 from kozelbot.core.table import Table
 from kozelbot.core.tournament.model import Status, Tournament
 from kozelbot.core.tournament.standings import cross, standings
@@ -70,14 +70,14 @@ class TournamentRunner:
 
     async def resume(self) -> int:
         """After a start: bring every live tournament up to date; return how many."""
-        live = await self.data.storage.tournaments.live_tournaments()
+        live = await self.data.queries.tournaments.live_tournaments()
         for tour in live:
             await self._guarded(tour.tournament_id)
         return len(live)
 
     async def on_clock(self, tournament_id: int) -> None:
         """The tournament's timer: the automatic start, or matches past their time."""
-        tour = await self.data.storage.tournaments.tournament(tournament_id)
+        tour = await self.data.queries.tournaments.tournament(tournament_id)
         if tour is None:
             return
         now = self.director.clock()
@@ -137,7 +137,7 @@ class TournamentRunner:
         if lock is None:
             lock = self._locks[tournament_id] = asyncio.Lock()
         async with lock:
-            tour = await self.data.storage.tournaments.tournament(tournament_id)
+            tour = await self.data.queries.tournaments.tournament(tournament_id)
             if tour is None:
                 return
             tour = await self._record_ended(tour)
@@ -149,7 +149,7 @@ class TournamentRunner:
                 for table in opened:
                     publish(self.data, Change(table))
                     await self._invite(tour, table)
-            tour = await self.data.storage.tournaments.tournament(tournament_id) or tour
+            tour = await self.data.queries.tournaments.tournament(tournament_id) or tour
             tour = await self._pictures(tour)
             await self._show_standings(tour)
             current = tour.current if tour.status is Status.RUNNING else None

@@ -30,12 +30,12 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 import handlers
 from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
-from handlers.flow import publish, sync_timer
 from handlers.lifecycle import ChatLifecycle
 from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
 from handlers.outbox import Outbox
 from handlers.presenter import Presenter
+from handlers.publish import publish, sync_timer
 from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
@@ -47,6 +47,7 @@ from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
 from kozelbot.core.i18n import LANGUAGES
 from kozelbot.tables.director import Director
+from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import GameService
 from kozelbot.views import replay
 from kozelbot.views.links import WebAppLinks
@@ -56,7 +57,15 @@ from storage.flood import FloodJournal
 
 log = logging.getLogger("kozelbot")
 
-KozelApplication = Application[Any, Any, Any, Any, BotData, Any]
+
+class AppData(BotData):
+    """``BotData`` as the composition root holds it: with the storage it opened (and
+    closes). Handlers see ``BotData``, whose ``queries`` are storage's parts."""
+
+    storage: Storage
+
+
+KozelApplication = Application[Any, Any, Any, Any, AppData, Any]
 
 
 def build_application(
@@ -95,7 +104,7 @@ def build_application(
         .get_updates_request(AiohttpRequest(connection_pool_size=1))
         .rate_limiter(limiter)
         .concurrent_updates(True)
-        .context_types(ContextTypes(bot_data=BotData))
+        .context_types(ContextTypes(bot_data=AppData))
         .post_init(
             lambda app: _open(app, settings, rng or random.Random(), entropy or secrets.token_bytes)
         )
@@ -121,7 +130,15 @@ async def _open(
     data.bot = application.bot
     assert application.job_queue is not None
     data.job_queue = application.job_queue
-    data.storage = await Storage.open(settings.db_path)
+    data.storage = storage = await Storage.open(settings.db_path)
+    data.queries = Queries(
+        storage.people,
+        storage.boards,
+        storage.posts,
+        storage.games,
+        storage.tournaments,
+        storage.notices,
+    )
     data.thinker = Thinker(settings.ai_budget_ms, settings.ai_workers or None)
     data.service = GameService(
         data.storage.games,
@@ -136,7 +153,7 @@ async def _open(
     translators = data.translators()
     # Retry jitter draws from its own RNG: the game's seeds stay reproducible.
     data.sender = Sender(application.bot, Backoff(random.Random()))
-    data.messages = MessageBook(data.storage)
+    data.messages = MessageBook(data.queries)
     data.selections = Selections()
     data.links = links = (
         None
@@ -145,7 +162,7 @@ async def _open(
     )
     live = LiveMessages(
         data.service,
-        data.storage,
+        data.queries,
         data.sender,
         data.messages,
         data.selections,
@@ -153,7 +170,7 @@ async def _open(
         links,
         data.hub.viewing,
     )
-    outbox = Outbox(data.storage, data.service, data.sender, data.messages, translators.chat, links)
+    outbox = Outbox(data.queries, data.service, data.sender, data.messages, translators.chat, links)
     data.presenter = Presenter(
         data.service,
         data.sender,
@@ -169,7 +186,7 @@ async def _open(
         viewing=data.hub.viewing,
     )
     data.lifecycle = ChatLifecycle(
-        data.service, data.storage, data.presenter, on_change=lambda change: publish(data, change)
+        data.service, data.queries, data.presenter, on_change=lambda change: publish(data, change)
     )
     director = Director(
         data.storage.tournaments,
@@ -210,7 +227,7 @@ async def set_command_menus(bot: Bot, default_language: str) -> None:
                 log.warning("could not set the command menu (%s): %s", language, error)
 
 
-async def resume_games(data: BotData) -> int:
+async def resume_games(data: AppData) -> int:
     """Continue every lobby and match found in storage; return how many."""
     tables = await data.storage.games.live_games()
     for table in tables:

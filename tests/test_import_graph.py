@@ -49,13 +49,16 @@ def _imported(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) 
     return [f"{base}.{alias.name}" for alias in node.names] + [base]
 
 
-def graph(root: Path, packages: Iterable[str]) -> dict[str, set[str]]:
-    """Module → the project's modules it imports (at run time)."""
+def graph(
+    root: Path, packages: Iterable[str], *, type_only_too: bool = False
+) -> dict[str, set[str]]:
+    """Module → the project's modules it imports (at run time; with ``type_only_too``, also
+    those imported only under ``if TYPE_CHECKING:``)."""
     known = modules(root, packages)
     edges: dict[str, set[str]] = {name: set() for name in known}
     for name, path in known.items():
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        hidden = _type_checking_only(tree)
+        hidden = set() if type_only_too else _type_checking_only(tree)
         for node in ast.walk(tree):
             if not isinstance(node, ast.Import | ast.ImportFrom) or id(node) in hidden:
                 continue
@@ -109,6 +112,15 @@ def test_the_packages_import_each_other_without_a_circle() -> None:
     assert cycles(edges) == []
 
 
+def test_the_handlers_import_each_other_without_a_circle_type_only_imports_included() -> None:
+    """Issue #31: ``BotData`` names the tournament runner and the Mini App by protocols, so
+    ``handlers.deps`` imports no module that reads it back (the circle deps → tournament_run /
+    webapp.server → deps ran through type-only imports)."""
+    edges = graph(ROOT, ["handlers"], type_only_too=True)
+    assert len(edges) > 20 and any(edges.values())
+    assert cycles(edges) == []
+
+
 def test_a_planted_circle_is_found_through_imports_inside_functions(tmp_path: Path) -> None:
     """``a`` imports ``b`` at the top, ``b`` imports ``a`` inside a function, ``c`` imports
     ``a`` only for type checking: one circle, a+b."""
@@ -124,3 +136,4 @@ def test_a_planted_circle_is_found_through_imports_inside_functions(tmp_path: Pa
     edges = graph(tmp_path, ["planted"])
     assert edges["planted.b"] == {"planted.a"} and edges["planted.c"] == set()
     assert cycles(edges) == [["planted.a", "planted.b"]]
+    assert graph(tmp_path, ["planted"], type_only_too=True)["planted.c"] == {"planted.a"}

@@ -398,3 +398,45 @@ def test_a_family_exports_its_seam_made_of_its_own_functions(family: str) -> Non
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     ]
     assert defined == [], f"{family}/__init__.py defines {defined}"
+
+
+STORAGE_IN_HANDLERS: dict[str, str] = {}
+"""Handler modules allowed to touch storage, each with its reason (issue #31 item 3): none
+(the flood gate's journal is typed by ``handlers.delivery.Journal``)."""
+
+
+def storage_uses(path: Path) -> list[str]:
+    """How a file touches storage: imports of ``storage`` and any ``.storage`` attribute
+    (``data.storage``, ``context.bot_data.storage``, ``self.storage``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = sorted(m for m in imported_modules(path) if m.split(".")[0] == "storage")
+    found += [
+        f"line {node.lineno}: .storage"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "storage"
+    ]
+    return found
+
+
+@pytest.mark.parametrize("path", sources("handlers"), ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_handlers_reach_no_storage(path: Path) -> None:
+    """Issue #31 item 3: handlers read and write through the game service or the queries
+    (``kozelbot.tables.queries``, built by the composition root from storage), never
+    through storage itself; the few exceptions are listed with their reason."""
+    name = path.relative_to(ROOT).as_posix()
+    uses = storage_uses(path)
+    if name in STORAGE_IN_HANDLERS:
+        assert uses, f"{name} no longer uses storage: take it off the list"
+        return
+    assert not uses, f"{name} reaches storage: {uses}"
+
+
+def test_storage_uses_sees_imports_and_attributes(tmp_path: Path) -> None:
+    """The checker itself: an import of storage and a ``bot_data.storage`` reach."""
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from storage.flood import Entry\nasync def f(context):\n"
+        "    await context.bot_data.storage.people.user(1)\n",
+        encoding="utf-8",
+    )
+    assert storage_uses(sample) == ["storage.flood", "storage.flood.Entry", "line 3: .storage"]

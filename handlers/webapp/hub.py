@@ -5,7 +5,7 @@ Each open page stream is a ``Reader`` of its game; ``changed`` hands the game to
 one wakes every reader of that game (a wake already pending is enough: changes coalesce,
 and the stream reads the newest committed table when it runs). ``viewing`` tells whether a
 person has their table open (their private hand then waits: ``live``). Nothing here knows
-Telegram or the game; ``flow.publish`` calls ``changed`` for every change it shows.
+Telegram or the game; ``publish.publish`` calls ``changed`` for every change it shows.
 
 Limits (issue #29 item 4): a person has at most ``per_person`` streams on one table, a table
 at most ``per_game``, and a person at most ``PERSON_TOTAL`` over all tables; a new stream

@@ -46,20 +46,18 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from handlers.flow import publish
 from handlers.members import TelegramUnavailable, is_member
+from handlers.press import Refusal, act, seat_at, within_rate
+from handlers.publish import publish
 from handlers.throttle import Throttle
 from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
 from handlers.webapp.inputs import move_body, read_query, refuse
 from handlers.webapp.pages import Built, Pages
 from handlers.webapp.streams import Streams
 from kozelbot.core.i18n import Translator
-from kozelbot.core.protocol import GameError
 from kozelbot.core.table import Table
-from kozelbot.families.registry import reader_of, rules_of
-from kozelbot.tables.service import TableError
+from kozelbot.families.registry import rules_of
 from kozelbot.views.frames import NotReplayable, frames
-from kozelbot.views.general import table_error_text
 from kozelbot.views.replay import NotExportable, export
 
 if TYPE_CHECKING:
@@ -228,7 +226,7 @@ class WebApp:
         """A finished match, frame by frame, every hand shown (the match is over); drawn
         once per language and kept (it never changes), shown to whoever may watch it."""
         user, game_id = self._reader(request)
-        games = self.data.storage.games
+        games = self.data.queries.records
         table = await games.game(game_id)
         if table is None:
             raise refuse(web.HTTPNotFound, "no_game")
@@ -255,30 +253,23 @@ class WebApp:
         return response
 
     async def move(self, request: web.Request) -> web.Response:
+        """A move from the page, down the buttons' press path (``handlers.press``): the
+        same rate, checks and service call, its refusals as 429, 403 or 409."""
         body = await move_body(request)
         user = self._user(body.init)
         data = self.data
-        if not data.presses.allow(user.user_id):
-            raise refuse(web.HTTPTooManyRequests, "slow_down")
-        table = await self._table(body.game)
         t = await self._translator(user)
-        seat = table.seat_of(user.user_id)
-        if seat is None:
-            raise refuse(web.HTTPForbidden, "not_seated", text=table_error_text("not_seated", t))
         try:
-            action = rules_of(table.variant).parse_action(body.action)
-        except ValueError:
-            raise refuse(web.HTTPBadRequest, "move") from None
-        try:
-            change = await data.service.act(body.game, user.user_id, body.deal, action)
-        except GameError as error:
-            legal = (await self._page(body.game, user, t))[1].payload["legal"]
-            text = reader_of(table.variant).error_text(error, table, t)
-            raise refuse(web.HTTPConflict, "refused", legal=legal, text=text) from None
-        except TableError as error:
-            raise refuse(
-                web.HTTPConflict, error.code, text=table_error_text(error.code, t)
-            ) from None
+            within_rate(data, user.user_id, t)
+            table = await self._table(body.game)
+            seat_at(table, user.user_id, t)
+            try:
+                action = rules_of(table.variant).parse_action(body.action)
+            except ValueError:
+                raise refuse(web.HTTPBadRequest, "move") from None
+            change = await act(data, table, user.user_id, body.deal, action, t)
+        except Refusal as refusal:
+            raise await self._refused(refusal, body.game, user, t) from None
         # The answer is built before the change is shown: a change wakes every stream of the
         # table, and the one who pressed should not wait behind them.
         _, built = await self._page(body.game, user, t)
@@ -286,3 +277,16 @@ class WebApp:
         return web.Response(
             text=f'{{"ok": true, "page": {built.text}}}', content_type="application/json"
         )
+
+    async def _refused(
+        self, refusal: Refusal, game_id: int, user: WebAppUser, t: Translator
+    ) -> web.HTTPException:
+        """A refused move as the page reads it: an illegal move with the legal ones."""
+        if refusal.code == "slow_down":
+            return refuse(web.HTTPTooManyRequests, "slow_down")
+        if refusal.code == "not_seated":
+            return refuse(web.HTTPForbidden, "not_seated", text=refusal.text)
+        if refusal.code == "refused":
+            legal = (await self._page(game_id, user, t))[1].payload["legal"]
+            return refuse(web.HTTPConflict, "refused", legal=legal, text=refusal.text)
+        return refuse(web.HTTPConflict, refusal.code, text=refusal.text)

@@ -2,7 +2,7 @@
 
 Telegram refuses a longer text outright (``MESSAGE_TOO_LONG``), so a press would go
 unanswered or a table unsent: every message and every callback answer passes through here
-(``handlers.presenter`` and ``handlers.flow`` do it, for every language). Lengths are
+(``handlers.presenter`` and ``handlers.press`` do it, for every language). Lengths are
 counted in UTF-16 code units, as Telegram counts entity offsets — never fewer than the
 characters, so the cut is safe whichever way Telegram counts. A message is HTML: its limit
 applies to the text as shown (tags and entities do not count), and a cut closes the tags it

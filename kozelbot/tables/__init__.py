@@ -3,7 +3,8 @@
 The game service (``service``) with its lock, load and commit (``committing``) and its table
 cache, a move applied and the computers and timers run after it (``turns``), who sits where
 (``seating``), what a game owes the records and the group's durable posts (``ledger``,
-``posts``), what the service needs of storage (``repository``), and the tournament's side of
+``posts``), what the service needs of storage (``repository``), what the bot's edges read
+and write besides the moves (``queries``), and the tournament's side of
 the tables: a drawn table's seats and result (``tournament_table``) and the director that
 runs the rounds (``director``). Imports: ``core``, ``families``, ``computer``.
 """
