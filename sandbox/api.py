@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import math
 from collections.abc import Awaitable, Callable
@@ -30,7 +29,7 @@ from .watch import MAX_DELAY, MIN_DELAY
 from .world import LANGUAGES, MAX_NAME_LENGTH, JsonDict, World
 
 if TYPE_CHECKING:
-    from .server import Sandbox
+    from .host import Host
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +40,6 @@ PRESS_SECONDS = 10.0
 """How long ``/api/press`` waits for the bot's answer."""
 MAX_TEXT_LENGTH = 4096
 MAX_NEWGAME_LENGTH = 200
-CLIENT_QUEUE = 5000
-"""Events one page may fall behind by before its stream is closed (it then reconnects)."""
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -51,51 +48,7 @@ class BadInput(ValueError):
     """A request the API refuses (400); the message says why."""
 
 
-class EventHub:
-    """Fans events out to every open ``/api/events`` stream."""
-
-    def __init__(self) -> None:
-        self._clients: set[asyncio.Queue[str | None]] = set()
-
-    def connect(self) -> asyncio.Queue[str | None]:
-        """A new stream's queue of JSON lines (None: the stream ends)."""
-        queue: asyncio.Queue[str | None] = asyncio.Queue(CLIENT_QUEUE)
-        self._clients.add(queue)
-        return queue
-
-    def disconnect(self, queue: asyncio.Queue[str | None]) -> None:
-        """The stream is gone."""
-        self._clients.discard(queue)
-
-    def publish(self, event: JsonDict) -> None:
-        """Send ``event`` to every stream; one too far behind is ended."""
-        if not self._clients:
-            return
-        line = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
-        for queue in list(self._clients):
-            try:
-                queue.put_nowait(line)
-            except asyncio.QueueFull:
-                self._end(queue)
-
-    def close(self) -> None:
-        """End every stream."""
-        for queue in list(self._clients):
-            self._end(queue)
-
-    def _end(self, queue: asyncio.Queue[str | None]) -> None:
-        self._clients.discard(queue)
-        while not queue.empty():
-            queue.get_nowait()
-        queue.put_nowait(None)
-
-    @property
-    def clients(self) -> int:
-        """How many streams are open."""
-        return len(self._clients)
-
-
-def make_app(sandbox: Sandbox) -> web.Application:
+def make_app(sandbox: Host) -> web.Application:
     """The page and its API for one running sandbox."""
     api = _Api(sandbox)
     app = web.Application(middlewares=[_guard], client_max_size=64 * 1024)
@@ -177,7 +130,7 @@ def _bool(body: JsonDict, name: str) -> bool:
 class _Api:
     """The request handlers; each validates its input, acts, and answers JSON."""
 
-    def __init__(self, sandbox: Sandbox) -> None:
+    def __init__(self, sandbox: Host) -> None:
         self.sandbox = sandbox
 
     @property

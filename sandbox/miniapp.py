@@ -26,18 +26,16 @@ from handlers.webapp.server import ROUTES
 from .bot import WEBAPP_NAME, WEBAPP_URL
 
 if TYPE_CHECKING:
-    from .server import Sandbox
+    from .host import Host
 
 
-def mount(app: web.Application, sandbox: Sandbox) -> None:
+def mount(app: web.Application, sandbox: Host) -> None:
     """The Mini App's routes on the sandbox's server, answered by the running bot's."""
     for method, path, name in ROUTES:
         app.router.add_route(method, path, _delegate(sandbox, name))
 
 
-def _delegate(
-    sandbox: Sandbox, name: str
-) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+def _delegate(sandbox: Host, name: str) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     async def handle(request: web.Request) -> web.StreamResponse:
         bot = sandbox.bot
         application = None if bot is None else bot.application

@@ -23,8 +23,9 @@ from aiohttp import web
 from botapi_emulator import AnswerEvent, BotApiEmulator, EmulatorEvent, Limits, MessageEvent, User
 from kozelbot.config import Settings
 
-from .api import EventHub, make_app
+from .api import make_app
 from .bot import FIRST_NAME, USERNAME, EmbeddedBot, bot_settings, new_token
+from .hub import EventHub
 from .watch import Autopilot, GameInfo
 from .world import ChatsFile, JsonDict, World
 

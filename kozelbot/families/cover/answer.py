@@ -26,14 +26,14 @@ from kozelbot.families.cover.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
-def to_act(state: CoverState) -> tuple[int, ...]:
+def to_act(state: CoverMatch) -> tuple[int, ...]:
     return (state.game.round.turn,)
 
 
-def legal(state: CoverState, seat: int) -> list[Action]:
+def legal(state: CoverMatch, seat: int) -> list[Action]:
     actions: list[Action] = []
     actions += claim.offered(state, seat)
     if seat != state.game.round.turn:
@@ -47,7 +47,7 @@ def legal(state: CoverState, seat: int) -> list[Action]:
     return actions
 
 
-def verify(state: CoverState, seat: int, action: Action) -> None:
+def verify(state: CoverMatch, seat: int, action: Action) -> None:
     if isinstance(action, Claim):
         claim.verify(state, seat, action)
     elif isinstance(action, Beat):
@@ -65,7 +65,7 @@ def verify(state: CoverState, seat: int, action: Action) -> None:
         refuse(state, seat, action)
 
 
-def apply(state: CoverState, seat: int, action: Action) -> list[Event]:
+def apply(state: CoverMatch, seat: int, action: Action) -> list[Event]:
     if isinstance(action, Claim):
         return claim.apply(state, seat, action)
     if isinstance(action, Beat):
@@ -84,14 +84,14 @@ def apply(state: CoverState, seat: int, action: Action) -> list[Event]:
     return next_turn(state)
 
 
-def _onto(state: CoverState, cards: tuple[Card, ...]) -> tuple[int, ...] | None:
+def _onto(state: CoverMatch, cards: tuple[Card, ...]) -> tuple[int, ...] | None:
     """Which stack each card of a beat covers, or ``None`` if they do not cover them all."""
     game = state.game
     tops = [stack[-1] for stack in game.round.stacks]
     return assignment(cards, tops, covers(game.trump, state.rules.poshka))
 
 
-def verify_beat(state: CoverState, seat: int, action: Beat) -> None:
+def verify_beat(state: CoverMatch, seat: int, action: Beat) -> None:
     """Raise unless ``seat`` may beat now, and these cards cover every stack."""
     if not may_beat(state, seat):
         raise IllegalMove("no beat now")
@@ -99,7 +99,7 @@ def verify_beat(state: CoverState, seat: int, action: Beat) -> None:
         raise IllegalMove("does not beat every stack")
 
 
-def beat(state: CoverState, seat: int, action: Beat) -> list[Event]:
+def beat(state: CoverMatch, seat: int, action: Beat) -> list[Event]:
     """Cover every stack (an answer or a re-beat): ``seat`` is the last beater now, and the
     others answer it."""
     game = state.game

@@ -17,7 +17,7 @@ from kozelbot.families.cover.board import CoverGame, Move
 from kozelbot.families.cover.vocabulary import Claim, Event, IllegalMove, Phase
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
 def longest(hand: Sequence[Card]) -> int:
@@ -25,7 +25,7 @@ def longest(hand: Sequence[Card]) -> int:
     return max(Counter(card.suit for card in hand).values(), default=0)
 
 
-def may_claim(state: CoverState, seat: int) -> bool:
+def may_claim(state: CoverMatch, seat: int) -> bool:
     """Whether ``seat`` may claim the lead now: 4+ cards of a suit, not yet acted, not the
     leader, and a claim that would beat the standing one."""
     game = state.current
@@ -37,7 +37,7 @@ def may_claim(state: CoverState, seat: int) -> bool:
     return _beats_standing(state, seat, longest(game.hands[seat]))
 
 
-def _beats_standing(state: CoverState, seat: int, count: int) -> bool:
+def _beats_standing(state: CoverMatch, seat: int, count: int) -> bool:
     rnd = state.game.round
     if count < state.rules.claim_from:
         return False
@@ -50,20 +50,20 @@ def _beats_standing(state: CoverState, seat: int, count: int) -> bool:
     return seats.distance(rnd.first_leader, seat) < seats.distance(rnd.first_leader, best_seat)
 
 
-def offered(state: CoverState, seat: int) -> list[Claim]:
+def offered(state: CoverMatch, seat: int) -> list[Claim]:
     """The claim ``seat`` may make now, if any (offered out of turn)."""
     if not may_claim(state, seat):
         return []
     return [Claim(longest(state.game.hands[seat]))]
 
 
-def verify(state: CoverState, seat: int, action: Claim) -> None:
+def verify(state: CoverMatch, seat: int, action: Claim) -> None:
     """Raise unless ``seat`` may claim, and with the count it holds."""
     if not may_claim(state, seat) or action.count != longest(state.game.hands[seat]):
         raise IllegalMove("no claim")
 
 
-def apply(state: CoverState, seat: int, action: Claim) -> list[Event]:
+def apply(state: CoverMatch, seat: int, action: Claim) -> list[Event]:
     """The claimant takes the lead; a lead already made is taken back."""
     game = state.game
     _take_back(game)

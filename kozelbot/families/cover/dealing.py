@@ -28,7 +28,7 @@ from kozelbot.families.cover.strength import RANK_OF
 from kozelbot.families.cover.vocabulary import Event, GameDealt, IllegalMove, Phase
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 DECK = DECK_36
 """The cover game's deck, in the order a shuffle starts from."""
@@ -78,7 +78,7 @@ def deal_from_seed(
     return [*((f"seat {seat}", cards) for seat, cards in enumerate(hands)), ("talon", talon)]
 
 
-def seed_context(state: CoverState) -> str:
+def seed_context(state: CoverMatch) -> str:
     """The game's context in its seed text (``kozelbot.core.fairplay``): ``players``, ``hand``,
     ``dealer`` and, when someone is out, ``out`` (their seats as digits)."""
     words = f"players={state.players},hand={state.rules.hand},dealer={state.dealer}"
@@ -87,7 +87,7 @@ def seed_context(state: CoverState) -> str:
     return words
 
 
-def deal_game(state: CoverState, deck: list[Card]) -> list[Event]:
+def deal_game(state: CoverMatch, deck: list[Card]) -> list[Event]:
     """Deal a game from this deck (top first): one card at a time to the players in play,
     clockwise from the dealer's left; the rest is the talon."""
     if state.phase is not Phase.DEALING:
@@ -126,7 +126,7 @@ def deal_game(state: CoverState, deck: list[Card]) -> list[Event]:
     return events
 
 
-def _first_leader(state: CoverState, hands: list[list[Card]], seats: list[int], trump: Suit) -> int:
+def _first_leader(state: CoverMatch, hands: list[list[Card]], seats: list[int], trump: Suit) -> int:
     """Who leads first (RULES.md §2, and the seed 000 opening): the first game's holder of
     the lowest diamond (nobody: the lowest seat in play), later the last game's last taker
     or the next in play; seed 000: the dealer, unless someone holds four trumps."""

@@ -17,10 +17,10 @@ from kozelbot.families.cover.trace import add_draws
 from kozelbot.families.cover.vocabulary import Event, Phase, TrumpChanged
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
-def draw_and_continue(state: CoverState) -> list[Event]:
+def draw_and_continue(state: CoverMatch) -> list[Event]:
     """Count the trick, draw from the taker clockwise, and start the next round (or score
     the game when talon and hands are empty)."""
     game = state.game
@@ -45,7 +45,7 @@ def draw_and_continue(state: CoverState) -> list[Event]:
     return events
 
 
-def _draw(state: CoverState, taker: int) -> dict[int, list[Card]]:
+def _draw(state: CoverMatch, taker: int) -> dict[int, list[Card]]:
     """Each seat in play draws, from the taker clockwise, up to the hand size; what each
     drew, in drawing order."""
     game = state.game

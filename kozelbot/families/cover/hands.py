@@ -15,7 +15,7 @@ from kozelbot.families.cover.strength import cover_sets, covers
 from kozelbot.families.cover.vocabulary import Phase
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
 def target(game: CoverGame) -> int:
@@ -23,7 +23,7 @@ def target(game: CoverGame) -> int:
     return len(game.hands[game.round.last_beater])
 
 
-def surplus(state: CoverState, seat: int) -> int:
+def surplus(state: CoverMatch, seat: int) -> int:
     """Cards ``seat`` must shed now (beat or discard), if it is answering."""
     game = state.current
     if game is None or state.phase is not Phase.ANSWER or game.round.turn != seat:
@@ -31,7 +31,7 @@ def surplus(state: CoverState, seat: int) -> int:
     return max(0, len(game.hands[seat]) - target(game))
 
 
-def may_beat(state: CoverState, seat: int) -> bool:
+def may_beat(state: CoverMatch, seat: int) -> bool:
     """Whether ``seat`` may beat now: answering and not yet discarded this round, or the last
     beater offered a re-beat."""
     game = state.current
@@ -44,7 +44,7 @@ def may_beat(state: CoverState, seat: int) -> bool:
     return False
 
 
-def beat_sets(state: CoverState, seat: int) -> Iterator[tuple[Card, ...]]:
+def beat_sets(state: CoverMatch, seat: int) -> Iterator[tuple[Card, ...]]:
     """The sets of cards from ``seat``'s hand that would cover every stack (whether or not it
     may beat now)."""
     game = state.game
@@ -52,7 +52,7 @@ def beat_sets(state: CoverState, seat: int) -> Iterator[tuple[Card, ...]]:
     return cover_sets(game.hands[seat], tops, covers(game.trump, state.rules.poshka))
 
 
-def beats_available(state: CoverState, seat: int) -> list[tuple[Card, ...]]:
+def beats_available(state: CoverMatch, seat: int) -> list[tuple[Card, ...]]:
     """Every set of cards from ``seat``'s hand that covers every stack, if it may beat."""
     if state.current is None or not may_beat(state, seat):
         return []
@@ -64,7 +64,7 @@ def face_down_choices(game: CoverGame, seat: int, count: int) -> Iterator[tuple[
     return itertools.combinations(game.hands[seat], count)
 
 
-def must_answer(state: CoverState, seat: int) -> bool:
+def must_answer(state: CoverMatch, seat: int) -> bool:
     """Whether ``seat`` has a decision: a surplus to shed, or a beat it could make."""
     game = state.game
     if len(game.hands[seat]) > target(game):
@@ -72,7 +72,7 @@ def must_answer(state: CoverState, seat: int) -> bool:
     return seat not in game.round.discarded and next(beat_sets(state, seat), None) is not None
 
 
-def level_count(state: CoverState, seat: int) -> int:
+def level_count(state: CoverMatch, seat: int) -> int:
     """Cards ``seat`` must add to the trick to come down to the smallest hand in play."""
     game = state.game
     smallest = min(len(game.hands[s]) for s in state.in_play())

@@ -24,14 +24,14 @@ from kozelbot.families.cover.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
-def to_act(state: CoverState) -> tuple[int, ...]:
+def to_act(state: CoverMatch) -> tuple[int, ...]:
     return (state.game.round.leader,)
 
 
-def leads(state: CoverState, seat: int) -> list[tuple[Card, ...]]:
+def leads(state: CoverMatch, seat: int) -> list[tuple[Card, ...]]:
     """Every lead ``seat`` may make: 1–6 cards of one suit (poshka may join any)."""
     game = state.current
     if game is None or state.phase is not Phase.LEAD or game.round.leader != seat:
@@ -50,7 +50,7 @@ def leads(state: CoverState, seat: int) -> list[tuple[Card, ...]]:
     return list(dict.fromkeys(found))
 
 
-def legal(state: CoverState, seat: int) -> list[Action]:
+def legal(state: CoverMatch, seat: int) -> list[Action]:
     actions: list[Action] = []
     actions += claim.offered(state, seat)
     if seat == state.game.round.leader:
@@ -58,7 +58,7 @@ def legal(state: CoverState, seat: int) -> list[Action]:
     return actions
 
 
-def verify(state: CoverState, seat: int, action: Action) -> None:
+def verify(state: CoverMatch, seat: int, action: Action) -> None:
     if isinstance(action, Claim):
         claim.verify(state, seat, action)
     elif isinstance(action, Lead):
@@ -71,7 +71,7 @@ def verify(state: CoverState, seat: int, action: Action) -> None:
         refuse(state, seat, action)
 
 
-def apply(state: CoverState, seat: int, action: Action) -> list[Event]:
+def apply(state: CoverMatch, seat: int, action: Action) -> list[Event]:
     if isinstance(action, Claim):
         return claim.apply(state, seat, action)
     assert isinstance(action, Lead)

@@ -13,27 +13,27 @@ from kozelbot.families.cover.trace import add_levelling
 from kozelbot.families.cover.vocabulary import Action, Event, IllegalMove, Level
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
-def to_act(state: CoverState) -> tuple[int, ...]:
+def to_act(state: CoverMatch) -> tuple[int, ...]:
     return tuple(state.game.round.level_pending)
 
 
-def legal(state: CoverState, seat: int) -> list[Action]:
+def legal(state: CoverMatch, seat: int) -> list[Action]:
     if seat not in state.game.round.level_pending:
         return []
     return [Level(c) for c in face_down_choices(state.game, seat, level_count(state, seat))]
 
 
-def verify(state: CoverState, seat: int, action: Action) -> None:
+def verify(state: CoverMatch, seat: int, action: Action) -> None:
     if not isinstance(action, Level):
         refuse(state, seat, action)
     elif len(action.cards) != level_count(state, seat):
         raise IllegalMove("add exactly", level_count(state, seat))
 
 
-def apply(state: CoverState, seat: int, action: Action) -> list[Event]:
+def apply(state: CoverMatch, seat: int, action: Action) -> list[Event]:
     assert isinstance(action, Level)
     game = state.game
     rnd = game.round

@@ -14,27 +14,27 @@ from kozelbot.families.cover.turns import end_round
 from kozelbot.families.cover.vocabulary import Action, Beat, Event, Otboy
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
-def to_act(state: CoverState) -> tuple[int, ...]:
+def to_act(state: CoverMatch) -> tuple[int, ...]:
     return (state.game.round.turn,)
 
 
-def legal(state: CoverState, seat: int) -> list[Action]:
+def legal(state: CoverMatch, seat: int) -> list[Action]:
     if seat != state.game.round.turn:
         return []
     return [*(Beat(c) for c in beats_available(state, seat)), Otboy()]
 
 
-def verify(state: CoverState, seat: int, action: Action) -> None:
+def verify(state: CoverMatch, seat: int, action: Action) -> None:
     if isinstance(action, Beat):
         verify_beat(state, seat, action)
     elif not isinstance(action, Otboy):
         refuse(state, seat, action)
 
 
-def apply(state: CoverState, seat: int, action: Action) -> list[Event]:
+def apply(state: CoverMatch, seat: int, action: Action) -> list[Event]:
     if isinstance(action, Beat):
         return beat(state, seat, action)
     state.game.round.add(Move(seat, "otboy"))

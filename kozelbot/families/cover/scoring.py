@@ -22,7 +22,7 @@ from kozelbot.families.cover.presets import CoverRules
 from kozelbot.families.cover.vocabulary import Event, Outcome, Phase, card_names
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 ALL_FOUR = len(Suit)
 """Cards of one rank in the deck: a hand holding them all has four of a kind."""
@@ -45,7 +45,7 @@ def multiplier(eggs: int) -> int:
     return 1 << eggs
 
 
-def sides_in_play(state: CoverState) -> list[int]:
+def sides_in_play(state: CoverMatch) -> list[int]:
     """The sides still playing: both pairs, or each seat not out."""
     return playing_sides(state.rules, state.in_play())
 
@@ -80,7 +80,7 @@ def game_award(
     return Outcome.NORMAL, award, times
 
 
-def four_of_a_kind(state: CoverState) -> list[Event]:
+def four_of_a_kind(state: CoverMatch) -> list[Event]:
     """Four aces or four sixes in one hand end the match: that side wins, everyone else
     gets ``four_of_a_kind_loss`` (aces beat sixes)."""
     game = state.game
@@ -103,7 +103,7 @@ def four_of_a_kind(state: CoverState) -> list[Event]:
     return _scored(state, outcome, award, side)
 
 
-def score_game(state: CoverState) -> list[Event]:
+def score_game(state: CoverMatch) -> list[Event]:
     """Talon and hands are empty: eggs, or each side's loser points (times the eggs
     multiplier)."""
     sides = sides_in_play(state)
@@ -118,7 +118,7 @@ def score_game(state: CoverState) -> list[Event]:
 
 
 def _scored(
-    state: CoverState, outcome: Outcome, award: list[int], instant: int | None, times: int = 1
+    state: CoverMatch, outcome: Outcome, award: list[int], instant: int | None, times: int = 1
 ) -> list[Event]:
     """Record a finished game (``times``: what its loser points were multiplied by) and move
     on to the next game or the end of the match (at once for ``instant``, the side that
@@ -160,7 +160,7 @@ def _scored(
     return events
 
 
-def _match_winner(state: CoverState) -> int | None:
+def _match_winner(state: CoverMatch) -> int | None:
     """The match's winner after a game, if it is over (``match_end``); the seats it puts
     out are out."""
     winner, out = match_end(state.rules, state.score, state.in_play(), state.game.last_taker)

@@ -1,5 +1,7 @@
-"""The cover game's match state (RULES.md §2, seeds 003 and 000): the fields of a match, the
-phase table that hands each move to its step, the chance step, and the JSON round trip.
+"""The cover game's match state (RULES.md §2, seeds 003 and 000): the phase table that hands
+each move to its step, the chance step, and the JSON round trip, over the fields of a match
+(``match.CoverMatch``). The steps take a ``CoverMatch`` and never import this module: imports
+run one way, state → steps → match.
 
 The game protocol's shape (``kozelbot.core.protocol``): ``to_act`` / ``legal_actions`` / ``verify``
 / ``apply`` → frozen events, the chance step (``chance(shuffle)`` / ``deal(rng)``; ``deal_deck`` for
@@ -15,20 +17,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Annotated, Any
+from dataclasses import dataclass, replace
+from typing import Any
 
-from pydantic import Field, TypeAdapter
+from pydantic import TypeAdapter
 
-from kozelbot.core.cards import Card, Suit
+from kozelbot.core.cards import Card
 from kozelbot.core.protocol import DealScored, Shuffle
 from kozelbot.families.cover import answer, lead, level, rebeat
-from kozelbot.families.cover.board import CoverGame
 from kozelbot.families.cover.dealing import deal_game, seed_context, shuffled
+from kozelbot.families.cover.match import CoverMatch
 from kozelbot.families.cover.presets import PRESETS, CoverRules, configure
 from kozelbot.families.cover.scoring import loser_points, multiplier
 from kozelbot.families.cover.step import IDLE, Step
-from kozelbot.families.cover.strength import beats
 from kozelbot.families.cover.trace import deal_trace
 from kozelbot.families.cover.view import View, view_for
 from kozelbot.families.cover.vocabulary import (
@@ -54,104 +55,15 @@ switch). The draw has no phase: it follows the trick or the levelling at once.""
 
 
 @dataclass(eq=True)
-class CoverState:
-    """A whole cover match: loser points, eggs, who is out, and the game in progress."""
-
-    variant: str
-    options: dict[str, Any]
-    phase: Phase = Phase.DEALING
-    score: list[int] = field(default_factory=list)
-    eggs: int = 0
-    game_no: int = 0
-    shuffles: int = 0
-    out: list[int] = field(default_factory=list)
-    current: CoverGame | None = None
-    last_result: DealScored | None = None
-    winner: int | None = None
-    trump: Suit = Suit.DIAMONDS
-    """The trump for the next game (it changes when the talon's bottom card is drawn)."""
-    next_leader: int | None = None
-    dealer: int = 0
-    seeds: list[str] = field(default_factory=list)
-    """Fair play: the seed text of this game's shuffle (``GameState.seeds``)."""
-    rules: Annotated[CoverRules, Field(exclude=True)] = field(
-        default=None,
-        repr=False,  # type: ignore[assignment]
-    )
-    """The rules this match plays by; not stored (the variant and options make them again).
-    Left out, they are those of the family's preset named ``variant`` with these options
-    (which are then validated and completed)."""
-
-    def __post_init__(self) -> None:
-        if self.rules is None:
-            self.options, self.rules = configure(PRESETS[self.variant], self.options)
-        if not self.score:
-            self.score = [0] * self.rules.sides
-
-    # -- protocol ----------------------------------------------------------------------
-
-    @property
-    def over(self) -> bool:
-        return self.phase is Phase.OVER
-
-    @property
-    def players(self) -> int:
-        return self.rules.players
-
-    @property
-    def needs_chance(self) -> bool:
-        return self.phase is Phase.DEALING
-
-    @property
-    def deal_shown(self) -> int | None:
-        return None if self.current is None else self.current.game_no
-
-    @property
-    def deals_scored(self) -> int:
-        return self.game_no
-
-    @property
-    def hidden_turn(self) -> bool:
-        """Never: every cover step's actor is public (a claim names its claimant and N)."""
-        return False
-
-    def accepts(self, deal_no: int) -> bool:
-        return (
-            self.phase not in (Phase.DEALING, Phase.OVER)
-            and self.current is not None
-            and self.current.game_no == deal_no
-        )
-
-    def side_of(self, seat: int) -> int:
-        return self.rules.seats.side_of(seat)
-
-    def leader(self) -> int | None:
-        """The side with the fewest loser points (``None``: several tie for it); a seat
-        already out of the match (``self`` mode) is behind everyone still in."""
-        standing = [(side in self.out, points) for side, points in enumerate(self.score)]
-        best = min(standing)
-        sides = [side for side, key in enumerate(standing) if key == best]
-        return sides[0] if len(sides) == 1 else None
+class CoverState(CoverMatch):
+    """A cover match as a state machine (``CoverMatch``'s fields, saved under this name): the
+    phase table answers who acts and what is legal, ``apply`` changes the state, the chance
+    step deals, ``dump``/``load`` are its JSON (one pydantic ``TypeAdapter``)."""
 
     @property
     def multiplier(self) -> int:
         """Eggs double the next game's loser points: ×2, ×4 after two eggs in a row…"""
         return multiplier(self.eggs)
-
-    def in_play(self) -> list[int]:
-        """The seats not out, lowest first."""
-        return [s for s in range(self.players) if s not in self.out]
-
-    @property
-    def game(self) -> CoverGame:
-        """The game in progress (or just scored); there is none before the first deal."""
-        game = self.current
-        assert game is not None
-        return game
-
-    def beats(self, card: Card, top: Card, trump: Suit) -> bool:
-        """Whether ``card`` may cover ``top`` under ``trump`` at this table."""
-        return beats(card, top, trump, self.rules.poshka)
 
     def loser_points(self, points: int) -> int:
         """The loser points for a side's card points (before any eggs multiplier)."""

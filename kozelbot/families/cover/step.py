@@ -21,7 +21,7 @@ from kozelbot.families.cover.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
 class Step(Protocol):
@@ -29,39 +29,39 @@ class Step(Protocol):
     cards are in hand; ``apply`` only after ``verify`` passed, and returns the events beyond
     the move itself."""
 
-    def to_act(self, state: CoverState) -> tuple[int, ...]:
+    def to_act(self, state: CoverMatch) -> tuple[int, ...]:
         """Whose turn it is (a claim may still come from elsewhere)."""
 
-    def legal(self, state: CoverState, seat: int) -> list[Action]:
+    def legal(self, state: CoverMatch, seat: int) -> list[Action]:
         """What ``seat`` may do now, claims included."""
 
-    def verify(self, state: CoverState, seat: int, action: Action) -> None:
+    def verify(self, state: CoverMatch, seat: int, action: Action) -> None:
         """Raise the ``IllegalMove`` that says why ``action`` is refused; pass if legal."""
 
-    def apply(self, state: CoverState, seat: int, action: Action) -> list[Event]:
+    def apply(self, state: CoverMatch, seat: int, action: Action) -> list[Event]:
         """Make the (verified) move."""
 
 
 class Idle:
     """The phases in which no seat moves: before a deal and after the match."""
 
-    def to_act(self, state: CoverState) -> tuple[int, ...]:
+    def to_act(self, state: CoverMatch) -> tuple[int, ...]:
         return ()
 
-    def legal(self, state: CoverState, seat: int) -> list[Action]:
+    def legal(self, state: CoverMatch, seat: int) -> list[Action]:
         return []
 
-    def verify(self, state: CoverState, seat: int, action: Action) -> None:
+    def verify(self, state: CoverMatch, seat: int, action: Action) -> None:
         raise IllegalMove("no game in progress")
 
-    def apply(self, state: CoverState, seat: int, action: Action) -> list[Event]:
+    def apply(self, state: CoverMatch, seat: int, action: Action) -> list[Event]:
         raise IllegalMove("no game in progress")
 
 
 IDLE = Idle()
 
 
-def refuse(state: CoverState, seat: int, action: Action) -> None:
+def refuse(state: CoverMatch, seat: int, action: Action) -> None:
     """Raise the refusal of a move this phase does not take (``reason`` as for any phase)."""
     if isinstance(action, Lead):
         raise IllegalMove("not a lead now")

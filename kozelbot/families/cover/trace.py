@@ -12,7 +12,7 @@ from kozelbot.families.cover.board import CoverGame, Move, Round
 from kozelbot.families.cover.vocabulary import card_names
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
 def move_trace(move: Move) -> dict[str, Any]:
@@ -95,7 +95,7 @@ def _sequence_trace(rnd: Round) -> list[dict[str, Any]]:
 
 
 def deal_trace(
-    state: CoverState, result: DealScored, *, match: int, players: list[str]
+    state: CoverMatch, result: DealScored, *, match: int, players: list[str]
 ) -> dict[str, Any]:
     """One JSON object per game: enough to check the game without the engine.
 

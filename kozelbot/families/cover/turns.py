@@ -20,10 +20,10 @@ from kozelbot.families.cover.trace import round_trace
 from kozelbot.families.cover.vocabulary import Event, Phase, RoundTaken
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 
-def next_turn(state: CoverState) -> list[Event]:
+def next_turn(state: CoverMatch) -> list[Event]:
     """Move the turn clockwise to the next player with a decision; when it comes back to
     the last beater, a classic round offers the re-beat or Відбій, a quick one ends."""
     game = state.game
@@ -53,7 +53,7 @@ def next_turn(state: CoverState) -> list[Event]:
     return end_round(state)
 
 
-def end_round(state: CoverState) -> list[Event]:
+def end_round(state: CoverMatch) -> list[Event]:
     """The trick goes to the last beater (the leader if nobody beat); then levelling."""
     game = state.game
     rnd = game.round

@@ -11,10 +11,11 @@ from kozelbot.core.cards import Card, Suit
 from kozelbot.core.protocol import DealScored
 from kozelbot.families.cover.hands import level_count, may_beat, surplus
 from kozelbot.families.cover.presets import CoverRules
+from kozelbot.families.cover.scoring import multiplier
 from kozelbot.families.cover.vocabulary import CARD_POINTS, Phase
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.state import CoverState
+    from kozelbot.families.cover.match import CoverMatch
 
 PLAYING = (Phase.LEAD, Phase.ANSWER, Phase.REBEAT)
 """The phases a round is played in: only then are its stacks on the table."""
@@ -63,7 +64,7 @@ class View:
     rules: CoverRules
 
 
-def open_points(state: CoverState) -> list[int]:
+def open_points(state: CoverMatch) -> list[int]:
     """Each side's points of the face-up cards (leads and beats) in the tricks it took this
     game: what everyone at the table saw. Face-down discards and levelling count only in
     ``CoverGame.points``, secret until the game is scored."""
@@ -78,7 +79,7 @@ def open_points(state: CoverState) -> list[int]:
     return sides
 
 
-def view_for(state: CoverState, seat: int | None) -> View:
+def view_for(state: CoverMatch, seat: int | None) -> View:
     """What ``seat`` may know (``None``: what the whole table sees)."""
     game = state.current
     rnd = game.round if game is not None else None
@@ -117,7 +118,7 @@ def view_for(state: CoverState, seat: int | None) -> View:
         may_beat=may_beat(state, seat) if seat is not None else False,
         level_count=level,
         score=tuple(state.score),
-        multiplier=state.multiplier,
+        multiplier=multiplier(state.eggs),
         out=tuple(state.out),
         open_points=tuple(open_points(state)),
         last_result=state.last_result,

@@ -16,15 +16,15 @@ from kozelbot.families.follow.tricks import check_card, play_card, turn
 from kozelbot.families.follow.vocabulary import PLAYS, Action, Event, NotAllowed, PlayCard
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
-def to_act(state: MatchState) -> tuple[int, ...]:
+def to_act(state: Match) -> tuple[int, ...]:
     """The seat whose card comes next."""
     return (turn(state),)
 
 
-def cards(state: MatchState, seat: int) -> tuple[Card, ...]:
+def cards(state: Match, seat: int) -> tuple[Card, ...]:
     """The praised player leads a plain card (any card if it holds none); the others play
     any card. Empty if it is not ``seat``'s turn."""
     deal = state.current
@@ -38,12 +38,12 @@ def cards(state: MatchState, seat: int) -> tuple[Card, ...]:
     return tuple(c for c in hand if not table.is_trump(c)) or tuple(hand)
 
 
-def legal(state: MatchState, seat: int) -> list[Action]:
+def legal(state: Match, seat: int) -> list[Action]:
     """A ``PlayCard`` for every card ``seat`` may play face down."""
     return [PLAYS[card] for card in cards(state, seat)]
 
 
-def verify(state: MatchState, seat: int, action: Action) -> None:
+def verify(state: Match, seat: int, action: Action) -> None:
     """Refuse a card out of turn, not in the hand, or a trump lead by the praised player."""
     if type(action) is not PlayCard:
         refuse(state, action)
@@ -53,7 +53,7 @@ def verify(state: MatchState, seat: int, action: Action) -> None:
         raise NotAllowed("lead a plain card face down", allowed)
 
 
-def apply(state: MatchState, seat: int, action: Action) -> list[Event]:
+def apply(state: Match, seat: int, action: Action) -> list[Event]:
     """Play the card face down; the next player is then dealt their pairs."""
     assert type(action) is PlayCard
     events = play_card(state, seat, action.card)

@@ -31,24 +31,24 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
-def to_act(state: MatchState) -> tuple[int, ...]:
+def to_act(state: Match) -> tuple[int, ...]:
     """The deal's first leader calls."""
     deal = state.current
     assert deal is not None
     return (deal.first_leader,)
 
 
-def legal(state: MatchState, seat: int) -> list[Action]:
+def legal(state: Match, seat: int) -> list[Action]:
     """Every opening, for the first leader."""
     if seat not in to_act(state):
         return []
     return [CallOpening(kind) for kind in OPENINGS]
 
 
-def verify(state: MatchState, seat: int, action: Action) -> None:
+def verify(state: Match, seat: int, action: Action) -> None:
     """Refuse a call out of turn or of no known opening."""
     if not isinstance(action, CallOpening):
         refuse(state, action)
@@ -59,7 +59,7 @@ def verify(state: MatchState, seat: int, action: Action) -> None:
         raise NotAllowed("no such opening")
 
 
-def apply(state: MatchState, seat: int, action: Action) -> list[Event]:
+def apply(state: Match, seat: int, action: Action) -> list[Event]:
     """A plain deal shares the stock out; an opening draws and plays its first trick."""
     assert isinstance(action, CallOpening)
     kind = action.kind

@@ -23,7 +23,7 @@ from kozelbot.families.follow.rules import Rules
 from kozelbot.families.follow.vocabulary import Outcome
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 SEAT_SUIT_ORDER = (Suit.CLUBS, Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS)
 """Belka: suits go to the seats clockwise from the first J♣ holder in this order."""
@@ -127,7 +127,7 @@ def deal_from_seed(seed: str) -> list[tuple[str, list[Card]]]:
 # -- the deal about to be dealt ------------------------------------------------------------
 
 
-def opening_due(state: MatchState) -> str:
+def opening_due(state: Match) -> str:
     """``plain``, or the opening the next deal starts with: kryuk's hvalyonka in every deal
     but the match's first and one right after eggs; sixes' call likewise, and never
     right after a redeal (RULES.md §1.2, §1.3)."""
@@ -140,13 +140,13 @@ def opening_due(state: MatchState) -> str:
     return "hvalyonka" if rules.opening == "hvalyonka" else "call"
 
 
-def leader_by_card(state: MatchState) -> bool:
+def leader_by_card(state: Match) -> bool:
     """Whether this deal's first leader is the holder of ``Rules.first_lead_card``."""
     rule = state.rules.first_lead
     return rule == "holder" or (rule in ("rotate", "winners") and state.lead_right is None)
 
 
-def first_leader(state: MatchState, hands: list[list[Card]] | None) -> int:
+def first_leader(state: Match, hands: list[list[Card]] | None) -> int:
     """Who leads the deal's first trick (the preset's first-lead rule)."""
     rule = state.rules.first_lead
     if rule == "non_dealer":
@@ -158,7 +158,7 @@ def first_leader(state: MatchState, hands: list[list[Card]] | None) -> int:
     return next(s for s, hand in enumerate(hands) if card in hand)
 
 
-def trump_of_deal(state: MatchState, hands: list[list[Card]]) -> Suit | None:
+def trump_of_deal(state: Match, hands: list[list[Card]]) -> Suit | None:
     """This deal's trump suit (RULES.md §1.1 two players, §1.4 belka); belka's seat suits are
     assigned in the match's first deal."""
     rule = state.rules.trump_rule
@@ -174,7 +174,7 @@ def trump_of_deal(state: MatchState, hands: list[list[Card]]) -> Suit | None:
     return state.rules.trump_suit
 
 
-def dealer_of(state: MatchState, first: int) -> int:
+def dealer_of(state: Match, first: int) -> int:
     """The deal's dealer: where the non-dealer leads (two players), the dealer the match
     keeps; otherwise (RULES.md names no dealer) the seat before the first leader, as sixes'
     "dealing pair" rule has it."""
@@ -183,7 +183,7 @@ def dealer_of(state: MatchState, first: int) -> int:
     return state.seats.before(first)
 
 
-def pass_lead(state: MatchState, outcome: Outcome, side: int | None) -> None:
+def pass_lead(state: Match, outcome: Outcome, side: int | None) -> None:
     """Who leads the next deal: kryuk passes the right clockwise (it stays after eggs);
     sixes gives it to the winners' player first clockwise after the last first leader
     (the same leader after eggs)."""
@@ -203,7 +203,7 @@ def pass_lead(state: MatchState, outcome: Outcome, side: int | None) -> None:
             )
 
 
-def draw_blind(state: MatchState, seat: int) -> None:
+def draw_blind(state: Match, seat: int) -> None:
     """Kryuk's hvalyonka: ``seat`` is dealt pairs from the stock until a plain card arrives."""
     deal = state.current
     assert deal is not None

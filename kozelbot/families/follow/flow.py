@@ -19,10 +19,10 @@ from kozelbot.families.follow.scoring import score_deal
 from kozelbot.families.follow.vocabulary import HANDOFF, PLAY, REDEAL, Event, Outcome
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
-def hands_complete(state: MatchState) -> list[Event]:
+def hands_complete(state: Match) -> list[Event]:
     """The hands are dealt: a royal kozel (sixes option: all four aces in one hand) ends the
     match (its events are returned); otherwise open the redeal offers, then the hand-offs,
     then play."""
@@ -43,7 +43,7 @@ def hands_complete(state: MatchState) -> list[Event]:
     return []
 
 
-def next_phase(state: MatchState) -> None:
+def next_phase(state: Match) -> None:
     """After an answer: the next step of the deal that still has someone to ask."""
     deal = state.current
     assert deal is not None
@@ -56,7 +56,7 @@ def next_phase(state: MatchState) -> None:
         holder_leads(state)
 
 
-def holder_leads(state: MatchState) -> None:
+def holder_leads(state: Match) -> None:
     """Play begins: where a card names the first leader (the match's first deal of
     kryuk and sixes), its holder now leads, after any hand-off (RULES.md §1.2
     **Decision**: a partner may return A♦)."""
@@ -71,7 +71,7 @@ def holder_leads(state: MatchState) -> None:
         deal.obligation = state.side_of(holder)
 
 
-def finish_opening(state: MatchState) -> list[Event]:
+def finish_opening(state: Match) -> list[Event]:
     """The opening trick is scored: everybody is dealt up to a full hand, then the hand-offs
     (and play) follow."""
     deal = state.current

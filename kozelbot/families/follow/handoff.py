@@ -8,7 +8,7 @@ the first leader; a pair exchanges at most once per deal; in a deal with an open
 hand-off comes when the hands are complete, after that trick (the rules place it "before the
 first lead", and the blind lead is made before the hands exist). Kryuk (``hidden``): the seat
 passes its one trump with points (``GiveTrump``) or keeps its hand; the partner returns a
-card; nobody else is told, so the whole step is hidden (``MatchState.hidden_turn``). Sixes
+card; nobody else is told, so the whole step is hidden (``Match.hidden_turn``). Sixes
 (``offered``): the seat holding one or two trumps may announce the hand-off aloud
 (``OfferHandoff``, «отдаю последнего козыря!», "I give my last trump!") or keep — that
 decision is hidden; the partner answers aloud (``AnswerOffer``: «давай», "go ahead" / «не
@@ -46,13 +46,13 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 MOVES = (KeepHand, GiveTrump, ReturnCard, OfferHandoff, AnswerOffer)
 """The actions of this step."""
 
 
-def to_act(state: MatchState) -> tuple[int, ...]:
+def to_act(state: Match) -> tuple[int, ...]:
     """The seat deciding, or, in a hand-off under way, the one it waits for."""
     deal = state.current
     assert deal is not None
@@ -62,7 +62,7 @@ def to_act(state: MatchState) -> tuple[int, ...]:
     return (active.giver,) if active.step == "give" else (active.to,)
 
 
-def handoff_cards(state: MatchState, seat: int) -> tuple[Card, ...]:
+def handoff_cards(state: Match, seat: int) -> tuple[Card, ...]:
     """Trumps ``seat`` may hand off in this step: kryuk's deciding seat its one trump with
     points; sixes' deciding seat (before the offer) and the giver (once agreed) its one or
     two trumps. Empty for everyone else."""
@@ -78,7 +78,7 @@ def handoff_cards(state: MatchState, seat: int) -> tuple[Card, ...]:
     return state.rules.handoff_candidates(deal.hands[seat], state.strength)
 
 
-def gives(state: MatchState, seat: int) -> list[GiveTrump]:
+def gives(state: Match, seat: int) -> list[GiveTrump]:
     """The hand-offs ``seat`` may make now: kryuk one trump, sixes one or both."""
     candidates = handoff_cards(state, seat)
     made = [GiveTrump((card,)) for card in candidates]
@@ -87,7 +87,7 @@ def gives(state: MatchState, seat: int) -> list[GiveTrump]:
     return made
 
 
-def return_cards(state: MatchState, seat: int) -> tuple[Card, ...]:
+def return_cards(state: Match, seat: int) -> tuple[Card, ...]:
     """Cards the partner may return: a plain card, a trump only if nothing else (the
     trumps just received stay)."""
     deal = state.current
@@ -100,7 +100,7 @@ def return_cards(state: MatchState, seat: int) -> tuple[Card, ...]:
     return tuple(c for c in hand if not table.is_trump(c)) or tuple(hand)
 
 
-def legal(state: MatchState, seat: int) -> list[Action]:
+def legal(state: Match, seat: int) -> list[Action]:
     """What the seat asked may do at this point of the hand-off."""
     if seat not in to_act(state):
         return []
@@ -118,7 +118,7 @@ def legal(state: MatchState, seat: int) -> list[Action]:
     return [ReturnCard(card) for card in return_cards(state, seat)]
 
 
-def verify(state: MatchState, seat: int, action: Action) -> None:
+def verify(state: Match, seat: int, action: Action) -> None:
     """The hand-off step's own rules, for the seat it asks."""
     refuse_hidden(state, seat, action)
     if not isinstance(action, MOVES):
@@ -157,7 +157,7 @@ def verify(state: MatchState, seat: int, action: Action) -> None:
         raise NotAllowed("this trump may not be handed off", handoff_cards(state, seat))
 
 
-def apply(state: MatchState, seat: int, action: Action) -> list[Event]:
+def apply(state: Match, seat: int, action: Action) -> list[Event]:
     """One step of a hand-off (verified): keep, offer, answer, give, return; then the next
     step of the deal if nobody is left to ask."""
     events = _step(state, seat, action)
@@ -165,7 +165,7 @@ def apply(state: MatchState, seat: int, action: Action) -> list[Event]:
     return events
 
 
-def _step(state: MatchState, seat: int, action: Action) -> list[Event]:
+def _step(state: Match, seat: int, action: Action) -> list[Event]:
     deal = state.current
     assert deal is not None
     partner = state.seats.partner(seat)  # hand-offs are between partners

@@ -25,15 +25,15 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
-def to_act(state: MatchState) -> tuple[int, ...]:
+def to_act(state: Match) -> tuple[int, ...]:
     """The seat whose card comes next."""
     return (turn(state),)
 
 
-def cards(state: MatchState, seat: int) -> tuple[Card, ...]:
+def cards(state: Match, seat: int) -> tuple[Card, ...]:
     """Cards ``seat`` may play now (RULES.md §1 trick rules 2–3); empty if not its turn."""
     if turn(state) != seat:
         return ()
@@ -52,12 +52,12 @@ def cards(state: MatchState, seat: int) -> tuple[Card, ...]:
     return tuple(hand)
 
 
-def legal(state: MatchState, seat: int) -> list[Action]:
+def legal(state: Match, seat: int) -> list[Action]:
     """A ``PlayCard`` for every legal card."""
     return [PLAYS[card] for card in cards(state, seat)]
 
 
-def leads(state: MatchState, seat: int, hand: list[Card]) -> tuple[Card, ...]:
+def leads(state: Match, seat: int, hand: list[Card]) -> tuple[Card, ...]:
     """What ``seat`` may lead: anything, unless the preset restricts leads (kryuk's A♦
     opening of the match and its trump-lead rule, RULES.md §1.2)."""
     rules = state.rules
@@ -77,7 +77,7 @@ def leads(state: MatchState, seat: int, hand: list[Card]) -> tuple[Card, ...]:
     return plain
 
 
-def trump_lead_sides(state: MatchState) -> tuple[int, ...] | None:
+def trump_lead_sides(state: Match) -> tuple[int, ...] | None:
     """Kryuk's trump-lead right in the current deal (``Rules.lead_ban``, RULES.md §1.2): the
     sides that may lead a trump while holding a plain card — the side that made the first
     lead, nobody in the match's first deal, every side at ``Rules.fight_score`` all round
@@ -95,7 +95,7 @@ def trump_lead_sides(state: MatchState) -> tuple[int, ...] | None:
 
 
 def without_banned_aces(
-    state: MatchState, hand: list[Card], suit_of: Mapping[Card, Suit | None]
+    state: Match, hand: list[Card], suit_of: Mapping[Card, Suit | None]
 ) -> tuple[Card, ...]:
     """RULES.md §1.3/§1.4 ace-discard ban: with no card of the led suit, a plain ace of a
     suit not yet led in this deal may not be discarded (unless nothing else is left)."""
@@ -111,7 +111,7 @@ def without_banned_aces(
     return allowed or tuple(hand)
 
 
-def verify(state: MatchState, seat: int, action: Action) -> None:
+def verify(state: Match, seat: int, action: Action) -> None:
     """Refuse a card out of turn, not in the hand, or breaking the follow or lead rules."""
     if type(action) is not PlayCard:
         refuse(state, action)
@@ -131,7 +131,7 @@ def verify(state: MatchState, seat: int, action: Action) -> None:
     raise MustFollow(card, state.strength.suit_of[deal.trick[0][1]], allowed)
 
 
-def apply(state: MatchState, seat: int, action: Action) -> list[Event]:
+def apply(state: Match, seat: int, action: Action) -> list[Event]:
     """Play the (verified) card."""
     assert type(action) is PlayCard
     return play_card(state, seat, action.card)
@@ -140,7 +140,7 @@ def apply(state: MatchState, seat: int, action: Action) -> list[Event]:
 STEP = Step(to_act, legal, verify, apply, cards)
 
 
-def after_refusal(state: MatchState, seat: int, action: Action) -> Action | None:
+def after_refusal(state: Match, seat: int, action: Action) -> Action | None:
     """RULES.md §1.2: with exactly one legal card, ``kryuk`` plays it at once when another
     card is refused; else the refusal stands (``None``)."""
     if not state.rules.single_card_autoplay or not isinstance(action, PlayCard):

@@ -6,7 +6,7 @@ or keeps its hand.
 **Decision** (RULES.md §1.1 "before the first card"): every eligible seat answers at the same
 time; the first "redeal" reshuffles at once, and play starts when every eligible seat has
 kept. So nobody loses the right because someone else moved first, and a deal with no weak
-hand starts straight away. The step is hidden (``MatchState.hidden_turn``): who is asked
+hand starts straight away. The step is hidden (``Match.hidden_turn``): who is asked
 depends on cards nobody else may see.
 """
 
@@ -31,31 +31,31 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
-def to_act(state: MatchState) -> tuple[int, ...]:
+def to_act(state: Match) -> tuple[int, ...]:
     """Every eligible seat that has not answered yet."""
     deal = state.current
     assert deal is not None
     return tuple(deal.redeal_pending)
 
 
-def legal(state: MatchState, seat: int) -> list[Action]:
+def legal(state: Match, seat: int) -> list[Action]:
     """Ask for a redeal or keep the hand, for a seat still asked."""
     if seat not in to_act(state):
         return []
     return [AskRedeal(), KeepHand()]
 
 
-def verify(state: MatchState, seat: int, action: Action) -> None:
+def verify(state: Match, seat: int, action: Action) -> None:
     """Only the seats asked may answer, and only with a redeal answer."""
     refuse_hidden(state, seat, action)
     if not isinstance(action, AskRedeal | KeepHand):
         refuse(state, action)
 
 
-def apply(state: MatchState, seat: int, action: Action) -> list[Event]:
+def apply(state: Match, seat: int, action: Action) -> list[Event]:
     """Keep the hand (the next step opens when nobody is left to ask), or ask for a redeal."""
     if isinstance(action, AskRedeal):
         return redeal(state, seat)
@@ -66,7 +66,7 @@ def apply(state: MatchState, seat: int, action: Action) -> list[Event]:
     return [HandKept(seat)]
 
 
-def redeal(state: MatchState, seat: int) -> list[Event]:
+def redeal(state: Match, seat: int) -> list[Event]:
     """A redeal: asked (hvalenyi, belka) or demanded (sixes, where the demand after
     ``redeal_limit`` in a row is refused and costs the dealing side).
 

@@ -25,7 +25,7 @@ from kozelbot.families.follow.rules import Rules
 from kozelbot.families.follow.vocabulary import DEALING, OVER, Event, Outcome
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +141,7 @@ def _to(side: int, amount: int) -> tuple[int, int]:
     return (amount, 0) if side == 0 else (0, amount)
 
 
-def score_deal(state: MatchState, outcome: Outcome, side: int | None) -> list[Event]:
+def score_deal(state: Match, outcome: Outcome, side: int | None) -> list[Event]:
     """Score the current deal as ``outcome`` for ``side`` (``settle``) and move on to the next
     deal or the end of the match."""
     deal = state.current
@@ -201,7 +201,7 @@ def score_deal(state: MatchState, outcome: Outcome, side: int | None) -> list[Ev
     return events
 
 
-def _details(state: MatchState, over: bool) -> dict[str, Any]:
+def _details(state: Match, over: bool) -> dict[str, Any]:
     """The facts a scored deal's texts need beyond the score (``DealScored.details``, JSON
     as it is stored in the outbox): the trump suit and opening; the side on obligation;
     kryuk's and sixes' eggs points or pairs ``waiting`` for the next deal's winner; the
@@ -229,7 +229,7 @@ def _details(state: MatchState, over: bool) -> dict[str, Any]:
     return details
 
 
-def _title(state: MatchState, side: int | None, award: tuple[int, int]) -> str:
+def _title(state: Match, side: int | None, award: tuple[int, int]) -> str:
     """The losers' title (``Rules.titles``, RULES.md §1.3): ``kozly``, ``eggs`` if an eggs deal
     happened, ``tails`` if the winners stood one short of the target and won the last deal
     with ``tails_points`` or more."""

@@ -25,10 +25,10 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
-def no_cards(state: MatchState, seat: int) -> tuple[Card, ...]:
+def no_cards(state: Match, seat: int) -> tuple[Card, ...]:
     """No card may be played in this step."""
     return ()
 
@@ -37,14 +37,14 @@ def no_cards(state: MatchState, seat: int) -> tuple[Card, ...]:
 class Step:
     """One phase's rules. ``apply`` is called only after ``verify`` passed."""
 
-    to_act: Callable[[MatchState], tuple[int, ...]]
-    legal: Callable[[MatchState, int], list[Action]]
-    verify: Callable[[MatchState, int, Action], None]
-    apply: Callable[[MatchState, int, Action], list[Event]]
-    cards: Callable[[MatchState, int], tuple[Card, ...]] = no_cards
+    to_act: Callable[[Match], tuple[int, ...]]
+    legal: Callable[[Match, int], list[Action]]
+    verify: Callable[[Match, int, Action], None]
+    apply: Callable[[Match, int, Action], list[Event]]
+    cards: Callable[[Match, int], tuple[Card, ...]] = no_cards
 
 
-def refuse(state: MatchState, action: Action) -> NoReturn:
+def refuse(state: Match, action: Action) -> NoReturn:
     """Refuse an action that belongs to no step of this phase: a redeal answer outside the
     redeal offers, anything else as the wrong phase."""
     if type(action) is not PlayCard and isinstance(action, AskRedeal | KeepHand):
@@ -52,29 +52,29 @@ def refuse(state: MatchState, action: Action) -> NoReturn:
     raise WrongPhase(state.phase)
 
 
-def refuse_hidden(state: MatchState, seat: int, action: Action) -> None:
-    """In a hidden step (``MatchState.hidden_turn``) every card, and every action of a seat
+def refuse_hidden(state: Match, seat: int, action: Action) -> None:
+    """In a hidden step (``Match.hidden_turn``) every card, and every action of a seat
     not asked, gets the same ``Waiting``, so that no refusal tells who is asked or why."""
     if state.hidden_turn and (type(action) is PlayCard or seat not in state.to_act()):
         raise Waiting(state.started)
 
 
-def nobody(state: MatchState) -> tuple[int, ...]:
+def nobody(state: Match) -> tuple[int, ...]:
     """Nobody acts (a chance step, or the match is over)."""
     return ()
 
 
-def nothing(state: MatchState, seat: int) -> list[Action]:
+def nothing(state: Match, seat: int) -> list[Action]:
     """Nothing may be done."""
     return []
 
 
-def refuse_all(state: MatchState, seat: int, action: Action) -> None:
+def refuse_all(state: Match, seat: int, action: Action) -> None:
     """Every action is refused."""
     refuse(state, action)
 
 
-def unreachable(state: MatchState, seat: int, action: Action) -> list[Event]:
+def unreachable(state: Match, seat: int, action: Action) -> list[Event]:
     """``verify`` refused every action, so this is never called."""
     raise AssertionError("no action is legal in this phase")
 

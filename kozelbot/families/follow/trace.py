@@ -39,11 +39,11 @@ from kozelbot.core.fairplay import seed_trace
 from kozelbot.core.protocol import DealScored
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
 def deal_trace(
-    state: MatchState, result: DealScored, *, match: int, players: list[str]
+    state: Match, result: DealScored, *, match: int, players: list[str]
 ) -> dict[str, Any]:
     """The trace of the deal ``result`` just scored (call before the next deal is dealt)."""
     deal = state.current
@@ -99,7 +99,7 @@ def deal_trace(
     }
 
 
-def _dealer(state: MatchState) -> int:
+def _dealer(state: Match) -> int:
     """The deal's dealer (see the module docstring)."""
     deal = state.current
     assert deal is not None
@@ -110,7 +110,7 @@ def _dealer(state: MatchState) -> int:
     return state.seats.before(deal.first_leader)
 
 
-def _extras(state: MatchState, result: DealScored) -> dict[str, Any]:
+def _extras(state: Match, result: DealScored) -> dict[str, Any]:
     """The keys of issue #6 that apply to this preset and deal."""
     deal = state.current
     assert deal is not None

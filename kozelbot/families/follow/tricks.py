@@ -25,7 +25,7 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
 def trick_winner(
@@ -45,14 +45,14 @@ def trick_winner(
     return best_seat
 
 
-def turn(state: MatchState) -> int:
+def turn(state: Match) -> int:
     """The seat whose card comes next: the leader's, then clockwise (``Rules.rounds``)."""
     deal = state.current
     assert deal is not None
     return state.rules.rounds[deal.leader][len(deal.trick)]
 
 
-def check_card(state: MatchState, seat: int, card: Card) -> None:
+def check_card(state: Match, seat: int, card: Card) -> None:
     """What every card step checks first: the seat's turn, then the card in its hand."""
     if turn(state) != seat:
         raise NotYourTurn(state.to_act())
@@ -62,7 +62,7 @@ def check_card(state: MatchState, seat: int, card: Card) -> None:
         raise CardNotInHand(card)
 
 
-def play_card(state: MatchState, seat: int, card: Card) -> list[Event]:
+def play_card(state: Match, seat: int, card: Card) -> list[Event]:
     """Put a (verified) card on the table; a complete trick goes to its winner, and may end
     the deal by a catch, finish an opening, empty the hands (the talon is dealt again with
     two players, else the deal is scored)."""
@@ -106,7 +106,7 @@ def play_card(state: MatchState, seat: int, card: Card) -> list[Event]:
     return events
 
 
-def refill(state: MatchState) -> None:
+def refill(state: Match) -> None:
     """Two players: both hands are empty, so each is dealt again from the talon, the trick
     winner first."""
     deal = state.current
@@ -118,7 +118,7 @@ def refill(state: MatchState) -> None:
     deal.refills.append(Refill(len(deal.tricks), tuple(tuple(h) for h in deal.hands)))
 
 
-def catch_in(state: MatchState, cards: tuple[tuple[int, Card], ...]) -> tuple[int, int] | None:
+def catch_in(state: Match, cards: tuple[tuple[int, Card], ...]) -> tuple[int, int] | None:
     """(catcher, caught) when the catch rule fires in this trick (RULES.md §1.1): both cards
     of ``Rules.catch`` in it, held by opposing sides."""
     rules = state.rules
@@ -132,7 +132,7 @@ def catch_in(state: MatchState, cards: tuple[tuple[int, Card], ...]) -> tuple[in
     return catcher, caught
 
 
-def lyusya_beats_catch(state: MatchState, catcher: int) -> bool:
+def lyusya_beats_catch(state: Match, catcher: int) -> bool:
     """RULES.md §1.1 **Decision** (``Rules.lyusya_over_catch``): a catch in the last trick by
     a side that took every trick is scored as Lyusya (``Outcome.LYUSYA``) instead.
     Kryuk's Pelotka ends the deal whatever else the trick completes (RULES.md §1.2)."""

@@ -2,7 +2,7 @@
 
 Hands, tables and the computer player see a match only through ``view_for(seat)`` (or the
 public ``view_for(None)``): the seat's own hand, never another's; a card played face down as
-``None``; in a hidden step (``MatchState.hidden_turn``: a redeal offer, kryuk's hand-off,
+``None``; in a hidden step (``Match.hidden_turn``: a redeal offer, kryuk's hand-off,
 sixes' decision whether to offer one) the step as ``waiting``, naming nobody, with the hand
 sizes as they were — so no text and no computer move can use what its seat may not see.
 """
@@ -29,7 +29,7 @@ from kozelbot.families.follow.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from kozelbot.families.follow.state import MatchState
+    from kozelbot.families.follow.match import Match
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class View:
     the cards it may play are ``legal``."""
     can_redeal: bool
     hidden_turn: bool
-    """The step now awaited is hidden (``MatchState.hidden_turn``): shown alike to all."""
+    """The step now awaited is hidden (``Match.hidden_turn``): shown alike to all."""
     trick: tuple[tuple[int, Card | None], ...]
     """The trick on the table; ``None`` for a card face down that this seat may not see."""
     last_trick: Trick | None
@@ -98,7 +98,7 @@ class View:
         return None if self.seat is None else self.rules.seats.partner(self.seat)
 
 
-def view_for(state: MatchState, seat: int | None) -> View:
+def view_for(state: Match, seat: int | None) -> View:
     """What ``seat`` may see (its own hand, never another's); ``None`` = the group."""
     deal = state.current
     phase = state.phase

@@ -29,13 +29,13 @@ from kozelbot.families.cover.search.phases import LEVEL as LEVEL_PHASE
 from kozelbot.families.cover.search.phases import REBEAT as REBEAT_PHASE
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.search.position import Position
+    from kozelbot.families.cover.search.fields import Fields
 
 SPADES = 1
 """The suit index of 6♠'s chunk (``cards.SUITS``)."""
 
 
-def legal(pos: Position, seat: int) -> list[int]:
+def legal(pos: Fields, seat: int) -> list[int]:
     """What ``seat`` may do now: its turn's moves and a claim (offered out of turn)."""
     phase = pos.phase
     if phase == ANSWER:
@@ -154,7 +154,7 @@ def face_down(hand: int, count: int, base: int) -> list[int]:
     return [sum(chosen, base) for chosen in combinations(bits(hand), count)]
 
 
-def claim(pos: Position, seat: int) -> list[int]:
+def claim(pos: Fields, seat: int) -> list[int]:
     """The claim ``seat`` may make now, if any: 4+ cards of a suit, in play, not the leader,
     no move standing in this round, and more cards than the standing claim (as many: nearer
     clockwise to the round's first leader). Asked only during a lead or an answer."""
@@ -180,7 +180,7 @@ def claim(pos: Position, seat: int) -> list[int]:
     return [seat << SEAT_SHIFT | CLAIM << KIND_SHIFT | count]
 
 
-def claims(pos: Position) -> list[int]:
+def claims(pos: Fields) -> list[int]:
     """Every claim open now, from any seat (a claim interrupts the round out of turn)."""
     if pos.phase != LEAD_PHASE and pos.phase != ANSWER:
         return []

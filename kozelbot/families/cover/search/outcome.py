@@ -13,7 +13,7 @@ from kozelbot.families.cover.search.cards import SUITS
 from kozelbot.families.cover.vocabulary import Outcome
 
 if TYPE_CHECKING:
-    from kozelbot.families.cover.search.position import Position
+    from kozelbot.families.cover.search.fields import Fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +42,7 @@ class GameResult:
     opening's next game keeps it)."""
 
 
-def result(pos: Position) -> GameResult:
+def result(pos: Fields) -> GameResult:
     """The result of a finished position (``ValueError`` while it is in play)."""
     if not pos.over:
         raise ValueError("the game is still in play")
