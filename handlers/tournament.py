@@ -20,8 +20,8 @@ from kozelbot.core.table import TableStatus
 from kozelbot.core.tournament.model import Format, Status
 from kozelbot.core.tournament.standings import standings
 from kozelbot.families.registry import DEFAULT_PRESET
-from kozelbot.tables.director import TournamentError
 from kozelbot.tables.service import TableError
+from kozelbot.tables.tournament_words import TournamentError
 from kozelbot.views.tournament import texts
 
 

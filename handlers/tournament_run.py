@@ -28,7 +28,8 @@ from kozelbot.core.tournament.model import Status, Tournament
 from kozelbot.core.tournament.standings import cross, standings
 from kozelbot.tables import tournament_table as tables
 from kozelbot.tables.change import Change
-from kozelbot.tables.director import Director, TournamentError
+from kozelbot.tables.director import Director
+from kozelbot.tables.tournament_words import TournamentError
 from kozelbot.views.boards import escape, short_name
 from kozelbot.views.tournament import texts
 from kozelbot.views.tournament.picture import picture

@@ -16,8 +16,9 @@ from kozelbot.core.tournament.model import Format, Status, Tournament
 from kozelbot.families.registry import new_state
 from kozelbot.tables import tournament_table as tables
 from kozelbot.tables.change import TableError
-from kozelbot.tables.director import Director, TournamentError, parse_words
+from kozelbot.tables.director import Director
 from kozelbot.tables.service import GameService
+from kozelbot.tables.tournament_words import TournamentError, parse_words
 from storage import Storage
 
 CHAT = -100
