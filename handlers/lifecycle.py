@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from handlers.private_asks import PrivateAsks
 from kozelbot.core.table import Table
 from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import Change, GameService, TableError
@@ -62,15 +63,8 @@ class Shown(Protocol):
 
     def chat_moved(self, old_chat_id: int, new_chat_id: int) -> None: ...
     def forget_chat(self, chat_id: int) -> None: ...
-    def ask_to_open_private(
-        self,
-        chat_id: int,
-        game_id: int,
-        user_id: int,
-        name: str,
-        payload: str,
-        thread_id: int | None = None,
-    ) -> None: ...
+    @property
+    def private_asks(self) -> PrivateAsks: ...
 
 
 class ChatLifecycle:
@@ -136,7 +130,7 @@ class ChatLifecycle:
         if table.private:  # a /play match: nobody is left to play it
             await self._stop_quietly(table.game_id)
             return
-        self.shown.ask_to_open_private(
+        self.shown.private_asks.ask(
             table.chat_id,
             table.game_id,
             player.user_id,

@@ -105,7 +105,7 @@ async def seat(data: BotData, cmd: Command, game_id: int) -> None:
         table = data.service.snapshot(game_id) or await data.service.game(game_id)
         if table is None:
             return
-        data.presenter.ask_to_open_private(
+        data.presenter.private_asks.ask(
             cmd.chat.id,
             game_id,
             user.id,
@@ -266,7 +266,7 @@ async def start(update: Update, context: Context) -> None:
     if table is None or not table.status.live:
         cmd.reply(table_error_text("finished", t))
         return
-    data.presenter.private_opened(game_id, user.id)
+    data.presenter.private_asks.opened(game_id, user.id)
     if prefix == JOIN_PREFIX:
         if (
             table.private

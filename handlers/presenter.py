@@ -32,6 +32,7 @@ from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
 from handlers.outbox import Outbox
 from handlers.pacing import Pacing
+from handlers.private_asks import PrivateAsks
 from handlers.reminders import Reminders
 from handlers.selection import Selections
 from handlers.sender import Sender
@@ -39,8 +40,6 @@ from kozelbot.core.table import Table
 from kozelbot.tables.service import Change, GameService
 from kozelbot.views.screens import (
     away_notice,
-    deep_link,
-    open_private_notice,
     slow_down_notice,
     table_moved_screen,
     take_over_notice,
@@ -97,7 +96,11 @@ class Presenter:
         self._chat_game: dict[Place, int] = {}
         self._ended_game: dict[Place, int] = {}
         """A place's game before its current one, until its last state was shown."""
-        self._asked_private: set[tuple[int, int]] = set()
+        self.private_asks = PrivateAsks(
+            lambda chat_id, render, key, thread_id: self.note(chat_id, render, key, thread_id),
+            lambda: self.sender.bot.username,
+        )
+        """Who was asked in a group to open the private chat."""
         self.reminders = Reminders(self.note)
         """The "⏰ your move" reminders still standing."""
 
@@ -401,7 +404,7 @@ class Presenter:
         player = None if table is None else table.seats[seat]
         if table is None or player is None or player.user_id is None:
             return
-        opened = functools.partial(self.private_opened, game_id)
+        opened = functools.partial(self.private_asks.opened, game_id)
         try:
             await self.sender.deliver(
                 lambda: self.live.show_hand(
@@ -433,32 +436,3 @@ class Presenter:
             lane = self.chat_lane(*place)
             lane.touch_outbox()
             await lane.posts_sent(timeout)
-
-    # -- the private chat ----------------------------------------------------------------
-
-    def ask_to_open_private(
-        self,
-        chat_id: int,
-        game_id: int,
-        user_id: int,
-        name: str,
-        payload: str,
-        thread_id: int | None = None,
-    ) -> None:
-        """Ask someone in the group, once per game until they answer, to open the private
-        chat: a post with a deep-link button (``payload`` says what Start then does)."""
-        key = (game_id, user_id)
-        if key in self._asked_private:
-            return
-        self._asked_private.add(key)
-        link = deep_link(self.sender.bot.username, payload)
-        self.note(
-            chat_id,
-            lambda t: Outgoing.of(open_private_notice(user_id, name, link, t)),
-            key=f"open:{game_id}:{user_id}",
-            thread_id=thread_id,
-        )
-
-    def private_opened(self, game_id: int, user_id: int) -> None:
-        """The person opened the private chat: a later refusal may be asked about again."""
-        self._asked_private.discard((game_id, user_id))
