@@ -9,7 +9,7 @@ process's CPU time (user + system, from /proc) before and after the play. Prints
 
 Also prints Bot API message calls (sends and edits) and callback answers per card, and wall
 time per card. ``--synchronous`` runs the bot with each of SQLite's settings in turn (its
-default is ``storage.db.SYNCHRONOUS``), alternating for ``--runs`` rounds, one JSON line per
+default is ``storage.sqlite.SYNCHRONOUS``), alternating for ``--runs`` rounds, one JSON line per
 run and then a summary: the mean CPU and wall ms per card of each setting and their ratio to
 the first. Put ``--dir`` on the disk the bot will use: on a RAM disk ``fsync`` costs nothing.
 """
@@ -35,7 +35,7 @@ from tests.e2e import TOKEN, BotProcess, Players, fast_limits, seat_four
 MESSAGE_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"}
 
 WITH_SYNCHRONOUS = (
-    "import sys, storage.db; storage.db.SYNCHRONOUS = sys.argv[1]; "
+    "import sys, storage.sqlite; storage.sqlite.SYNCHRONOUS = sys.argv[1]; "
     "from kozelbot.__main__ import main; sys.exit(main([]))"
 )
 """``python -c`` program that runs the bot with SQLite's ``synchronous`` setting ``argv[1]``."""

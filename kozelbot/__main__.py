@@ -155,7 +155,15 @@ def backup(args: Sequence[str]) -> int:
         return 2
     from kozelbot.config import Settings
 
-    source, target = Path(Settings().db_path), Path(args[0])
+    settings = Settings()
+    if settings.database_url is not None:
+        print(
+            "kozelbot: the database is PostgreSQL (KOZEL_DATABASE_URL): back it up with"
+            " pg_dump (README, Running at scale)",
+            file=sys.stderr,
+        )
+        return 1
+    source, target = Path(settings.db_path), Path(args[0])
     if not source.is_file():
         print(f"kozelbot: no database at {source} (set KOZEL_DB_PATH)", file=sys.stderr)
         return 1
@@ -181,15 +189,16 @@ def export(args: Sequence[str]) -> int:
         return 2
     from kozelbot.config import Settings
 
-    source = Path(Settings().db_path)
-    if not source.is_file():
+    settings = Settings()
+    source = settings.database
+    if settings.database_url is None and not Path(source).is_file():
         print(f"kozelbot: no database at {source} (set KOZEL_DB_PATH)", file=sys.stderr)
         return 1
     from kozelbot.app import export_match
     from kozelbot.views.replay import NotExportable
 
     try:
-        found = asyncio.run(export_match(str(source), int(args[0])))
+        found = asyncio.run(export_match(source, int(args[0])))
     except NotExportable as exc:
         print(f"kozelbot export: {exc}", file=sys.stderr)
         return 1

@@ -12,6 +12,7 @@ import logging
 import random
 import secrets
 import signal
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -53,7 +54,9 @@ from kozelbot.views import replay
 from kozelbot.views.links import WebAppLinks
 from kozelbot.views.replay import NotExportable, ReplayFile
 from storage import Storage
+from storage.errors import DatabaseUnavailable, SchemaTooNew, StorageError
 from storage.flood import FloodJournal
+from storage.postgres import redact
 
 log = logging.getLogger("kozelbot")
 
@@ -130,7 +133,7 @@ async def _open(
     data.bot = application.bot
     assert application.job_queue is not None
     data.job_queue = application.job_queue
-    data.storage = storage = await Storage.open(settings.db_path)
+    data.storage = storage = await Storage.open(settings.database)
     data.queries = Queries(
         storage.people,
         storage.boards,
@@ -291,6 +294,22 @@ def _stop_on_signals() -> None:
             loop.add_signal_handler(sig, stop, sig)
 
 
+async def database_problem(database: str) -> str | None:
+    """Open (and migrate) the database once before the bot starts: what is wrong with it in
+    one line an operator can act on (unreachable, refused login, a schema newer than this
+    release), or ``None``."""
+    try:
+        opened = await Storage.open(database)
+    except SchemaTooNew as error:
+        return f"database: {error} (run the newer release, or restore a backup)"
+    except DatabaseUnavailable as error:
+        return f"database: {error} (check KOZEL_DATABASE_URL and the server)"
+    except (StorageError, OSError, sqlite3.Error) as error:
+        return f"database {redact(database)}: {error} (check KOZEL_DB_PATH)"
+    await opened.close()
+    return None
+
+
 BOOTSTRAP_RETRIES = 3
 """Start-up attempts beyond the first when the Bot API server cannot be reached."""
 
@@ -326,6 +345,9 @@ def run(
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("telegram.ext").addFilter(_BootstrapFailureFilter())
+    if (problem := asyncio.run(database_problem(settings.database))) is not None:
+        log.error("%s", problem)
+        return 1
     application = build_application(settings)
     _stop_on_signals()
     try:
@@ -362,10 +384,11 @@ def run(
     return 0
 
 
-async def export_match(db_path: str, game_id: int) -> ReplayFile:
-    """``kozelbot export``: the replay file of a finished match, read from the database
-    (``NotExportable`` if there is no such match or it is still being played)."""
-    storage = await Storage.open(db_path)
+async def export_match(database: str, game_id: int) -> ReplayFile:
+    """``kozelbot export``: the replay file of a finished match, read from the database (a
+    SQLite file or a PostgreSQL URL; ``NotExportable`` if there is no such match or it is
+    still being played)."""
+    storage = await Storage.open(database)
     try:
         table = await storage.games.game(game_id)
         if table is None:

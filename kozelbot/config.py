@@ -18,7 +18,11 @@ class Settings(BaseSettings):
     bot_token: SecretStr | None = None
     """The token from @BotFather."""
     db_path: str = "kozel.db"
-    """The SQLite database file."""
+    """The SQLite database file (with ``database_url`` set: only where the flood journal,
+    ``<file>.flood``, is kept)."""
+    database_url: SecretStr | None = None
+    """A PostgreSQL database (``postgresql://user:password@host:port/name``) instead of the
+    SQLite file; unset: SQLite."""
     api_url: str = TELEGRAM_API
     """Bot API server root: requests go to ``{api_url}/bot<token>/<method>``."""
     log_level: str = "INFO"
@@ -112,6 +116,22 @@ class Settings(BaseSettings):
             raise ValueError("KOZEL_WEBAPP_URL must be an https:// address")
         return value
 
+    @field_validator("database_url", mode="before")
+    @classmethod
+    def _blank_is_sqlite(cls, value: object) -> object:
+        """``KOZEL_DATABASE_URL=`` (as in ``.env.example``) keeps the SQLite file."""
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgresql(cls, value: SecretStr | None) -> SecretStr | None:
+        """Only PostgreSQL is reached by URL (SQLite is ``KOZEL_DB_PATH``)."""
+        if value is not None and not value.get_secret_value().startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise ValueError("KOZEL_DATABASE_URL must be a postgresql:// address")
+        return value
+
     @field_validator("sandbox_seed", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
@@ -122,6 +142,12 @@ class Settings(BaseSettings):
     def token(self) -> str | None:
         """The token as text, if set."""
         return self.bot_token.get_secret_value() if self.bot_token else None
+
+    @property
+    def database(self) -> str:
+        """Where storage opens the database: the PostgreSQL URL if set, else the SQLite
+        file."""
+        return self.database_url.get_secret_value() if self.database_url else self.db_path
 
     @property
     def reply_budget(self) -> tuple[int, float]:

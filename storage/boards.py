@@ -39,16 +39,19 @@ totals AS (
     FROM per_match
     GROUP BY user_id
 )
-SELECT t.user_id AS user_id, t.played AS played, t.won AS won,
-       COALESCE(
-           NULLIF(u.first_name, ''),
-           (SELECT p.name FROM per_match AS p WHERE p.user_id = t.user_id
-            ORDER BY p.finished_at DESC, p.game_id DESC LIMIT 1)
-       ) AS name
-FROM totals AS t
-LEFT JOIN users AS u ON u.user_id = t.user_id
-ORDER BY t.won DESC, CAST(t.won AS REAL) / t.played DESC, t.played DESC,
-         name COLLATE NOCASE, t.user_id
+SELECT * FROM (
+    SELECT t.user_id AS user_id, t.played AS played, t.won AS won,
+           COALESCE(
+               NULLIF(u.first_name, ''),
+               (SELECT p.name FROM per_match AS p WHERE p.user_id = t.user_id
+                ORDER BY p.finished_at DESC, p.game_id DESC LIMIT 1)
+           ) AS name
+    FROM totals AS t
+    LEFT JOIN users AS u ON u.user_id = t.user_id
+) AS board
+-- LOWER: ASCII letters folded, as SQLite's NOCASE did (both engines)
+ORDER BY won DESC, CAST(won AS DOUBLE PRECISION) / played DESC, played DESC, LOWER(name),
+         user_id
 LIMIT ?
 """
 
@@ -184,7 +187,7 @@ class Boards:
         """The chat's best people by matches won, then win rate, then matches played."""
         if not fits(chat_id):
             return []
-        limit = max(-1, min(limit, INT64_MAX))  # SQLite: a negative LIMIT is no limit
+        limit = INT64_MAX if limit < 0 else min(limit, INT64_MAX)  # a negative limit: none
         rows = await self._db.fetchdicts(_LEADERBOARD, (chat_id, limit))
         return [LeaderRow.model_validate(row) for row in rows]
 

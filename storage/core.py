@@ -1,12 +1,11 @@
-"""The one connection every part of storage shares, with its write lock and its clock.
+"""The one connection every part of storage shares, with its lock and its clock.
 
-aiosqlite runs a connection on one worker thread and serialises calls, not transactions, so
-every write is one ``BEGIN IMMEDIATE`` transaction under an ``asyncio.Lock``
-(``storage.transaction.immediate``) and every read takes the same lock, never running inside
-somebody else's write. A write hands its body a ``Transaction``: a step that must run inside
-another part's write (a result's ratings inside ``Games.save_game``) takes one as its first
-argument, so it cannot be called outside a write. Nothing here awaits anything but the
-database.
+Whatever the engine (``storage.engine``: SQLite or PostgreSQL), a process talks to its
+database through one connection, and every use of it holds ``Database.lock``: a write is one
+transaction (``storage.transaction.immediate``) and a read never runs inside somebody else's
+write. A write hands its body a ``Transaction``: a step that must run inside another part's
+write (a result's ratings inside ``Games.save_game``) takes one as its first argument, so it
+cannot be called outside a write. Nothing here awaits anything but the database.
 
 Rows that become records are read as dicts of their columns (``fetchdicts``), the column
 names looked up once per query, and become records by ``Model.model_validate(row)``.
@@ -15,19 +14,17 @@ names looked up once per query, and become records by ``Model.model_validate(row
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-import aiosqlite
-
+from storage.engine import Connection, Dialect, Executed, Row
 from storage.transaction import immediate
 
 Clock = Callable[[], float]
 
 
-def as_dicts(rows: Sequence[sqlite3.Row]) -> list[dict[str, Any]]:
+def as_dicts(rows: Sequence[Row]) -> list[dict[str, Any]]:
     """Rows as dicts of their columns, the names read once (``dict(row)`` would look each
     name up again in every row)."""
     if not rows:
@@ -41,15 +38,15 @@ class Reader:
 
     __slots__ = ("_connection",)
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: Connection) -> None:
         """Read through ``connection``; the caller holds the lock."""
         self._connection = connection
 
-    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """Every row of a query."""
-        return list(await self._connection.execute_fetchall(sql, params))
+        return list(await self._connection.fetchall(sql, params))
 
-    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         """The first row of a query, if any."""
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
@@ -64,8 +61,8 @@ class Transaction(Reader):
 
     __slots__ = ()
 
-    async def execute(self, sql: str, params: Iterable[Any] = ()) -> aiosqlite.Cursor:
-        """Run one statement (its cursor says ``rowcount`` and ``lastrowid``)."""
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> Executed:
+        """Run one statement (the result says its ``rowcount``)."""
         return await self._connection.execute(sql, params)
 
     async def executemany(self, sql: str, params: Iterable[Iterable[Any]]) -> None:
@@ -76,20 +73,23 @@ class Transaction(Reader):
 class Database:
     """The open connection, the lock every use of it takes, and the clock writes are dated by."""
 
-    def __init__(self, connection: aiosqlite.Connection, clock: Clock) -> None:
+    def __init__(self, connection: Connection, clock: Clock) -> None:
         """Share ``connection`` (opened by ``Storage.open``)."""
         self.connection = connection
         self.clock = clock
         self.lock = asyncio.Lock()
 
+    @property
+    def dialect(self) -> Dialect:
+        """Which engine answers: ``"sqlite"`` or ``"postgresql"``."""
+        return self.connection.dialect
+
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Transaction]:
-        """One write transaction; an id too large for SQLite is a ``ValueError``, not written."""
-        try:
-            async with immediate(self.connection, self.lock):
-                yield Transaction(self.connection)
-        except OverflowError as exc:
-            raise ValueError(f"an id outside SQLite's 64-bit INTEGER range: {exc}") from exc
+        """One write transaction; an id too large for a 64-bit integer is a ``ValueError``,
+        not written."""
+        async with immediate(self.connection, self.lock):
+            yield Transaction(self.connection)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Reader]:
@@ -97,12 +97,12 @@ class Database:
         async with self.lock:
             yield Reader(self.connection)
 
-    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Row]:
         """Every row of one query."""
         async with self.lock:
-            return list(await self.connection.execute_fetchall(sql, params))
+            return list(await self.connection.fetchall(sql, params))
 
-    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Row | None:
         """The first row of one query, if any."""
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None

@@ -1,11 +1,15 @@
-"""``Storage``: the bot's SQLite database, opened, migrated, backed up and closed, with its
-parts over the one connection — ``games``, ``people``, ``posts``, ``boards``, ``tournaments``
-and ``notices``.
+"""``Storage``: the bot's database, opened, migrated, backed up and closed, with its parts
+over the one connection — ``games``, ``people``, ``posts``, ``boards``, ``tournaments`` and
+``notices``.
 
-One aiosqlite connection (WAL, ``synchronous=FULL``, foreign keys, a 5 s busy timeout),
-shared by every part through ``storage.core.Database``: every write is one ``BEGIN IMMEDIATE``
+The engine is SQLite (a file; the default) or PostgreSQL (a ``postgresql://`` URL), each
+behind ``storage.engine.Connection`` (``storage.sqlite``, ``storage.postgres``). One
+connection, shared by every part through ``storage.core.Database``: every write is one
 transaction under an ``asyncio.Lock``; reads take the same lock so they never run inside
 somebody else's write transaction. Nothing here awaits anything but the database.
+
+On SQLite: one aiosqlite connection (WAL, ``synchronous=FULL``, foreign keys, a 5 s busy
+timeout), every write a ``BEGIN IMMEDIATE`` transaction.
 
 Durability: a write method returns once its transaction committed, and with
 ``synchronous=FULL`` SQLite commits in WAL mode by appending the transaction to the ``-wal``
@@ -18,48 +22,35 @@ at that moment is rolled back as a whole at the next open; no write is ever half
 transactions committed before the last checkpoint.)
 
 The database file, its ``-wal`` and ``-shm`` files and every backup are readable by the bot's
-user only (mode 0600, ``storage.files``).
+user only (mode 0600, ``storage.files``). On PostgreSQL a transaction is durable once COMMIT
+returns (``synchronous_commit`` on, the server's default), and who may read the data is the
+server's to say; backups are ``pg_dump``'s.
 
-Ids come from Telegram and from forged input, and may not fit SQLite's 64-bit INTEGER: a
-read of such an id finds nothing, a write of one raises ``ValueError`` and writes nothing.
+Ids come from Telegram and from forged input, and may not fit a 64-bit integer: a read of
+such an id finds nothing, a write of one raises ``ValueError`` and writes nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from pathlib import Path
 from types import TracebackType
 from typing import Self
 
-import aiosqlite
-
 from storage.backup import TemporaryCopy, same_file
 from storage.boards import Boards
 from storage.core import Clock, Database
-from storage.files import is_file_database, open_private_database
+from storage.engine import Connection
+from storage.errors import StorageError
 from storage.games import Games
 from storage.migrate import apply_migrations
 from storage.notices import Notices
 from storage.people import People
+from storage.postgres import PostgresConnection, is_database_url
 from storage.posts import Posts
+from storage.sqlite import SqliteConnection
 from storage.tournaments import Tournaments
-
-SYNCHRONOUS = "FULL"
-"""SQLite's ``synchronous`` setting (``FULL``: see the durability promise above; the CPU
-benchmark sets ``NORMAL`` here to measure what ``FULL`` costs)."""
-
-
-def _pragmas() -> tuple[str, ...]:
-    if SYNCHRONOUS not in ("NORMAL", "FULL", "EXTRA"):
-        raise ValueError(f"unknown synchronous setting {SYNCHRONOUS!r}")
-    return (
-        "PRAGMA journal_mode = WAL",
-        f"PRAGMA synchronous = {SYNCHRONOUS}",
-        "PRAGMA foreign_keys = ON",
-        "PRAGMA busy_timeout = 5000",
-    )
 
 
 class Storage:
@@ -68,7 +59,7 @@ class Storage:
     the bot's message book), ``boards`` (leaderboards, stats, history, ratings),
     ``tournaments`` (the tournament director's repository) and ``notices`` (/notify)."""
 
-    def __init__(self, connection: aiosqlite.Connection, clock: Clock = time.time) -> None:
+    def __init__(self, connection: Connection, clock: Clock = time.time) -> None:
         """Wrap an open connection; use ``Storage.open`` instead."""
         self.database = Database(connection, clock)
         """The shared connection, its lock and clock."""
@@ -88,17 +79,16 @@ class Storage:
     # -- lifecycle -------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | Path, *, clock: Clock = time.time) -> Self:
-        """Open (creating if needed, mode 0600) and migrate the database at ``path``
-        (``":memory:"`` ok)."""
-        if is_file_database(path):
-            await asyncio.to_thread(open_private_database, Path(path))
-        # isolation_level=None: the sqlite3 module must not open transactions behind our back.
-        db = await aiosqlite.connect(path, isolation_level=None)
+    async def open(cls, target: str | Path, *, clock: Clock = time.time) -> Self:
+        """Open and migrate the database at ``target``: a PostgreSQL URL
+        (``postgresql://…``), or a SQLite file (created mode 0600 if needed; ``":memory:"``
+        ok)."""
+        db: Connection
+        if isinstance(target, str) and is_database_url(target):
+            db = await PostgresConnection.open(target)
+        else:
+            db = await SqliteConnection.open(target)
         try:
-            db.row_factory = sqlite3.Row
-            for pragma in _pragmas():
-                await db.execute(pragma)
             storage = cls(db, clock)
             await apply_migrations(db, storage.database.lock, clock)
         except BaseException:
@@ -132,13 +122,18 @@ class Storage:
 
         The copy is written beside ``target``, checked and renamed over it only when whole.
         """
+        connection = self.database.connection
+        if not isinstance(connection, SqliteConnection):
+            raise StorageError(
+                "backups of a PostgreSQL database are PostgreSQL's own: use pg_dump (README)"
+            )
         target = Path(target)
         rows = await self.database.fetchall("PRAGMA database_list")
         own = next((row["file"] for row in rows if row["name"] == "main"), "")
         if own and same_file(Path(own), target):
             raise ValueError(f"the backup would replace the database itself: {target}")
         with TemporaryCopy(target) as copy:
-            work = asyncio.ensure_future(self._copy_into(copy))
+            work = asyncio.ensure_future(self._copy_into(connection, copy))
             try:
                 await asyncio.shield(work)
             except asyncio.CancelledError:
@@ -147,7 +142,7 @@ class Storage:
                 await asyncio.wait([work])
                 raise
 
-    async def _copy_into(self, copy: TemporaryCopy) -> None:
+    async def _copy_into(self, connection: SqliteConnection, copy: TemporaryCopy) -> None:
         async with self.database.lock:
-            await self.database.connection.backup(copy.connection)
+            await connection.raw.backup(copy.connection)
         await asyncio.to_thread(copy.install)

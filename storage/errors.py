@@ -20,8 +20,30 @@ class SchemaTooNew(StorageError):
     """The database was migrated by a newer release than this one."""
 
 
+class DatabaseUnavailable(StorageError):
+    """The database server cannot be reached, refused our login, or went away and did not
+    come back in time; the message is one line an operator can act on."""
+
+
+class Refused(StorageError):
+    """The schema refused a write: a key, a reference or a check (an integrity error of
+    either engine); the whole transaction is undone."""
+
+
+class Duplicate(Refused):
+    """A unique key refused a row. ``key`` names it the same way on every engine: the table
+    and its columns, ``"games.chat_id, games.thread_id"`` (SQLite's words)."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 __all__ = [
+    "DatabaseUnavailable",
+    "Duplicate",
     "GameAlreadyRunning",
+    "Refused",
     "SchemaTooNew",
     "SeatTaken",
     "StaleTournament",

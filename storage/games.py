@@ -17,24 +17,29 @@ more than two sides keep every side's figures in a JSON column beside the two-si
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any, Protocol
 
 from kozelbot.core.records import DealRecord, MatchResult, MoveRecord, OutboxItem
-from kozelbot.core.table import Table
+from kozelbot.core.table import Table, TableStatus
 from storage import ranking, tournaments
 from storage.core import Database, Transaction
-from storage.errors import GameAlreadyRunning, SeatTaken, StaleVersion, TableAlreadyOpen
+from storage.errors import (
+    Duplicate,
+    GameAlreadyRunning,
+    SeatTaken,
+    StaleVersion,
+    TableAlreadyOpen,
+)
 from storage.people import People
 from storage.posts import Posts
 from storage.values import fits, match_score, sides_json, to_json
 
 _LIVE_STATUSES = "('lobby', 'playing')"
 
-# SQLite names the indexed columns, not the partial index, when the index refuses a row.
-_LIVE_CONFLICT = "UNIQUE constraint failed: games.chat_id, games.thread_id"
-_SEAT_CONFLICT = "UNIQUE constraint failed: live_seats.user_id"
+# A refused row names the indexed columns (``Duplicate.key``), not the partial index.
+_LIVE_CONFLICT = "games.chat_id, games.thread_id"
+_SEAT_CONFLICT = "live_seats.user_id"
 
 _MOVE_INSERT = (
     "INSERT INTO moves (game_id, seq, deal_no, seat, action, source, user_id, created_at)"
@@ -75,8 +80,8 @@ def _deal_fields(row: dict[str, Any]) -> dict[str, Any]:
     return row
 
 
-def _is_live_conflict(exc: sqlite3.IntegrityError) -> bool:
-    return _LIVE_CONFLICT in str(exc)
+def _is_live_conflict(exc: Duplicate) -> bool:
+    return exc.key == _LIVE_CONFLICT
 
 
 def _check_belongs(
@@ -92,6 +97,31 @@ def _check_belongs(
     strays += [d.deal_no for d in deals if d.game_id != game_id]
     if strays or (result is not None and result.game_id != game_id):
         raise ValueError(f"records of another game passed to save_game({game_id})")
+
+
+async def _move_game(
+    tx: Transaction, table: Table, new_chat_id: int, stop_live: bool, now: float
+) -> None:
+    """One game of a group that got a new id, inside ``migrate_chat``'s write: it follows
+    the group, its version bumped; a live one is stopped if the new id has a live game
+    already (someone started one there first)."""
+    update: dict[str, Any] = {"chat_id": new_chat_id, "version": table.version + 1}
+    if stop_live and table.status.live:
+        update |= {"status": TableStatus.STOPPED, "deadline": None}
+    moved = table.model_copy(update=update)
+    await tx.execute(
+        "UPDATE games SET chat_id = ?, status = ?, version = ?, deadline = ?, updated_at = ?,"
+        " data = ? WHERE game_id = ?",
+        (
+            new_chat_id,
+            moved.status.value,
+            moved.version,
+            moved.deadline,
+            now,
+            moved.to_json(),
+            moved.game_id,
+        ),
+    )
 
 
 class ChatFollower(Protocol):
@@ -138,9 +168,10 @@ class Games:
             if key is not None and (opened := await tournaments.open_game(tx, key)) is not None:
                 raise TableAlreadyOpen(opened)
             try:
-                cursor = await tx.execute(
+                rows = await tx.fetchall(
                     "INSERT INTO games (chat_id, thread_id, status, version, deadline, data,"
-                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, '', ?, ?)",
+                    " created_at, updated_at) VALUES (?, ?, ?, ?, ?, '', ?, ?)"
+                    " RETURNING game_id",
                     (
                         table.chat_id,
                         table.thread_id or 0,
@@ -151,12 +182,11 @@ class Games:
                         now,
                     ),
                 )
-            except sqlite3.IntegrityError as exc:
+            except Duplicate as exc:
                 if _is_live_conflict(exc):
                     raise GameAlreadyRunning(table.chat_id) from exc
                 raise
-            game_id = cursor.lastrowid
-            assert game_id is not None
+            game_id = int(rows[0][0])
             created = table.model_copy(
                 update={"game_id": game_id, "created_at": table.created_at or now}, deep=True
             )
@@ -183,7 +213,7 @@ class Games:
 
         ``table.version`` must be the stored version plus one, else ``StaleVersion`` and
         nothing is written. A move or deal already logged fails the whole save with
-        ``sqlite3.IntegrityError``. ``abandoned`` (people who left the running match)
+        ``storage.errors.Duplicate``. ``abandoned`` (people who left the running match)
         gets one warning; a result clears one warning of each person who played it.
         """
         _check_belongs(table.game_id, moves, deals, result)
@@ -203,7 +233,7 @@ class Games:
                         table.version - 1,
                     ),
                 )
-            except sqlite3.IntegrityError as exc:
+            except Duplicate as exc:
                 if _is_live_conflict(exc):
                     raise GameAlreadyRunning(table.chat_id) from exc
                 raise
@@ -292,8 +322,8 @@ class Games:
                     "INSERT INTO live_seats (user_id, game_id) VALUES (?, ?)",
                     (user_id, table.game_id),
                 )
-            except sqlite3.IntegrityError as exc:
-                if _SEAT_CONFLICT in str(exc):
+            except Duplicate as exc:
+                if exc.key == _SEAT_CONFLICT:
                     raise SeatTaken(user_id) from exc
                 raise
         return seated
@@ -318,24 +348,21 @@ class Games:
             await self._people.move_chat(tx, old_chat_id, new_chat_id, now)
             # The new chat may have a game already (someone started one there first): then
             # the old chat's live game cannot follow and is stopped.
-            await tx.execute(
-                "UPDATE games SET status = 'stopped', version = version + 1,"
-                " data = json_set(data, '$.status', 'stopped', '$.deadline', NULL,"
-                " '$.version', version + 1)"
-                f" WHERE chat_id = ? AND status IN {_LIVE_STATUSES} AND EXISTS (SELECT 1 FROM"
-                f" games WHERE chat_id = ? AND status IN {_LIVE_STATUSES})",
-                (old_chat_id, new_chat_id),
+            taken = await tx.fetchone(
+                f"SELECT 1 FROM games WHERE chat_id = ? AND status IN {_LIVE_STATUSES}",
+                (new_chat_id,),
             )
+            moving = await tx.fetchall(
+                "SELECT data FROM games WHERE chat_id = ? ORDER BY game_id", (old_chat_id,)
+            )
+            for row in moving:
+                await _move_game(
+                    tx, Table.from_json(row["data"]), new_chat_id, taken is not None, now
+                )
             await tx.execute(
                 "DELETE FROM live_seats WHERE game_id IN (SELECT game_id FROM games"
                 f" WHERE chat_id = ? AND status NOT IN {_LIVE_STATUSES})",
-                (old_chat_id,),
-            )
-            await tx.execute(
-                "UPDATE games SET chat_id = ?, version = version + 1, updated_at = ?,"
-                " data = json_set(data, '$.chat_id', ?, '$.version', version + 1)"
-                " WHERE chat_id = ?",
-                (new_chat_id, now, new_chat_id, old_chat_id),
+                (new_chat_id,),
             )
             await self._posts.move_chat(tx, old_chat_id, new_chat_id)
             await tx.execute(
@@ -344,7 +371,7 @@ class Games:
             await ranking.move_chat(tx, old_chat_id, new_chat_id)
             for follower in self._followers:
                 await follower.move_chat(tx, old_chat_id, new_chat_id)
-        self._seated.clear()  # games stopped here by SQL: read live_seats afresh
+        self._seated.clear()  # games stopped here: read live_seats afresh
 
     # -- reads -----------------------------------------------------------------------------
 

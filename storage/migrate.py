@@ -1,8 +1,14 @@
 """Numbered SQL migrations: ``migrations/NNN_name.sql`` files applied once each, in order.
 
-Each file runs in its own ``BEGIN IMMEDIATE`` transaction together with its row in
-``schema_migrations``, so a failed migration leaves no trace and a half-applied schema is
-impossible. Files are read with ``importlib.resources`` so an installed package finds them.
+Each file runs in its own transaction together with its row in ``schema_migrations``, so a
+failed migration leaves no trace and a half-applied schema is impossible. Files are read with
+``importlib.resources`` so an installed package finds them.
+
+Each engine has its own folder where the SQL differs: SQLite's are ``migrations/*.sql``,
+PostgreSQL's ``migrations/postgresql/*.sql``. The numbers are shared: PostgreSQL starts at
+``010_baseline.sql``, the schema SQLite reaches after its 001–010 (PostgreSQL came with
+010), so a database of either engine at number N has the same tables, and a newer migration
+gets a file of the same number in both folders.
 """
 
 from __future__ import annotations
@@ -14,8 +20,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from importlib import resources
 
-import aiosqlite
-
+from storage.engine import Connection, Dialect
 from storage.errors import SchemaTooNew
 from storage.transaction import immediate
 
@@ -25,7 +30,7 @@ _CREATE_LEDGER = """
 CREATE TABLE IF NOT EXISTS schema_migrations (
     version    INTEGER PRIMARY KEY,
     name       TEXT NOT NULL,
-    applied_at REAL NOT NULL
+    applied_at DOUBLE PRECISION NOT NULL
 )
 """
 
@@ -39,9 +44,11 @@ class Migration:
     sql: str
 
 
-def load_migrations() -> list[Migration]:
-    """All migrations shipped with the package, ordered by number."""
+def load_migrations(dialect: Dialect = "sqlite") -> list[Migration]:
+    """All migrations shipped with the package for an engine, ordered by number."""
     folder = resources.files("storage").joinpath("migrations")
+    if dialect == "postgresql":
+        folder = folder.joinpath("postgresql")
     found: dict[int, Migration] = {}
     for entry in folder.iterdir():
         match = _FILE_NAME.match(entry.name)
@@ -69,21 +76,31 @@ def split_statements(script: str) -> Iterator[str]:
         raise ValueError(f"unterminated SQL statement: {leftover[:80]!r}")
 
 
+_LOCK_LEDGER = {
+    # Two processes starting at once: the second waits for the first's migration instead
+    # of failing on a table it created meanwhile (SQLite's BEGIN IMMEDIATE already does).
+    "sqlite": None,
+    "postgresql": "LOCK TABLE schema_migrations IN EXCLUSIVE MODE",
+}
+
+
 async def apply_migrations(
-    db: aiosqlite.Connection,
+    db: Connection,
     lock: asyncio.Lock,
     clock: Callable[[], float],
     migrations: list[Migration] | None = None,
 ) -> list[int]:
     """Apply the migrations not yet recorded; return the numbers applied now."""
-    todo = load_migrations() if migrations is None else migrations
+    todo = load_migrations(db.dialect) if migrations is None else migrations
     async with immediate(db, lock):
         await db.execute(_CREATE_LEDGER)
     applied_now: list[int] = []
     for migration in todo:
         async with immediate(db, lock):
+            if (exclusive := _LOCK_LEDGER[db.dialect]) is not None:
+                await db.execute(exclusive)
             # Checked inside the write transaction: another process may have just applied it.
-            rows = await db.execute_fetchall(
+            rows = await db.fetchall(
                 "SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,)
             )
             if list(rows):
@@ -97,8 +114,8 @@ async def apply_migrations(
             applied_now.append(migration.version)
     known = max((m.version for m in todo), default=0)
     async with lock:
-        rows = await db.execute_fetchall("SELECT MAX(version) FROM schema_migrations")
-    newest = next(iter(rows))[0]
+        rows = await db.fetchall("SELECT MAX(version) FROM schema_migrations")
+    newest = rows[0][0]
     if newest is not None and newest > known:
         raise SchemaTooNew(f"database schema {newest} is newer than this release ({known})")
     return applied_now

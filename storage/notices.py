@@ -50,8 +50,9 @@ class Notices:
         to move everything of a group at once); someone subscribed under both ids stays
         subscribed once."""
         await tx.execute(
-            "UPDATE OR IGNORE notices SET chat_id = ? WHERE chat_id = ?",
-            (new_chat_id, old_chat_id),
+            "UPDATE notices SET chat_id = ? WHERE chat_id = ? AND user_id NOT IN"
+            " (SELECT user_id FROM notices WHERE chat_id = ?)",
+            (new_chat_id, old_chat_id, new_chat_id),
         )
         await tx.execute("DELETE FROM notices WHERE chat_id = ?", (old_chat_id,))
 

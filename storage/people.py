@@ -86,7 +86,7 @@ class People:
         await tx.execute(
             "INSERT INTO users (user_id, first_name, abandons, created_at, updated_at)"
             " VALUES (?, '', 1, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-            " abandons = abandons + 1, updated_at = excluded.updated_at",
+            " abandons = users.abandons + 1, updated_at = excluded.updated_at",
             (user_id, now, now),
         )
 
@@ -94,7 +94,8 @@ class People:
         """These people finished a match (inside the write of its result): one warning
         less each; ``forget`` them once it committed."""
         await tx.executemany(
-            "UPDATE users SET abandons = MAX(abandons - 1, 0) WHERE user_id = ?",
+            "UPDATE users SET abandons = CASE WHEN abandons > 0 THEN abandons - 1 ELSE 0 END"
+            " WHERE user_id = ?",
             [(user_id,) for user_id in user_ids],
         )
 
@@ -167,8 +168,9 @@ class People:
         """A group got a new id (``Games.migrate_chat``, same transaction): its row, and so
         its language, follow it unless the new id has a row already."""
         await tx.execute(
-            "UPDATE OR IGNORE chats SET chat_id = ?, updated_at = ? WHERE chat_id = ?",
-            (new_chat_id, now, old_chat_id),
+            "UPDATE chats SET chat_id = ?, updated_at = ? WHERE chat_id = ?"
+            " AND NOT EXISTS (SELECT 1 FROM chats WHERE chat_id = ?)",
+            (new_chat_id, now, old_chat_id, new_chat_id),
         )
 
     # -- chat settings ---------------------------------------------------------------------

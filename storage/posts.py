@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from kozelbot.core.records import MessageRef, OutboxItem
 from storage.core import Database, Transaction
-from storage.values import fits, to_json
+from storage.values import INT64_MAX, fits, to_json
 
 BOARD_MESSAGES_KEPT = 50
 """Board messages remembered per chat and kind; the buttons of older ones are refused."""
@@ -132,8 +132,8 @@ class Posts:
             await tx.execute(
                 "DELETE FROM board_messages WHERE chat_id = ? AND kind = ? AND message_id IN"
                 " (SELECT message_id FROM board_messages WHERE chat_id = ? AND kind = ?"
-                "  ORDER BY created_at DESC, message_id DESC LIMIT -1 OFFSET ?)",
-                (chat_id, kind, chat_id, kind, BOARD_MESSAGES_KEPT),
+                "  ORDER BY created_at DESC, message_id DESC LIMIT ? OFFSET ?)",
+                (chat_id, kind, chat_id, kind, INT64_MAX, BOARD_MESSAGES_KEPT),
             )
 
     async def is_board_message(self, chat_id: int, message_id: int, kind: str) -> bool:

@@ -35,28 +35,31 @@ from storage.values import to_json
 SCOPES = ("group", "private")
 
 TALLY_COLUMNS = ", ".join(CORE_TALLIES)
-_TALLY_ADD = ", ".join(f"{key} = {key} + excluded.{key}" for key in CORE_TALLIES)
+_TALLY_ADD = ", ".join(f"{key} = player_totals.{key} + excluded.{key}" for key in CORE_TALLIES)
 
 _UPSERT_TOTALS = f"""
 INSERT INTO player_totals (user_id, scope, variant, matches, wins, {TALLY_COLUMNS},
                            streak, name, updated_at)
 VALUES (?, ?, ?, 1, ?, {", ".join("?" for _ in CORE_TALLIES)}, ?, ?, ?)
 ON CONFLICT (user_id, scope, variant) DO UPDATE SET
-    matches = matches + 1, wins = wins + excluded.wins, {_TALLY_ADD},
-    streak = CASE WHEN excluded.wins > 0 THEN MAX(streak, 0) + 1 ELSE MIN(streak, 0) - 1 END,
+    matches = player_totals.matches + 1, wins = player_totals.wins + excluded.wins, {_TALLY_ADD},
+    streak = CASE WHEN excluded.wins > 0 THEN (CASE WHEN player_totals.streak > 0
+        THEN player_totals.streak ELSE 0 END) + 1
+        ELSE (CASE WHEN player_totals.streak < 0 THEN player_totals.streak ELSE 0 END) - 1 END,
     name = excluded.name, updated_at = excluded.updated_at
 """
 
 _UPSERT_TALLY = """
 INSERT INTO player_tallies (user_id, scope, variant, name, count) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (user_id, scope, variant, name) DO UPDATE SET count = count + excluded.count
+ON CONFLICT (user_id, scope, variant, name) DO UPDATE SET
+    count = player_tallies.count + excluded.count
 """
 
 _UPSERT_PARTNER = """
 INSERT INTO partners (user_id, scope, variant, partner_id, matches, wins, name, updated_at)
 VALUES (?, ?, ?, ?, 1, ?, ?, ?)
 ON CONFLICT (user_id, scope, variant, partner_id) DO UPDATE SET
-    matches = matches + 1, wins = wins + excluded.wins, name = excluded.name,
+    matches = partners.matches + 1, wins = partners.wins + excluded.wins, name = excluded.name,
     updated_at = excluded.updated_at
 """
 
@@ -65,21 +68,23 @@ INSERT INTO ratings (user_id, variant, scope, mu, sigma, rating, matches, wins, 
 VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?)
 ON CONFLICT (user_id, variant, scope) DO UPDATE SET
     mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating,
-    matches = matches + 1, wins = wins + excluded.wins, updated_at = excluded.updated_at
+    matches = ratings.matches + 1, wins = ratings.wins + excluded.wins,
+    updated_at = excluded.updated_at
 """
 
 _UPSERT_CHAT_PLAYER = """
 INSERT INTO chat_players (chat_id, variant, user_id, matches, wins, name, updated_at)
 VALUES (?, ?, ?, 1, ?, ?, ?)
 ON CONFLICT (chat_id, variant, user_id) DO UPDATE SET
-    matches = matches + 1, wins = wins + excluded.wins, name = excluded.name,
-    updated_at = excluded.updated_at
+    matches = chat_players.matches + 1, wins = chat_players.wins + excluded.wins,
+    name = excluded.name, updated_at = excluded.updated_at
 """
 
 _UPSERT_GLOBAL_PLAYER = """
 INSERT INTO global_players (variant, user_id, matches, wins, rating) VALUES (?, ?, 1, ?, ?)
 ON CONFLICT (variant, user_id) DO UPDATE SET
-    matches = matches + 1, wins = wins + excluded.wins, rating = excluded.rating
+    matches = global_players.matches + 1, wins = global_players.wins + excluded.wins,
+    rating = excluded.rating
 """
 
 # Adds (sign +1) or takes away (-1) a chat's people from the global board.
@@ -91,7 +96,8 @@ LEFT JOIN ratings AS r
     ON r.user_id = cp.user_id AND r.variant = cp.variant AND r.scope = 'group'
 WHERE cp.chat_id = ?
 ON CONFLICT (variant, user_id) DO UPDATE SET
-    matches = matches + excluded.matches, wins = wins + excluded.wins
+    matches = global_players.matches + excluded.matches,
+    wins = global_players.wins + excluded.wins
 """
 
 _GLOBAL_TAKE = """
@@ -269,8 +275,9 @@ async def count_abandon(tx: Transaction, table: Table, user_id: int, now: float)
     await tx.execute(
         "INSERT INTO player_totals (user_id, scope, variant, abandons, name, updated_at)"
         " VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (user_id, scope, variant) DO UPDATE SET"
-        " abandons = abandons + 1, updated_at = excluded.updated_at,"
-        " name = CASE WHEN name = '' THEN excluded.name ELSE name END",
+        " abandons = player_totals.abandons + 1, updated_at = excluded.updated_at,"
+        " name = CASE WHEN player_totals.name = '' THEN excluded.name"
+        " ELSE player_totals.name END",
         (
             user_id,
             "private" if table.private else "group",
@@ -290,8 +297,9 @@ async def move_chat(tx: Transaction, old_chat_id: int, new_chat_id: int) -> None
     # people of both ids are on the global board exactly if the merged chat is public.
     was_public = {c: await is_public(tx, c) for c in (old_chat_id, new_chat_id)}
     await tx.execute(
-        "UPDATE OR IGNORE chat_settings SET chat_id = ? WHERE chat_id = ?",
-        (new_chat_id, old_chat_id),
+        "UPDATE chat_settings SET chat_id = ? WHERE chat_id = ?"
+        " AND NOT EXISTS (SELECT 1 FROM chat_settings WHERE chat_id = ?)",
+        (new_chat_id, old_chat_id, new_chat_id),
     )
     await tx.execute("DELETE FROM chat_settings WHERE chat_id = ?", (old_chat_id,))
     now_public = await is_public(tx, new_chat_id)
@@ -303,9 +311,12 @@ async def move_chat(tx: Transaction, old_chat_id: int, new_chat_id: int) -> None
         " updated_at) SELECT ?, variant, user_id, matches, wins, name, updated_at"
         " FROM chat_players WHERE chat_id = ?"
         " ON CONFLICT (chat_id, variant, user_id) DO UPDATE SET"
-        " matches = matches + excluded.matches, wins = wins + excluded.wins,"
-        " name = CASE WHEN excluded.updated_at > updated_at THEN excluded.name"
-        " ELSE name END, updated_at = MAX(updated_at, excluded.updated_at)",
+        " matches = chat_players.matches + excluded.matches,"
+        " wins = chat_players.wins + excluded.wins,"
+        " name = CASE WHEN excluded.updated_at > chat_players.updated_at THEN excluded.name"
+        " ELSE chat_players.name END,"
+        " updated_at = CASE WHEN excluded.updated_at > chat_players.updated_at"
+        " THEN excluded.updated_at ELSE chat_players.updated_at END",
         (new_chat_id, old_chat_id),
     )
     await tx.execute("DELETE FROM chat_players WHERE chat_id = ?", (old_chat_id,))

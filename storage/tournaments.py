@@ -13,23 +13,22 @@ set: in the game's own transaction, ``open_game`` looks for a match the table al
 
 from __future__ import annotations
 
-import sqlite3
-
 from kozelbot.core.table import TournamentTable
-from kozelbot.core.tournament.model import Tournament
+from kozelbot.core.tournament.model import Status, Tournament
 from kozelbot.tables.repository import StaleTournament, TournamentAlreadyRunning
 from storage.core import Database, Reader, Transaction
+from storage.errors import Duplicate
 from storage.values import INT64_MAX, fits
 
 _LIVE_STATUSES = "('registration', 'running')"
 
-# SQLite names the indexed column, not the partial index, when the index refuses a row.
-_LIVE_CONFLICT = "UNIQUE constraint failed: tournaments.chat_id"
+# A refused row names the indexed column (``Duplicate.key``), not the partial index.
+_LIVE_CONFLICT = "tournaments.chat_id"
 
 
-def _is_live_conflict(exc: sqlite3.IntegrityError) -> bool:
+def _is_live_conflict(exc: Duplicate) -> bool:
     """Whether the one-live-tournament-per-group index refused the write."""
-    return _LIVE_CONFLICT in str(exc)
+    return exc.key == _LIVE_CONFLICT
 
 
 async def open_game(reader: Reader, key: TournamentTable) -> int | None:
@@ -47,7 +46,7 @@ async def open_game(reader: Reader, key: TournamentTable) -> int | None:
 async def claim_table(tx: Transaction, key: TournamentTable, game_id: int) -> None:
     """Record ``game_id`` as the match of a tournament's table (inside ``Games.create_game``'s
     write). A table with a match already, or a key naming no stored tournament, is an
-    ``sqlite3.IntegrityError`` and the whole write is undone."""
+    ``storage.errors.Refused`` and the whole write is undone."""
     await tx.execute(
         "INSERT INTO tournament_tables (tournament_id, round_no, table_no, game_id)"
         " VALUES (?, ?, ?, ?)",
@@ -74,9 +73,10 @@ class Tournaments:
         created_at = tournament.created_at or now
         async with self._db.write() as tx:
             try:
-                cursor = await tx.execute(
+                rows = await tx.fetchall(
                     "INSERT INTO tournaments (chat_id, thread_id, status, version, data,"
-                    " created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, '', ?, ?, ?)",
+                    " created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, '', ?, ?, ?)"
+                    " RETURNING tournament_id",
                     (
                         tournament.chat_id,
                         tournament.thread_id or 0,
@@ -87,12 +87,11 @@ class Tournaments:
                         tournament.finished_at,
                     ),
                 )
-            except sqlite3.IntegrityError as exc:
+            except Duplicate as exc:
                 if _is_live_conflict(exc):
                     raise TournamentAlreadyRunning(tournament.chat_id) from exc
                 raise
-            tournament_id = cursor.lastrowid
-            assert tournament_id is not None
+            tournament_id = int(rows[0][0])
             created = tournament.model_copy(
                 update={"tournament_id": tournament_id, "created_at": created_at}, deep=True
             )
@@ -128,7 +127,7 @@ class Tournaments:
                         tournament.version - 1,
                     ),
                 )
-            except sqlite3.IntegrityError as exc:
+            except Duplicate as exc:
                 if _is_live_conflict(exc):
                     raise TournamentAlreadyRunning(tournament.chat_id) from exc
                 raise
@@ -149,21 +148,37 @@ class Tournaments:
         old id's live one cannot follow as live: it is stopped, as ``Games.migrate_chat``
         stops a game. Its tables' matches move with the games.
         """
+        if not fits(old_chat_id, new_chat_id):
+            raise ValueError(f"a chat id outside a 64-bit integer: {old_chat_id} → {new_chat_id}")
         now = self._db.clock()
-        await tx.execute(
-            "UPDATE tournaments SET status = 'stopped', finished_at = ?, version = version + 1,"
-            " data = json_set(data, '$.status', 'stopped', '$.finished_at', ?,"
-            " '$.version', version + 1)"
-            f" WHERE chat_id = ? AND status IN {_LIVE_STATUSES} AND EXISTS (SELECT 1 FROM"
-            f" tournaments WHERE chat_id = ? AND status IN {_LIVE_STATUSES})",
-            (now, now, old_chat_id, new_chat_id),
+        rows = await tx.fetchall(
+            "SELECT data FROM tournaments WHERE chat_id = ? ORDER BY tournament_id", (old_chat_id,)
         )
-        await tx.execute(
-            "UPDATE tournaments SET chat_id = ?, version = version + 1, updated_at = ?,"
-            " data = json_set(data, '$.chat_id', ?, '$.version', version + 1)"
-            " WHERE chat_id = ?",
-            (new_chat_id, now, new_chat_id, old_chat_id),
+        if not rows:
+            return
+        taken = await tx.fetchone(
+            f"SELECT 1 FROM tournaments WHERE chat_id = ? AND status IN {_LIVE_STATUSES}",
+            (new_chat_id,),
         )
+        for row in rows:
+            old = Tournament.from_json(row["data"])
+            update: dict[str, object] = {"chat_id": new_chat_id, "version": old.version + 1}
+            if taken is not None and old.status in (Status.REGISTRATION, Status.RUNNING):
+                update |= {"status": Status.STOPPED, "finished_at": now}
+            moved = old.model_copy(update=update)
+            await tx.execute(
+                "UPDATE tournaments SET chat_id = ?, status = ?, finished_at = ?, version = ?,"
+                " updated_at = ?, data = ? WHERE tournament_id = ?",
+                (
+                    new_chat_id,
+                    moved.status.value,
+                    moved.finished_at,
+                    moved.version,
+                    now,
+                    moved.to_json(),
+                    moved.tournament_id,
+                ),
+            )
 
     # -- reads -----------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import pytest
 from botapi_emulator import BotApiEmulator
 from kozelbot.core import decisions
 from storage import Storage
+from tests import postgres
 from tests.e2e import TEST_BUDGET_MS, TOKEN, BotRunner, bot_settings, fast_limits
 
 # The strong computer thinks briefly in tests (tools and services built without a budget).
@@ -49,10 +50,27 @@ class FakeClock:
         return self.now
 
 
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[postgres.Cluster]:
+    """A throwaway PostgreSQL server for this test process (``tests/postgres.py``)."""
+    with postgres.cluster() as running:
+        yield running
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, db_path: Path) -> str:
+    """Where a test's database lives, once on each engine: a fresh SQLite file, or a fresh
+    database on the throwaway PostgreSQL server."""
+    if request.param == "sqlite":
+        return str(db_path)
+    cluster: postgres.Cluster = request.getfixturevalue("pg_cluster")
+    return cluster.new_database()
+
+
 @pytest.fixture
-async def storage(db_path: Path) -> AsyncIterator[Storage]:
-    """A database on a fresh file, with a ticking fake clock."""
-    opened = await Storage.open(db_path, clock=FakeClock())
+async def storage(database: str) -> AsyncIterator[Storage]:
+    """A fresh database on each engine, with a ticking fake clock."""
+    opened = await Storage.open(database, clock=FakeClock())
     try:
         yield opened
     finally:

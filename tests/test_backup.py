@@ -14,17 +14,39 @@ import sqlite3
 import stat
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from kozelbot.core.records import MoveRecord, MoveSource
 from kozelbot.core.table import Player, Table, TableStatus
-from storage import Storage
+from storage import Storage, StorageError
 from storage.backup import TemporaryCopy, backup_file
+from tests import postgres
+from tests.conftest import FakeClock
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATS = [Player(user_id=1, name="Anna"), None, Player(name="Computer 1"), None]
+
+
+@pytest.fixture
+async def storage(db_path: Path) -> AsyncIterator[Storage]:
+    """These backups are SQLite's own (a PostgreSQL database is backed up by pg_dump)."""
+    opened = await Storage.open(db_path, clock=FakeClock())
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def test_a_postgresql_database_is_not_copied_as_a_file(
+    pg_cluster: postgres.Cluster, tmp_path: Path
+) -> None:
+    async with await Storage.open(pg_cluster.new_database()) as opened:
+        with pytest.raises(StorageError, match="pg_dump"):
+            await opened.backup(tmp_path / "copy.db")
+    assert not (tmp_path / "copy.db").exists()
 
 
 def move(game_id: int, seq: int) -> MoveRecord:

@@ -18,6 +18,7 @@ from kozelbot.core.records import ABANDONS_FLAGGED, ChatSettings, MatchPlayer, M
 from kozelbot.core.table import Player, Table, TableStatus
 from storage import Storage, ranking
 from storage.migrate import apply_migrations, load_migrations
+from storage.sqlite import SqliteConnection
 from tests.conftest import FakeClock
 
 CHAT, OTHER_CHAT = -100, -200
@@ -472,7 +473,7 @@ async def test_matches_stored_at_schema_004_are_counted_after_migrating(tmp_path
     path = tmp_path / "kozel.db"
     migrations = load_migrations()
     async with aiosqlite.connect(path, isolation_level=None) as db:
-        await apply_migrations(db, asyncio.Lock(), FakeClock(), migrations[:4])
+        await apply_migrations(SqliteConnection(db), asyncio.Lock(), FakeClock(), migrations[:4])
     seed_schema_004(path)
     async with await Storage.open(path, clock=FakeClock()) as storage:
         board = await storage.boards.board("hvalenyi", chat_id=CHAT, min_matches=3)

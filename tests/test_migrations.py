@@ -36,6 +36,7 @@ from kozelbot.families.follow.vocabulary import Phase
 from kozelbot.families.registry import DEFAULT_PRESET, preset
 from storage import Storage
 from storage.migrate import Migration, apply_migrations, load_migrations
+from storage.sqlite import SqliteConnection
 
 MIGRATIONS = load_migrations()
 VERSIONS = [m.version for m in MIGRATIONS]
@@ -377,7 +378,9 @@ async def migrate(path: Path, migrations: list[Migration]) -> list[int]:
     db = await aiosqlite.connect(path, isolation_level=None)
     try:
         await db.execute("PRAGMA foreign_keys = ON")
-        return await apply_migrations(db, asyncio.Lock(), clock, migrations=migrations)
+        return await apply_migrations(
+            SqliteConnection(db), asyncio.Lock(), clock, migrations=migrations
+        )
     finally:
         await db.close()
 

@@ -30,8 +30,11 @@ from kozelbot.core.records import (
 )
 from kozelbot.core.table import Player, Table, TableStatus
 from storage import GameAlreadyRunning, SeatTaken, StaleVersion, Storage
+from storage.errors import Duplicate
 from storage.migrate import Migration, apply_migrations, load_migrations, split_statements
+from storage.sqlite import SqliteConnection
 from tests.conftest import FakeClock
+from tests.engines import look
 
 CHAT = -100
 OTHER_CHAT = -200
@@ -94,8 +97,9 @@ async def test_migrations_apply_once_and_reopening_is_idempotent(db_path: Path) 
     assert raw_query(db_path, "SELECT version, name FROM schema_migrations ORDER BY 1") == shipped
 
 
-async def test_database_runs_in_wal_mode(storage: Storage, db_path: Path) -> None:
-    assert raw_query(db_path, "PRAGMA journal_mode") == [("wal",)]
+async def test_database_runs_in_wal_mode(db_path: Path) -> None:
+    async with await Storage.open(db_path):
+        assert raw_query(db_path, "PRAGMA journal_mode") == [("wal",)]
 
 
 async def test_in_memory_database_opens_and_migrates() -> None:
@@ -108,7 +112,7 @@ async def test_failed_migration_leaves_no_trace(db_path: Path) -> None:
     broken = Migration(1, "broken", "CREATE TABLE t (x);\n-- oops\nCREATE TABLE t (y);\n")
     async with aiosqlite.connect(db_path, isolation_level=None) as db:
         with pytest.raises(sqlite3.OperationalError):
-            await apply_migrations(db, asyncio.Lock(), FakeClock(), [broken])
+            await apply_migrations(SqliteConnection(db), asyncio.Lock(), FakeClock(), [broken])
     assert raw_query(db_path, "SELECT name FROM sqlite_master WHERE name = 't'") == []
     assert raw_query(db_path, "SELECT * FROM schema_migrations") == []
 
@@ -128,6 +132,7 @@ def test_storage_imports_only_kozelbot_models_aiosqlite_and_stdlib() -> None:
         "kozelbot.tables.repository",
         "kozelbot.core.tournament.model",
         "aiosqlite",
+        "psycopg",
         "storage",
     }
     for source in STORAGE_DIR.glob("*.py"):
@@ -243,7 +248,7 @@ async def test_duplicate_move_seq_rolls_back_the_whole_save(storage: Storage) ->
     v1 = bumped(created, move_seq=2)
     await storage.games.save_game(v1, moves=[move(gid, 1), move(gid, 2)])
     v2 = bumped(v1, move_seq=3, status=TableStatus.PLAYING)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(Duplicate):
         await storage.games.save_game(v2, moves=[move(gid, 2, "play:QC"), move(gid, 3)])
     assert await storage.games.game(gid) == v1
     assert [m.action for m in await storage.games.moves(gid)] == ["play:6S", "play:6S"]
@@ -534,11 +539,11 @@ async def test_the_ends_of_the_64_bit_range_are_ordinary_ids(storage: Storage) -
 
 @pytest.mark.parametrize("big", TOO_BIG)
 async def test_writes_of_an_out_of_range_id_raise_value_error_and_write_nothing(
-    storage: Storage, db_path: Path, big: int
+    storage: Storage, database: str, big: int
 ) -> None:
     live = await storage.games.create_game(new_table())
     await storage.people.upsert_chat(CHAT, "Kozel club")
-    before = {t: raw_query(db_path, f"SELECT * FROM {t}") for t in ("users", "chats", "games")}
+    before = {t: look(database, f"SELECT * FROM {t}") for t in ("users", "chats", "games")}
     writes = [
         storage.people.upsert_user(big, "Forged", None, None),
         storage.people.set_private_open(big, True),
@@ -557,7 +562,7 @@ async def test_writes_of_an_out_of_range_id_raise_value_error_and_write_nothing(
     for write in writes:
         with pytest.raises(ValueError):
             await write
-    after = {t: raw_query(db_path, f"SELECT * FROM {t}") for t in ("users", "chats", "games")}
+    after = {t: look(database, f"SELECT * FROM {t}") for t in ("users", "chats", "games")}
     assert after == before
     assert await storage.games.moves(live.game_id) == []
     await storage.games.save_game(bumped(live), abandoned=[1])  # the connection is still usable
@@ -726,6 +731,8 @@ def umask_now() -> int:
 
 async def test_a_commit_is_synced_to_disk_before_it_returns(storage: Storage) -> None:
     """``synchronous=FULL``: an accepted move survives a power cut, not just a process kill."""
+    if storage.database.dialect != "sqlite":
+        pytest.skip("SQLite's own setting (PostgreSQL's is the server's synchronous_commit)")
     rows = await storage.database.fetchall("PRAGMA synchronous")
     assert rows[0][0] == 2  # FULL (NORMAL is 1)
     rows = await storage.database.fetchall("PRAGMA journal_mode")
@@ -759,12 +766,16 @@ async def test_live_games_in_a_chat_are_its_lobbies_and_matches_by_topic_only(
 async def test_live_games_in_a_chat_read_only_its_live_games_index(storage: Storage) -> None:
     """The query is an index lookup of the chat's live games (the partial index holds only
     those), not a scan of every game the chat ever played."""
+    if storage.database.dialect != "sqlite":
+        pytest.skip("SQLite's query plan (PostgreSQL plans by its statistics)")
     statements: list[str] = []
-    await storage.database.connection.set_trace_callback(statements.append)
+    connection = storage.database.connection
+    assert isinstance(connection, SqliteConnection)
+    await connection.raw.set_trace_callback(statements.append)
     try:
         await storage.games.live_games_in(CHAT)
     finally:
-        await storage.database.connection.set_trace_callback(None)
+        await connection.raw.set_trace_callback(None)
     (sql,) = [s for s in statements if "FROM games" in s]
     plan = " ".join(row[3] for row in await storage.database.fetchall(f"EXPLAIN QUERY PLAN {sql}"))
     assert "USING INDEX games_one_live_per_place (chat_id=?)" in plan

@@ -34,8 +34,11 @@ from storage import (
     TableAlreadyOpen,
     TournamentAlreadyRunning,
 )
+from storage.errors import Refused
 from storage.migrate import apply_migrations, load_migrations
+from storage.sqlite import SqliteConnection
 from tests.conftest import FakeClock
+from tests.engines import count
 
 CHAT, OTHER_CHAT, NEW_CHAT = -100, -200, -100777
 ANNA, BORIS, VERA, GLEB, DARYA, EGOR = 11, 12, 13, 14, 15, 16
@@ -132,14 +135,6 @@ def new_table(chat_id: int = CHAT, key: TournamentTable | None = None, **changes
     return table.model_copy(update=changes)
 
 
-def count(path: Path, table: str) -> int:
-    """The rows of a table, seen from another connection."""
-    with sqlite3.connect(path) as conn:
-        rows: int = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-    conn.close()
-    return rows
-
-
 def test_storage_parts_are_the_protocols_the_director_is_typed_against(
     storage: Storage,
 ) -> None:
@@ -172,13 +167,13 @@ async def test_a_created_tournament_gets_an_id_and_its_full_document_round_trips
 
 
 async def test_a_group_has_one_live_tournament_until_it_ends(
-    storage: Storage, db_path: Path
+    storage: Storage, database: str
 ) -> None:
     first = await storage.tournaments.create_tournament(new_tournament())
     with pytest.raises(TournamentAlreadyRunning) as refused:
         await storage.tournaments.create_tournament(new_tournament(status=Status.RUNNING))
     assert refused.value.chat_id == CHAT
-    assert count(db_path, "tournaments") == 1, "the refused one left no row"
+    assert count(database, "tournaments") == 1, "the refused one left no row"
     elsewhere = await storage.tournaments.create_tournament(new_tournament(OTHER_CHAT))
     await storage.tournaments.save_tournament(ended(first))
     assert await storage.tournaments.live_tournament(CHAT) is None
@@ -266,7 +261,7 @@ async def test_a_groups_tournaments_are_listed_newest_first_a_page_at_a_time(
 
 
 async def test_a_tournament_table_opens_one_match_however_often_it_is_tried(
-    storage: Storage, db_path: Path
+    storage: Storage, database: str
 ) -> None:
     tournament = await storage.tournaments.create_tournament(new_tournament())
     key = TournamentTable(tournament_id=tournament.tournament_id, round_no=1, table_no=1)
@@ -280,7 +275,7 @@ async def test_a_tournament_table_opens_one_match_however_often_it_is_tried(
         with pytest.raises(TableAlreadyOpen) as refused:
             await storage.games.create_game(new_table(key=key, thread_id=thread_id))
         assert refused.value.game_id == first.game_id
-    assert count(db_path, "games") == 1 and count(db_path, "tournament_tables") == 1
+    assert count(database, "games") == 1 and count(database, "tournament_tables") == 1
     second = await storage.games.create_game(
         new_table(key=key.model_copy(update={"table_no": 2}), thread_id=902)
     )
@@ -302,12 +297,12 @@ async def test_a_refused_match_leaves_its_table_unopened(storage: Storage) -> No
 
 
 async def test_a_table_of_no_stored_tournament_is_refused_and_writes_nothing(
-    storage: Storage, db_path: Path
+    storage: Storage, database: str
 ) -> None:
     key = TournamentTable(tournament_id=404, round_no=1, table_no=1)
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(Refused):
         await storage.games.create_game(new_table(key=key))
-    assert count(db_path, "games") == 0
+    assert count(database, "games") == 0
     assert await storage.games.live_game(CHAT) is None
 
 
@@ -406,7 +401,7 @@ async def test_a_migrated_group_takes_its_subscribers_along(storage: Storage) ->
 
 
 async def test_writes_of_an_out_of_range_id_raise_value_error_and_write_nothing(
-    storage: Storage, db_path: Path
+    storage: Storage, database: str
 ) -> None:
     writes = [
         storage.tournaments.create_tournament(new_tournament(TOO_BIG)),
@@ -417,7 +412,7 @@ async def test_writes_of_an_out_of_range_id_raise_value_error_and_write_nothing(
     for write in writes:
         with pytest.raises(ValueError):
             await write
-    assert count(db_path, "tournaments") == 0 and count(db_path, "notices") == 0
+    assert count(database, "tournaments") == 0 and count(database, "notices") == 0
     assert await storage.tournaments.tournament(TOO_BIG) is None
     assert await storage.tournaments.live_tournament(TOO_BIG) is None
     assert await storage.tournaments.tournaments_in(CHAT, before_id=TOO_BIG) == []
@@ -433,14 +428,17 @@ async def test_010_applies_to_a_file_of_schema_009_and_keeps_its_games(db_path: 
     lobby = new_table()
     async with aiosqlite.connect(db_path, isolation_level=None) as db:
         await db.execute("PRAGMA foreign_keys = ON")
-        await apply_migrations(db, asyncio.Lock(), FakeClock(), upto_009)
+        await apply_migrations(SqliteConnection(db), asyncio.Lock(), FakeClock(), upto_009)
         await db.execute(
             "INSERT INTO games (game_id, chat_id, status, version, data, created_at, updated_at)"
             " VALUES (1, ?, 'lobby', 0, ?, 1.0, 1.0)",
             (CHAT, lobby.model_copy(update={"game_id": 1}).to_json()),
         )
         applied = await apply_migrations(
-            db, asyncio.Lock(), FakeClock(), [m for m in migrations if m.version <= 10]
+            SqliteConnection(db),
+            asyncio.Lock(),
+            FakeClock(),
+            [m for m in migrations if m.version <= 10],
         )
     assert applied == [10]
     with sqlite3.connect(db_path) as conn:
