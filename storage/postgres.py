@@ -162,6 +162,7 @@ class PostgresConnection:
         self.raw = connection
         self.patience = patience
         self._clock = clock
+        self._in_transaction = False
 
     @classmethod
     async def open(cls, url: str, *, patience: float = 30.0) -> PostgresConnection:
@@ -186,21 +187,17 @@ class PostgresConnection:
     async def begin(self) -> None:
         """``BEGIN``; a connection found broken here is made again first (nothing of the
         transaction was done yet)."""
-        if self.raw.broken or self.raw.closed:
-            await self._reconnect()
-        try:
-            await self.raw.execute("BEGIN")
-        except psycopg.OperationalError as exc:
-            log.warning("database: %s; connecting again", str(exc).strip().splitlines()[0])
-            await self._reconnect()
-            await self.raw.execute("BEGIN")
+        await self._outside_a_transaction(lambda: self.raw.execute("BEGIN"))
+        self._in_transaction = True
 
     async def commit(self) -> None:
         """``COMMIT``."""
+        self._in_transaction = False
         await self._run(lambda: self.raw.execute("COMMIT"))
 
     async def rollback(self) -> None:
         """``ROLLBACK`` (a broken connection has nothing left to roll back)."""
+        self._in_transaction = False
         if self.raw.broken or self.raw.closed:
             return
         try:
@@ -223,9 +220,32 @@ class PostgresConnection:
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> Sequence[Row]:
         """Every row of a query, by name or position."""
-        cursor = self.raw.cursor(row_factory=_row_factory)
-        await self._run(lambda: cursor.execute(translate(sql), _params(params)))
-        return await cursor.fetchall()
+        query, values = translate(sql), _params(params)
+
+        async def fetch() -> Sequence[Row]:
+            cursor = self.raw.cursor(row_factory=_row_factory)
+            await cursor.execute(query, values)
+            return await cursor.fetchall()
+
+        result: Sequence[Row]
+        if self._in_transaction:
+            result = await self._run(fetch)
+        else:
+            result = await self._outside_a_transaction(fetch)
+        return result
+
+    async def _outside_a_transaction(self, call: Callable[[], Any]) -> Any:
+        """Run a statement that opens a transaction or reads outside one: on a connection
+        the server cut (a restart), nothing was done yet, so connect again and run it once
+        more."""
+        if self.raw.broken or self.raw.closed:
+            await self._reconnect()
+        try:
+            return await self._run(call)
+        except DatabaseUnavailable as exc:
+            log.warning("database: %s; connecting again", exc)
+            await self._reconnect()
+            return await self._run(call)
 
     async def _run(self, call: Callable[[], Any]) -> Any:
         try:

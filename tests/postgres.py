@@ -135,6 +135,10 @@ class Cluster:
     def restart_server(self) -> None:
         """Stop the server and start it again on the same port and data."""
         self.stop()
+        self.start_again()
+
+    def start_again(self) -> None:
+        """Start the stopped server on the same port and data."""
         options = (
             f"-p {self.port} -c listen_addresses=127.0.0.1"
             f" -c unix_socket_directories={self.root} -c fsync=off"
@@ -167,7 +171,8 @@ def cluster() -> Iterator[Cluster]:
             "PostgreSQL's server is not installed: apt-get install postgresql (.ci/run does)"
         )
     user = "nobody" if os.geteuid() == 0 else None
-    root = Path(tempfile.mkdtemp(prefix="kozel-pg-"))
+    # In /tmp, which every user may cross (a TMPDIR of root's own would shut ``nobody`` out).
+    root = Path(tempfile.mkdtemp(prefix="kozel-pg-", dir="/tmp" if user else None))
     os.chmod(root, 0o700)
     running = Cluster(root, free_port(), bin_dir, user)
     try:

@@ -1,0 +1,125 @@
+"""The real bot on PostgreSQL (issue #32), end to end through the emulator: a whole match, and
+a match that goes on after the database server restarts in the middle of a deal.
+
+The server is the throwaway cluster of ``tests/postgres.py`` (Debian's postgresql); each test
+gets a database of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from botapi_emulator import BotApiEmulator
+from storage import Storage
+from tests import postgres
+from tests.e2e import BotRunner, Players, bot_settings, seat_four
+from tests.engines import look
+
+
+@pytest.fixture
+async def database(pg_cluster: postgres.Cluster) -> str:
+    """A fresh PostgreSQL database (this file is about that engine only)."""
+    return pg_cluster.new_database()
+
+
+@pytest.fixture
+async def pg_bot(emu: BotApiEmulator, database: str, tmp_path: Path) -> AsyncIterator[BotRunner]:
+    """The bot on ``database`` (its flood journal beside a file in the test's folder)."""
+    runner = BotRunner(bot_settings(emu, tmp_path / "flood.db", database_url=database))
+    await runner.start()
+    try:
+        yield runner
+    finally:
+        await runner.stop()
+
+
+async def play(emu: BotApiEmulator, bot: BotRunner, players: Players, cards: int) -> int:
+    """Play up to ``cards`` cards (or to the match's end); how many were played."""
+    played = 0
+    while played < cards and "🏆" not in players.group_text():
+        await bot.drain()
+        if players.whose_turn() is None:
+            await emu.wait_for(
+                lambda: players.whose_turn() is not None or "🏆" in players.group_text()
+            )
+            continue
+        answer = await players.play_one()
+        assert not answer.show_alert, answer.text
+        played += 1
+    await bot.drain()
+    return played
+
+
+def check_the_log(database: str) -> None:
+    """Every game's move log runs 1, 2, 3 … with no gap and no move twice."""
+    rows = look(database, "SELECT game_id, seq FROM moves ORDER BY game_id, seq")
+    by_game: dict[object, list[object]] = {}
+    for game_id, seq in rows:
+        by_game.setdefault(game_id, []).append(seq)
+    assert by_game, "no move was logged"
+    for seqs in by_game.values():
+        assert seqs == list(range(1, len(seqs) + 1))
+
+
+async def test_four_people_play_a_whole_match_on_postgresql(
+    emu: BotApiEmulator, pg_bot: BotRunner, database: str
+) -> None:
+    players = await seat_four(emu)
+    await play(emu, pg_bot, players, 10_000)
+    assert "🏆" in players.group_text()
+    assert not emu.flood_errors
+    check_the_log(database)
+    ((finished,),) = look(database, "SELECT COUNT(*) FROM matches")
+    assert finished == 1
+    ((seated,),) = look(database, "SELECT COUNT(*) FROM match_players WHERE user_id IS NOT NULL")
+    assert seated == 4
+
+
+async def test_a_match_goes_on_after_the_database_server_restarts_mid_deal(
+    emu: BotApiEmulator, pg_bot: BotRunner, database: str, pg_cluster: postgres.Cluster
+) -> None:
+    players = await seat_four(emu)
+    assert await play(emu, pg_bot, players, 6) == 6
+    before = look(database, "SELECT COUNT(*) FROM moves")[0][0]
+    pg_cluster.restart_server()  # every connection to it is cut
+    await play(emu, pg_bot, players, 10_000)
+    assert "🏆" in players.group_text()
+    assert not emu.flood_errors
+    check_the_log(database)
+    after = look(database, "SELECT COUNT(*) FROM moves")[0][0]
+    assert isinstance(before, int) and isinstance(after, int) and after > before
+
+
+async def test_a_card_pressed_while_the_database_is_down_waits_for_it(
+    emu: BotApiEmulator, pg_bot: BotRunner, database: str, pg_cluster: postgres.Cluster
+) -> None:
+    players = await seat_four(emu)
+    assert await play(emu, pg_bot, players, 5) == 5
+    pg_cluster.stop()
+    loop = asyncio.get_running_loop()
+    back = loop.run_in_executor(None, lambda: (time.sleep(2.0), pg_cluster.start_again()))
+    started = time.monotonic()
+    answer = await players.play_one()  # the bot waits for the server, then takes the card
+    await back
+    assert not answer.show_alert, answer.text
+    assert time.monotonic() - started >= 1.5
+    await play(emu, pg_bot, players, 10_000)
+    assert "🏆" in players.group_text()
+    check_the_log(database)
+
+
+async def test_storage_reads_and_writes_again_after_the_server_restarts(
+    pg_cluster: postgres.Cluster, database: str
+) -> None:
+    async with await Storage.open(database) as storage:
+        await storage.people.upsert_chat(-100, "Kozel club")
+        pg_cluster.restart_server()
+        assert await storage.people.chat_language(-100) is None  # a read first
+        pg_cluster.restart_server()
+        await storage.people.set_chat_language(-100, "uk")  # a write first
+        assert await storage.people.chat_language(-100) == "uk"
