@@ -114,7 +114,7 @@ SELECT variant, partner_id AS user_id, wins, name FROM (
     FROM partners AS p
     LEFT JOIN users AS u ON u.user_id = p.partner_id
     WHERE p.user_id = :user_id AND p.scope = :scope AND p.wins > 0
-)
+) AS ranked
 WHERE n = 1
 """
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import aiosqlite
@@ -30,15 +30,6 @@ TALLIES = ("catches", "eggs", "lyusyas", "handoffs")
 """The follow-suit family's counts, in the order the match seat's columns had them."""
 
 Seats = Sequence[int | None]
-
-
-@pytest.fixture
-async def storage() -> AsyncIterator[Storage]:
-    opened = await Storage.open(":memory:", clock=FakeClock())
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 async def finish(

@@ -78,6 +78,14 @@ async def test_four_people_play_a_whole_match_on_postgresql(
     assert finished == 1
     ((seated,),) = look(database, "SELECT COUNT(*) FROM match_players WHERE user_id IS NOT NULL")
     assert seated == 4
+    # The boards read it back: the chat's history lists everyone who played, /stats answers.
+    group = players.group
+    for command, expected in (("/history", players.users[0].first_name), ("/stats", "1")):
+        before = emu.last_message(group.id)
+        emu.send_text(players.users[0], group.id, command)
+        await emu.wait_for(lambda b=before: emu.last_message(group.id) is not b)
+        reply = emu.last_message(group.id)
+        assert reply is not None and expected in reply.text, (command, reply)
 
 
 async def test_a_match_goes_on_after_the_database_server_restarts_mid_deal(
