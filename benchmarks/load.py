@@ -28,6 +28,11 @@ took (the target is under a second) and the 429s.
 
     python benchmarks/load.py [--games N] [--seconds S] [--mix P,S,D] [--computer LEVEL]
                               [--webapp [--pace S]] [--impatient S] [--quick] [--flood]
+                              [--postgresql]
+
+``--postgresql`` (issue #32): the bot keeps its games in a throwaway PostgreSQL cluster
+(Debian's server started by ``tests/postgres.py`` with fsync and synchronous commits on, as
+in production) instead of its SQLite file.
 
 ``--webapp`` (issue #18): the people play in the Mini App (``pages``) instead of their hand
 messages; ``--pace S`` holds each table to a card per S seconds at most. It adds taps (sent,
@@ -90,6 +95,7 @@ from benchmarks.players import (
 )
 from botapi_emulator import Limits, User
 from kozelbot.config import Settings
+from tests import postgres
 from tests.e2e import TOKEN, BotProcess
 
 
@@ -186,8 +192,10 @@ async def run_games(
     webapp: bool = False,
     pace: float = 0.0,
     impatient: float = 0.0,
+    database_url: str | None = None,
 ) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
+    database = database_url or str(workdir / "load.db")
     rng = random.Random(seed)
     presses: list[Press] = []
     port = free_port()
@@ -200,6 +208,8 @@ async def run_games(
         if webapp
         else {}
     )
+    if database_url is not None:
+        extra["KOZEL_DATABASE_URL"] = database_url
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) if webapp else None
     pages = (
         None if session is None else PageRun(session, f"http://127.0.0.1:{port}/webapp/api", pace)
@@ -260,8 +270,8 @@ async def run_games(
             crashed = await stop_bot(bot)
             if session is not None:
                 await session.close()
-    cards, game_ids = await count_cards(workdir / "load.db")
-    leaked = await count_leaks(emu, workdir / "load.db", game_ids)
+    cards, game_ids = await count_cards(database)
+    leaked = await count_leaks(emu, database, game_ids)
 
     calls = [c for c in emu.history if c.time >= t0]
     message_calls = [c for c in calls if c.ok and c.method.lower() in MESSAGE_METHODS]
@@ -482,7 +492,21 @@ def main() -> None:
     parser.add_argument(
         "--pace", type=float, default=0.0, help="--webapp: a table plays a card per PACE s at most"
     )
+    parser.add_argument(
+        "--postgresql",
+        action="store_true",
+        help="the bot on a throwaway PostgreSQL (Debian's server, fsync on) instead of SQLite",
+    )
     args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        database_url = None
+        if args.postgresql:
+            database_url = stack.enter_context(postgres.cluster(durable=True)).new_database()
+        run(args, database_url)
+
+
+def run(args: argparse.Namespace, database_url: str | None) -> None:
+    """One scenario of ``main``'s arguments, its JSON line printed."""
     if args.flood:
         result = asyncio.run(run_flood(15.0 if args.quick else args.seconds))
     else:
@@ -497,8 +521,10 @@ def main() -> None:
                 webapp=args.webapp,
                 pace=args.pace,
                 impatient=args.impatient,
+                database_url=database_url,
             )
         )
+        result["engine"] = "postgresql" if database_url else "sqlite"
     print(json.dumps(result, ensure_ascii=False))
 
 

@@ -114,7 +114,7 @@ def thinking_summary(log: Path) -> dict[str, Any]:
     }
 
 
-async def count_cards(db_path: Path) -> tuple[int, int]:
+async def count_cards(db_path: Path | str) -> tuple[int, int]:
     """(cards played, games) from the bot's database: ``moves`` rows whose action is
     ``play:…``, over every game id in use."""
     storage = await Storage.open(db_path)
@@ -129,7 +129,7 @@ async def count_cards(db_path: Path) -> tuple[int, int]:
     return cards, game_id - 1
 
 
-async def count_leaks(emu: BotApiEmulator, db_path: Path, games: int) -> int:
+async def count_leaks(emu: BotApiEmulator, db_path: Path | str, games: int) -> int:
     """Messages that showed a card to anyone but its holder before it was played
     (``tests/leaks.py``: buttons, and cards named in texts about a deal)."""
     storage = await Storage.open(db_path)

@@ -53,8 +53,11 @@ def free_port() -> int:
 class Cluster:
     """One running server: ``url(db)`` to reach a database, ``new_database()`` for a fresh one."""
 
-    def __init__(self, root: Path, port: int, bin_dir: Path, user: str | None) -> None:
+    def __init__(
+        self, root: Path, port: int, bin_dir: Path, user: str | None, *, durable: bool = False
+    ) -> None:
         self.root = root
+        self.durable = durable
         self.port = port
         self.bin_dir = bin_dir
         self.user = user
@@ -102,22 +105,7 @@ class Cluster:
             "--no-sync",
         )
         pwfile.unlink()
-        options = (
-            f"-p {self.port} -c listen_addresses=127.0.0.1"
-            f" -c unix_socket_directories={self.root} -c fsync=off"
-            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
-        self._run(
-            "pg_ctl",
-            "-D",
-            str(self.data),
-            "-o",
-            options,
-            "-l",
-            str(self.root / "log"),
-            "-w",
-            "start",
-        )
+        self.start_again()
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -138,23 +126,29 @@ class Cluster:
         self.start_again()
 
     def start_again(self) -> None:
-        """Start the stopped server on the same port and data."""
-        options = (
-            f"-p {self.port} -c listen_addresses=127.0.0.1"
-            f" -c unix_socket_directories={self.root} -c fsync=off"
-            " -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
+        """Start the (stopped) server on this port and data."""
         self._run(
             "pg_ctl",
             "-D",
             str(self.data),
             "-o",
-            options,
+            self._options(),
             "-l",
             str(self.root / "log"),
             "-w",
             "start",
         )
+
+    def _options(self) -> str:
+        """The server's settings: a test cluster skips fsync (its data dies with the test);
+        a ``durable`` one (the benchmarks) keeps PostgreSQL's defaults, as in production."""
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1"
+            f" -c unix_socket_directories={self.root} -c max_connections=200"
+        )
+        if not self.durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        return options
 
     def _hand_over(self, path: Path) -> None:
         if self.user is not None:
@@ -163,8 +157,9 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def cluster() -> Iterator[Cluster]:
-    """A running throwaway cluster, removed afterwards."""
+def cluster(*, durable: bool = False) -> Iterator[Cluster]:
+    """A running throwaway cluster, removed afterwards (``durable``: fsync and synchronous
+    commits on, PostgreSQL's defaults)."""
     bin_dir = find_bin()
     if bin_dir is None:
         raise RuntimeError(
@@ -174,7 +169,7 @@ def cluster() -> Iterator[Cluster]:
     # In /tmp, which every user may cross (a TMPDIR of root's own would shut ``nobody`` out).
     root = Path(tempfile.mkdtemp(prefix="kozel-pg-", dir="/tmp" if user else None))
     os.chmod(root, 0o700)
-    running = Cluster(root, free_port(), bin_dir, user)
+    running = Cluster(root, free_port(), bin_dir, user, durable=durable)
     try:
         running.start()
         yield running
