@@ -54,7 +54,7 @@ from kozelbot.views import replay
 from kozelbot.views.links import WebAppLinks
 from kozelbot.views.replay import NotExportable, ReplayFile
 from storage import Storage
-from storage.errors import DatabaseUnavailable, SchemaTooNew, StorageError
+from storage.errors import DatabaseInUse, DatabaseUnavailable, SchemaTooNew, StorageError
 from storage.flood import FloodJournal
 from storage.postgres import redact
 
@@ -133,7 +133,7 @@ async def _open(
     data.bot = application.bot
     assert application.job_queue is not None
     data.job_queue = application.job_queue
-    data.storage = storage = await Storage.open(settings.database)
+    data.storage = storage = await Storage.open(settings.database, exclusive=True)
     data.queries = Queries(
         storage.people,
         storage.boards,
@@ -299,11 +299,13 @@ async def database_problem(database: str) -> str | None:
     one line an operator can act on (unreachable, refused login, a schema newer than this
     release), or ``None``."""
     try:
-        opened = await Storage.open(database)
+        opened = await Storage.open(database, exclusive=True)
     except SchemaTooNew as error:
         return f"database: {error} (run the newer release, or restore a backup)"
     except DatabaseUnavailable as error:
         return f"database: {error} (check KOZEL_DATABASE_URL and the server)"
+    except DatabaseInUse as error:
+        return f"database: {error}"
     except (StorageError, OSError, sqlite3.Error) as error:
         return f"database {redact(database)}: {error} (check KOZEL_DB_PATH)"
     await opened.close()

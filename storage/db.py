@@ -79,13 +79,16 @@ class Storage:
     # -- lifecycle -------------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, target: str | Path, *, clock: Clock = time.time) -> Self:
+    async def open(
+        cls, target: str | Path, *, clock: Clock = time.time, exclusive: bool = False
+    ) -> Self:
         """Open and migrate the database at ``target``: a PostgreSQL URL
         (``postgresql://…``), or a SQLite file (created mode 0600 if needed; ``":memory:"``
-        ok)."""
+        ok). ``exclusive``: the running bot's own connection, refused (``DatabaseInUse``)
+        on a PostgreSQL database another bot holds."""
         db: Connection
         if isinstance(target, str) and is_database_url(target):
-            db = await PostgresConnection.open(target)
+            db = await PostgresConnection.open(target, exclusive=exclusive)
         else:
             db = await SqliteConnection.open(target)
         try:

@@ -25,6 +25,11 @@ class DatabaseUnavailable(StorageError):
     come back in time; the message is one line an operator can act on."""
 
 
+class DatabaseInUse(StorageError):
+    """Another bot process holds the database (PostgreSQL's advisory lock): the bot is one
+    process per database."""
+
+
 class Refused(StorageError):
     """The schema refused a write: a key, a reference or a check (an integrity error of
     either engine); the whole transaction is undone."""
@@ -40,6 +45,7 @@ class Duplicate(Refused):
 
 
 __all__ = [
+    "DatabaseInUse",
     "DatabaseUnavailable",
     "Duplicate",
     "GameAlreadyRunning",

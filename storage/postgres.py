@@ -34,12 +34,15 @@ from psycopg import errors as pg_errors
 from psycopg.rows import RowMaker
 
 from storage.engine import Dialect, Executed, Row
-from storage.errors import DatabaseUnavailable, Duplicate, Refused
+from storage.errors import DatabaseInUse, DatabaseUnavailable, Duplicate, Refused
 from storage.values import INT64_MAX, INT64_MIN
 
 log = logging.getLogger(__name__)
 
 _KEY = re.compile(r"^Key \((.+?)\)=")
+BOT_LOCK = int.from_bytes(b"kozelbot", "big")
+"""The advisory lock a running bot holds on its database (session-level: released when its
+connection ends, a kill included)."""
 _NAMED = re.compile(r":([A-Za-z_][A-Za-z0-9_]*)")
 _CONNECT_TIMEOUT = 5
 
@@ -156,19 +159,44 @@ class PostgresConnection:
         *,
         patience: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
+        exclusive: bool = False,
     ) -> None:
         """Wrap an open connection; use ``PostgresConnection.open``."""
         self.url = url
         self.raw = connection
+        self.exclusive = exclusive
         self.patience = patience
         self._clock = clock
         self._in_transaction = False
 
     @classmethod
-    async def open(cls, url: str, *, patience: float = 30.0) -> PostgresConnection:
+    async def open(
+        cls, url: str, *, patience: float = 30.0, exclusive: bool = False
+    ) -> PostgresConnection:
         """Connect to the server at ``url``; a server that cannot be reached or refuses the
-        login is ``DatabaseUnavailable`` with one line saying which."""
-        return cls(url, await _connect(url), patience=patience)
+        login is ``DatabaseUnavailable`` with one line saying which.
+
+        ``exclusive`` (the bot itself, not a tool reading its database): hold ``BOT_LOCK``
+        as long as the connection lives; if another bot holds it, ``DatabaseInUse``
+        (the bot is one process: two on one database would both act on its tables)."""
+        opened = cls(url, await _connect(url), patience=patience, exclusive=exclusive)
+        try:
+            await opened._lock_the_database()
+        except BaseException:
+            await opened.close()
+            raise
+        return opened
+
+    async def _lock_the_database(self) -> None:
+        if not self.exclusive:
+            return
+        cursor = await self.raw.execute("SELECT pg_try_advisory_lock(%s)", (BOT_LOCK,))
+        row = await cursor.fetchone()
+        if row is None or not row[0]:
+            raise DatabaseInUse(
+                f"another kozelbot is running on the database {redact(self.url)}"
+                " (one bot process per database)"
+            )
 
     async def _reconnect(self) -> None:
         deadline = self._clock() + self.patience
@@ -176,6 +204,7 @@ class PostgresConnection:
         while True:
             try:
                 self.raw = await _connect(self.url)
+                await self._lock_the_database()  # another bot may have taken it meanwhile
                 log.warning("database: connected again to %s", redact(self.url))
                 return
             except DatabaseUnavailable:

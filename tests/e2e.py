@@ -369,3 +369,22 @@ async def reply_after(emu: BotApiEmulator, chat_id: int, after: int, contains: s
     message = found()
     assert message is not None
     return message
+
+
+async def run_kozelbot(env: dict[str, str], cwd: Path) -> tuple[int, str]:
+    """Run ``python -m kozelbot`` with these settings (nothing else of ``KOZEL_*``) until it
+    exits, at most 60 s: its exit code and everything it printed."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("KOZEL_")}
+    base["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "kozelbot",
+        cwd=cwd,
+        env={**base, **env},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, output.decode()

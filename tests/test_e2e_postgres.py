@@ -16,8 +16,9 @@ import pytest
 
 from botapi_emulator import BotApiEmulator
 from storage import Storage
+from storage.errors import DatabaseInUse
 from tests import postgres
-from tests.e2e import BotRunner, Players, bot_settings, seat_four
+from tests.e2e import BotRunner, Players, bot_settings, run_kozelbot, seat_four
 from tests.engines import look
 
 
@@ -131,3 +132,36 @@ async def test_storage_reads_and_writes_again_after_the_server_restarts(
         pg_cluster.restart_server()
         await storage.people.set_chat_language(-100, "uk")  # a write first
         assert await storage.people.chat_language(-100) == "uk"
+
+
+async def test_a_second_bot_on_the_same_database_is_refused_in_one_line(
+    emu: BotApiEmulator, pg_bot: BotRunner, database: str, tmp_path: Path
+) -> None:
+    env = {
+        "KOZEL_BOT_TOKEN": "123:ABC",
+        "KOZEL_API_URL": emu.api_root,
+        "KOZEL_DATABASE_URL": database,
+    }
+    code, output = await run_kozelbot(env, tmp_path)
+    assert code == 1
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert len(lines) == 1 and "another kozelbot is running on the database" in lines[0], output
+    assert "kozel-test" not in output  # the password
+    # A tool reading the database (no lock) still may: the replay export of a match.
+    async with await Storage.open(database) as reader:
+        assert await reader.games.live_games() == []
+
+
+async def test_the_lock_goes_with_the_bot_that_held_it(
+    pg_cluster: postgres.Cluster, database: str
+) -> None:
+    first = await Storage.open(database, exclusive=True)
+    with pytest.raises(DatabaseInUse):
+        await Storage.open(database, exclusive=True)
+    await first.close()
+    second = await Storage.open(database, exclusive=True)
+    pg_cluster.restart_server()  # the lock is the connection's: taken again on reconnecting
+    assert await second.people.chat_language(-100) is None
+    with pytest.raises(DatabaseInUse):
+        await Storage.open(database, exclusive=True)
+    await second.close()

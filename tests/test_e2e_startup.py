@@ -4,9 +4,6 @@ with a one-line reason and exit code 1, not a traceback."""
 
 from __future__ import annotations
 
-import asyncio
-import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,24 +11,7 @@ import pytest
 from botapi_emulator import BotApiEmulator
 from storage import Storage
 from tests import postgres
-from tests.e2e import ROOT
-
-
-async def _run_bot(env: dict[str, str], cwd: Path) -> tuple[int, str]:
-    base = {k: v for k, v in os.environ.items() if not k.startswith("KOZEL_")}
-    base["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "kozelbot",
-        cwd=cwd,
-        env={**base, **env},
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    output, _ = await asyncio.wait_for(process.communicate(), 60)
-    assert process.returncode is not None
-    return process.returncode, output.decode()
+from tests.e2e import run_kozelbot
 
 
 async def test_a_refused_token_ends_the_bot_with_a_clear_reason(
@@ -42,7 +22,7 @@ async def test_a_refused_token_ends_the_bot_with_a_clear_reason(
         "KOZEL_API_URL": emu.api_root,
         "KOZEL_DB_PATH": str(tmp_path / "k.db"),
     }
-    code, output = await _run_bot(env, tmp_path)
+    code, output = await run_kozelbot(env, tmp_path)
     assert code == 1
     assert "refused the token" in output and "Traceback" not in output
 
@@ -53,7 +33,7 @@ async def test_an_unreachable_server_ends_the_bot_with_a_clear_reason(tmp_path: 
         "KOZEL_API_URL": "http://127.0.0.1:9",
         "KOZEL_DB_PATH": str(tmp_path / "k.db"),
     }
-    code, output = await _run_bot(env, tmp_path)
+    code, output = await run_kozelbot(env, tmp_path)
     assert code == 1
     assert "cannot reach" in output and "Traceback" not in output
 
@@ -74,7 +54,7 @@ async def test_an_unreachable_database_server_ends_the_bot_with_one_line(tmp_pat
         "KOZEL_API_URL": "http://127.0.0.1:9",
         "KOZEL_DATABASE_URL": f"postgresql://kozel:secret@127.0.0.1:{postgres.free_port()}/kozel",
     }
-    code, output = await _run_bot(env, tmp_path)
+    code, output = await run_kozelbot(env, tmp_path)
     assert code == 1
     line = _only_line(output)
     assert "cannot connect to the database" in line and "KOZEL_DATABASE_URL" in line
@@ -86,7 +66,7 @@ async def test_a_wrong_database_password_ends_the_bot_with_one_line(
 ) -> None:
     url = pg_cluster.url(password="not-the-password")
     env = {"KOZEL_BOT_TOKEN": "123:ABC", "KOZEL_API_URL": "http://127.0.0.1:9"}
-    code, output = await _run_bot({**env, "KOZEL_DATABASE_URL": url}, tmp_path)
+    code, output = await run_kozelbot({**env, "KOZEL_DATABASE_URL": url}, tmp_path)
     assert code == 1
     line = _only_line(output)
     assert "password authentication failed" in line and "not-the-password" not in line
@@ -108,7 +88,7 @@ async def test_a_schema_newer_than_the_code_ends_the_bot_with_one_line(
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)"
         )
     env |= {"KOZEL_BOT_TOKEN": "123:ABC", "KOZEL_API_URL": "http://127.0.0.1:9"}
-    code, output = await _run_bot(env, tmp_path)
+    code, output = await run_kozelbot(env, tmp_path)
     assert code == 1
     line = _only_line(output)
     assert "schema 999 is newer than this release" in line
