@@ -1,10 +1,11 @@
 """``kozelbot``: run the bot (default; without a token, the sandbox), ``kozelbot sandbox``
 (the real bot against a local Telegram emulator, played from a web page), ``kozelbot simulate
 ...`` (computer-only matches), ``kozelbot arena ...`` (two computer levels measured),
-``kozelbot backup FILE`` (a consistent copy of the live
-database), ``kozelbot export MATCH_ID [FILE]`` / ``kozelbot replay FILE`` (a finished match as
-a replay file, and its check) or ``kozelbot verify SEED HASH`` (check a deal's revealed
-shuffle seed against the hash shown before it)."""
+``kozelbot backup FILE`` (a consistent copy of the live database), ``kozelbot migrate-db SRC
+DST`` (every row of one database copied into an empty other, SQLite to PostgreSQL or back),
+``kozelbot export MATCH_ID [FILE]`` / ``kozelbot replay FILE`` (a finished match as a replay
+file, and its check) or ``kozelbot verify SEED HASH`` (check a deal's revealed shuffle seed
+against the hash shown before it)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,9 @@ USAGE = (
     "matches: A's match wins with a 95 % interval, awards and decision times\n"
     "       kozelbot backup FILE  copy the database (KOZEL_DB_PATH) to FILE, "
     "also while the bot runs\n"
+    "       kozelbot migrate-db SRC DST\n"
+    "                           copy every row of the database SRC into the empty database "
+    "DST, each a SQLite file or a postgresql:// URL (stop the bot first)\n"
     "       kozelbot export MATCH_ID [FILE]\n"
     "                           write a finished match (from KOZEL_DB_PATH) as a replay file: "
     "players, fair play, every deal's hands, tricks and moves (to FILE, or to standard output)"
@@ -62,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args and args[0] == "backup":
         return backup(args[1:])
+    if args and args[0] == "migrate-db":
+        return migrate_db(args[1:])
     if args and args[0] == "verify":
         return verify(args[1:])
     if args and args[0] == "export":
@@ -179,6 +185,50 @@ def backup(args: Sequence[str]) -> int:
     size = target.stat().st_size
     print(f"kozelbot: backed up {source} to {target} ({size:,} bytes, {pages} pages)")
     return 0
+
+
+def migrate_db(args: Sequence[str]) -> int:
+    """``kozelbot migrate-db SRC DST``: copy every row of the database SRC into the empty
+    database DST (each a SQLite file or a ``postgresql://`` URL, both migrated to this
+    release's schema first) in one transaction; 1 if it fails (one line, no password), 2 for
+    bad usage."""
+    if len(args) != 2 or any(arg.startswith("-") for arg in args):
+        print(USAGE, file=sys.stderr)
+        return 2
+    from storage.postgres import is_database_url, redact
+
+    source, target = args
+    if not is_database_url(source) and not Path(source).is_file():
+        print(f"kozelbot migrate-db: no database at {source}", file=sys.stderr)
+        return 1
+    new_file = not is_database_url(target) and not Path(target).exists()
+    try:
+        copied = asyncio.run(_copy_database(source, target))
+    except Exception as exc:
+        if new_file:  # a file this command created holds nothing worth keeping
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(target + suffix).unlink(missing_ok=True)
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        for url in (source, target):
+            text = text.replace(url, redact(url))
+        print(f"kozelbot migrate-db: {redact(text)}", file=sys.stderr)
+        return 1
+    for table, rows in copied.items():
+        print(f"{table:<18} {rows:>10,}")
+    print(
+        f"kozelbot migrate-db: {sum(copied.values()):,} rows in {len(copied)} tables copied"
+        f" from {redact(source)} to {redact(target)}"
+    )
+    return 0
+
+
+async def _copy_database(source: str, target: str) -> dict[str, int]:
+    # Imported here only: the composition root may import storage, the rest of kozelbot may not.
+    from storage import Storage
+    from storage.transfer import copy_database
+
+    async with await Storage.open(source) as opened, await Storage.open(target) as into:
+        return await copy_database(opened.database, into.database)
 
 
 def export(args: Sequence[str]) -> int:
