@@ -55,6 +55,12 @@ ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "handlers" / "webapp" / "static"
 BASE = "http://kozel.test/webapp/"
 VIEWPORTS = [(360, 640), (390, 844), (412, 915)]
+WITH_TELEGRAM = {(360, 640): (False, True), (390, 844): (False, True), (412, 915): (True,)}
+"""Whether the page has Telegram's script (and its theme colours) at each size. In Telegram
+it always has, so every size is checked that way; a page without it (the sandbox, a browser
+opening the link) is checked at the narrowest phone and at the screenshots' size, which
+keeps the suite inside its time (a layout that holds at 360 and 390 px without the theme
+and at 412 px with it has not been seen to break at 412 px without it)."""
 NAMES = ["Аня", "Борис", "Вера", "Александра"]
 """The seats' names: one as long as a name commonly gets (a side seat's at 360 px)."""
 FEWER = {2: ["Аня", "Александра"], 3: ["Аня", "Борис", "Александра"]}
@@ -293,7 +299,7 @@ async def test_the_page_s_layout_holds_on_phones(scene: str) -> None:
         try:
             for size in VIEWPORTS:
                 for scheme in ("light", "dark"):
-                    for telegram in (False, True):
+                    for telegram in WITH_TELEGRAM[size]:
                         window = await open_scene(browser, scene, size, scheme, telegram)
                         found = await window.evaluate(MEASURE)
                         where = f"{scene} {size[0]}×{size[1]} {scheme}" + (
