@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from kozelbot.core.records import DealRecord, MatchResult, MoveRecord, OutboxItem
-from kozelbot.core.table import Table, TableStatus
-from storage import ranking, tournaments
+from kozelbot.core.table import Table
+from storage import ranking, regroup, tournaments
 from storage.core import Database, Transaction
 from storage.errors import (
     Duplicate,
@@ -99,37 +99,6 @@ def _check_belongs(
         raise ValueError(f"records of another game passed to save_game({game_id})")
 
 
-async def _move_game(
-    tx: Transaction, table: Table, new_chat_id: int, stop_live: bool, now: float
-) -> None:
-    """One game of a group that got a new id, inside ``migrate_chat``'s write: it follows
-    the group, its version bumped; a live one is stopped if the new id has a live game
-    already (someone started one there first)."""
-    update: dict[str, Any] = {"chat_id": new_chat_id, "version": table.version + 1}
-    if stop_live and table.status.live:
-        update |= {"status": TableStatus.STOPPED, "deadline": None}
-    moved = table.model_copy(update=update)
-    await tx.execute(
-        "UPDATE games SET chat_id = ?, status = ?, version = ?, deadline = ?, updated_at = ?,"
-        " data = ? WHERE game_id = ?",
-        (
-            new_chat_id,
-            moved.status.value,
-            moved.version,
-            moved.deadline,
-            now,
-            moved.to_json(),
-            moved.game_id,
-        ),
-    )
-
-
-class ChatFollower(Protocol):
-    """A part of storage whose rows move with a group that gets a new id."""
-
-    async def move_chat(self, tx: Transaction, old_chat_id: int, new_chat_id: int) -> None: ...
-
-
 class Games:
     """The games of every chat, their logs and results (``Repository``)."""
 
@@ -139,7 +108,7 @@ class Games:
         *,
         people: People,
         posts: Posts,
-        followers: Sequence[ChatFollower] = (),
+        followers: Sequence[regroup.ChatFollower] = (),
     ) -> None:
         """Keep games through the shared connection; ``people`` and ``posts`` write their
         parts of a save; ``followers`` (tournaments, /notify subscribers) move with a group
@@ -346,24 +315,7 @@ class Games:
         now = self._db.clock()
         async with self._db.write() as tx:
             await self._people.move_chat(tx, old_chat_id, new_chat_id, now)
-            # The new chat may have a game already (someone started one there first): then
-            # the old chat's live game cannot follow and is stopped.
-            taken = await tx.fetchone(
-                f"SELECT 1 FROM games WHERE chat_id = ? AND status IN {_LIVE_STATUSES}",
-                (new_chat_id,),
-            )
-            moving = await tx.fetchall(
-                "SELECT data FROM games WHERE chat_id = ? ORDER BY game_id", (old_chat_id,)
-            )
-            for row in moving:
-                await _move_game(
-                    tx, Table.from_json(row["data"]), new_chat_id, taken is not None, now
-                )
-            await tx.execute(
-                "DELETE FROM live_seats WHERE game_id IN (SELECT game_id FROM games"
-                f" WHERE chat_id = ? AND status NOT IN {_LIVE_STATUSES})",
-                (new_chat_id,),
-            )
+            await regroup.move_games(tx, old_chat_id, new_chat_id, now)
             await self._posts.move_chat(tx, old_chat_id, new_chat_id)
             await tx.execute(
                 "UPDATE matches SET chat_id = ? WHERE chat_id = ?", (new_chat_id, old_chat_id)
