@@ -60,6 +60,9 @@ def bot_settings(
         "bot_token": SecretStr(token),
         "api_url": api_root,
         "db_path": db_path,
+        # The sandbox keeps its games in its own file, never in a PostgreSQL database the
+        # real bot's KOZEL_DATABASE_URL names.
+        "database_url": None,
         "poll_timeout": min(settings.poll_timeout, MAX_POLL_TIMEOUT),
         # The Mini App, served by the sandbox's own server beside its page (no port of its
         # own); its public address is never fetched: the page opens it in a phone frame.

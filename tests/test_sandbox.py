@@ -25,6 +25,7 @@ from kozelbot.config import Settings
 from kozelbot.core.texts import NOT_NOW, is_not_now
 from sandbox import Sandbox
 from sandbox.bot import BOT_ID
+from sandbox.bot import bot_settings as sandbox_bot_settings
 from sandbox.server import chats_path
 from sandbox.watch import choose_button
 
@@ -631,3 +632,13 @@ async def test_a_photo_the_bot_sends_is_shown_by_the_page(
         await opened.close()
     finally:
         await sandbox.stop()
+
+
+def test_the_sandbox_keeps_its_own_file_even_with_a_database_url_set() -> None:
+    """Issue #32: ``KOZEL_DATABASE_URL`` names the real bot's PostgreSQL; a sandbox started
+    beside it never writes its emulated games there."""
+    real = Settings.model_validate(
+        {"database_url": "postgresql://kozel:secret@127.0.0.1:5432/kozel", "db_path": "kozel.db"}
+    )
+    sandboxed = sandbox_bot_settings(real, "http://127.0.0.1:1", "1:x", "sand.db", limits=True)
+    assert sandboxed.database_url is None and sandboxed.database == "sand.db"
