@@ -260,7 +260,10 @@ async def test_a_searching_computer_thinks_off_the_event_loop() -> None:
         await ticker
         state.verify(seat, decision.action)
         assert spent >= 0.2 and decision.samples >= 2
-        assert ticks >= spent / 0.005 * 0.5  # the loop ran on, at least half its ticks
+        # The loop ran on: a search on the loop would leave it no tick at all while it ran
+        # (a tick or two); a fifth of the ticks holds on a 2-core machine busy with the
+        # other test processes, which once took 20 of 62 (a third).
+        assert ticks >= spent / 0.005 * 0.2
     finally:
         thinker.close()
 
