@@ -212,6 +212,23 @@ async def play_alone(
 NAMES = ("Аня", "Борис", "Вера", "Глеб")
 
 
+async def play_cards(emu: BotApiEmulator, bot: BotRunner, players: Players, cards: int) -> int:
+    """Play up to ``cards`` cards (or to the match's end); how many were played."""
+    played = 0
+    while played < cards and "🏆" not in players.group_text():
+        await bot.drain()
+        if players.whose_turn() is None:
+            await emu.wait_for(
+                lambda: players.whose_turn() is not None or "🏆" in players.group_text()
+            )
+            continue
+        answer = await players.play_one()
+        assert not answer.show_alert, answer.text
+        played += 1
+    await bot.drain()
+    return played
+
+
 def hand_sends(emu: BotApiEmulator, user_id: int) -> Counter[int]:
     """How many hand messages (not edits) the bot sent a person for each deal (1-based)."""
     found: Counter[int] = Counter()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from botapi_emulator import BotApiEmulator
-from tests.e2e import BotRunner, seat_four
+from tests.e2e import BotRunner, play_cards, seat_four
 
 
 async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
@@ -13,18 +13,7 @@ async def test_four_people_play_a_whole_match_and_see_it_on_the_leaderboard(
 ) -> None:
     players = await seat_four(emu)
     group = players.group
-    for _ in range(2000):
-        if "🏆" in players.group_text():
-            break
-        await bot.drain()
-        if players.whose_turn() is None:
-            await emu.wait_for(
-                lambda: players.whose_turn() is not None or "🏆" in players.group_text()
-            )
-            continue
-        answer = await players.play_one()
-        assert not answer.show_alert, answer.text
-    await bot.drain()
+    await play_cards(emu, bot, players, 2000)
     text = players.group_text()
     assert "🏆" in text and "козлы" in text
     # The chat's history lists the match with everyone who played it (the board lists people

@@ -18,7 +18,7 @@ from botapi_emulator import BotApiEmulator
 from storage import Storage
 from storage.errors import DatabaseInUse
 from tests import postgres
-from tests.e2e import BotRunner, Players, bot_settings, run_kozelbot, seat_four
+from tests.e2e import BotRunner, bot_settings, play_cards, run_kozelbot, seat_four
 from tests.engines import look
 
 
@@ -39,23 +39,6 @@ async def pg_bot(emu: BotApiEmulator, database: str, tmp_path: Path) -> AsyncIte
         await runner.stop()
 
 
-async def play(emu: BotApiEmulator, bot: BotRunner, players: Players, cards: int) -> int:
-    """Play up to ``cards`` cards (or to the match's end); how many were played."""
-    played = 0
-    while played < cards and "🏆" not in players.group_text():
-        await bot.drain()
-        if players.whose_turn() is None:
-            await emu.wait_for(
-                lambda: players.whose_turn() is not None or "🏆" in players.group_text()
-            )
-            continue
-        answer = await players.play_one()
-        assert not answer.show_alert, answer.text
-        played += 1
-    await bot.drain()
-    return played
-
-
 def check_the_log(database: str) -> None:
     """Every game's move log runs 1, 2, 3 … with no gap and no move twice."""
     rows = look(database, "SELECT game_id, seq FROM moves ORDER BY game_id, seq")
@@ -71,7 +54,7 @@ async def test_four_people_play_a_whole_match_on_postgresql(
     emu: BotApiEmulator, pg_bot: BotRunner, database: str
 ) -> None:
     players = await seat_four(emu)
-    await play(emu, pg_bot, players, 10_000)
+    await play_cards(emu, pg_bot, players, 10_000)
     assert "🏆" in players.group_text()
     assert not emu.flood_errors
     check_the_log(database)
@@ -93,10 +76,10 @@ async def test_a_match_goes_on_after_the_database_server_restarts_mid_deal(
     emu: BotApiEmulator, pg_bot: BotRunner, database: str, pg_cluster: postgres.Cluster
 ) -> None:
     players = await seat_four(emu)
-    assert await play(emu, pg_bot, players, 6) == 6
+    assert await play_cards(emu, pg_bot, players, 6) == 6
     before = look(database, "SELECT COUNT(*) FROM moves")[0][0]
     pg_cluster.restart_server()  # every connection to it is cut
-    await play(emu, pg_bot, players, 10_000)
+    await play_cards(emu, pg_bot, players, 10_000)
     assert "🏆" in players.group_text()
     assert not emu.flood_errors
     check_the_log(database)
@@ -108,7 +91,7 @@ async def test_a_card_pressed_while_the_database_is_down_waits_for_it(
     emu: BotApiEmulator, pg_bot: BotRunner, database: str, pg_cluster: postgres.Cluster
 ) -> None:
     players = await seat_four(emu)
-    assert await play(emu, pg_bot, players, 5) == 5
+    assert await play_cards(emu, pg_bot, players, 5) == 5
     pg_cluster.stop()
     loop = asyncio.get_running_loop()
     back = loop.run_in_executor(None, lambda: (time.sleep(2.0), pg_cluster.start_again()))
@@ -117,7 +100,7 @@ async def test_a_card_pressed_while_the_database_is_down_waits_for_it(
     await back
     assert not answer.show_alert, answer.text
     assert time.monotonic() - started >= 1.5
-    await play(emu, pg_bot, players, 10_000)
+    await play_cards(emu, pg_bot, players, 10_000)
     assert "🏆" in players.group_text()
     check_the_log(database)
 
