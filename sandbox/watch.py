@@ -250,9 +250,16 @@ class Autopilot:
         """Open a table if there is none and seat the people until the match starts."""
         game = await self.game()
         if game is None:
+            creator = self.people[0].id
             self.emu.send_text(self.people[0], self.group.id, f"/newgame {newgame}".strip())
-            opened, game = await self._until(lambda found: found is not None)
-            if not opened:
+            # The lobby is stored first and its creator seated in a second commit: a look in
+            # between would send the creator a /join of their own.
+            _, game = await self._until(
+                lambda found: (
+                    found is not None and (found.status != "lobby" or creator in found.seated)
+                )
+            )
+            if game is None:
                 log.warning("watch mode: no table opened after /newgame %s", newgame)
                 return False
         while game is not None and game.status == "lobby":
