@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -26,6 +28,14 @@ class Settings(BaseSettings):
     api_url: str = TELEGRAM_API
     """Bot API server root: requests go to ``{api_url}/bot<token>/<method>``."""
     log_level: str = "INFO"
+    log_format: Literal["text", "json"] = "text"
+    """``text``: one readable line a record; ``json``: one JSON object a line, with the chat,
+    game, update and worker it is about (for a log collector)."""
+    metrics_port: int = Field(default=0, ge=0, le=65535)
+    """Port of the operator's HTTP endpoints: Prometheus ``/metrics``, ``/healthz`` and
+    ``/readyz``; 0: off (nothing is measured, nothing listens)."""
+    metrics_listen: str = "127.0.0.1"
+    """Address the metrics and health endpoints listen on."""
     language: str = "ru"
     """The language of group chats until someone picks another with /language."""
     group_max_rate: int = Field(default=20, ge=1)
