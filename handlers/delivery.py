@@ -42,8 +42,11 @@ from telegram.error import (
     NetworkError,
     RetryAfter,
     TelegramError,
+    TimedOut,
 )
 from telegram.ext import BaseRateLimiter
+
+from kozelbot.core.metrics import OFF, Meter
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +108,25 @@ def retry_seconds(error: RetryAfter) -> float:
     if wait is None:
         wait = error.retry_after
     return wait.total_seconds() if hasattr(wait, "total_seconds") else float(wait)
+
+
+OUTCOMES: tuple[tuple[type[Exception], str], ...] = (
+    (RetryAfter, "retry_after"),
+    (TimedOut, "timed_out"),  # before NetworkError, of which it is one
+    (ChatMigrated, "chat_migrated"),
+    (InvalidToken, "invalid_token"),
+    (Forbidden, "forbidden"),
+    (BadRequest, "bad_request"),
+    (Conflict, "conflict"),
+    (NetworkError, "network_error"),
+    (TelegramError, "telegram_error"),
+)
+"""A failed call's outcome, as the metrics name it: the first class it is an instance of."""
+
+
+def outcome_of(error: BaseException) -> str:
+    """How a failed Bot API call ended, in a word (``error``: not Telegram's at all)."""
+    return next((name for kind, name in OUTCOMES if isinstance(error, kind)), "error")
 
 
 def is_transient(error: BaseException) -> bool:
@@ -203,11 +225,13 @@ class FloodGate(BaseRateLimiter[int]):
         private_period: float = 3.0,
         clock: Callable[[], float] = time.monotonic,
         journal: Journal | None = None,
+        meter: Meter = OFF,
     ) -> None:
         """Windows of ``overall_max_rate`` calls per second over all chats, ``group_max_rate``
         per ``group_period`` seconds to one group, ``private_max_rate`` per ``private_period``
         to one private chat; ``journal`` keeps them across restarts (opened by
-        ``initialize``, closed by ``shutdown``)."""
+        ``initialize``, closed by ``shutdown``); ``meter`` hears how every call ended."""
+        self._meter = meter
         self._overall = _Window(overall_max_rate, 1.0)
         self._group = (group_max_rate, group_period)
         self._private = (private_max_rate, private_period)
@@ -317,17 +341,25 @@ class FloodGate(BaseRateLimiter[int]):
         data: dict[str, Any],
         rate_limit_args: int | None,
     ) -> bool | dict[str, Any] | list[dict[str, Any]]:
-        """Admit message calls through the windows; note any 429 against its chat."""
+        """Admit message calls through the windows; note any 429 against its chat; tell the
+        meter how every call ended."""
         chat_id: int | None = None
         if endpoint.lower() in MESSAGE_METHODS:
             with contextlib.suppress(TypeError, ValueError):
                 chat_id = int(data.get("chat_id"))  # type: ignore[arg-type]
-        if chat_id is None:
-            return await callback(*args, **kwargs)
-        await self._admit(chat_id)
+        if chat_id is not None:
+            await self._admit(chat_id)
         try:
-            return await callback(*args, **kwargs)
+            answer = await callback(*args, **kwargs)
         except RetryAfter as error:
-            until = self._clock() + retry_seconds(error)
-            self._held[chat_id] = max(self._held.get(chat_id, 0.0), until)
+            wait = retry_seconds(error)
+            self._meter.api_call(endpoint, "retry_after", wait)
+            if chat_id is not None:
+                until = self._clock() + wait
+                self._held[chat_id] = max(self._held.get(chat_id, 0.0), until)
             raise
+        except Exception as error:
+            self._meter.api_call(endpoint, outcome_of(error))
+            raise
+        self._meter.api_call(endpoint, "ok")
+        return answer

@@ -24,6 +24,7 @@ from kozelbot.computer.coach import Coach
 from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
 from kozelbot.core.i18n import Translator, pick_language, translator
+from kozelbot.core.metrics import OFF, Meter
 from kozelbot.core.table import Table
 from kozelbot.core.tournament.model import Tournament
 from kozelbot.tables.director import Director
@@ -90,6 +91,8 @@ class BotData:
         """Per-user button presses (set from the settings in ``post_init``)."""
         self.commands = Throttle(6, 0.5)
         """Per-user commands."""
+        self.meter: Meter = OFF
+        """What the bot reports for its operator's metrics (``OFF`` unless they are on)."""
         self.hub = Hub()
         """The Mini App's open streams, nudged by every change shown (``publish.publish``)."""
         self.webapp: Server | None = None

@@ -324,6 +324,11 @@ class Presenter:
         for place in [place for place in self._chats if place[0] == chat_id]:
             self._chats.pop(place, None)
 
+    @property
+    def backlog(self) -> int:
+        """Messages waiting on the lanes (the metrics' lane backlog)."""
+        return sum(lane.pending for lane in self._lanes())
+
     async def drain(self, timeout: float = 30.0) -> None:
         """Wait until every lane is idle (tests, benchmarks, shutdown)."""
         deadline = time.monotonic() + timeout

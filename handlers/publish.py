@@ -14,8 +14,11 @@ log = logging.getLogger(__name__)
 
 
 def publish(data: BotData, change: Change) -> None:
-    """Schedule the messages of ``change`` and its timer; nudge its Mini App streams."""
+    """Schedule the messages of ``change`` and its timer; nudge its Mini App streams; count
+    its moves, deals and match for the metrics."""
     data.presenter.show(change)
+    table = change.table
+    data.meter.changed(table.variant, len(change.moves), len(change.deals), bool(change.result))
     sync_timer(data, change.table)
     data.hub.changed(change.table.game_id)
     if change.table.tournament is not None and not change.table.status.live:

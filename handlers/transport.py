@@ -11,6 +11,8 @@ takes any ``BaseRequest``; this one maps aiohttp's failures onto PTB's errors ex
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
 from telegram._utils.types import ODVInput
@@ -28,7 +30,11 @@ class AiohttpRequest(BaseRequest):
         write_timeout: float | None = 5.0,
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
+        on_answer: Callable[[], None] | None = None,
     ) -> None:
+        """``on_answer`` is called whenever the server answered a request with 200: the
+        update loop's transport tells the metrics that the long poll is alive."""
+        self._on_answer = on_answer
         self._pool_size = connection_pool_size
         self._read_timeout = read_timeout
         self._write_timeout = write_timeout
@@ -93,8 +99,11 @@ class AiohttpRequest(BaseRequest):
                 body = request_data.json_parameters
         try:
             async with self._session.request(method, url, data=body, timeout=timeout) as res:
-                return res.status, await res.read()
+                answer = res.status, await res.read()
         except TimeoutError as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:
             raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
+        if self._on_answer is not None and answer[0] == 200:
+            self._on_answer()
+        return answer

@@ -13,6 +13,7 @@ import random
 import secrets
 import signal
 import sqlite3
+import time
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,17 +30,20 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 import handlers
+from handlers import monitor
 from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
 from handlers.lifecycle import ChatLifecycle
 from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
+from handlers.monitor import Monitor
 from handlers.outbox import Outbox
 from handlers.presenter import Presenter
 from handlers.publish import publish, sync_timer
 from handlers.selection import Selections
 from handlers.sender import Sender
 from handlers.throttle import Throttle
+from handlers.timing import time_updates
 from handlers.tournament_run import TournamentRunner
 from handlers.transport import AiohttpRequest
 from handlers.webapp.server import WebApp
@@ -47,6 +51,7 @@ from kozelbot.computer.coach import Coach
 from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
 from kozelbot.core.i18n import LANGUAGES
+from kozelbot.core.metrics import OFF, Meter, PrometheusMeter
 from kozelbot.tables.director import Director
 from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import GameService
@@ -63,9 +68,13 @@ log = logging.getLogger("kozelbot")
 
 class AppData(BotData):
     """``BotData`` as the composition root holds it: with the storage it opened (and
-    closes). Handlers see ``BotData``, whose ``queries`` are storage's parts."""
+    closes), and the operator's endpoints it serves. Handlers see ``BotData``, whose
+    ``queries`` are storage's parts."""
 
     storage: Storage
+    monitor: Monitor | None = None
+    webhook: bool = False
+    """Updates arrive by webhook (``run``), not by long polling: readiness asks Telegram."""
 
 
 KozelApplication = Application[Any, Any, Any, Any, AppData, Any]
@@ -86,6 +95,7 @@ def build_application(
     if not token:
         raise ValueError("KOZEL_BOT_TOKEN is not set")
     root = settings.api_url.rstrip("/")
+    meter = PrometheusMeter(time.time) if settings.metrics_port else OFF
     limiter = FloodGate(
         overall_max_rate=settings.overall_max_rate,
         group_max_rate=settings.group_max_rate,
@@ -93,6 +103,7 @@ def build_application(
         private_max_rate=settings.private_max_rate,
         private_period=settings.private_period,
         journal=FloodJournal.beside(settings.db_path),  # the windows outlive a restart
+        meter=meter,
     )
     defaults = Defaults(
         parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
@@ -104,36 +115,43 @@ def build_application(
         .base_file_url(f"{root}/file/bot")
         .defaults(defaults)
         .request(AiohttpRequest())
-        .get_updates_request(AiohttpRequest(connection_pool_size=1))
+        .get_updates_request(AiohttpRequest(connection_pool_size=1, on_answer=meter.heard))
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .context_types(ContextTypes(bot_data=AppData))
         .post_init(
-            lambda app: _open(app, settings, rng or random.Random(), entropy or secrets.token_bytes)
+            lambda app: _open(
+                app, settings, meter, rng or random.Random(), entropy or secrets.token_bytes
+            )
         )
         .post_stop(_flush)
         .post_shutdown(_close)
         .build()
     )
     handlers.register(application)
+    if settings.metrics_port:  # off, nothing is timed
+        time_updates(application, meter)
     return application
 
 
 async def _open(
     application: KozelApplication,
     settings: Settings,
+    meter: Meter,
     rng: random.Random,
     entropy: Callable[[int], bytes],
 ) -> None:
-    """post_init: open storage, build the service, resume every unfinished game."""
+    """post_init: open storage, build the service, resume every unfinished game; serve the
+    operator's endpoints when metrics are on."""
     data = application.bot_data
     data.settings = settings
+    data.meter = meter
     data.presses = Throttle(settings.press_burst, settings.press_rate)
     data.commands = Throttle(settings.command_burst, settings.command_rate)
     data.bot = application.bot
     assert application.job_queue is not None
     data.job_queue = application.job_queue
-    data.storage = storage = await Storage.open(settings.database, exclusive=True)
+    data.storage = storage = await Storage.open(settings.database, exclusive=True, meter=meter)
     data.queries = Queries(
         storage.people,
         storage.boards,
@@ -142,7 +160,7 @@ async def _open(
         storage.tournaments,
         storage.notices,
     )
-    data.thinker = Thinker(settings.ai_budget_ms, settings.ai_workers or None)
+    data.thinker = Thinker(settings.ai_budget_ms, settings.ai_workers or None, meter)
     data.service = GameService(
         data.storage.games,
         rng=rng,
@@ -207,6 +225,8 @@ async def _open(
         data.webapp = WebApp(data)
         if settings.webapp_port:
             await data.webapp.start(settings.webapp_listen, settings.webapp_port)
+    if isinstance(meter, PrometheusMeter):
+        data.monitor = await monitor.start(data, meter, webhook=data.webhook)
 
 
 async def set_command_menus(bot: Bot, default_language: str) -> None:
@@ -254,6 +274,8 @@ async def _flush(application: KozelApplication) -> None:
     data = application.bot_data
     if data.webapp is not None:  # no more moves from the page
         await data.webapp.stop()
+    if data.monitor is not None:
+        await data.monitor.stop()
     if hasattr(data, "presenter"):
         try:
             await data.presenter.drain(timeout=SHUTDOWN_FLUSH_SECONDS)
@@ -266,6 +288,8 @@ async def _close(application: KozelApplication) -> None:
     """post_shutdown: stop sending (if ``_flush`` did not run: the bot never started), close
     the database and the thinking pool."""
     data = application.bot_data
+    if data.monitor is not None:  # (if _flush did not run)
+        await data.monitor.stop()
     if hasattr(data, "presenter") and not data.presenter.closed:
         await data.presenter.close()
     if hasattr(data, "thinker"):
@@ -352,6 +376,7 @@ def run(
         return 1
     application = build_application(settings)
     _stop_on_signals()
+    application.bot_data.webhook = webhook is not None
     try:
         if webhook:
             application.run_webhook(

@@ -14,10 +14,12 @@ names looked up once per query, and become records by ``Model.model_validate(row
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+from kozelbot.core.metrics import OFF, Meter
 from storage.engine import Connection, Dialect, Executed, Row
 from storage.transaction import immediate
 
@@ -73,11 +75,13 @@ class Transaction(Reader):
 class Database:
     """The open connection, the lock every use of it takes, and the clock writes are dated by."""
 
-    def __init__(self, connection: Connection, clock: Clock) -> None:
-        """Share ``connection`` (opened by ``Storage.open``)."""
+    def __init__(self, connection: Connection, clock: Clock, meter: Meter = OFF) -> None:
+        """Share ``connection`` (opened by ``Storage.open``); ``meter`` hears how long each
+        write transaction takes."""
         self.connection = connection
         self.clock = clock
         self.lock = asyncio.Lock()
+        self.meter = meter
 
     @property
     def dialect(self) -> Dialect:
@@ -89,7 +93,9 @@ class Database:
         """One write transaction; an id too large for a 64-bit integer is a ``ValueError``,
         not written."""
         async with immediate(self.connection, self.lock):
+            began = time.perf_counter()
             yield Transaction(self.connection)
+        self.meter.transaction(time.perf_counter() - began)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Reader]:

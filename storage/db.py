@@ -38,6 +38,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Self
 
+from kozelbot.core.metrics import OFF, Meter
 from storage.backup import TemporaryCopy, same_file
 from storage.boards import Boards
 from storage.core import Clock, Database
@@ -59,9 +60,11 @@ class Storage:
     the bot's message book), ``boards`` (leaderboards, stats, history, ratings),
     ``tournaments`` (the tournament director's repository) and ``notices`` (/notify)."""
 
-    def __init__(self, connection: Connection, clock: Clock = time.time) -> None:
+    def __init__(
+        self, connection: Connection, clock: Clock = time.time, meter: Meter = OFF
+    ) -> None:
         """Wrap an open connection; use ``Storage.open`` instead."""
-        self.database = Database(connection, clock)
+        self.database = Database(connection, clock, meter)
         """The shared connection, its lock and clock."""
         self.people = People(self.database)
         self.posts = Posts(self.database)
@@ -80,19 +83,26 @@ class Storage:
 
     @classmethod
     async def open(
-        cls, target: str | Path, *, clock: Clock = time.time, exclusive: bool = False
+        cls,
+        target: str | Path,
+        *,
+        clock: Clock = time.time,
+        exclusive: bool = False,
+        meter: Meter = OFF,
     ) -> Self:
         """Open and migrate the database at ``target``: a PostgreSQL URL
         (``postgresql://…``), or a SQLite file (created mode 0600 if needed; ``":memory:"``
         ok). ``exclusive``: the running bot's own connection, refused (``DatabaseInUse``)
-        on a PostgreSQL database another bot holds."""
+        on a PostgreSQL database another bot holds. ``meter`` hears every write
+        transaction's time and every attempt to reach the database again."""
         db: Connection
         if isinstance(target, str) and is_database_url(target):
             db = await PostgresConnection.open(target, exclusive=exclusive)
+            db.meter = meter
         else:
             db = await SqliteConnection.open(target)
         try:
-            storage = cls(db, clock)
+            storage = cls(db, clock, meter)
             await apply_migrations(db, storage.database.lock, clock)
         except BaseException:
             await db.close()

@@ -33,6 +33,7 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg.rows import RowMaker
 
+from kozelbot.core.metrics import OFF, Meter
 from storage.engine import Dialect, Executed, Row
 from storage.errors import DatabaseInUse, DatabaseUnavailable, Duplicate, Refused
 from storage.values import INT64_MAX, INT64_MIN
@@ -168,6 +169,8 @@ class PostgresConnection:
         self.patience = patience
         self._clock = clock
         self._in_transaction = False
+        self.meter: Meter = OFF
+        """Hears every attempt to connect again (set by ``Storage.open``)."""
 
     @classmethod
     async def open(
@@ -202,6 +205,7 @@ class PostgresConnection:
         deadline = self._clock() + self.patience
         delay = 0.1
         while True:
+            self.meter.db_retry()
             try:
                 self.raw = await _connect(self.url)
                 await self._lock_the_database()  # another bot may have taken it meanwhile

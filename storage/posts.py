@@ -65,6 +65,14 @@ class Posts:
         )
         return [(int(r["chat_id"]), int(r["thread_id"]) or None) for r in rows]
 
+    async def outbox_census(self) -> tuple[int, float | None]:
+        """How many posts are owed to chats, and when the oldest was queued (``None``:
+        none is)."""
+        row = await self._db.fetchone("SELECT COUNT(*), MIN(created_at) FROM outbox")
+        if row is None:
+            return 0, None
+        return int(row[0]), None if row[1] is None else float(row[1])
+
     async def post_done(self, post_id: int) -> None:
         """A post was sent (or can never be): remove it from the outbox."""
         async with self._db.write() as tx:

@@ -254,7 +254,15 @@ class WebApp:
 
     async def move(self, request: web.Request) -> web.Response:
         """A move from the page, down the buttons' press path (``handlers.press``): the
-        same rate, checks and service call, its refusals as 429, 403 or 409."""
+        same rate, checks and service call, its refusals as 429, 403 or 409; timed for the
+        metrics (``miniapp``) however it ends."""
+        started = time.perf_counter()
+        try:
+            return await self._move(request)
+        finally:
+            self.data.meter.press("miniapp", time.perf_counter() - started)
+
+    async def _move(self, request: web.Request) -> web.Response:
         body = await move_body(request)
         user = self._user(body.init)
         data = self.data

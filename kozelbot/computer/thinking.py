@@ -33,8 +33,10 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from kozelbot.computer.analysis import Position, Review, review
+from kozelbot.computer.levels import SEARCHING
 from kozelbot.core import decisions
 from kozelbot.core.decisions import Decision
+from kozelbot.core.metrics import OFF, Meter
 from kozelbot.families.registry import load_state, players_of
 
 log = logging.getLogger(__name__)
@@ -46,6 +48,9 @@ def think(dump: dict[str, Any], seat: int, seed: str, budget_ms: float) -> Decis
     state = load_state(dump)
     return players_of(state.variant).decide(state, seat, random.Random(seed), budget_ms)
 
+
+THINKING_LEVEL = "/".join(sorted(SEARCHING))
+"""The level whose decisions the pool thinks (and the metrics name): ``strong``."""
 
 _WAITING: Any = None
 """In a worker: the pool's "a table's decision waits" event (``_start_worker``)."""
@@ -150,8 +155,10 @@ class Thinker:
     it: decisions before reviews, at most ``workers - 1`` reviews at once when there are
     several workers (one is kept for the tables), identical requests joined."""
 
-    def __init__(self, budget_ms: float, workers: int | None = None) -> None:
+    def __init__(self, budget_ms: float, workers: int | None = None, meter: Meter = OFF) -> None:
         self.budget_ms = budget_ms
+        self.meter = meter
+        """Hears every decision's time (queue included) against the budget."""
         self.workers = workers or default_workers()
         self.review_slots = max(1, self.workers - 1)
         """Workers reviews may hold at once."""
@@ -301,7 +308,9 @@ class Thinker:
             self._pump()
 
     def _measure(self, job: Job, budget: float) -> None:
-        self.measured.append(((time.monotonic() - job.asked) * 1000, budget))
+        took = time.monotonic() - job.asked
+        self.measured.append((took * 1000, budget))
+        self.meter.decision(THINKING_LEVEL, took, self.budget_ms / 1000)
         self._decided += 1
         if self._decided % REPORTED == 0:
             self._report()

@@ -9,7 +9,7 @@ afterwards: an operation works on its own copy.
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 
 from kozelbot.core.protocol import AnyState
 from kozelbot.core.table import Table
@@ -64,6 +64,10 @@ class TableCache:
         else:
             self._states.move_to_end(key)
         return state
+
+    def census(self) -> Counter[tuple[str, str]]:
+        """How many live games there are by (status, variant): lobbies and matches."""
+        return Counter((str(t.status), t.variant) for t in self.live.values())
 
     def forget_chat(self, chat_id: int) -> None:
         """Drop a chat's games (storage moved or stopped them)."""
