@@ -63,6 +63,7 @@ async def hidden_step(tmp_path: Path, hand_off: bool) -> dict[str, Any]:
             chats = [players.group.id, *(players.users[s].id for s in OPPONENTS)]
             before = [len(message_calls(emu, chat)) for chat in chats]
             for expected in (ASKED, PARTNER) if hand_off else (ASKED,):
+                await players.next_turn()  # the partner's hand may still be on its way
                 key = players.turn_key()
                 user, message, data = players.next_press(handoff=hand_off)
                 assert user.id == players.users[expected].id
