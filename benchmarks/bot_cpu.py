@@ -6,18 +6,23 @@ process's CPU time (user + system, from /proc) before and after the play. Prints
 
     python benchmarks/bot_cpu.py [--matches N] [--real-limits]
     python benchmarks/bot_cpu.py --synchronous NORMAL FULL [--runs 2] [--dir FOLDER]
+    python benchmarks/bot_cpu.py --metrics [--runs 3]
 
 Also prints Bot API message calls (sends and edits) and callback answers per card, and wall
 time per card. ``--synchronous`` runs the bot with each of SQLite's settings in turn (its
 default is ``storage.sqlite.SYNCHRONOUS``), alternating for ``--runs`` rounds, one JSON line per
 run and then a summary: the mean CPU and wall ms per card of each setting and their ratio to
 the first. Put ``--dir`` on the disk the bot will use: on a RAM disk ``fsync`` costs nothing.
+``--metrics`` runs the bot with its metrics off and on in turn (``KOZEL_METRICS_PORT``, scraped
+every ``SCRAPE_EVERY`` seconds as Prometheus would), with the same summary: the cost of the
+metrics per card (issue #33: at most 5 %).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import statistics
@@ -28,9 +33,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import aiohttp
+
 from botapi_emulator import BotApiEmulator
 from storage import Storage
 from tests.e2e import TOKEN, BotProcess, Players, fast_limits, seat_four
+from tests.postgres import free_port
+
+SCRAPE_EVERY = 5.0
+"""Seconds between two scrapes of ``/metrics`` while the metrics are on (Prometheus' default
+is 15 s: a scrape every 5 s overstates their cost, if anything)."""
 
 MESSAGE_METHODS = {"sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage"}
 
@@ -72,10 +84,16 @@ async def play_matches(
     pace: str = "settle",
     synchronous: str | None = None,
     folder: str | None = None,
+    metrics: bool = False,
 ) -> dict[str, float | str]:
     workdir = Path(tempfile.mkdtemp(prefix="kozel-bench-", dir=folder))
     async with BotApiEmulator(token=TOKEN, limits=fast_limits()) as emu:
         bot = BotProcess(emu, workdir / "bench.db", workdir)
+        scraper: asyncio.Task[int] | None = None
+        if metrics:
+            port = free_port()
+            bot.env_overrides["KOZEL_METRICS_PORT"] = str(port)
+            scraper = asyncio.create_task(scrape_forever(f"http://127.0.0.1:{port}/metrics"))
         if real_limits:  # Telegram's own group limit: the table is coalesced as in a real group
             bot.env_overrides["KOZEL_GROUP_PERIOD"] = "60"
         if profile:
@@ -115,6 +133,11 @@ async def play_matches(
             wall = time.perf_counter() - wall_start
             rss_end = rss_mb(pid)
         finally:
+            scrapes = 0
+            if scraper is not None:
+                scraper.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    scrapes = await scraper
             await bot.stop()
     storage = await Storage.open(workdir / "bench.db")
     try:
@@ -129,6 +152,8 @@ async def play_matches(
     answers = sum(1 for c in emu.history if c.ok and c.method == "answerCallbackQuery")
     return {
         "synchronous": synchronous or "default",
+        "metrics": "on" if metrics else "off",
+        "scrapes": scrapes,
         "matches": matches,
         "cards_played": cards,
         "presses": presses,
@@ -144,13 +169,30 @@ async def play_matches(
     }
 
 
-def summary(runs: list[dict[str, float | str]]) -> dict[str, object]:
-    """Mean CPU and wall ms per card of each setting, and their ratios to the first one's."""
-    settings = list(dict.fromkeys(str(r["synchronous"]) for r in runs))
+async def scrape_forever(url: str) -> int:
+    """Read ``url`` every ``SCRAPE_EVERY`` seconds until cancelled; how many answered 200
+    (returned on cancellation)."""
+    answered = 0
+    try:
+        async with aiohttp.ClientSession() as session:
+            while True:
+                await asyncio.sleep(SCRAPE_EVERY)
+                with contextlib.suppress(aiohttp.ClientError):
+                    async with session.get(url) as response:
+                        await response.read()
+                        answered += response.status == 200
+    except asyncio.CancelledError:
+        return answered
+
+
+def summary(runs: list[dict[str, float | str]], key: str) -> dict[str, object]:
+    """Mean CPU and wall ms per card of each setting of ``key``, and their ratios to the first
+    one's."""
+    settings = list(dict.fromkeys(str(r[key]) for r in runs))
     keys = ("bot_cpu_ms_per_card", "wall_ms_per_card")
     means = {}
     for setting in settings:
-        mine = [r for r in runs if r["synchronous"] == setting]
+        mine = [r for r in runs if r[key] == setting]
         means[setting] = {k: round(statistics.mean(float(r[k]) for r in mine), 2) for k in keys}
     base = means[settings[0]]
     ratios = {
@@ -186,7 +228,15 @@ def main() -> None:
         help="SQLite's synchronous setting(s) to run the bot with, in turn",
     )
     parser.add_argument(
-        "--runs", type=int, default=1, help="rounds of the --synchronous settings (alternating)"
+        "--metrics",
+        action="store_true",
+        help="run the bot with its metrics off and on in turn (scraped every 5 s)",
+    )
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        help="rounds of the --synchronous settings or of --metrics off/on (alternating)",
     )
     parser.add_argument(
         "--dir", help="folder for the bot's database (default: the system's temporary folder)"
@@ -194,18 +244,27 @@ def main() -> None:
     args = parser.parse_args()
     if args.profile and args.synchronous:
         parser.error("--profile runs the bot with its default --synchronous")
+    if args.metrics and args.synchronous:
+        parser.error("--metrics compares the bot with metrics off and on, nothing else")
     runs = []
+    turns = [(None, False), (None, True)] if args.metrics else []
     for _ in range(args.runs):
-        for setting in args.synchronous or [None]:
+        for setting, metrics in turns or [(s, False) for s in args.synchronous or [None]]:
             result = asyncio.run(
                 play_matches(
-                    args.matches, args.profile, args.real_limits, args.pace, setting, args.dir
+                    args.matches,
+                    args.profile,
+                    args.real_limits,
+                    args.pace,
+                    setting,
+                    args.dir,
+                    metrics,
                 )
             )
             print(json.dumps({**result, "pace": args.pace}), flush=True)
             runs.append(result)
     if len(runs) > 1:
-        print(json.dumps(summary(runs)))
+        print(json.dumps(summary(runs, "metrics" if args.metrics else "synchronous")))
 
 
 if __name__ == "__main__":
