@@ -20,6 +20,7 @@ from telegram.ext import (
 
 from handlers import admin, advice, info, lobby, play, seals, settings, stats, tournament
 from handlers.errors import on_error
+from handlers.log_fields import FIRST_GROUP, tagger
 from kozelbot.core.callbacks import (
     AnalysisButton,
     BackButton,
@@ -50,6 +51,7 @@ def on_press(
 def register(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     """Register every handler of the bot."""
     private = filters.ChatType.PRIVATE
+    application.add_handler(tagger(), group=FIRST_GROUP)  # log lines name the update's chat
     # Lobby and deep links
     application.add_handler(CommandHandler("start", lobby.start, filters=private))
     application.add_handler(CommandHandler("newgame", lobby.new_game))

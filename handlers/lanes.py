@@ -26,6 +26,7 @@ from typing import TypeVar
 from telegram import InlineKeyboardMarkup
 from telegram.error import TelegramError
 
+from kozelbot.core import logs
 from kozelbot.core.i18n import Translator
 from kozelbot.core.texts import Keyboard
 from kozelbot.views.screens import Screen
@@ -217,7 +218,11 @@ class Lane:
 
     def _kick(self) -> None:
         if not self.busy and not self.closed:
-            self.task = asyncio.create_task(self._run(), name=f"lane:{self.name}")
+            # Detached: a lane serves many updates, its lines carry none of them; its Bot
+            # API calls name the chat they send to (``kozelbot.core.logs``).
+            self.task = asyncio.create_task(
+                self._run(), name=f"lane:{self.name}", context=logs.detached()
+            )
 
     async def _run(self) -> None:
         while not self.closed and (self.outbox_pending or self.notes or self.dirty):

@@ -1,12 +1,15 @@
 """What follows every accepted change: ``publish`` shows it (presenter, Mini App streams,
 the tournament it belongs to) and re-arms the game's turn timer, named ``turn:{chat}:{game}``;
-the timer's jobs (the deadline, the half-time warning, the reminder) live here too."""
+the timer's jobs (the deadline, the half-time warning, the reminder) live here too. A job
+runs in a task of its own, whose log lines name its game (``kozelbot.core.logs``), not the
+chat and update that armed it."""
 
 from __future__ import annotations
 
 import logging
 
 from handlers.deps import BotData, Context
+from kozelbot.core import logs
 from kozelbot.core.table import Table, TableStatus
 from kozelbot.tables.service import Change
 
@@ -62,6 +65,7 @@ async def on_half_time(context: Context) -> None:
     assert isinstance(job_data, tuple)
     game_id, deadline = job_data
     assert isinstance(game_id, int) and isinstance(deadline, float)
+    logs.bind(game=game_id, chat=None, update=None)
     data = context.bot_data
     table = data.service.snapshot(game_id)
     if table is None or table.deadline != deadline or table.status is not TableStatus.PLAYING:
@@ -81,6 +85,7 @@ async def on_reminder(context: Context) -> None:
     assert isinstance(job_data, tuple)
     game_id, move_seq = job_data
     assert isinstance(game_id, int) and isinstance(move_seq, int)
+    logs.bind(game=game_id, chat=None, update=None)
     data = context.bot_data
     table = data.service.snapshot(game_id)
     if table is None or table.status is not TableStatus.PLAYING:
@@ -98,6 +103,7 @@ async def on_timeout(context: Context) -> None:
     assert context.job is not None
     game_id = context.job.data
     assert isinstance(game_id, int)
+    logs.bind(game=game_id, chat=None, update=None)
     data = context.bot_data
     change = await data.service.time_out(game_id)
     if change is not None:

@@ -50,6 +50,7 @@ from handlers.webapp.server import WebApp
 from kozelbot.computer.coach import Coach
 from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
+from kozelbot.core import logs
 from kozelbot.core.i18n import LANGUAGES
 from kozelbot.core.metrics import OFF, Meter, PrometheusMeter
 from kozelbot.tables.director import Director
@@ -365,10 +366,7 @@ def run(
     for a secret token drawn afresh at each start.
     """
     allowed_updates = ["message", "callback_query", "my_chat_member"]
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    logs.configure(settings.log_level, settings.log_format, settings.token)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("telegram.ext").addFilter(_BootstrapFailureFilter())
     if (problem := asyncio.run(database_problem(settings.database))) is not None:

@@ -54,6 +54,7 @@ from handlers.webapp.auth import InitDataError, WebAppUser, check_init_data
 from handlers.webapp.inputs import move_body, read_query, refuse
 from handlers.webapp.pages import Built, Pages
 from handlers.webapp.streams import Streams
+from kozelbot.core import logs
 from kozelbot.core.i18n import Translator
 from kozelbot.core.table import Table
 from kozelbot.families.registry import rules_of
@@ -93,9 +94,12 @@ ROUTES = (
 @web.middleware
 async def _secure(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Every answer, refusals included, with the security headers; a refusal that is not
-    ours (the router's 404 and 405, a body too large) says its reason in JSON too."""
+    ours (the router's 404 and 405, a body too large) says its reason in JSON too. Log
+    lines name the game a request is about once it is read, for this request only (a
+    connection kept alive serves the next in the same task)."""
     try:
-        response = await handler(request)
+        with logs.bound(chat=None, game=None, update=None):
+            response = await handler(request)
     except web.HTTPException as refusal:
         if refusal.status >= 400 and refusal.content_type != "application/json":
             reason = (refusal.reason or "refused").lower().replace(" ", "_")
@@ -160,6 +164,7 @@ class WebApp:
     def _reader(self, request: web.Request) -> tuple[WebAppUser, int]:
         """Who reads which game (a read route's query and header), within their read rate."""
         raw, game_id = read_query(request)
+        logs.bind(game=game_id)
         user = self._user(raw)
         if not self.reads.allow(user.user_id):
             raise refuse(web.HTTPTooManyRequests, "slow_down")
@@ -264,6 +269,7 @@ class WebApp:
 
     async def _move(self, request: web.Request) -> web.Response:
         body = await move_body(request)
+        logs.bind(game=body.game)
         user = self._user(body.init)
         data = self.data
         t = await self._translator(user)

@@ -11,16 +11,17 @@ and its memory of committed tables (``table_cache.TableCache``), read by renders
 
 from __future__ import annotations
 
-import asyncio
 import base64
+import contextlib
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from kozelbot.computer.thinking import Thinker
+from kozelbot.core import logs
 from kozelbot.core.fairplay import seed_word
 from kozelbot.core.protocol import AnyState, GameError
 from kozelbot.core.records import MoveSource
@@ -88,9 +89,13 @@ class GameService:
 
     # -- reading -------------------------------------------------------------------------
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        """The lock every change of ``game_id`` holds."""
-        return self.committing.lock(game_id)
+    @contextlib.asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """Hold the lock every change of ``game_id`` holds; log lines name the game
+        (``logs.about_game``)."""
+        with logs.about_game(game_id):
+            async with self.committing.lock(game_id):
+                yield
 
     def snapshot(self, game_id: int) -> Table | None:
         """The latest committed table of a game this process has seen (recently)."""

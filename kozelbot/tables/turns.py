@@ -13,7 +13,7 @@ from typing import Any
 from kozelbot.computer import levels
 from kozelbot.computer.levels import DEFAULT_LEVEL, QUICK_LEVEL, SEARCHING
 from kozelbot.computer.thinking import Overloaded, Thinker
-from kozelbot.core.protocol import Action, AnyState, Event, advance
+from kozelbot.core.protocol import Action, AnyState, Event, GameError, advance
 from kozelbot.core.records import MoveSource
 from kozelbot.core.table import Table, TableStatus
 from kozelbot.families.registry import players_of, rules_of
@@ -199,7 +199,10 @@ def answer(table: Table, state: AnyState, asked: Question, action: Any | None) -
     if action is not None:
         try:
             state.verify(asked.seat, action)
-        except Exception:  # a decision the rules refuse: never stall
+        except GameError as refused:  # its text names cards of a hidden hand: only its code
+            log.error("game %s: the thought move is refused (%s)", table.game_id, refused.code)
+            action = None
+        except Exception:  # a bug in the rules: never stall
             log.exception("game %s: the thought move is refused", table.game_id)
             action = None
     if action is None:
