@@ -24,6 +24,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Time
 from botapi_emulator import BotApiEmulator
 from handlers.delivery import FloodGate, outcome_of
 from handlers.monitor import OUTBOX_STUCK, UPDATES_GRACE, Readiness
+from handlers.timing import FIRST, LAST
 from kozelbot.core.metrics import OFF, PrometheusMeter
 from kozelbot.core.records import OutboxItem
 from tests.e2e import BotRunner, bot_settings, seat_four
@@ -271,4 +272,4 @@ async def test_with_the_port_unset_nothing_listens_and_nothing_is_timed(
     assert bot.app is not None
     data = bot.app.bot_data
     assert data.meter is OFF and data.monitor is None
-    assert all(group == 0 for group in bot.app.handlers)
+    assert FIRST not in bot.app.handlers and LAST not in bot.app.handlers
