@@ -22,6 +22,7 @@ from aiohttp import web
 
 from botapi_emulator import AnswerEvent, BotApiEmulator, EmulatorEvent, Limits, MessageEvent, User
 from kozelbot.config import Settings
+from kozelbot.core import logs
 
 from .api import make_app
 from .bot import FIRST_NAME, USERNAME, EmbeddedBot, bot_settings, new_token
@@ -281,10 +282,7 @@ class Sandbox:
 def run(settings: Settings, *, port: int | None = None, db_path: str | None = None) -> int:
     """Run the sandbox until SIGINT or SIGTERM; the process exit code (0, or 1 if it could not
     start). Prints ``KozelBot sandbox: http://127.0.0.1:PORT`` once ready."""
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    logs.configure(settings.log_level, settings.log_format, None)  # its token is its own
     logging.getLogger("httpx").setLevel(logging.WARNING)
     # Every move arms a turn timer; in a terminal next to the page that is only noise.
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
