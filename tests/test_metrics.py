@@ -22,10 +22,10 @@ from prometheus_client.parser import text_string_to_metric_families
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
 from botapi_emulator import BotApiEmulator
-from handlers.delivery import FloodGate, outcome_of
+from handlers.delivery import OUTCOMES, FloodGate, outcome_of
 from handlers.monitor import OUTBOX_STUCK, UPDATES_GRACE, Readiness
 from handlers.timing import FIRST, LAST
-from kozelbot.core.metrics import OFF, PrometheusMeter
+from kozelbot.core.metrics import API_OUTCOMES, BUSY_METHODS, OFF, PrometheusMeter
 from kozelbot.core.records import OutboxItem
 from tests.e2e import BotRunner, bot_settings, seat_four
 from tests.postgres import free_port
@@ -154,6 +154,19 @@ async def test_the_flood_gate_counts_each_call_by_method_and_outcome(
 
 def test_an_error_of_another_kind_is_an_error() -> None:
     assert outcome_of(ValueError("x")) == "error"
+
+
+def test_every_outcome_the_gate_names_is_one_the_meter_starts_at_zero() -> None:
+    """The busy calls' series exist from the start, for every outcome ``outcome_of`` can
+    give, so ``rate()`` counts the first 429 after a start."""
+    named = {name for _, name in OUTCOMES} | {"ok", "error"}
+    assert named == set(API_OUTCOMES)
+    found = scrape(PrometheusMeter(time.time))
+    for method in BUSY_METHODS:
+        for outcome in API_OUTCOMES:
+            key = ("kozel_bot_api_calls_total", (("method", method), ("outcome", outcome)))
+            assert found[key] == 0
+    assert found[("kozel_press_seconds_count", (("kind", "card"),))] == 0
 
 
 # -- readiness -------------------------------------------------------------------------------

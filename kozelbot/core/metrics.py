@@ -42,6 +42,31 @@ TRANSACTION_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 
 
 PRESS_KINDS = ("card", "button", "command", "miniapp")
 """What was pressed: a card of a hand, any other button, a command, a Mini App move."""
+API_OUTCOMES = (
+    "ok",
+    "retry_after",
+    "timed_out",
+    "network_error",
+    "bad_request",
+    "forbidden",
+    "chat_migrated",
+    "invalid_token",
+    "conflict",
+    "telegram_error",
+    "error",
+)
+"""How a Bot API call can end (``handlers.delivery.outcome_of``): success, a 429, each class
+of Telegram's errors, and ``error`` for anything else."""
+BUSY_METHODS = (
+    "sendMessage",
+    "editMessageText",
+    "editMessageReplyMarkup",
+    "deleteMessage",
+    "answerCallbackQuery",
+)
+"""The calls every game makes: their series exist from the start at 0, so the first 429 or
+error after a start counts in ``rate()`` and ``increase()`` (a series born at its first
+event has no earlier sample to rise from)."""
 
 
 class Meter(Protocol):
@@ -150,6 +175,10 @@ class PrometheusMeter:
             ["method"],
             registry=registry,
         )
+        for method in BUSY_METHODS:
+            self._retry_after.labels(method)
+            for outcome in API_OUTCOMES:
+                self._api_calls.labels(method, outcome)
         self._updates = Counter(
             "kozel_updates", "Updates received (by long poll or webhook).", registry=registry
         )
@@ -160,6 +189,8 @@ class PrometheusMeter:
             buckets=PRESS_BUCKETS,
             registry=registry,
         )
+        for kind in PRESS_KINDS:
+            self._press.labels(kind)
         self._moves = Counter(
             "kozel_moves", "Moves committed, by variant.", ["variant"], registry=registry
         )
