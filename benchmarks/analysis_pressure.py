@@ -70,7 +70,7 @@ async def played_match(storage: Storage) -> tuple[int, int]:
         clock=time.time,
         entropy=random.Random("pressure").randbytes,
     )
-    change = await service.play_private(Player(user_id=ANN, name="Аня"), ["computer=normal"])
+    change = await service.lobby.play_private(Player(user_id=ANN, name="Аня"), ["computer=normal"])
     game_id = change.table.game_id
     while (deals := len(await storage.games.deals(game_id))) < DEALS:
         table = await service.game(game_id)

@@ -57,7 +57,7 @@ async def new_game(update: Update, context: Context) -> None:
             context.args, chosen.variant if chosen is not None else DEFAULT_PRESET
         )
         defaults = chosen.options if chosen is not None and chosen.variant == variant else None
-        table = await data.service.new_game(
+        table = await data.service.lobby.new_game(
             chat.id, user.id, words, variant, chat.title, thread_id=cmd.thread_id, defaults=defaults
         )
     except (TableError, GameAlreadyRunning):
@@ -115,7 +115,7 @@ async def seat(data: BotData, cmd: Command, game_id: int) -> None:
         )
         return
     try:
-        change = await data.service.join(
+        change = await data.service.lobby.join(
             game_id, player_of(user), token=f"m{cmd.message.message_id}"
         )
     except TableError as error:
@@ -171,7 +171,7 @@ async def leave(update: Update, context: Context) -> None:
         cmd.reply(table_error_text("no_game", t))
         return
     try:
-        change = await data.service.leave(table.game_id, user.id)
+        change = await data.service.lobby.leave(table.game_id, user.id)
     except TableError as error:
         cmd.reply(table_error_text(error.code, t))
         return
@@ -203,7 +203,7 @@ async def seed(update: Update, context: Context) -> None:
         cmd.reply(cmd.t("Send /seed WORD: any word of yours goes into the players' seed."))
         return
     try:
-        await data.service.add_seed(table.game_id, cmd.user.id, " ".join(words))
+        await data.service.lobby.add_seed(table.game_id, cmd.user.id, " ".join(words))
     except TableError as error:
         text = {
             "not_lobby": cmd.t("The cards are dealt already: /seed works while the lobby is open."),
@@ -227,7 +227,7 @@ async def lobby_button(pressed: Press, button: callbacks.LobbyButton) -> None:
             await pressed.answer(url=deep_link(data.bot.username, join_payload(table)))
             return
         try:
-            change = await data.service.join(
+            change = await data.service.lobby.join(
                 button.game_id, player_of(user), token=f"q{pressed.query.id}"
             )
         except TableError as error:
@@ -237,9 +237,9 @@ async def lobby_button(pressed: Press, button: callbacks.LobbyButton) -> None:
         return
     try:
         if button.verb == "leave":
-            change = await data.service.leave(button.game_id, user.id)
+            change = await data.service.lobby.leave(button.game_id, user.id)
         else:
-            change = await data.service.start(button.game_id, user.id)
+            change = await data.service.lobby.start(button.game_id, user.id)
     except TableError as error:
         raise Refusal(table_error_text(error.code, t)) from error
     publish(data, change)
@@ -289,7 +289,7 @@ async def start(update: Update, context: Context) -> None:
             )
             return
         try:
-            change = await data.service.join(
+            change = await data.service.lobby.join(
                 game_id, player_of(user), token=f"m{cmd.message.message_id}"
             )
         except TableError as error:
@@ -362,7 +362,7 @@ async def option_button(pressed: Press, button: callbacks.OptionButton) -> None:
     data = pressed.data
     await table_here(pressed, button.game_id)
     try:
-        change = await data.service.cycle_option(button.game_id, pressed.user.id, button.key)
+        change = await data.service.lobby.cycle_option(button.game_id, pressed.user.id, button.key)
     except TableError as error:
         raise Refusal(table_error_text(error.code, pressed.t)) from error
     except OptionError:

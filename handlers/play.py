@@ -150,7 +150,7 @@ async def table(update: Update, context: Context) -> None:
 async def come_back(data: BotData, game_id: int, user_id: int, t: Translator) -> str | None:
     """Give a person away their seat back; ``None`` when done, else why not."""
     try:
-        change = await data.service.come_back(game_id, user_id)
+        change = await data.service.lobby.come_back(game_id, user_id)
     except TableError as error:
         return table_error_text(error.code, t)
     publish(data, change)
@@ -188,7 +188,7 @@ async def play(update: Update, context: Context) -> None:
     await data.queries.people.set_private_open(user.id, True)
     try:
         variant, words = variant_and_options(context.args, DEFAULT_PRESET)
-        change = await data.service.play_private(
+        change = await data.service.lobby.play_private(
             player_of(user), words, variant, token=f"m{cmd.message.message_id}"
         )
     except OptionError as error:

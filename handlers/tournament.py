@@ -237,7 +237,9 @@ async def take_seat(pressed: Press, button: callbacks.SeatButton) -> None:
         raise Refusal(t("Only members of this group may sit at its table."))
     await remember(data, user)
     try:
-        change = await data.service.join(game_id, player_of(user), token=f"q{pressed.query.id}")
+        change = await data.service.lobby.join(
+            game_id, player_of(user), token=f"q{pressed.query.id}"
+        )
     except TableError as error:  # a second press that raced the first, or the clock
         code = {"seated": "seated", "reserved": "late"}.get(error.code, "over")
         raise Refusal(texts.seat_answer(code, number, t)) from error

@@ -46,7 +46,7 @@ async def _two_deals_played(storage: Storage) -> int:
         clock=lambda: 1000.0,
         entropy=random.Random("press").randbytes,
     )
-    change = await service.play_private(Player(user_id=ANN, name="Аня"), ["computer=normal"])
+    change = await service.lobby.play_private(Player(user_id=ANN, name="Аня"), ["computer=normal"])
     game_id = change.table.game_id
     for _ in range(400):
         if len(await storage.games.deals(game_id)) >= 2:

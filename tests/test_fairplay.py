@@ -453,8 +453,8 @@ async def test_a_new_game_draws_its_secret_and_invite_from_the_entropy_source(
     """Secrets come from ``secrets`` by default (the table's reproducible RNG plays no part);
     the same entropy reproduces a match: the same secret, the same committed first deal."""
     default = GameService(storage.games, rng=random.Random(11), clock=lambda: 1000.0)
-    one = await default.new_game(-3, 3, [])
-    two = await default.new_game(-4, 4, [])
+    one = await default.lobby.new_game(-3, 3, [])
+    two = await default.lobby.new_game(-4, 4, [])
     assert one.secret != two.secret and one.invite != two.invite
     seeds = []
     for chat, token in ((-5, "m1"), (-6, "m1"), (-7, "m2")):
@@ -464,10 +464,10 @@ async def test_a_new_game_draws_its_secret_and_invite_from_the_entropy_source(
             clock=lambda: 1000.0,
             entropy=random.Random(11).randbytes,
         )
-        table = await service.new_game(chat, 7, ["seating=ordered"])
+        table = await service.lobby.new_game(chat, 7, ["seating=ordered"])
         assert len(table.secret) == 64 and int(table.secret, 16) >= 0
-        await service.join(table.game_id, Player(user_id=7, name="Аня"), token=token)
-        change = await service.start(table.game_id, 7)
+        await service.lobby.join(table.game_id, Player(user_id=7, name="Аня"), token=token)
+        change = await service.lobby.start(table.game_id, 7)
         state = change.state
         assert state is not None and state.seeds
         assert change.table.client_seed == fairplay.players_seed([f"join:7:{token}"])

@@ -101,9 +101,13 @@ async def kryuk_step(storage: Storage, hand_off: bool) -> dict[str, list[Any]]:
         clock=clock,
         entropy=random.Random(KRYUK_SEED).randbytes,
     )
-    table = await service.new_game(-1, 1, ["seating=ordered", f"move_time={MOVE_TIME}"], "kryuk")
+    table = await service.lobby.new_game(
+        -1, 1, ["seating=ordered", f"move_time={MOVE_TIME}"], "kryuk"
+    )
     for user_id in (1, 2, 3, 4):
-        change = await service.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
+        change = await service.lobby.join(
+            table.game_id, Player(user_id=user_id, name=f"u{user_id}")
+        )
     seen: dict[str, list[Any]] = {"pages": [], "timers": [], "group": [], "hands": []}
     t = translator("ru")
     while True:
@@ -228,10 +232,10 @@ async def test_a_computer_asked_in_a_hidden_step_waits_like_a_person(
             hidden_wait=WAIT,
         )
         options = ["seating=ordered", f"move_time={MOVE_TIME}", f"computer={level}"]
-        table = await service.new_game(-1, 1, options, "hvalenyi")
+        table = await service.lobby.new_game(-1, 1, options, "hvalenyi")
         for user_id in (1, 2, 3):
-            await service.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
-        change = await service.start(table.game_id, 1)
+            await service.lobby.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
+        change = await service.lobby.start(table.game_id, 1)
         state = change.state
         assert state is not None and state.hidden_turn and state.to_act() == (3,)
         deadline = change.table.deadline

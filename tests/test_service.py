@@ -33,9 +33,9 @@ async def service(tmp_path: Path) -> AsyncIterator[GameService]:
 
 
 async def _started(service: GameService, chat_id: int = -1) -> int:
-    table = await service.new_game(chat_id, 1, ["seating=ordered"])
-    await service.join(table.game_id, Player(user_id=1, name="Аня"))
-    change = await service.start(table.game_id, 1)
+    table = await service.lobby.new_game(chat_id, 1, ["seating=ordered"])
+    await service.lobby.join(table.game_id, Player(user_id=1, name="Аня"))
+    change = await service.lobby.start(table.game_id, 1)
     assert change.table.status is TableStatus.PLAYING
     return table.game_id
 
@@ -60,16 +60,16 @@ async def test_a_refused_move_changes_nothing_in_storage(service: GameService) -
 
 
 async def test_only_the_creator_starts_and_a_full_table_refuses_more(service: GameService) -> None:
-    table = await service.new_game(-2, 1, [])
+    table = await service.lobby.new_game(-2, 1, [])
     for user_id in (1, 2, 3):
-        await service.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
+        await service.lobby.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
     with pytest.raises(TableError) as refused:
-        await service.start(table.game_id, 2)
+        await service.lobby.start(table.game_id, 2)
     assert refused.value.code == "not_creator"
-    change = await service.join(table.game_id, Player(user_id=4, name="u4"))
+    change = await service.lobby.join(table.game_id, Player(user_id=4, name="u4"))
     assert change.started and change.table.status is TableStatus.PLAYING
     with pytest.raises(TableError) as refused:
-        await service.join(table.game_id, Player(user_id=5, name="u5"))
+        await service.lobby.join(table.game_id, Player(user_id=5, name="u5"))
     assert refused.value.code == "no_free_seat"  # a running match: only computer-held seats
 
 
@@ -90,9 +90,9 @@ async def test_a_lobby_nobody_starts_closes_itself_after_its_time(tmp_path: Path
         service = GameService(
             storage.games, rng=random.Random(1), clock=lambda: now[0], lobby_ttl=60
         )
-        table = await service.new_game(-5, 1, [])
+        table = await service.lobby.new_game(-5, 1, [])
         now[0] += 30
-        await service.join(table.game_id, Player(user_id=1, name="Аня"))  # activity: +60 s
+        await service.lobby.join(table.game_id, Player(user_id=1, name="Аня"))  # activity: +60 s
         now[0] += 59
         assert await service.time_out(table.game_id) is None
         now[0] += 2
@@ -107,26 +107,26 @@ async def test_a_lobby_nobody_starts_closes_itself_after_its_time(tmp_path: Path
 async def test_a_lobby_refuses_two_seats_while_three_people_sit(service: GameService) -> None:
     """Cycling ``players`` to 2 with three people seated is refused (``full``) and changes
     nothing; with two seated it keeps them, in join order."""
-    table = await service.new_game(-5, 1, [])
+    table = await service.lobby.new_game(-5, 1, [])
     for user_id in (1, 2, 3):
-        await service.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
+        await service.lobby.join(table.game_id, Player(user_id=user_id, name=f"u{user_id}"))
     with pytest.raises(TableError) as refused:
-        await service.cycle_option(table.game_id, 1, "players")
+        await service.lobby.cycle_option(table.game_id, 1, "players")
     assert refused.value.code == "full"
-    await service.leave(table.game_id, 2)
-    change = await service.cycle_option(table.game_id, 1, "players")
+    await service.lobby.leave(table.game_id, 2)
+    change = await service.lobby.cycle_option(table.game_id, 1, "players")
     assert change.table.options["players"] == 2
     assert [p.user_id if p else None for p in change.table.seats] == [1, 3]
-    change = await service.cycle_option(table.game_id, 1, "variant")
+    change = await service.lobby.cycle_option(table.game_id, 1, "variant")
     assert change.table.variant == "kryuk" and len(change.table.seats) == 4
     assert change.table.options == {"seating": "random", "move_time": 10, "computer": "strong"}
 
 
 async def _kryuk_with_one_person(service: GameService) -> tuple[int, object]:
     """A kryuk match with seat 0 a person (A♦ may be anyone's) and a clear timer."""
-    table = await service.new_game(-6, 1, ["seating=ordered"], "kryuk")
-    await service.join(table.game_id, Player(user_id=1, name="Аня"))
-    change = await service.start(table.game_id, 1)
+    table = await service.lobby.new_game(-6, 1, ["seating=ordered"], "kryuk")
+    await service.lobby.join(table.game_id, Player(user_id=1, name="Аня"))
+    change = await service.lobby.start(table.game_id, 1)
     return table.game_id, change
 
 
@@ -138,7 +138,7 @@ async def test_kryuk_plays_the_only_legal_card_at_once_after_an_illegal_press(
     from kozelbot.families.follow.state import MatchState
 
     for seed in range(40):
-        service.rng = random.Random(seed)
+        service.lobby.rng = random.Random(seed)
         game_id, _ = await _kryuk_with_one_person(service)
         table = await service.game(game_id)
         assert table is not None
@@ -169,9 +169,9 @@ async def test_kryuk_time_out_plays_a_random_legal_card(service: GameService) ->
 async def test_a_change_cannot_be_written_into_once_built(service: GameService) -> None:
     """Issue #31 item 4: the operation builds its ``Change`` once; no field can be set or
     grown afterwards (presenters, storage and the tournament read the same record)."""
-    table = await service.new_game(-3, 1, ["seating=ordered"])
-    await service.join(table.game_id, Player(user_id=1, name="Аня"))
-    change = await service.start(table.game_id, 1)
+    table = await service.lobby.new_game(-3, 1, ["seating=ordered"])
+    await service.lobby.join(table.game_id, Player(user_id=1, name="Аня"))
+    change = await service.lobby.start(table.game_id, 1)
     assert change.started and change.events  # the first deal was dealt
     with pytest.raises(dataclasses.FrozenInstanceError):
         change.acted = "play:AS"  # type: ignore[misc]

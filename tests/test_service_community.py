@@ -53,9 +53,9 @@ def person(user_id: int) -> Player:
 
 
 async def four(service: GameService, chat_id: int = -1, options: str = "move_time=30") -> int:
-    table = await service.new_game(chat_id, 1, ["seating=ordered", *options.split()])
+    table = await service.lobby.new_game(chat_id, 1, ["seating=ordered", *options.split()])
     for user_id in (1, 2, 3, 4):
-        await service.join(table.game_id, person(user_id + 10 * abs(chat_id) - 10))
+        await service.lobby.join(table.game_id, person(user_id + 10 * abs(chat_id) - 10))
     return table.game_id
 
 
@@ -67,40 +67,40 @@ def state(service: GameService, table: Table) -> AnyState:
 
 async def test_chat_defaults_open_a_lobby_and_typed_words_go_on_top(service: GameService) -> None:
     defaults = {"deck": 32, "move_time": 120, "computer": "easy", "seating": "ordered"}
-    table = await service.new_game(-1, 1, ["move_time=30"], "hvalenyi", defaults=defaults)
+    table = await service.lobby.new_game(-1, 1, ["move_time=30"], "hvalenyi", defaults=defaults)
     assert table.options["deck"] == 32 and table.options["computer"] == "easy"
     assert table.options["move_time"] == 30
     # Defaults another variant no longer accepts are ignored rather than refused.
-    other = await service.new_game(-2, 2, [], "kryuk", defaults={"deck": 36, "nonsense": 1})
+    other = await service.lobby.new_game(-2, 2, [], "kryuk", defaults={"deck": 36, "nonsense": 1})
     assert "deck" not in other.options
 
 
 async def test_a_person_sits_at_one_live_table_at_a_time(service: GameService) -> None:
-    first = await service.new_game(-1, 1, [])
-    await service.join(first.game_id, person(1))
-    second = await service.new_game(-2, 2, [])
+    first = await service.lobby.new_game(-1, 1, [])
+    await service.lobby.join(first.game_id, person(1))
+    second = await service.lobby.new_game(-2, 2, [])
     with pytest.raises(TableError) as refused:
-        await service.join(second.game_id, person(1))
+        await service.lobby.join(second.game_id, person(1))
     assert refused.value.code == "elsewhere" and refused.value.table is not None
     assert refused.value.table.game_id == first.game_id
     with pytest.raises(TableError) as refused:
-        await service.play_private(person(1), [])
+        await service.lobby.play_private(person(1), [])
     assert refused.value.code == "elsewhere"
-    await service.leave(first.game_id, 1)
-    change = await service.join(second.game_id, person(1))
+    await service.lobby.leave(first.game_id, 1)
+    change = await service.lobby.join(second.game_id, person(1))
     assert change.table.seat_of(1) is not None
 
 
 async def test_play_private_seats_the_person_with_computers_and_starts(
     service: GameService,
 ) -> None:
-    change = await service.play_private(person(7), ["seating=ordered"], "kryuk")
+    change = await service.lobby.play_private(person(7), ["seating=ordered"], "kryuk")
     table = change.table
     assert table.private and table.chat_id == 7 and table.status is TableStatus.PLAYING
     assert table.seats[0] == person(7)
     assert all(p is not None and p.is_computer for p in table.seats[1:])
     with pytest.raises(TableError) as refused:
-        await service.join(table.game_id, person(8))
+        await service.lobby.join(table.game_id, person(8))
     assert refused.value.code == "full"
 
 
@@ -139,23 +139,23 @@ async def test_two_time_outs_in_a_row_hand_the_seat_over_and_a_move_resets_the_c
     with pytest.raises(TableError) as refused:
         await service.act(game_id, 1, state(service, table).deal_shown or 0, object())
     assert refused.value.code == "away"
-    change = await service.come_back(game_id, 1)
+    change = await service.lobby.come_back(game_id, 1)
     assert change.back == (0,) and not change.table.seats[0].away  # type: ignore[union-attr]
     assert change.table.missed[0] == 0
     with pytest.raises(TableError) as refused:
-        await service.come_back(game_id, 1)
+        await service.lobby.come_back(game_id, 1)
     assert refused.value.code == "not_away"
     with pytest.raises(TableError) as refused:
-        await service.come_back(game_id, 99)
+        await service.lobby.come_back(game_id, 99)
     assert refused.value.code == "not_seated"
 
 
 async def test_nobody_is_handed_over_when_everyone_else_is_away_or_a_computer(
     service: GameService, clock: Clock
 ) -> None:
-    table = await service.new_game(-1, 1, ["seating=ordered", "move_time=30"])
-    await service.join(table.game_id, person(1))
-    await service.start(table.game_id, 1)
+    table = await service.lobby.new_game(-1, 1, ["seating=ordered", "move_time=30"])
+    await service.lobby.join(table.game_id, person(1))
+    await service.lobby.start(table.game_id, 1)
     for _ in range(3):
         table = await _time_out_seat(service, clock, table.game_id, 0)
         if not table.status.live:
@@ -183,29 +183,29 @@ async def _play_people(service: GameService, game_id: int, until: int) -> Table:
 async def test_join_takes_a_computer_seat_and_an_away_seat_first_when_the_next_deal_starts(
     service: GameService, clock: Clock
 ) -> None:
-    table = await service.new_game(-1, 1, ["seating=ordered", "move_time=30"])
-    await service.join(table.game_id, person(1))
-    await service.join(table.game_id, person(2))
-    await service.start(table.game_id, 1)  # seats 2 and 3 are computers
+    table = await service.lobby.new_game(-1, 1, ["seating=ordered", "move_time=30"])
+    await service.lobby.join(table.game_id, person(1))
+    await service.lobby.join(table.game_id, person(2))
+    await service.lobby.start(table.game_id, 1)  # seats 2 and 3 are computers
     game_id = table.game_id
     for _ in range(MISSED_TO_AWAY):
         table = await _time_out_seat(service, clock, game_id, 1)
     assert table.seats[1].away  # type: ignore[union-attr]
     deal = state(service, table).deal_shown
     # Mid-deal nobody sits down: they wait for the next deal (no hand in play is shown).
-    change = await service.join(game_id, person(5))
+    change = await service.lobby.join(game_id, person(5))
     assert change.waiting and change.table.seats[1] == table.seats[1]
     assert [p.user_id for p in change.table.waiting] == [5]
-    change = await service.join(game_id, person(6))
+    change = await service.lobby.join(game_id, person(6))
     assert change.waiting
     with pytest.raises(TableError) as refused:
-        await service.join(game_id, person(5))
+        await service.lobby.join(game_id, person(5))
     assert refused.value.code == "seated"
-    change = await service.join(game_id, person(7))
+    change = await service.lobby.join(game_id, person(7))
     with pytest.raises(TableError) as refused:
-        await service.join(game_id, person(8))  # three free seats, three people waiting
+        await service.lobby.join(game_id, person(8))  # three free seats, three people waiting
     assert refused.value.code == "no_free_seat"
-    await service.leave(game_id, 7)  # one changes their mind
+    await service.lobby.leave(game_id, 7)  # one changes their mind
     assert [p.user_id for p in (await service.game(game_id)).waiting] == [5, 6]  # type: ignore[union-attr]
     assert deal is not None
     table = await _play_people(service, game_id, deal + 1)
@@ -218,13 +218,13 @@ async def test_join_takes_a_computer_seat_and_an_away_seat_first_when_the_next_d
 async def test_someone_waiting_for_a_seat_counts_as_seated_elsewhere(
     service: GameService, clock: Clock
 ) -> None:
-    table = await service.new_game(-1, 1, ["seating=ordered", "move_time=30"])
-    await service.join(table.game_id, person(1))
-    await service.start(table.game_id, 1)
-    await service.join(table.game_id, person(5))
-    other = await service.new_game(-2, 9, ["seating=ordered"])
+    table = await service.lobby.new_game(-1, 1, ["seating=ordered", "move_time=30"])
+    await service.lobby.join(table.game_id, person(1))
+    await service.lobby.start(table.game_id, 1)
+    await service.lobby.join(table.game_id, person(5))
+    other = await service.lobby.new_game(-2, 9, ["seating=ordered"])
     with pytest.raises(TableError) as refused:
-        await service.join(other.game_id, person(5))
+        await service.lobby.join(other.game_id, person(5))
     assert refused.value.code == "elsewhere"
 
 
@@ -255,11 +255,11 @@ async def test_the_easy_computer_plays_random_legal_moves_reproducibly(
     service: GameService,
 ) -> None:
     async def play(seed: int, level: str) -> list[str]:
-        service.rng = random.Random(seed)
-        service.entropy = random.Random(seed).randbytes  # the secret deals: reproduce it too
-        table = await service.new_game(-seed, seed, ["seating=ordered", f"computer={level}"])
-        await service.join(table.game_id, person(seed))
-        change = await service.start(table.game_id, seed)
+        service.lobby.rng = random.Random(seed)
+        service.lobby.entropy = random.Random(seed).randbytes  # the secret deals: reproduce it too
+        table = await service.lobby.new_game(-seed, seed, ["seating=ordered", f"computer={level}"])
+        await service.lobby.join(table.game_id, person(seed))
+        change = await service.lobby.start(table.game_id, seed)
         moves = [m.action for m in change.moves]
         await service.stop(table.game_id)
         return moves
@@ -278,10 +278,10 @@ async def test_the_easy_computer_plays_random_legal_moves_reproducibly(
 async def test_a_finished_match_carries_each_seats_tally_and_the_computer_level(
     service: GameService, storage: Storage
 ) -> None:
-    table = await service.new_game(-1, 1, ["seating=ordered", "computer=easy"])
-    await service.join(table.game_id, person(1))
-    await service.join(table.game_id, person(2))
-    change = await service.start(table.game_id, 1)
+    table = await service.lobby.new_game(-1, 1, ["seating=ordered", "computer=easy"])
+    await service.lobby.join(table.game_id, person(1))
+    await service.lobby.join(table.game_id, person(2))
+    change = await service.lobby.start(table.game_id, 1)
     game_id = table.game_id
     from kozelbot.families.registry import players_of
 
@@ -322,10 +322,10 @@ async def test_hand_offs_are_counted_for_the_seat_that_handed_its_trump_over(
 
     handed: dict[int, int] = {}
     for attempt in range(6):
-        service.rng = random.Random(attempt)
-        table = await service.new_game(-1 - attempt, 1, ["seating=ordered"], variant)
-        await service.join(table.game_id, person(1))
-        change = await service.start(table.game_id, 1)
+        service.lobby.rng = random.Random(attempt)
+        table = await service.lobby.new_game(-1 - attempt, 1, ["seating=ordered"], variant)
+        await service.lobby.join(table.game_id, person(1))
+        change = await service.lobby.start(table.game_id, 1)
         result = None
         for _ in range(5000):
             for event in change.events:
@@ -357,9 +357,9 @@ async def test_a_time_out_in_a_secret_step_marks_nobody(storage: Storage, clock:
             clock=clock,
             entropy=random.Random(attempt).randbytes,
         )
-        table = await service.new_game(-100 - attempt, 1, ["seating=ordered", "move_time=30"])
-        await service.join(table.game_id, person(1))
-        change = await service.start(table.game_id, 1)
+        table = await service.lobby.new_game(-100 - attempt, 1, ["seating=ordered", "move_time=30"])
+        await service.lobby.join(table.game_id, person(1))
+        change = await service.lobby.start(table.game_id, 1)
         state = change.state
         assert state is not None
         if state.hidden_turn and 0 in state.to_act():

@@ -70,7 +70,7 @@ def _service(storage: Storage, thinker: Thinker | None) -> GameService:
 async def _play_until_a_computer_thinks(service: GameService) -> int:
     """A person with three strong computers; their moves are played (the first legal card)
     until a computer must think. Returns the game."""
-    change = await service.play_private(Player(user_id=1, name="Аня"), ["computer=strong"])
+    change = await service.lobby.play_private(Player(user_id=1, name="Аня"), ["computer=strong"])
     game_id = change.table.game_id
     for _ in range(200):
         table = await service.game(game_id)
@@ -131,7 +131,7 @@ async def test_a_press_is_answered_while_a_computer_thinks(storage: Storage) -> 
         await thinker.asked.wait()
         # The computer is thinking; the table is not locked, so Аня's press (a card at the
         # computer's turn) is refused at once instead of waiting for the thought.
-        assert not service.lock(game_id).locked()
+        assert not service.committing.lock(game_id).locked()
         with pytest.raises(GameError):
             await service.act(
                 game_id, 1, state.deal_shown or 0, state.legal_actions(thinking_seat)[0]
@@ -152,7 +152,7 @@ async def test_a_thought_the_table_outgrew_meanwhile_is_dropped(storage: Storage
         moves_before = len(await storage.games.moves(game_id))
         thinking = asyncio.create_task(service.time_out(game_id))
         await thinker.asked.wait()
-        assert not service.lock(game_id).locked()
+        assert not service.committing.lock(game_id).locked()
         stopped = await service.vote_stop(game_id, 1)  # the only person stops the match
         assert stopped.table.status is TableStatus.STOPPED
         thinker.gate.set()
@@ -205,7 +205,7 @@ async def test_a_broken_pool_never_stalls_a_table(storage: Storage) -> None:
 async def test_without_a_pool_strong_computers_play_in_line(storage: Storage) -> None:
     service = _service(storage, None)
     words = ["computer=strong", "move_time=60"]  # a chosen timer: the person's deadline
-    change = await service.play_private(Player(user_id=1, name="Аня"), words)
+    change = await service.lobby.play_private(Player(user_id=1, name="Аня"), words)
     table = change.table
     state = change.state
     assert state is not None

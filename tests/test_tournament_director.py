@@ -182,7 +182,7 @@ async def test_a_table_opens_once_and_its_result_is_recorded_once(parts: tuple) 
     assert await director.open_due(t.tournament_id, topics) == []  # asked again: nothing new
     assert topics.opened == [(1, 1)] and opened.thread_id == 101
     # as if the bot died before keeping the game's id: the same game comes back
-    again = await service.new_game(
+    again = await service.lobby.new_game(
         CHAT,
         1,
         [],
@@ -198,10 +198,10 @@ async def test_a_table_opens_once_and_its_result_is_recorded_once(parts: tuple) 
     assert draw.deadline == pytest.approx(clock.now + 600)
     # only the people drawn sit; the options stay the tournament's
     with pytest.raises(TableError, match="reserved"):
-        await service.join(opened.game_id, Player(user_id=99, name="Чужой"))
+        await service.lobby.join(opened.game_id, Player(user_id=99, name="Чужой"))
     for user in draw.seats:
         assert user is not None
-        await service.join(opened.game_id, Player(user_id=user, name=f"P{user}"))
+        await service.lobby.join(opened.game_id, Player(user_id=user, name=f"P{user}"))
     table = await service.game(opened.game_id)
     assert table is not None and table.status is TableStatus.PLAYING
     assert [p.user_id for p in table.seats if p is not None] == draw.seats
@@ -233,14 +233,14 @@ async def test_no_shows_are_the_people_whose_seat_a_computer_took(parts: tuple) 
     assert opened.reserved is not None
     came = [u for u in opened.reserved if u is not None][:3]
     for user in came:
-        await service.join(opened.game_id, Player(user_id=user, name=f"P{user}"))
+        await service.lobby.join(opened.game_id, Player(user_id=user, name=f"P{user}"))
     clock.now += 181  # the no-show wait: the match starts, a computer for the fourth
     started = await service.time_out(opened.game_id)
     assert started is not None and started.table.status is TableStatus.PLAYING
     missing = set(opened.reserved) - set(came) - {None}
     assert tables.no_shows(started.table) == sorted(missing)
     with pytest.raises(TableError, match="reserved"):  # too late to sit down now
-        await service.join(opened.game_id, Player(user_id=missing.pop(), name="late"))
+        await service.lobby.join(opened.game_id, Player(user_id=missing.pop(), name="late"))
 
 
 def test_the_leader_is_whoever_the_variant_ranks_ahead() -> None:

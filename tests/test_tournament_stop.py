@@ -67,7 +67,7 @@ async def table_of(
     assert opened.reserved is not None
     for seat, user in enumerate(opened.reserved):
         if user is not None and seat not in absent_seats:
-            await service.join(opened.game_id, Player(user_id=user, name=f"P{user}"))
+            await service.lobby.join(opened.game_id, Player(user_id=user, name=f"P{user}"))
     if absent_seats:
         clock.now += 181  # the no-show wait: a computer sits down for whoever did not come
         await service.time_out(opened.game_id)
@@ -168,10 +168,10 @@ async def test_the_last_person_cannot_leave_a_tournament_table_to_stop_it(
     first, last = table.reserved[1], table.reserved[3]
     assert first is not None and last is not None
     table = await play_until(service, table.game_id, someone_leads(B))
-    left = await service.leave(table.game_id, first)
+    left = await service.lobby.leave(table.game_id, first)
     assert left.table.status is TableStatus.PLAYING
     with pytest.raises(TableError) as refused:
-        await service.leave(table.game_id, last)
+        await service.lobby.leave(table.game_id, last)
     assert refused.value.code == "last_at_table"
     again = await service.game(table.game_id)
     assert again is not None and again.status is TableStatus.PLAYING
@@ -184,10 +184,10 @@ async def test_an_ordinary_table_still_stops_by_a_majority(
 ) -> None:
     """Outside tournaments the vote is as it was: a majority of the people seated."""
     _director, service, _clock = parts
-    lobby = await service.new_game(CHAT, 1, ["computer=easy"], "hvalenyi")
+    lobby = await service.lobby.new_game(CHAT, 1, ["computer=easy"], "hvalenyi")
     for user in (1, 2, 3):
-        await service.join(lobby.game_id, Player(user_id=user, name=f"P{user}"))
-    await service.start(lobby.game_id, 1)
+        await service.lobby.join(lobby.game_id, Player(user_id=user, name=f"P{user}"))
+    await service.lobby.start(lobby.game_id, 1)
     await service.vote_stop(lobby.game_id, 1)
     stopped = await service.vote_stop(lobby.game_id, 2)
     assert stopped.table.status is TableStatus.STOPPED and stopped.vote == (2, 2)

@@ -1,6 +1,7 @@
 """The tables: everything a move goes through, one at a time per game.
 
-The game service (``service``) with its lock, load and commit (``committing``) and its table
+The game service (``service``: reading and the running match) with its lobby (``lobby``: who
+sits at a table), both on one lock, load and commit (``committing``) and its table
 cache, a move applied and the computers and timers run after it (``turns``), who sits where
 (``seating``), what a game owes the records and the group's durable posts (``ledger``,
 ``posts``), what the service needs of storage (``repository``), what the bot's edges read

@@ -252,7 +252,7 @@ class Director:
         )
         words = [f"{k}={v}" for k, v in t.options.items()]
         try:
-            table = await self.service.new_game(
+            table = await self.service.lobby.new_game(
                 t.chat_id,
                 t.creator_id,
                 words,
