@@ -100,7 +100,7 @@ def computer_seat(table: Table, seat: int) -> bool:
 
 def thinking_seat(table: Table, state: AnyState) -> int | None:
     """A computer seat to act whose level searches at this step (it thinks off the event
-    loop: ``GameService.think``), or ``None``."""
+    loop: ``GameService.time_out``), or ``None``."""
     family = players_of(table.variant)
     for seat in state.to_act():
         if (
