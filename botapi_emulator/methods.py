@@ -428,7 +428,7 @@ class BotApiMethods:
         """``getMe``: the bot user."""
         return {
             **self.state.bot_json(),
-            "can_join_groups": True,
+            "can_join_groups": self.state.can_join_groups,
             "can_read_all_group_messages": False,
             "supports_inline_queries": False,
         }

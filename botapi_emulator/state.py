@@ -162,6 +162,8 @@ class EmulatorState:
         self.webhook_deliveries: list[WebhookDelivery] = []
         self.webhook_last_error: tuple[int, str] | None = None
         """``(unix time, message)`` of the last failed webhook delivery."""
+        self.can_join_groups = True
+        """BotFather's "Allow Groups?" for the bot (``getMe``'s ``can_join_groups``)."""
         self.photos: dict[str, Photo] = {}
         """Every photo the bot sent, by ``file_id`` (a later ``sendPhoto`` may name one)."""
         self._next_file_no = 1

@@ -1,11 +1,12 @@
 """``kozelbot``: run the bot (default; without a token, the sandbox), ``kozelbot sandbox``
 (the real bot against a local Telegram emulator, played from a web page), ``kozelbot simulate
 ...`` (computer-only matches), ``kozelbot arena ...`` (two computer levels measured),
-``kozelbot backup FILE`` (a consistent copy of the live database), ``kozelbot migrate-db SRC
-DST`` (every row of one database copied into an empty other, SQLite to PostgreSQL or back),
-``kozelbot export MATCH_ID [FILE]`` / ``kozelbot replay FILE`` (a finished match as a replay
-file, and its check) or ``kozelbot verify SEED HASH`` (check a deal's revealed shuffle seed
-against the hash shown before it)."""
+``kozelbot backup FILE`` (a consistent copy of the live database), ``kozelbot doctor``
+(what is wrong with the settings, one line a check, before the bot starts), ``kozelbot
+migrate-db SRC DST`` (every row of one database copied into an empty other, SQLite to
+PostgreSQL or back), ``kozelbot export MATCH_ID [FILE]`` / ``kozelbot replay FILE`` (a
+finished match as a replay file, and its check) or ``kozelbot verify SEED HASH`` (check a
+deal's revealed shuffle seed against the hash shown before it)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,10 @@ USAGE = (
     "--matches N --seed S [--jobs J] [--budget MS]\n"
     "                           two computer levels (easy, normal, strong) in duplicate "
     "matches: A's match wins with a 95 % interval, awards and decision times\n"
+    "       kozelbot doctor [--webhook URL [--port P] [--listen ADDR] | --delete-webhook]\n"
+    "                           check the token, the webhook, the database, the Mini App, "
+    "the ports and the disk, one line each (exit 1 if one failed); --delete-webhook "
+    "deletes Telegram's webhook so that the bot can poll\n"
     "       kozelbot backup FILE  copy the database (KOZEL_DB_PATH) to FILE, "
     "also while the bot runs\n"
     "       kozelbot migrate-db SRC DST\n"
@@ -66,6 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args and args[0] == "backup":
         return backup(args[1:])
+    if args and args[0] == "doctor":
+        return doctor(args[1:])
     if args and args[0] == "migrate-db":
         return migrate_db(args[1:])
     if args and args[0] == "verify":
@@ -151,6 +158,40 @@ def sandbox(args: Sequence[str]) -> int:
 
     return run_sandbox(
         Settings(), port=int(port) if port is not None else None, db_path=options.get("--db")
+    )
+
+
+def doctor(args: Sequence[str]) -> int:
+    """``kozelbot doctor [--webhook URL [--port P] [--listen ADDR] | --delete-webhook]``:
+    one line per check of what the bot needs, run as the bot would run with these options;
+    0 if nothing failed, 1 if something did, 2 for bad usage."""
+    rest = [arg for arg in args if arg != "--delete-webhook"]
+    delete = len(rest) < len(args)
+    options = run_options(rest)
+    if options is None or len(args) - len(rest) > 1 or (delete and options[0] is not None):
+        print(USAGE, file=sys.stderr)
+        return 2
+    webhook, port, listen = options
+    from pydantic import ValidationError
+
+    from handlers.doctor import render, run, settings_findings
+    from kozelbot.config import Settings
+    from storage.checkup import check_database
+
+    try:
+        settings = Settings()
+    except ValidationError as error:
+        for line in render(settings_findings(error), []):
+            print(line)
+        return 1
+    return run(
+        settings,
+        sys.stdout,
+        database_check=check_database,
+        webhook=webhook,
+        port=port,
+        listen=listen,
+        delete_webhook=delete,
     )
 
 
