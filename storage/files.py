@@ -43,11 +43,13 @@ def create_private(path: Path) -> bool:
 
 
 def tighten(path: Path) -> None:
-    """Take the group's and everybody's permissions off ``path`` if it exists (a file not
-    ours to change is left as it is, with a warning)."""
+    """Take the group's and everybody's permissions off ``path`` if it is a file (a file
+    not ours to change is left as it is, with a warning; a folder or a device named by
+    mistake is never touched: SQLite refuses it anyway)."""
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-        if mode & OTHERS:
+        found = os.stat(path)
+        mode = stat.S_IMODE(found.st_mode)
+        if stat.S_ISREG(found.st_mode) and mode & OTHERS:
             os.chmod(path, mode & ~OTHERS)
     except FileNotFoundError:
         return

@@ -129,6 +129,7 @@ def test_storage_imports_only_kozelbot_models_aiosqlite_and_stdlib() -> None:
         "kozelbot.core.records",
         "kozelbot.core.table",
         "kozelbot.core.ratings",
+        "kozelbot.core.metrics",  # the Meter it reports transactions to (issue #33)
         "kozelbot.tables.repository",
         "kozelbot.core.tournament.model",
         "aiosqlite",
@@ -813,3 +814,15 @@ async def test_only_the_newest_fifty_boards_of_a_chat_and_kind_are_remembered(
     await storage.posts.remember_board_message(CHAT, 56, "history")
     assert await storage.posts.is_board_message(CHAT, 6, "history")
     assert not await storage.posts.is_board_message(CHAT, 7, "history")
+
+
+async def test_a_folder_named_as_the_database_keeps_its_mode(tmp_path: Path) -> None:
+    """``KOZEL_DB_PATH`` naming a folder (``/tmp``, say) is refused by SQLite, and the
+    folder is left as it was: only regular files are made private (a shared 1777 folder
+    once became 1700, locking everyone else out of it)."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    os.chmod(folder, 0o1777)
+    with pytest.raises(Exception):  # noqa: B017 (SQLite's own error: not a database file)
+        await Storage.open(folder)
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o1777
