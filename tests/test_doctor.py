@@ -25,9 +25,11 @@ from handlers.doctor import Finding, Status, examine
 from handlers.doctor.findings import exit_code
 from handlers.doctor.local import check_disk
 from kozelbot.config import Settings
+from kozelbot.core.metrics import PrometheusMeter
 from storage import Storage
 from storage.checkup import check_database
-from tests.e2e import ROOT, TOKEN
+from tests.e2e import ROOT, TOKEN, BotRunner, bot_settings
+from tests.postgres import free_port
 
 FAST = (0.05, 0.05)
 """Retry delays of the Telegram checks in tests (the command waits 1 s, then 2 s)."""
@@ -48,13 +50,6 @@ async def check(config: Settings, **options: Any) -> dict[str, Finding]:
     """Every finding of the doctor by topic (fast retries)."""
     found = await examine(config, database_check=check_database, retry_delays=FAST, **options)
     return {f.topic: f for f in found}
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on (right now)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
@@ -373,3 +368,31 @@ def test_free_space_under_the_thresholds_warns_then_fails(tmp_path: Path) -> Non
     failed = check_disk(tmp_path, fail_below=free + 10**9, warn_below=free + 2 * 10**9)
     assert warned.status is Status.WARN and "make room" in warned.text
     assert failed.status is Status.FAIL and "make room now" in failed.text
+
+
+async def test_a_running_bot_on_the_metrics_port_is_asked_how_it_is(
+    emu: BotApiEmulator, db_path: Path, tmp_path: Path
+) -> None:
+    """Beside a running bot the metrics port is taken by that bot: the doctor asks its
+    ``/healthz`` and ``/readyz`` instead of calling the port taken, and says why it is not
+    ready (here a database held by a write that does not end)."""
+    port = free_port()
+    runner = BotRunner(bot_settings(emu, tmp_path / "running.db", metrics_port=port))
+    await runner.start()
+    try:
+        assert runner.app is not None
+        meter = runner.app.bot_data.meter
+        assert isinstance(meter, PrometheusMeter)
+        for _ in range(100):  # the first long poll answers within a second
+            if meter.last_update is not None:
+                break
+            await asyncio.sleep(0.05)
+        found = await check(settings(emu, db_path, metrics_port=port))
+        assert found["metrics"].status is Status.OK
+        assert found["metrics"].text.endswith("a running bot answers, and is ready")
+        async with runner.app.bot_data.storage.database.lock:
+            found = await check(settings(emu, db_path, metrics_port=port))
+        assert found["metrics"].status is Status.FAIL
+        assert "a running bot answers, not ready — database: no answer" in found["metrics"].text
+    finally:
+        await runner.stop()

@@ -70,7 +70,8 @@ async def examine(
         found.append(await _guarded("webhook server", check_webhook_server, listen, port, claimed))
     found.append(await _guarded("database", _database, database_check, settings.database))
     found.append(await _guarded("Mini App", check_webapp, settings, claimed))
-    found.append(await _guarded("metrics", check_metrics, settings, claimed))
+    # in a thread: a running bot it asks may share this event loop (the tests')
+    found.append(await _guarded("metrics", asyncio.to_thread, check_metrics, settings, claimed))
     found.append(await _guarded("disk", check_disk, disk_folder(settings.db_path)))
     return found
 

@@ -15,11 +15,17 @@ import os
 import re
 import shutil
 import socket
+import urllib.error
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
 from handlers.doctor.findings import Finding, Part, Status, amount, finding
 from kozelbot.config import Settings
+
+HEALTH_PATIENCE = 8.0
+"""Seconds a running bot's ``/healthz`` and ``/readyz`` have to answer the doctor (its
+``/readyz`` gives the database 5 s)."""
 
 MB = 1_000_000
 DISK_FAIL_BELOW = 100 * MB
@@ -174,7 +180,29 @@ def check_metrics(settings: Settings, claimed: list[Listener]) -> Finding:
     part = port_part(listener, claimed)
     if part.status is Status.OK:
         part = Part(Status.OK, f"http://{listener.address}/metrics (the port is free)")
+    elif (running := running_bot(listener)) is not None:
+        part = running
     return Finding(part.status, "metrics", part.text)
+
+
+def running_bot(listener: Listener) -> Part | None:
+    """The metrics port is taken: if by a running bot (its ``/healthz`` answers), what its
+    ``/readyz`` says — ready, or not and why — instead of a port to free; else ``None``."""
+    root = f"http://{listener.address}"
+    try:
+        with urllib.request.urlopen(f"{root}/healthz", timeout=HEALTH_PATIENCE) as answer:
+            if answer.read() != b"ok\n":
+                return None
+    except (OSError, ValueError):
+        return None
+    try:
+        with urllib.request.urlopen(f"{root}/readyz", timeout=HEALTH_PATIENCE) as answer:
+            return Part(Status.OK, f"{root}/metrics: a running bot answers, and is ready")
+    except urllib.error.HTTPError as refused:
+        reasons = "; ".join(refused.read().decode(errors="replace").split("\n")).strip("; ")
+        return Part(Status.FAIL, f"{root}: a running bot answers, not ready — {reasons}")
+    except OSError as error:
+        return Part(Status.WARN, f"{root}: a running bot answers /healthz, not /readyz ({error})")
 
 
 def check_webhook_server(listen: str, port: int, claimed: list[Listener]) -> Finding:
