@@ -19,15 +19,16 @@ import aiohttp
 import pytest
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
+from telegram import Bot
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TimedOut
 
-from botapi_emulator import BotApiEmulator
+from botapi_emulator import BotApiEmulator, Webhook
 from handlers.delivery import OUTCOMES, FloodGate, outcome_of
 from handlers.monitor import OUTBOX_STUCK, UPDATES_GRACE, Readiness
 from handlers.timing import FIRST, LAST
 from kozelbot.core.metrics import API_OUTCOMES, BUSY_METHODS, OFF, PrometheusMeter
 from kozelbot.core.records import OutboxItem
-from tests.e2e import BotRunner, bot_settings, seat_four
+from tests.e2e import TOKEN, BotRunner, bot_settings, seat_four
 from tests.postgres import free_port
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]
@@ -182,6 +183,22 @@ async def test_a_long_poll_silent_past_its_bound_is_not_ready() -> None:
     now[0] += 30 + UPDATES_GRACE + 1
     reason = await readiness.updates(None)  # type: ignore[arg-type]
     assert reason is not None and "long poll" in reason
+
+
+async def test_behind_a_webhook_a_delivery_error_is_not_ready_and_silence_alone_is(
+    emu: BotApiEmulator,
+) -> None:
+    """Behind a webhook a quiet bot hears nothing: that alone is ready. Telegram (the
+    emulator) failing to deliver to the webhook (a closed port) is not."""
+    meter = PrometheusMeter(time.time)
+    async with Bot(TOKEN, base_url=f"{emu.api_root}/bot") as bot:
+        assert await Readiness(meter, webhook=True, poll_timeout=30).updates(bot) is None
+        emu.set_webhook(Webhook(f"http://127.0.0.1:{free_port()}/kozel"))
+        user = emu.add_user("Аня")
+        emu.send_text(user, user, "/start")
+        await emu.wait_for(lambda: emu.webhook_last_error is not None, timeout=10)
+        reason = await Readiness(meter, webhook=True, poll_timeout=30).updates(bot)
+    assert reason is not None and reason.startswith("updates: Telegram cannot deliver")
 
 
 # -- end to end ------------------------------------------------------------------------------
