@@ -561,6 +561,11 @@ class EmulatorState:
             update.delivered = True
         return [update.to_json() for update in batch]
 
+    def pending_update_ids(self) -> list[int]:
+        """The ids of the updates not confirmed yet (delivered or not): Telegram forgets an
+        update once a ``getUpdates`` offset above it confirms it."""
+        return [update.update_id for update in self._updates]
+
     def drop_pending_updates(self) -> int:
         """Forget every queued update (``drop_pending_updates``); returns how many.
 

@@ -11,7 +11,7 @@ takes any ``BaseRequest``; this one maps aiohttp's failures onto PTB's errors ex
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
@@ -31,10 +31,15 @@ class AiohttpRequest(BaseRequest):
         connect_timeout: float | None = 5.0,
         pool_timeout: float | None = 1.0,
         on_answer: Callable[[], None] | None = None,
+        journal: Callable[[bytes], Awaitable[None]] | None = None,
     ) -> None:
         """``on_answer`` is called whenever the server answered a request with 200: the
-        update loop's transport tells the metrics that the long poll is alive."""
+        update loop's transport tells the metrics that the long poll is alive. ``journal``
+        is given the body of every 200 answer before it is returned: the update loop's
+        transport keeps the updates (``handlers.intake``) before the next poll confirms
+        them; if it raises, the request fails."""
         self._on_answer = on_answer
+        self._journal = journal
         self._pool_size = connection_pool_size
         self._read_timeout = read_timeout
         self._write_timeout = write_timeout
@@ -104,6 +109,9 @@ class AiohttpRequest(BaseRequest):
             raise TimedOut from error
         except aiohttp.ClientError as error:
             raise NetworkError(f"aiohttp.{error.__class__.__name__}: {error}") from error
-        if self._on_answer is not None and answer[0] == 200:
-            self._on_answer()
+        if answer[0] == 200:
+            if self._on_answer is not None:
+                self._on_answer()
+            if self._journal is not None:
+                await self._journal(answer[1])
         return answer

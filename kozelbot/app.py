@@ -33,6 +33,7 @@ import handlers
 from handlers import monitor
 from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
+from handlers.intake import Intake
 from handlers.lifecycle import ChatLifecycle
 from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
@@ -74,6 +75,7 @@ class AppData(BotData):
 
     storage: Storage
     monitor: Monitor | None = None
+    intake: Intake
     webhook: bool = False
     """Updates arrive by webhook (``run``), not by long polling: readiness asks Telegram."""
 
@@ -97,6 +99,7 @@ def build_application(
         raise ValueError("KOZEL_BOT_TOKEN is not set")
     root = settings.api_url.rstrip("/")
     meter = PrometheusMeter(time.time) if settings.metrics_port else OFF
+    intake = Intake()
     limiter = FloodGate(
         overall_max_rate=settings.overall_max_rate,
         group_max_rate=settings.group_max_rate,
@@ -116,13 +119,15 @@ def build_application(
         .base_file_url(f"{root}/file/bot")
         .defaults(defaults)
         .request(AiohttpRequest())
-        .get_updates_request(AiohttpRequest(connection_pool_size=1, on_answer=meter.heard))
+        .get_updates_request(
+            AiohttpRequest(connection_pool_size=1, on_answer=meter.heard, journal=intake.received)
+        )
         .rate_limiter(limiter)
         .concurrent_updates(True)
         .context_types(ContextTypes(bot_data=AppData))
         .post_init(
             lambda app: _open(
-                app, settings, meter, rng or random.Random(), entropy or secrets.token_bytes
+                app, settings, meter, intake, rng or random.Random(), entropy or secrets.token_bytes
             )
         )
         .post_stop(_flush)
@@ -130,6 +135,7 @@ def build_application(
         .build()
     )
     handlers.register(application)
+    intake.register(application)
     if settings.metrics_port:  # off, nothing is timed
         time_updates(application, meter)
     return application
@@ -139,6 +145,7 @@ async def _open(
     application: KozelApplication,
     settings: Settings,
     meter: Meter,
+    intake: Intake,
     rng: random.Random,
     entropy: Callable[[int], bytes],
 ) -> None:
@@ -147,6 +154,7 @@ async def _open(
     data = application.bot_data
     data.settings = settings
     data.meter = meter
+    data.intake = intake
     data.presses = Throttle(settings.press_burst, settings.press_rate)
     data.commands = Throttle(settings.command_burst, settings.command_rate)
     data.bot = application.bot
@@ -160,7 +168,9 @@ async def _open(
         storage.games,
         storage.tournaments,
         storage.notices,
+        storage.inbox,
     )
+    intake.inbox = storage.inbox
     data.thinker = Thinker(settings.ai_budget_ms, settings.ai_workers or None, meter)
     data.service = GameService(
         data.storage.games,
@@ -228,6 +238,7 @@ async def _open(
             await data.webapp.start(settings.webapp_listen, settings.webapp_port)
     if isinstance(meter, PrometheusMeter):
         data.monitor = await monitor.start(data, meter, webhook=data.webhook)
+    await intake.replay(application)  # presses and commands a crash left unhandled
 
 
 async def set_command_menus(bot: Bot, default_language: str) -> None:
@@ -296,6 +307,8 @@ async def _close(application: KozelApplication) -> None:
     if hasattr(data, "thinker"):
         data.thinker.close()
     if hasattr(data, "storage"):
+        if hasattr(data, "intake"):
+            await data.intake.close()  # the last handled updates out of the inbox
         await data.storage.close()
 
 

@@ -45,6 +45,7 @@ from storage.core import Clock, Database
 from storage.engine import Connection
 from storage.errors import StorageError
 from storage.games import Games
+from storage.inbox import Inbox
 from storage.migrate import apply_migrations
 from storage.notices import Notices
 from storage.people import People
@@ -58,7 +59,8 @@ class Storage:
     """The bot's database: ``games`` (the game service's repository: tables, moves, deals,
     results), ``people`` (users, chats, languages, chat settings), ``posts`` (the outbox and
     the bot's message book), ``boards`` (leaderboards, stats, history, ratings),
-    ``tournaments`` (the tournament director's repository) and ``notices`` (/notify)."""
+    ``tournaments`` (the tournament director's repository), ``notices`` (/notify) and
+    ``inbox`` (updates received and not yet handled)."""
 
     def __init__(
         self, connection: Connection, clock: Clock = time.time, meter: Meter = OFF
@@ -71,6 +73,7 @@ class Storage:
         self.boards = Boards(self.database)
         self.tournaments = Tournaments(self.database)
         self.notices = Notices(self.database)
+        self.inbox = Inbox(self.database)
         self.games = Games(
             self.database,
             people=self.people,

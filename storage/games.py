@@ -22,7 +22,7 @@ from typing import Any
 
 from kozelbot.core.records import DealRecord, MatchResult, MoveRecord, OutboxItem
 from kozelbot.core.table import Table
-from storage import ranking, regroup, tournaments
+from storage import inbox, ranking, regroup, tournaments
 from storage.core import Database, Transaction
 from storage.errors import (
     Duplicate,
@@ -235,6 +235,7 @@ class Games:
             for abandoned_by in abandoned:
                 await self._people.add_warning(tx, abandoned_by, now)
                 await ranking.count_abandon(tx, table, abandoned_by, now)
+            await inbox.settle(tx)  # the press that made it is handled: never twice
         self._seated_committed(table.game_id, seated)
         if result is not None or abandoned:
             players = [p.user_id for p in result.players] if result is not None else []

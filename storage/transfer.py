@@ -62,6 +62,7 @@ TABLES: tuple[Table, ...] = (
     Table("tournaments", ("tournament_id",)),
     Table("tournament_tables", ("tournament_id", "round_no", "table_no")),
     Table("notices", ("chat_id", "user_id")),
+    Table("inbox", ("update_id",)),
 )
 """Every table of the schema that holds the bot's data, each after the tables it refers to."""
 

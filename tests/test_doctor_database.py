@@ -45,7 +45,7 @@ async def test_a_sound_database_passes(db_path: Path) -> None:
     await migrated(db_path)
     severity, text = await judged(db_path)
     assert severity == "ok"
-    assert f"{db_path} (SQLite, 0.2 MB), schema 010, current" in text
+    assert f"{db_path} (SQLite, 0.2 MB), schema 011, current" in text
 
 
 async def test_a_missing_database_is_fine_and_is_not_created(db_path: Path) -> None:
@@ -81,14 +81,14 @@ async def test_a_schema_newer_than_the_code_fails(db_path: Path) -> None:
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)"
         )
     severity, text = await judged(db_path)
-    assert severity == "fail" and "schema 999 is newer than this release (010)" in text
+    assert severity == "fail" and "schema 999 is newer than this release (011)" in text
 
 
 async def test_pending_migrations_are_a_warning_and_are_not_applied(db_path: Path) -> None:
     await migrated(db_path, count=8)
     severity, text = await judged(db_path)
     assert severity == "warn"
-    assert "schema 008; 009 and 010 pending, applied at start — back it up first" in text
+    assert "schema 008; 009, 010 and 011 pending, applied at start — back it up first" in text
     with contextlib.closing(sqlite3.connect(db_path)) as database:
         assert database.execute("SELECT max(version) FROM schema_migrations").fetchone() == (8,)
 
@@ -111,7 +111,7 @@ async def test_postgresql_a_wrong_password_fails_and_a_sound_database_passes(
     url = pg_cluster.new_database()
     await (await Storage.open(url)).close()
     severity, text = await judged(url)
-    assert severity == "ok" and "(PostgreSQL), schema 010, current" in text
+    assert severity == "ok" and "(PostgreSQL), schema 011, current" in text
     assert postgres.PASSWORD not in text
 
 

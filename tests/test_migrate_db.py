@@ -128,6 +128,7 @@ async def fill(storage: Storage, path: str) -> Table:
     await finish_match(storage, OTHER_CHAT, [VERA, GLEB, ANNA, BORIS], winner=0)
     await storage.notices.toggle(CLUB, ANNA)
     await storage.notices.toggle(CLUB, VERA)
+    await storage.inbox.keep([(7001, '{"update_id":7001}'), (7002, '{"update_id":7002}')], ())
     for message_id, kind in ((5, "history"), (6, "top"), (7, "history")):
         await storage.posts.remember_board_message(CHAT, message_id, kind)
 

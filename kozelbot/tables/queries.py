@@ -14,6 +14,7 @@ can hand in a fake; a question several handlers ask is a method here (``private_
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -91,6 +92,16 @@ class Records(Protocol):
     async def match_result(self, game_id: int) -> MatchResult | None: ...
 
 
+class UpdateInbox(Protocol):
+    """Updates received and not yet handled (``storage.inbox``): kept before Telegram is
+    told they arrived, so that a crash loses none."""
+
+    async def keep(self, updates: Sequence[tuple[int, str]], handled: Sequence[int]) -> None: ...
+    def handling(self, update_id: int) -> None: ...
+    async def done(self, handled: Sequence[int]) -> None: ...
+    async def waiting(self) -> list[tuple[int, str]]: ...
+
+
 @dataclass(frozen=True)
 class Queries:
     """Everything the handlers read and write outside the game service."""
@@ -101,6 +112,7 @@ class Queries:
     records: Records
     tournaments: TournamentRepository
     notices: NoticeRepository
+    inbox: UpdateInbox
 
     async def private_open(self, user_id: int) -> bool:
         """Whether the person has opened the bot's private chat (a /start seen, not
