@@ -14,7 +14,8 @@ then (SIGKILL, a power cut) used to lose the presses and commands in flight. Now
    with the next batch, or after ``FLUSH_AFTER`` seconds without one.
 3. At a start, ``replay`` hands whatever the inbox still holds to the application before the
    first poll. Telegram sends again what was not confirmed yet; ``GATE``, a handler before
-   every other, lets only the first of the two through.
+   every other, lets only the first of the two through. At a stop (SIGTERM), ``handle_left``
+   handles what the stop kept from reaching the application (the poll it cut).
 
 **Decision** (a move exactly once, the rest at least once): the move a press makes deletes
 the press from the inbox in its own transaction (``storage.inbox.settle``), so a move
@@ -79,7 +80,9 @@ class Intake:
         if not updates and not handled:
             return
         try:
-            await self.inbox.keep(updates, handled)
+            # shielded: a stop cancels the poll, but a batch read must be written whole
+            # (``handle_left`` then handles it)
+            await asyncio.shield(self.inbox.keep(updates, handled))
         except Exception as error:
             self._handled = handled + self._handled
             raise NetworkError(f"the inbox could not keep the updates: {error}") from error
@@ -119,6 +122,19 @@ class Intake:
         if waiting:
             log.info("handling %d update(s) received before the restart", len(waiting))
         return len(waiting)
+
+    async def handle_left(self, application: Application[Any, Any, Any, Any, Any, Any]) -> int:
+        """At a stop, once the application has handled every update it was handed: handle
+        the updates kept and never handed over (the stop cut the poll that read them, after
+        they were kept and maybe confirmed); how many."""
+        await self.flush()
+        if self.inbox is None:
+            return 0
+        left = await self.inbox.waiting()
+        for update_id, payload in left:
+            self._replayed[update_id] = False
+            await application.process_update(Update.de_json(json.loads(payload), application.bot))
+        return len(left)
 
     async def close(self) -> None:
         """Write the last deletions (the bot is stopping)."""

@@ -288,6 +288,8 @@ async def _flush(application: KozelApplication) -> None:
         await data.webapp.stop()
     if data.monitor is not None:
         await data.monitor.stop()
+    if hasattr(data, "intake"):  # what the stop cut off from the application
+        await data.intake.handle_left(application)
     if hasattr(data, "presenter"):
         try:
             await data.presenter.drain(timeout=SHUTDOWN_FLUSH_SECONDS)
