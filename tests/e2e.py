@@ -11,8 +11,10 @@ import asyncio
 import os
 import random
 import re
+import shlex
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -388,15 +390,19 @@ async def reply_after(emu: BotApiEmulator, chat_id: int, after: int, contains: s
     return message
 
 
-async def run_kozelbot(env: dict[str, str], cwd: Path) -> tuple[int, str]:
-    """Run ``python -m kozelbot`` with these settings (nothing else of ``KOZEL_*``) until it
-    exits, at most 60 s: its exit code and everything it printed."""
+async def run_kozelbot(
+    env: dict[str, str], cwd: Path, *args: str, through: Sequence[str] = ()
+) -> tuple[int, str]:
+    """Run ``python -m kozelbot ARGS`` with these settings (nothing else of ``KOZEL_*``) until
+    it exits, at most 60 s (``through``: a command that runs a shell line, e.g. ``capsh``):
+    its exit code and everything it printed."""
+    argv = [sys.executable, "-m", "kozelbot", *args]
+    if through:
+        argv = [*through, "exec " + shlex.join(argv)]
     base = {k: v for k, v in os.environ.items() if not k.startswith("KOZEL_")}
     base["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "kozelbot",
+        *argv,
         cwd=cwd,
         env={**base, **env},
         stdout=asyncio.subprocess.PIPE,

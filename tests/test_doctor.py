@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shlex
 import shutil
 import socket
-import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +26,7 @@ from kozelbot.config import Settings
 from kozelbot.core.metrics import PrometheusMeter
 from storage import Storage
 from storage.checkup import check_database
-from tests.e2e import ROOT, TOKEN, BotRunner, bot_settings
+from tests.e2e import TOKEN, BotRunner, bot_settings, run_kozelbot
 from tests.postgres import free_port
 
 FAST = (0.05, 0.05)
@@ -93,21 +91,7 @@ async def run_doctor(
 ) -> tuple[int, str]:
     """``python -m kozelbot doctor ARGS`` with these settings only (``through`` a command
     that runs a shell line): exit code and output."""
-    argv = [sys.executable, "-m", "kozelbot", "doctor", *args]
-    if through:
-        argv = [*through, "exec " + shlex.join(argv)]
-    base = {k: v for k, v in os.environ.items() if not k.startswith("KOZEL_")}
-    base["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    process = await asyncio.create_subprocess_exec(
-        *argv,
-        cwd=cwd,
-        env={**base, **env},
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-    output, _ = await asyncio.wait_for(process.communicate(), 60)
-    assert process.returncode is not None
-    return process.returncode, output.decode()
+    return await run_kozelbot(env, cwd, "doctor", *args, through=through)
 
 
 async def test_the_command_prints_one_line_a_check_and_exits_0_when_all_is_well(
