@@ -5,6 +5,6 @@ records that cross the storage boundary, the table document (``table``), provabl
 shuffles, skill ratings, the typed callback data of buttons, translations (``i18n``) and the
 small text pieces every family shares (``texts``, ``fit``), the pure tournament parts
 (draw, pairing, standings), and what an operator sees of every layer: the ``metrics`` each
-reports to and the ``logs``' context, formats and redaction. Imports: the standard library and third-party libraries only —
-nothing else of ``kozelbot``.
+reports to and the ``logs``' context, formats and redaction. Imports: the standard library
+and third-party libraries only — nothing else of ``kozelbot``.
 """
