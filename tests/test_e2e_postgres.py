@@ -12,7 +12,9 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import aiohttp
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from botapi_emulator import BotApiEmulator
 from storage import Storage
@@ -148,3 +150,37 @@ async def test_the_lock_goes_with_the_bot_that_held_it(
     with pytest.raises(DatabaseInUse):
         await Storage.open(database, exclusive=True)
     await second.close()
+
+
+async def test_the_metrics_count_the_reconnects_and_the_bot_is_ready_again(
+    emu: BotApiEmulator, database: str, pg_cluster: postgres.Cluster, tmp_path: Path
+) -> None:
+    """Issue #33 on PostgreSQL: a server restart mid-match is counted in
+    ``kozel_db_busy_retries_total``, write transactions are timed, and ``/readyz`` is ready
+    again once play goes on."""
+    port = postgres.free_port()
+    runner = BotRunner(
+        bot_settings(emu, tmp_path / "flood.db", database_url=database, metrics_port=port)
+    )
+    await runner.start()
+    try:
+        players = await seat_four(emu)
+        await play_cards(emu, runner, players, 3)
+        pg_cluster.restart_server()  # every connection to it is cut
+        await play_cards(emu, runner, players, 3)
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"http://127.0.0.1:{port}/metrics") as response:
+                text = await response.text()
+            async with session.get(f"http://127.0.0.1:{port}/readyz") as response:
+                ready = response.status, await response.text()
+    finally:
+        await runner.stop()
+    found = {
+        sample.name: sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if not sample.labels
+    }
+    assert found["kozel_db_busy_retries_total"] >= 1
+    assert found["kozel_db_transaction_seconds_count"] > 6
+    assert ready == (200, "ready\n")
