@@ -84,7 +84,7 @@ class Tables:
     async def load(self, game_id: int, status: TableStatus | None = None) -> Table:
         """A private copy of the game's committed table for an operation to change: from the
         committed table this process remembers (every commit goes through ``commit``), else
-        from storage. The engine state's JSON is shared, not copied: nobody changes it (a
+        the stored one. The engine state's JSON is shared, not copied: nobody changes it (a
         commit puts a new dump in its place)."""
         cached = self.cache.snapshot(game_id)
         table = cached.model_copy(update={"state": None}, deep=True) if cached else None
