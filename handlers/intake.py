@@ -117,8 +117,7 @@ class Intake:
             return 0
         waiting = await self.inbox.waiting()
         for update_id, payload in waiting:
-            self._replayed[update_id] = False
-            await application.update_queue.put(Update.de_json(json.loads(payload), application.bot))
+            await application.update_queue.put(self._handed_over(update_id, payload, application))
         if waiting:
             log.info("handling %d update(s) received before the restart", len(waiting))
         return len(waiting)
@@ -132,9 +131,15 @@ class Intake:
             return 0
         left = await self.inbox.waiting()
         for update_id, payload in left:
-            self._replayed[update_id] = False
-            await application.process_update(Update.de_json(json.loads(payload), application.bot))
+            await application.process_update(self._handed_over(update_id, payload, application))
         return len(left)
+
+    def _handed_over(
+        self, update_id: int, payload: str, application: Application[Any, Any, Any, Any, Any, Any]
+    ) -> Update:
+        """A kept update as the application reads it, noted for ``GATE`` (one copy only)."""
+        self._replayed[update_id] = False
+        return Update.de_json(json.loads(payload), application.bot)
 
     async def close(self) -> None:
         """Write the last deletions (the bot is stopping)."""
