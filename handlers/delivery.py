@@ -233,6 +233,7 @@ class FloodGate(BaseRateLimiter[int]):
         ``initialize``, closed by ``shutdown``); ``meter`` hears how every call ended."""
         self._meter = meter
         self._overall = _Window(overall_max_rate, 1.0)
+        self._overall_max = overall_max_rate
         self._group = (group_max_rate, group_period)
         self._private = (private_max_rate, private_period)
         self._chats: dict[int, _Window] = {}
@@ -273,6 +274,20 @@ class FloodGate(BaseRateLimiter[int]):
             self._window(chat_id).times.append(now - age)
             if age < self._overall.period:
                 self._overall.times.append(now - age)
+
+    def restore_chat(self, chat_id: int, entries: list[Entry], wall_now: float) -> None:
+        """Start one chat's window afresh from ``entries`` (its calls, as ``restore`` takes
+        them): a worker took the chat over from another (issue #32)."""
+        self._chats.pop(chat_id, None)
+        now = self._clock()
+        window = self._window(chat_id)
+        for when, _chat in entries:
+            window.times.append(now - max(0.0, wall_now - when))
+
+    def share(self, workers: int) -> None:
+        """This process is one of ``workers`` sending for the bot: its overall window is
+        that share of the bot's (Telegram counts the bot's calls, whoever makes them)."""
+        self._overall.limit = max(1, self._overall_max // max(1, workers))
 
     async def shutdown(self) -> None:
         """Cancel the calls still waiting for a window (their tasks see ``CancelledError``),

@@ -257,7 +257,7 @@ async def start(update: Update, context: Context) -> None:
     await data.queries.people.set_private_open(user.id, True)
     t = cmd.t
     payload = context.args[0] if context.args else ""
-    link = _link_in(payload)
+    link = link_in(payload)
     if link is None:
         cmd.reply(html=True, text=welcome_text(t), markup=welcome_keyboard(data, t))
         return
@@ -342,7 +342,7 @@ def join_payload(table: Table) -> str:
     return f"{JOIN_PREFIX}{table.game_id}-{table.invite}"
 
 
-def _link_in(payload: str) -> tuple[str, int, str] | None:
+def link_in(payload: str) -> tuple[str, int, str] | None:
     """(prefix, game, invite) of a deep link's payload (``join-<game>-<invite>``,
     ``hand-<game>``), or ``None`` for anything else."""
     for prefix in (JOIN_PREFIX, HAND_PREFIX):

@@ -26,6 +26,10 @@ USAGE = (
     "       kozelbot --webhook URL [--port P] [--listen ADDR]\n"
     "                           run it behind a webhook: Telegram POSTs to URL, which must "
     "reach ADDR:P (default 127.0.0.1:8443)\n"
+    "       kozelbot intake         poll Telegram into the shared PostgreSQL database "
+    "(KOZEL_DATABASE_URL) for the workers\n"
+    "       kozelbot worker         handle the updates, timers and computers of the places "
+    "it holds; run any number, on any hosts\n"
     "       kozelbot simulate --variant hvalenyi [--option KEY=VALUE ...] "
     "--matches N --seed S [--trace FILE]\n"
     "       kozelbot arena --variant V [--option KEY=VALUE ...] --a LEVEL --b LEVEL "
@@ -83,6 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return replay(args[1:])
     if args and args[0] == "sandbox":
         return sandbox(args[1:])
+    if args and args[0] in ("intake", "worker"):
+        return scale(args[0], args[1:])
     options = run_options(args)
     if options is None:
         print(USAGE, file=sys.stderr)
@@ -132,6 +138,22 @@ def run_options(args: Sequence[str]) -> tuple[str | None, int, str] | None:
     if webhook is not None and not webhook.startswith(("https://", "http://")):
         return None
     return webhook, int(port), options.get("--listen", "127.0.0.1")
+
+
+def scale(role: str, args: Sequence[str]) -> int:
+    """``kozelbot intake`` / ``kozelbot worker``: one bot in many processes (issue #32)."""
+    if args:
+        print(USAGE, file=sys.stderr)
+        return 2
+    from kozelbot.config import Settings
+
+    settings = Settings()
+    if not settings.token:
+        print(f"kozelbot {role}: no bot token; set KOZEL_BOT_TOKEN", file=sys.stderr)
+        return 2
+    from kozelbot.app import run_intake, run_worker
+
+    return run_intake(settings) if role == "intake" else run_worker(settings)
 
 
 def sandbox(args: Sequence[str]) -> int:

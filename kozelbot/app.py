@@ -9,12 +9,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
 import secrets
 import signal
+import socket
 import sqlite3
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -34,6 +37,7 @@ from handlers import monitor
 from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
 from handlers.intake import Intake
+from handlers.intake_poll import IntakePoller
 from handlers.lifecycle import ChatLifecycle
 from handlers.live import LiveMessages
 from handlers.message_book import MessageBook
@@ -48,6 +52,7 @@ from handlers.timing import time_updates
 from handlers.tournament_run import TournamentRunner
 from handlers.transport import AiohttpRequest
 from handlers.webapp.server import WebApp
+from handlers.worker import SharedCalls, Worker
 from kozelbot.computer.coach import Coach
 from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
@@ -78,6 +83,17 @@ class AppData(BotData):
     intake: Intake
     webhook: bool = False
     """Updates arrive by webhook (``run``), not by long polling: readiness asks Telegram."""
+    worker: Worker | None = None
+    """This process is one worker of many (``run_worker``)."""
+
+
+@dataclass(frozen=True)
+class Role:
+    """What a worker's ``_open`` is handed: its name, the flood gate and its shared journal."""
+
+    name: str
+    gate: FloodGate
+    calls: SharedCalls
 
 
 KozelApplication = Application[Any, Any, Any, Any, AppData, Any]
@@ -88,8 +104,11 @@ def build_application(
     *,
     rng: random.Random | None = None,
     entropy: Callable[[int], bytes] | None = None,
+    worker: str | None = None,
 ) -> KozelApplication:
-    """The bot, ready for ``run_polling`` (or ``async with`` + ``start`` in tests).
+    """The bot, ready for ``run_polling`` (or ``async with`` + ``start`` in tests); with
+    ``worker`` (its name), one worker of many (``run_worker``): no updater, its updates
+    read from the inbox of the places it holds (``handlers.worker``).
 
     ``rng`` makes the reproducible choices (table seeds, computers); ``entropy`` what must
     not be guessed (match secrets, invite links): ``secrets`` unless a test or a seeded
@@ -100,21 +119,25 @@ def build_application(
     root = settings.api_url.rstrip("/")
     meter = PrometheusMeter(time.time) if settings.metrics_port else OFF
     intake = Intake()
+    calls = SharedCalls(None) if worker else None
     limiter = FloodGate(
         overall_max_rate=settings.overall_max_rate,
         group_max_rate=settings.group_max_rate,
         group_period=settings.group_period,
         private_max_rate=settings.private_max_rate,
         private_period=settings.private_period,
-        journal=FloodJournal.beside(settings.db_path),  # the windows outlive a restart
+        # the windows outlive a restart; a worker's are shared with the other workers
+        journal=calls or FloodJournal.beside(settings.db_path),
         meter=meter,
     )
     defaults = Defaults(
         parse_mode=ParseMode.HTML, link_preview_options=LinkPreviewOptions(is_disabled=True)
     )
+    builder = ApplicationBuilder()
+    if worker:
+        builder = builder.updater(None)
     application: KozelApplication = (
-        ApplicationBuilder()
-        .token(token)
+        builder.token(token)
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
         .defaults(defaults)
@@ -127,7 +150,13 @@ def build_application(
         .context_types(ContextTypes(bot_data=AppData))
         .post_init(
             lambda app: _open(
-                app, settings, meter, intake, rng or random.Random(), entropy or secrets.token_bytes
+                app,
+                settings,
+                meter,
+                intake,
+                rng or random.Random(),
+                entropy or secrets.token_bytes,
+                Role(worker, limiter, calls) if worker and calls else None,
             )
         )
         .post_stop(_flush)
@@ -148,9 +177,11 @@ async def _open(
     intake: Intake,
     rng: random.Random,
     entropy: Callable[[int], bytes],
+    role: Role | None = None,
 ) -> None:
     """post_init: open storage, build the service, resume every unfinished game; serve the
-    operator's endpoints when metrics are on."""
+    operator's endpoints when metrics are on. A worker (``role``) resumes nothing here: it
+    takes each place's games over as it claims the place (``handlers.worker``)."""
     data = application.bot_data
     data.settings = settings
     data.meter = meter
@@ -160,7 +191,9 @@ async def _open(
     data.bot = application.bot
     assert application.job_queue is not None
     data.job_queue = application.job_queue
-    data.storage = storage = await Storage.open(settings.database, exclusive=True, meter=meter)
+    data.storage = storage = await Storage.open(
+        settings.database, exclusive=role is None, meter=meter
+    )
     data.queries = Queries(
         storage.people,
         storage.boards,
@@ -228,17 +261,24 @@ async def _open(
         minute=settings.tournament_minute,
     )
     data.tournaments = TournamentRunner(data, director)
-    await set_command_menus(application.bot, settings.language)
-    await resume_games(data)
-    await data.tournaments.resume()
-    await data.presenter.resume_posts()
+    if role is None:
+        await set_command_menus(application.bot, settings.language)  # (workers: the intake)
+        await resume_games(data)
+        await data.tournaments.resume()
+        await data.presenter.resume_posts()
+    else:
+        role.calls.places = storage.places
+        data.worker = Worker(
+            data, storage.places, role.name, application.process_update, role.gate, role.calls
+        )
     if settings.webapp_url:
         data.webapp = WebApp(data)
         if settings.webapp_port:
             await data.webapp.start(settings.webapp_listen, settings.webapp_port)
     if isinstance(meter, PrometheusMeter):
         data.monitor = await monitor.start(data, meter, webhook=data.webhook)
-    await intake.replay(application)  # presses and commands a crash left unhandled
+    if role is None:
+        await intake.replay(application)  # presses and commands a crash left unhandled
 
 
 async def set_command_menus(bot: Bot, default_language: str) -> None:
@@ -288,7 +328,7 @@ async def _flush(application: KozelApplication) -> None:
         await data.webapp.stop()
     if data.monitor is not None:
         await data.monitor.stop()
-    if hasattr(data, "intake"):  # what the stop cut off from the application
+    if hasattr(data, "intake") and data.worker is None:  # what the stop cut off
         await data.intake.handle_left(application)
     if hasattr(data, "presenter"):
         try:
@@ -334,12 +374,12 @@ def _stop_on_signals() -> None:
             loop.add_signal_handler(sig, stop, sig)
 
 
-async def database_problem(database: str) -> str | None:
+async def database_problem(database: str, *, exclusive: bool = True) -> str | None:
     """Open (and migrate) the database once before the bot starts: what is wrong with it in
     one line an operator can act on (unreachable, refused login, a schema newer than this
     release), or ``None``."""
     try:
-        opened = await Storage.open(database, exclusive=True)
+        opened = await Storage.open(database, exclusive=exclusive)
     except SchemaTooNew as error:
         return f"database: {error} (run the newer release, or restore a backup)"
     except DatabaseUnavailable as error:
@@ -352,6 +392,8 @@ async def database_problem(database: str) -> str | None:
     return None
 
 
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+"""The updates the bot asks Telegram for."""
 BOOTSTRAP_RETRIES = 3
 """Start-up attempts beyond the first when the Bot API server cannot be reached."""
 
@@ -380,7 +422,7 @@ def run(
     on ``listen:port`` at that URL's path, behind whatever terminates TLS, and checks every POST
     for a secret token drawn afresh at each start.
     """
-    allowed_updates = ["message", "callback_query", "my_chat_member"]
+    allowed_updates = ALLOWED_UPDATES
     logs.configure(settings.log_level, settings.log_format, settings.token)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("telegram.ext").addFilter(_BootstrapFailureFilter())
@@ -437,3 +479,120 @@ async def export_match(database: str, game_id: int) -> ReplayFile:
         return replay.export(table, deals, await storage.games.moves(game_id))
     finally:
         await storage.close()
+
+
+def worker_name(settings: Settings) -> str:
+    """This worker's name: ``KOZEL_WORKER_NAME``, else the host's name and the process id."""
+    return settings.worker_name or f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _needs_postgresql(settings: Settings, what: str) -> str | None:
+    if settings.database_url is None:
+        return (
+            f"{what}: KOZEL_DATABASE_URL is not set (the intake and the workers share a"
+            " PostgreSQL database; one process on SQLite is plain `kozelbot`)"
+        )
+    return None
+
+
+def run_worker(settings: Settings) -> int:
+    """``kozelbot worker``: one of any number of workers (``handlers.worker``), until
+    interrupted; the process exit code."""
+    logs.configure(settings.log_level, settings.log_format, settings.token)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    problem = _needs_postgresql(settings, "worker") or asyncio.run(
+        database_problem(settings.database, exclusive=False)
+    )
+    if problem is not None:
+        log.error("%s", problem)
+        return 1
+    application = build_application(settings, worker=worker_name(settings))
+    _stop_on_signals()
+    loop = asyncio.get_event_loop()
+    started = False
+    try:
+        loop.run_until_complete(application.initialize())
+        assert application.post_init is not None
+        loop.run_until_complete(application.post_init(application))
+        loop.run_until_complete(application.start())
+        started = True
+        worker = application.bot_data.worker
+        assert worker is not None
+        loop.run_until_complete(worker.start())
+        loop.run_forever()  # until a signal (SystemExit)
+    except (SystemExit, KeyboardInterrupt):
+        pass
+    except InvalidToken:
+        log.error("the Bot API server at %s refused the token", settings.api_url)
+        return 1
+    finally:
+        loop.run_until_complete(_stop_worker(application, started))
+    return 0
+
+
+async def _stop_worker(application: KozelApplication, started: bool) -> None:
+    """Give the places up (the others take them at once), then stop as ``run`` does."""
+    worker = application.bot_data.worker
+    if worker is not None:
+        await worker.stop()
+    if started and application.running:
+        await application.stop()
+        if application.post_stop is not None:
+            await application.post_stop(application)
+    await application.shutdown()
+    if application.post_shutdown is not None:
+        await application.post_shutdown(application)
+
+
+def run_intake(settings: Settings) -> int:
+    """``kozelbot intake``: long polling into the inbox for the workers, until interrupted;
+    the process exit code (1: the database or the token refused)."""
+    logs.configure(settings.log_level, settings.log_format, settings.token)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    problem = _needs_postgresql(settings, "intake") or asyncio.run(
+        database_problem(settings.database)
+    )
+    if problem is not None:
+        log.error("%s", problem)
+        return 1
+    _stop_on_signals()
+    loop = asyncio.get_event_loop()
+    try:
+        return loop.run_until_complete(_intake(settings))
+    except (SystemExit, KeyboardInterrupt):
+        return 0
+
+
+async def _intake(settings: Settings) -> int:
+    root = settings.api_url.rstrip("/")
+    bot = Bot(
+        settings.token or "",
+        base_url=f"{root}/bot",
+        base_file_url=f"{root}/file/bot",
+        request=AiohttpRequest(),
+        get_updates_request=AiohttpRequest(connection_pool_size=1),
+    )
+    storage = await Storage.open(settings.database, exclusive=True)
+    try:
+        await bot.initialize()
+        await bot.delete_webhook()
+        await set_command_menus(bot, settings.language)
+        poller = IntakePoller(
+            bot,
+            storage.places,
+            poll_timeout=settings.poll_timeout,
+            allowed_updates=ALLOWED_UPDATES,
+            backoff=Backoff(random.Random()),
+        )
+        log.info("intake: polling %s into the inbox", settings.api_url)
+        await poller.run()
+    except InvalidToken:
+        log.error(
+            "the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)", settings.api_url
+        )
+        return 1
+    finally:
+        with contextlib.suppress(Exception):
+            await bot.shutdown()
+        await storage.close()
+    return 0

@@ -27,6 +27,9 @@ class Settings(BaseSettings):
     SQLite file; unset: SQLite."""
     api_url: str = TELEGRAM_API
     """Bot API server root: requests go to ``{api_url}/bot<token>/<method>``."""
+    worker_name: str = ""
+    """This worker's name in the leases (``kozelbot worker``); empty: host name and process
+    id."""
     log_level: str = "INFO"
     log_format: Literal["text", "json"] = "text"
     """``text``: one readable line a record; ``json``: one JSON object a line, with the chat,

@@ -49,6 +49,7 @@ from storage.inbox import Inbox
 from storage.migrate import apply_migrations
 from storage.notices import Notices
 from storage.people import People
+from storage.places import Places
 from storage.postgres import PostgresConnection, is_database_url
 from storage.posts import Posts
 from storage.sqlite import SqliteConnection
@@ -59,8 +60,9 @@ class Storage:
     """The bot's database: ``games`` (the game service's repository: tables, moves, deals,
     results), ``people`` (users, chats, languages, chat settings), ``posts`` (the outbox and
     the bot's message book), ``boards`` (leaderboards, stats, history, ratings),
-    ``tournaments`` (the tournament director's repository), ``notices`` (/notify) and
-    ``inbox`` (updates received and not yet handled)."""
+    ``tournaments`` (the tournament director's repository), ``notices`` (/notify),
+    ``inbox`` (updates received and not yet handled) and ``places`` (the leases of many
+    workers on one database)."""
 
     def __init__(
         self, connection: Connection, clock: Clock = time.time, meter: Meter = OFF
@@ -74,6 +76,7 @@ class Storage:
         self.tournaments = Tournaments(self.database)
         self.notices = Notices(self.database)
         self.inbox = Inbox(self.database)
+        self.places = Places(self.database)
         self.games = Games(
             self.database,
             people=self.people,

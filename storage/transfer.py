@@ -66,8 +66,9 @@ TABLES: tuple[Table, ...] = (
 )
 """Every table of the schema that holds the bot's data, each after the tables it refers to."""
 
-NOT_COPIED = frozenset({"schema_migrations"})
-"""Tables each side keeps for itself: its own record of the migrations it applied."""
+NOT_COPIED = frozenset({"schema_migrations", "workers", "leases", "flood_calls"})
+"""Tables each side keeps for itself: its own record of the migrations it applied, and what
+its running workers hold (heartbeats, leases, the last minute's message calls: issue #32)."""
 
 IDENTITIES: tuple[tuple[str, str], ...] = (
     ("games", "game_id"),

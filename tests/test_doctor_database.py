@@ -22,6 +22,9 @@ from storage.migrate import apply_migrations, load_migrations
 from storage.sqlite import SqliteConnection
 from tests import postgres
 
+LATEST = load_migrations()[-1].version
+"""The newest schema this release knows."""
+
 ORDER = ("ok", "warn", "fail")
 
 
@@ -45,7 +48,7 @@ async def test_a_sound_database_passes(db_path: Path) -> None:
     await migrated(db_path)
     severity, text = await judged(db_path)
     assert severity == "ok"
-    assert f"{db_path} (SQLite, 0.2 MB), schema 011, current" in text
+    assert f"{db_path} (SQLite, 0.2 MB), schema {LATEST:03d}, current" in text
 
 
 async def test_a_missing_database_is_fine_and_is_not_created(db_path: Path) -> None:
@@ -81,14 +84,14 @@ async def test_a_schema_newer_than_the_code_fails(db_path: Path) -> None:
             "INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)"
         )
     severity, text = await judged(db_path)
-    assert severity == "fail" and "schema 999 is newer than this release (011)" in text
+    assert severity == "fail" and f"schema 999 is newer than this release ({LATEST:03d})" in text
 
 
 async def test_pending_migrations_are_a_warning_and_are_not_applied(db_path: Path) -> None:
     await migrated(db_path, count=8)
     severity, text = await judged(db_path)
     assert severity == "warn"
-    assert "schema 008; 009, 010 and 011 pending, applied at start — back it up first" in text
+    assert "schema 008; 009, 010, 011 and 012 pending, applied at start — back it up first" in text
     with contextlib.closing(sqlite3.connect(db_path)) as database:
         assert database.execute("SELECT max(version) FROM schema_migrations").fetchone() == (8,)
 
@@ -111,7 +114,7 @@ async def test_postgresql_a_wrong_password_fails_and_a_sound_database_passes(
     url = pg_cluster.new_database()
     await (await Storage.open(url)).close()
     severity, text = await judged(url)
-    assert severity == "ok" and "(PostgreSQL), schema 011, current" in text
+    assert severity == "ok" and f"(PostgreSQL), schema {LATEST:03d}, current" in text
     assert postgres.PASSWORD not in text
 
 

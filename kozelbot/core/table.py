@@ -32,6 +32,19 @@ class SeatTaken(Exception):
         self.user_id = user_id
 
 
+def place_name(chat_id: int, thread_id: int | None = None) -> str:
+    """The name of a place — a chat, or one forum topic of it (a thread id of 0 is none) —
+    where one game can be played: ``"<chat_id>"`` or ``"<chat_id>/<thread_id>"`` (the key
+    of the leases of many workers, issue #32)."""
+    return str(chat_id) if not thread_id else f"{chat_id}/{thread_id}"
+
+
+def place_parts(place: str) -> tuple[int, int | None]:
+    """(chat id, thread id) of a place's name; ``ValueError`` if it is not one."""
+    chat, _, thread = place.partition("/")
+    return int(chat), (int(thread) if thread else None)
+
+
 class StaleVersion(Exception):
     """A save based on an old version of the table; nothing was written."""
 

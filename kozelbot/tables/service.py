@@ -104,6 +104,11 @@ class GameService:
         """The engine state inside a committed table, for reading only (renders)."""
         return self.tables.state_of(table)
 
+    def forget_chat(self, chat_id: int) -> None:
+        """Forget what was remembered of a chat's games: another process changes them now
+        (a worker gave the place up, issue #32); the next read is the stored one."""
+        self.tables.forget_chat(chat_id)
+
     async def live_game(self, chat_id: int, thread_id: int | None = None) -> Table | None:
         """The lobby or running game of a chat (of one forum topic of it)."""
         return await self.committing.live_game(chat_id, thread_id)

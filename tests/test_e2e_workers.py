@@ -1,0 +1,128 @@
+"""Issue #32: one intake and two workers on one PostgreSQL database, end to end.
+
+``kozelbot intake`` polls the emulator into the inbox; two ``kozelbot worker`` processes
+share the places. A whole match is played while the worker holding the group's table is
+killed mid-deal (SIGKILL): the other takes the table over within the lease, every hand is
+delivered, no move is lost or logged twice, and the emulator (which answers 429 to any flood,
+on Telegram's limits scaled in time) never had to.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from botapi_emulator import BotApiEmulator
+from tests import postgres
+from tests.e2e import BotProcess, Players, hand_sends, run_kozelbot, seat_four
+from tests.engines import look
+
+
+@pytest.fixture
+async def database(pg_cluster: postgres.Cluster) -> str:
+    return pg_cluster.new_database()
+
+
+class Bot:
+    """The intake and the workers, each a ``python -m kozelbot`` process."""
+
+    def __init__(self, emu: BotApiEmulator, database: str, tmp_path: Path) -> None:
+        self.database = database
+        self.processes: dict[str, BotProcess] = {}
+        for name in ("intake", "w1", "w2"):
+            folder = tmp_path / name
+            folder.mkdir()
+            role = "intake" if name == "intake" else "worker"
+            env = {"KOZEL_DATABASE_URL": database, "KOZEL_WORKER_NAME": name}
+            self.processes[name] = BotProcess(
+                emu, folder / "flood.db", folder, env=env, args=[role]
+            )
+
+    async def start(self) -> None:
+        for process in self.processes.values():
+            await process.start()
+
+    async def stop(self) -> None:
+        for process in self.processes.values():
+            await process.stop()
+
+    def owner(self, chat_id: int) -> str | None:
+        """The worker holding the chat's place."""
+        rows = look(self.database, f"SELECT worker FROM leases WHERE place = '{chat_id}'")
+        return str(rows[0][0]) if rows else None
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"--- {name}\n{p.log.read_text(errors='replace')}" for name, p in self.processes.items()
+        )
+
+
+def check_the_log(database: str) -> int:
+    """Every game's move log runs 1, 2, 3 … with no gap and no move twice; how many moves."""
+    rows = look(database, "SELECT game_id, seq FROM moves ORDER BY game_id, seq")
+    by_game: dict[object, list[object]] = {}
+    for game_id, seq in rows:
+        by_game.setdefault(game_id, []).append(seq)
+    assert by_game, "no move was logged"
+    for seqs in by_game.values():
+        assert seqs == list(range(1, len(seqs) + 1))
+    return len(rows)
+
+
+async def _play(emu: BotApiEmulator, players: Players, cards: int) -> int:
+    played = 0
+    while played < cards and not players.match_over:
+        await emu.settle(quiet=0.2, timeout=30)  # every edit of the last move has arrived
+        if players.whose_turn() is None:
+            await emu.wait_for(
+                lambda: players.whose_turn() is not None or players.match_over, timeout=30
+            )
+            continue
+        answer = await players.play_one()
+        assert not answer.show_alert, answer.text
+        played += 1
+    return played
+
+
+async def test_a_match_goes_on_when_the_worker_holding_its_table_is_killed_mid_deal(
+    emu: BotApiEmulator, database: str, tmp_path: Path
+) -> None:
+    bot = Bot(emu, database, tmp_path)
+    await bot.start()
+    try:
+        await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+        players = await seat_four(emu)
+        await _play(emu, players, 6)
+        owner = bot.owner(players.group.id)
+        assert owner in ("w1", "w2"), bot.logs()
+        survivor = "w2" if owner == "w1" else "w1"
+        await bot.processes[owner].kill()
+        killed = time.monotonic()
+        await _play(emu, players, 1)  # the dead worker's table goes on elsewhere …
+        taken_over = time.monotonic() - killed
+        assert bot.owner(players.group.id) == survivor
+        await _play(emu, players, 10_000)  # … to the match's end
+        assert players.match_over, players.group_text()
+    except BaseException:
+        print(bot.logs())
+        raise
+    finally:
+        await bot.stop()
+    assert taken_over < 10 + 5  # the lease (5 s), the claim, a person's press
+    assert check_the_log(database) > 8
+    [(deals,)] = look(database, "SELECT COUNT(*) FROM deals")
+    for user in players.users:  # every deal's hand delivered to everyone, once
+        assert hand_sends(emu, user.id) == {deal: 1 for deal in range(1, int(deals) + 1)}
+    assert emu.flood_errors == []
+    assert look(database, "SELECT COUNT(*) FROM inbox") == [(0,)]
+
+
+async def test_a_worker_without_postgresql_says_so_in_one_line(tmp_path: Path) -> None:
+    code, out = await run_kozelbot(
+        {"KOZEL_BOT_TOKEN": "1:x", "KOZEL_DB_PATH": str(tmp_path / "k.db")}, tmp_path, "worker"
+    )
+    assert code == 1
+    assert "KOZEL_DATABASE_URL is not set" in out
+    assert len(out.strip().splitlines()) == 1, out
