@@ -286,3 +286,26 @@ async def test_shutdown_cancels_the_calls_waiting_for_a_window_and_closes_the_jo
         sent.call(0), (), {}, "answerCallbackQuery", {"callback_query_id": "1"}, None
     )
     assert len(sent.times) == 1, "calls that are not messages still pass"
+
+
+async def test_a_group_taken_over_starts_from_the_calls_its_last_owner_made() -> None:
+    """Issue #32: a worker taking a group over counts the calls another worker made to it
+    in the last minute (read from the database), and forgets what it counted itself."""
+    mono = [500.0]
+    gate = FloodGate(group_max_rate=2, group_period=60.0, clock=lambda: mono[0])
+    gate._window(-5).times.extend([10.0, 11.0, 12.0])  # an old stint of this worker's
+    wall_now = 1_700_000_100.0
+    gate.restore_chat(-5, [(wall_now - 30.0, -5), (wall_now - 1.0, -5)], wall_now)
+    window = gate._window(-5)
+    assert list(window.times) == pytest.approx([470.0, 499.0])
+    assert window.delay(500.0) == pytest.approx(470.0 + 60.2 - 500.0)  # full: it waits
+
+
+async def test_each_of_several_workers_sends_its_share_of_the_overall_limit() -> None:
+    gate = FloodGate(overall_max_rate=30)
+    gate.share(3)
+    assert gate._overall.limit == 10
+    gate.share(1)
+    assert gate._overall.limit == 30
+    gate.share(100)
+    assert gate._overall.limit == 1  # never none at all
