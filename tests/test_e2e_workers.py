@@ -31,7 +31,7 @@ class Bot:
     def __init__(self, emu: BotApiEmulator, database: str, tmp_path: Path) -> None:
         self.database = database
         self.processes: dict[str, BotProcess] = {}
-        for name in ("intake", "w1", "w2"):
+        for name in ("intake", "w1", "w2"):  # (started by ``start``, or one by one)
             folder = tmp_path / name
             folder.mkdir()
             role = "intake" if name == "intake" else "worker"
@@ -40,9 +40,9 @@ class Bot:
                 emu, folder / "flood.db", folder, env=env, args=[role]
             )
 
-    async def start(self) -> None:
-        for process in self.processes.values():
-            await process.start()
+    async def start(self, *names: str) -> None:
+        for name in names or list(self.processes):
+            await self.processes[name].start()
 
     async def stop(self) -> None:
         for process in self.processes.values():
@@ -52,6 +52,17 @@ class Bot:
         """The worker holding the chat's place."""
         rows = look(self.database, f"SELECT worker FROM leases WHERE place = '{chat_id}'")
         return str(rows[0][0]) if rows else None
+
+    def holds(self, worker: str) -> set[str]:
+        """The places a worker holds."""
+        rows = look(self.database, f"SELECT place FROM leases WHERE worker = '{worker}'")
+        return {str(row[0]) for row in rows}
+
+    async def owned_by(self, emu: BotApiEmulator, chat_id: int, worker: str) -> float:
+        """Wait until ``worker`` holds the chat's place; the seconds it took."""
+        began = time.monotonic()
+        await emu.wait_for(lambda: self.owner(chat_id) == worker, timeout=20)
+        return time.monotonic() - began
 
     def logs(self) -> str:
         return "\n".join(
@@ -126,3 +137,65 @@ async def test_a_worker_without_postgresql_says_so_in_one_line(tmp_path: Path) -
     assert code == 1
     assert "KOZEL_DATABASE_URL is not set" in out
     assert len(out.strip().splitlines()) == 1, out
+
+
+async def test_workers_join_and_leave_without_stopping_the_others(
+    emu: BotApiEmulator, database: str, tmp_path: Path
+) -> None:
+    """A worker that joins takes its share of the new tables; one that stops (SIGTERM)
+    gives its tables up at once, and they go on with the other."""
+    bot = Bot(emu, database, tmp_path)
+    await bot.start("intake", "w1")
+    try:
+        await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+        first = await seat_four(emu)
+        await _play(emu, first, 2)
+        assert bot.owner(first.group.id) == "w1"
+        await bot.start("w2")  # joins: w1 goes on as it was
+        await emu.wait_for(
+            lambda: bool(look(database, "SELECT 1 FROM workers WHERE worker = 'w2'"))
+        )
+        second = await seat_four(emu, names=("Дина", "Егор", "Жанна", "Зоя"))
+        await emu.wait_for(lambda: bool(bot.holds("w2")), timeout=20)
+        await _play(emu, second, 2)
+        await _play(emu, first, 2)
+        await bot.processes["w1"].stop()  # SIGTERM: its leases are given up as it ends
+        waited = await bot.owned_by(emu, first.group.id, "w2")
+        await _play(emu, first, 3)
+        await _play(emu, second, 3)
+    except BaseException:
+        print(bot.logs())
+        raise
+    finally:
+        await bot.stop()
+    assert waited < 3.0  # not the lease's 5 s: given up, and claimed at the next tick
+    check_the_log(database)
+    assert emu.flood_errors == []
+
+
+async def test_a_move_timer_fires_once_on_the_worker_that_took_the_table_over(
+    emu: BotApiEmulator, database: str, tmp_path: Path
+) -> None:
+    """Nobody presses after the worker holding the table is killed: the other arms the
+    turn's timer at its stored deadline, and the move it makes is logged once."""
+    bot = Bot(emu, database, tmp_path)
+    await bot.start()
+    try:
+        await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+        players = await seat_four(emu, options="seating=ordered move_time=10")
+        await _play(emu, players, 2)
+        await emu.settle(quiet=0.2, timeout=30)
+        before = look(database, "SELECT COUNT(*) FROM moves")
+        turn = players.turn_key()
+        owner = bot.owner(players.group.id)
+        assert owner in ("w1", "w2")
+        await bot.processes[owner].kill()
+        await players.moved_on(turn, timeout=30)  # the timer played for the one away
+    except BaseException:
+        print(bot.logs())
+        raise
+    finally:
+        await bot.stop()
+    [(moves,)] = look(database, "SELECT COUNT(*) FROM moves")
+    assert int(moves) == int(before[0][0]) + 1, "the timed-out move, once"
+    check_the_log(database)
