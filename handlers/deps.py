@@ -6,6 +6,7 @@ The composition root (``kozelbot/app/``) fills it in ``post_init``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from aiohttp import web
@@ -100,6 +101,9 @@ class BotData:
         """The Mini App's server, while ``KOZEL_WEBAPP_URL`` is set."""
         self.links: WebAppLinks | None = None
         """The buttons that open the Mini App, while ``KOZEL_WEBAPP_URL`` is set."""
+        self.holds: Callable[[Table], bool] = lambda _table: True
+        """Whether this process shows a table's changes and arms its timers: always, but on
+        a worker of many only for the places it holds (issue #32)."""
         self.lookups: dict[tuple[str, int, int], tuple[bool, float]] = {}
         """(question, chat, user) → (Telegram's answer, monotonic time it expires): is the
         user an administrator (``admin``), a member (``member``) of the chat."""

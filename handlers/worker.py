@@ -30,22 +30,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from telegram import Bot, Update
 
 from handlers.delivery import FloodGate
 from handlers.deps import BotData
 from handlers.publish import publish, sync_timer, timer_name
-from kozelbot.core.table import Table, place_parts
+from kozelbot.core.table import Table, place_name, place_parts
 from kozelbot.tables.queries import PlaceLeases
 
 log = logging.getLogger(__name__)
@@ -64,6 +66,11 @@ FLUSH_CALLS = 0.2
 """Seconds between writes of the message calls made (the shared flood windows)."""
 REMEMBERED = 10_000
 """Update ids handed over that are remembered, so none is handed over twice."""
+
+
+Listen = Callable[[Callable[[int | None], Awaitable[None]]], Coroutine[Any, Any, None]]
+"""Runs until cancelled, handing over each game another process commits (``None``: some
+may have gone unheard)."""
 
 
 @dataclass
@@ -156,6 +163,10 @@ class Worker:
         """The places that wanted an owner at the last tick."""
         self._handed: OrderedDict[int, None] = OrderedDict()
         self._loops: list[asyncio.Task[None]] = []
+        self._catching: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self.listen: Listen | None = None
+        """Hears the games other workers commit (``storage.listen``), set by the root."""
         self._stopping = False
 
     @property
@@ -171,6 +182,8 @@ class Worker:
             asyncio.create_task(self._every(POLL, self.poll), name="worker: inbox"),
             asyncio.create_task(self._every(FLUSH_CALLS, self.calls.flush), name="worker: calls"),
         ]
+        if self.listen is not None:
+            self._loops.append(asyncio.create_task(self.listen(self.heard), name="worker: games"))
         log.info("worker %s started", self.name)
 
     async def _every(self, seconds: float, step: Callable[[], Awaitable[None]]) -> None:
@@ -264,6 +277,45 @@ class Worker:
         if table is not None:
             _disarm(self.data, table)
         self.data.service.forget_chat(chat_id)
+
+    def holds(self, table: Table) -> bool:
+        """Whether this worker holds the place of ``table`` (shows its changes, arms its
+        timers)."""
+        return place_name(table.chat_id, table.thread_id) in self.held
+
+    async def heard(self, game_id: int | None) -> None:
+        """Another worker committed ``game_id`` (a move from its Mini App; ``None``: some
+        commits may have gone unheard): catch up with it, one task a game."""
+        games = [game_id] if game_id is not None else list(self.data.service.tables.live)
+        for game in games:
+            if game in self._catching:
+                self._again.add(game)
+                continue
+            task = asyncio.create_task(self._catch_up(game), name=f"worker: game {game}")
+            self._catching[game] = task
+            task.add_done_callback(functools.partial(self._caught_up, game))
+
+    def _caught_up(self, game_id: int, _task: asyncio.Task[None]) -> None:
+        self._catching.pop(game_id, None)
+        if game_id in self._again:
+            self._again.discard(game_id)
+            asyncio.get_running_loop().create_task(self.heard(game_id))
+
+    async def _catch_up(self, game_id: int) -> None:
+        """Forget the game's copy and read it again; its place's holder takes it up as at a
+        restart (computers owed, timer, redraw), any other worker tells its pages."""
+        service = self.data.service
+        service.forget(game_id)
+        try:
+            table = await service.game(game_id)
+            if table is not None and self.holds(table):
+                change = await service.resume(game_id)
+                if change is not None:
+                    publish(self.data, change)
+                return
+        except Exception:
+            log.exception("worker %s: catching up with game %d failed", self.name, game_id)
+        self.data.hub.changed(game_id)
 
     async def poll(self) -> None:
         """Hand the held places their updates kept since the last look."""

@@ -26,8 +26,9 @@ USAGE = (
     "       kozelbot --webhook URL [--port P] [--listen ADDR]\n"
     "                           run it behind a webhook: Telegram POSTs to URL, which must "
     "reach ADDR:P (default 127.0.0.1:8443)\n"
-    "       kozelbot intake         poll Telegram into the shared PostgreSQL database "
-    "(KOZEL_DATABASE_URL) for the workers\n"
+    "       kozelbot intake [--webhook URL [--port P] [--listen ADDR]]\n"
+    "                           keep Telegram's updates in the shared PostgreSQL database "
+    "(KOZEL_DATABASE_URL) for the workers, polling or behind a webhook\n"
     "       kozelbot worker         handle the updates, timers and computers of the places "
     "it holds; run any number, on any hosts\n"
     "       kozelbot simulate --variant hvalenyi [--option KEY=VALUE ...] "
@@ -141,8 +142,10 @@ def run_options(args: Sequence[str]) -> tuple[str | None, int, str] | None:
 
 
 def scale(role: str, args: Sequence[str]) -> int:
-    """``kozelbot intake`` / ``kozelbot worker``: one bot in many processes (issue #32)."""
-    if args:
+    """``kozelbot intake [--webhook URL …]`` / ``kozelbot worker``: one bot in many processes
+    (issue #32)."""
+    options = run_options(args) if role == "intake" else (None, 0, "") if not args else None
+    if options is None:
         print(USAGE, file=sys.stderr)
         return 2
     from kozelbot.config import Settings
@@ -153,7 +156,10 @@ def scale(role: str, args: Sequence[str]) -> int:
         return 2
     from kozelbot.app import run_intake, run_worker
 
-    return run_intake(settings) if role == "intake" else run_worker(settings)
+    if role == "worker":
+        return run_worker(settings)
+    webhook, port, listen = options
+    return run_intake(settings, webhook=webhook, port=port, listen=listen)
 
 
 def sandbox(args: Sequence[str]) -> int:

@@ -39,6 +39,9 @@ _LIVE_STATUSES = "('lobby', 'playing')"
 
 # A refused row names the indexed columns (``Duplicate.key``), not the partial index.
 _LIVE_CONFLICT = "games.chat_id, games.thread_id"
+CHANGES = "kozel_games"
+"""PostgreSQL's channel a saved game's id is notified on, at its commit (``storage.listen``:
+the other workers forget their copy, redraw, and the owner of its place takes it up)."""
 _SEAT_CONFLICT = "live_seats.user_id"
 
 _MOVE_INSERT = (
@@ -236,6 +239,8 @@ class Games:
                 await self._people.add_warning(tx, abandoned_by, now)
                 await ranking.count_abandon(tx, table, abandoned_by, now)
             await inbox.settle(tx)  # the press that made it is handled: never twice
+            if self._db.dialect == "postgresql":  # the other workers hear of it at COMMIT
+                await tx.execute(f"NOTIFY {CHANGES}, '{table.game_id}'")
         self._seated_committed(table.game_id, seated)
         if result is not None or abandoned:
             players = [p.user_id for p in result.players] if result is not None else []

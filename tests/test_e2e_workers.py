@@ -9,15 +9,21 @@ on Telegram's limits scaled in time) never had to.
 
 from __future__ import annotations
 
+import asyncio
+import socket
 import time
 from pathlib import Path
+from typing import Any
 
+import aiohttp
 import pytest
 
 from botapi_emulator import BotApiEmulator
+from botapi_emulator.models import User
 from tests import postgres
 from tests.e2e import BotProcess, Players, hand_sends, run_kozelbot, seat_four
 from tests.engines import look
+from tests.test_e2e_webapp import init_for, post_move
 
 
 @pytest.fixture
@@ -199,3 +205,120 @@ async def test_a_move_timer_fires_once_on_the_worker_that_took_the_table_over(
     [(moves,)] = look(database, "SELECT COUNT(*) FROM moves")
     assert int(moves) == int(before[0][0]) + 1, "the timed-out move, once"
     check_the_log(database)
+
+
+async def test_an_intake_behind_a_webhook_keeps_what_telegram_posts_and_refuses_the_rest(
+    emu: BotApiEmulator, database: str, tmp_path: Path
+) -> None:
+    """``kozelbot intake --webhook``: Telegram's POSTs are kept and played by a worker; a
+    POST without the secret, or whose body is not an update, is refused and kept nowhere."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/hook"
+    bot = Bot(emu, database, tmp_path)
+    bot.processes["intake"].args = ["intake", "--webhook", url, "--port", str(port)]
+    await bot.start("intake", "w1")
+    try:
+        await emu.wait_for(lambda: emu.webhook is not None, timeout=30, what="setWebhook")
+        players = await seat_four(emu)
+        await _play(emu, players, 3)
+        async with aiohttp.ClientSession() as session:
+            forged = {"update_id": 10**9, "message": {"message_id": 1, "date": 0}}
+            secret = emu.webhook.secret_token if emu.webhook else None
+            assert secret
+            header = {"X-Telegram-Bot-Api-Secret-Token": secret}
+            answers = [
+                await session.post(url, json=forged),  # no secret
+                await session.post(
+                    url, json=forged, headers={**header, "X-Telegram-Bot-Api-Secret-Token": "x"}
+                ),
+                await session.post(url, data=b"\xff{not json", headers=header),
+                await session.post(url, data=b"[" * 100_000, headers=header),
+                await session.post(url, json=[1, 2], headers=header),
+                await session.post(url, json={"update_id": "1"}, headers=header),
+            ]
+            assert [a.status for a in answers] == [403, 403, 400, 400, 400, 400]
+    except BaseException:
+        print(bot.logs())
+        raise
+    finally:
+        await bot.stop()
+    check_the_log(database)
+    assert look(database, f"SELECT COUNT(*) FROM inbox WHERE update_id = {10**9}") == [(0,)]
+    assert emu.webhook is not None  # left set: Telegram keeps the updates while it restarts
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on (right now)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_the_mini_app_of_either_worker_plays_and_shows_every_commit_within_a_second(
+    emu: BotApiEmulator, database: str, tmp_path: Path
+) -> None:
+    """Each worker serves the Mini App. A card played in the page of the worker that does not
+    hold the table is committed there and shown by the one that does (the group's table, the
+    next hand); a card pressed in a hand reaches the other worker's page within a second
+    (PostgreSQL's LISTEN/NOTIFY)."""
+    bot = Bot(emu, database, tmp_path)
+    bases: dict[str, str] = {}
+    for name in ("w1", "w2"):
+        port = free_port()
+        bases[name] = f"http://127.0.0.1:{port}/webapp/api"
+        bot.processes[name].env_overrides.update(
+            KOZEL_WEBAPP_URL="https://kozel.example/app/",
+            KOZEL_WEBAPP_PORT=str(port),
+            KOZEL_WEBAPP_NAME="table",
+        )
+    await bot.start()
+    try:
+        await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+        players = await seat_four(emu)
+        await _play(emu, players, 2)
+        owner = bot.owner(players.group.id)
+        assert owner in ("w1", "w2")
+        other = bases["w2" if owner == "w1" else "w1"]
+        [(game_id,)] = look(
+            database, f"SELECT game_id FROM games WHERE chat_id = {players.group.id}"
+        )
+        async with aiohttp.ClientSession() as session:
+
+            async def page(user: User) -> dict[str, Any]:
+                headers = {"X-Telegram-Init-Data": init_for(user)}
+                async with session.get(f"{other}/state?game={game_id}", headers=headers) as got:
+                    assert got.status == 200, await got.text()
+                    payload: dict[str, Any] = await got.json()
+                    return payload
+
+            # a card from the page of the worker that does not hold the table
+            await emu.settle(quiet=0.2, timeout=30)
+            turn = players.turn_key()
+            found = players.whose_turn()
+            assert found is not None
+            mover = found[0]
+            mine = await page(mover)
+            status, _ = await post_move(
+                session, other, init_for(mover), int(game_id), mine["deal"], mine["legal"][0]
+            )
+            assert status == 200
+            await players.moved_on(turn, timeout=10)  # the holder drew the next turn
+
+            # a card from a hand, seen in the other worker's page
+            await emu.settle(quiet=0.2, timeout=30)
+            watcher = players.users[0]
+            before = await page(watcher)
+            answer = await players.play_one()
+            assert not answer.show_alert, answer.text
+            pressed = time.monotonic()
+            while (await page(watcher))["view"] == before["view"]:
+                assert time.monotonic() - pressed < 1.0, "the other worker's page lags"
+                await asyncio.sleep(0.02)
+        await _play(emu, players, 3)
+    except BaseException:
+        print(bot.logs())
+        raise
+    finally:
+        await bot.stop()
+    check_the_log(database)
+    assert emu.flood_errors == []

@@ -287,7 +287,10 @@ class WebApp:
         # The answer is built before the change is shown: a change wakes every stream of the
         # table, and the one who pressed should not wait behind them.
         _, built = await self._page(body.game, user, t)
-        publish(data, change)
+        if data.holds(change.table):
+            publish(data, change)
+        else:  # a worker not holding the table: its holder hears of the commit and shows it
+            data.hub.changed(change.table.game_id)
         return web.Response(
             text=f'{{"ok": true, "page": {built.text}}}', content_type="application/json"
         )

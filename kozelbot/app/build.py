@@ -53,6 +53,8 @@ from kozelbot.tables.service import GameService
 from kozelbot.views.links import WebAppLinks
 from storage import Storage
 from storage.flood import FloodJournal
+from storage.listen import GameChanges
+from storage.postgres import PostgresConnection
 
 log = logging.getLogger("kozelbot")
 
@@ -204,10 +206,7 @@ async def _open(
     data.sender = Sender(application.bot, Backoff(random.Random()))
     data.messages = MessageBook(data.queries)
     data.selections = Selections()
-    # The Mini App is a single process's for now: a worker shows no 🃏 link (issue #32).
-    mini_app = settings.webapp_url if role is None else None
-    if settings.webapp_url and not mini_app:
-        log.warning("a worker does not serve the Mini App (KOZEL_WEBAPP_URL is ignored)")
+    mini_app = settings.webapp_url
     data.links = links = (
         WebAppLinks(mini_app, settings.webapp_name, application.bot.username) if mini_app else None
     )
@@ -254,9 +253,13 @@ async def _open(
         await data.presenter.resume_posts()
     else:
         role.calls.places = storage.places
-        data.worker = Worker(
+        data.worker = worker = Worker(
             data, storage.places, role.name, application.process_update, role.gate, role.calls
         )
+        data.holds = worker.holds
+        connection = storage.database.connection
+        if isinstance(connection, PostgresConnection):  # what the other workers commit
+            worker.listen = GameChanges(connection).run
     if mini_app:
         data.webapp = WebApp(data)
         if settings.webapp_port:

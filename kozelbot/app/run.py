@@ -16,12 +16,14 @@ import socket
 import sqlite3
 from urllib.parse import urlsplit
 
+from aiohttp import web
 from telegram import (
     Bot,
 )
 from telegram.error import InvalidToken, NetworkError
 
 from handlers.delivery import Backoff
+from handlers.intake_hook import IntakeHook
 from handlers.intake_poll import IntakePoller
 from handlers.transport import AiohttpRequest
 from kozelbot.app.build import KozelApplication, build_application, set_command_menus
@@ -226,9 +228,16 @@ async def _stop_worker(application: KozelApplication, started: bool) -> None:
         await application.post_shutdown(application)
 
 
-def run_intake(settings: Settings) -> int:
-    """``kozelbot intake``: long polling into the inbox for the workers, until interrupted;
-    the process exit code (1: the database or the token refused)."""
+def run_intake(
+    settings: Settings,
+    *,
+    webhook: str | None = None,
+    port: int = 8443,
+    listen: str = "127.0.0.1",
+) -> int:
+    """``kozelbot intake``: Telegram's updates into the inbox for the workers — by long
+    polling, or behind a webhook (``webhook``: the public URL; served on ``listen:port``) —
+    until interrupted; the process exit code (1: the database or the token refused)."""
     logs.configure(settings.log_level, settings.log_format, settings.token)
     logging.getLogger("httpx").setLevel(logging.WARNING)
     problem = _needs_postgresql(settings, "intake") or asyncio.run(
@@ -239,13 +248,16 @@ def run_intake(settings: Settings) -> int:
         return 1
     _stop_on_signals()
     loop = asyncio.get_event_loop()
+    task = loop.create_task(_intake(settings, webhook, port, listen))
     try:
-        return loop.run_until_complete(_intake(settings))
-    except (SystemExit, KeyboardInterrupt):
+        return loop.run_until_complete(task)
+    except (SystemExit, KeyboardInterrupt):  # a signal: the batch being kept ends whole
+        task.cancel()
+        loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
         return 0
 
 
-async def _intake(settings: Settings) -> int:
+async def _intake(settings: Settings, webhook: str | None, port: int, listen: str) -> int:
     root = settings.api_url.rstrip("/")
     bot = Bot(
         settings.token or "",
@@ -257,17 +269,20 @@ async def _intake(settings: Settings) -> int:
     storage = await Storage.open(settings.database, exclusive=True)
     try:
         await bot.initialize()
-        await bot.delete_webhook()
         await set_command_menus(bot, settings.language)
-        poller = IntakePoller(
-            bot,
-            storage.places,
-            poll_timeout=settings.poll_timeout,
-            allowed_updates=ALLOWED_UPDATES,
-            backoff=Backoff(random.Random()),
-        )
-        log.info("intake: polling %s into the inbox", settings.api_url)
-        await poller.run()
+        if webhook:
+            await _serve_hook(bot, storage, webhook, port, listen)
+        else:
+            await bot.delete_webhook()
+            poller = IntakePoller(
+                bot,
+                storage.places,
+                poll_timeout=settings.poll_timeout,
+                allowed_updates=ALLOWED_UPDATES,
+                backoff=Backoff(random.Random()),
+            )
+            log.info("intake: polling %s into the inbox", settings.api_url)
+            await poller.run()
     except InvalidToken:
         log.error(
             "the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)", settings.api_url
@@ -278,3 +293,19 @@ async def _intake(settings: Settings) -> int:
             await bot.shutdown()
         await storage.close()
     return 0
+
+
+async def _serve_hook(bot: Bot, storage: Storage, webhook: str, port: int, listen: str) -> None:
+    """Serve the webhook (``handlers.intake_hook``) and point Telegram at it, with a secret
+    token drawn afresh at each start; until cancelled."""
+    secret = secrets.token_urlsafe(32)
+    hook = IntakeHook(bot, storage.places, secret)
+    runner = web.AppRunner(hook.app("/" + urlsplit(webhook).path.lstrip("/")))
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, listen, port).start()
+        await bot.set_webhook(webhook, secret_token=secret, allowed_updates=ALLOWED_UPDATES)
+        log.info("intake: %s (served on %s:%d) into the inbox", webhook, listen, port)
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable
 from kozelbot.computer.thinking import Thinker
 from kozelbot.core import logs
 from kozelbot.core.protocol import AnyState
-from kozelbot.core.table import SeatTaken, Table, TableStatus
+from kozelbot.core.table import SeatTaken, StaleVersion, Table, TableStatus
 from kozelbot.families.registry import load_state
 from kozelbot.tables import turns
 from kozelbot.tables.change import Change, TableError
@@ -139,5 +139,11 @@ class Tables:
             )
         except SeatTaken as taken:
             raise TableError("elsewhere", await self.repo.live_seat(taken.user_id)) from None
+        except StaleVersion:
+            # Another process committed the game meanwhile (a worker that held it before,
+            # issue #32): forget the copy this change was made on, so that the next press
+            # starts from the stored game; this one is refused as out of date.
+            self.cache.forget(table.game_id)
+            raise TableError("stale", table) from None
         self.cache.remember(table, change.state)
         return change

@@ -104,6 +104,10 @@ class GameService:
         """The engine state inside a committed table, for reading only (renders)."""
         return self.tables.state_of(table)
 
+    def forget(self, game_id: int) -> None:
+        """Forget what was remembered of a game: another process committed it (issue #32)."""
+        self.tables.forget(game_id)
+
     def forget_chat(self, chat_id: int) -> None:
         """Forget what was remembered of a chat's games: another process changes them now
         (a worker gave the place up, issue #32); the next read is the stored one."""

@@ -69,6 +69,11 @@ class TableCache:
         """How many live games there are by (status, variant): lobbies and matches."""
         return Counter((str(t.status), t.variant) for t in self.live.values())
 
+    def forget(self, game_id: int) -> None:
+        """Drop one game (another process committed a newer version of it)."""
+        self.live.pop(game_id, None)
+        self.ended.pop(game_id, None)
+
     def forget_chat(self, chat_id: int) -> None:
         """Drop a chat's games (storage moved or stopped them)."""
         for cache in (self.live, self.ended):
