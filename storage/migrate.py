@@ -76,6 +76,14 @@ def split_statements(script: str) -> Iterator[str]:
         raise ValueError(f"unterminated SQL statement: {leftover[:80]!r}")
 
 
+_SERIALIZE_CREATE = {
+    # Two processes starting at once on a new PostgreSQL database (an intake and its
+    # workers): CREATE TABLE IF NOT EXISTS is not safe against itself there, so the second
+    # waits for the first's transaction (an advisory lock of the transaction; SQLite's
+    # BEGIN IMMEDIATE already serializes).
+    "sqlite": None,
+    "postgresql": "SELECT pg_advisory_xact_lock(7212341)",
+}
 _LOCK_LEDGER = {
     # Two processes starting at once: the second waits for the first's migration instead
     # of failing on a table it created meanwhile (SQLite's BEGIN IMMEDIATE already does).
@@ -93,6 +101,8 @@ async def apply_migrations(
     """Apply the migrations not yet recorded; return the numbers applied now."""
     todo = load_migrations(db.dialect) if migrations is None else migrations
     async with immediate(db, lock):
+        if (serialize := _SERIALIZE_CREATE[db.dialect]) is not None:
+            await db.execute(serialize)
         await db.execute(_CREATE_LEDGER)
     applied_now: list[int] = []
     for migration in todo:

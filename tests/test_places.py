@@ -12,6 +12,7 @@ import asyncio
 from kozelbot.core.table import place_name, place_parts
 from storage import Storage
 from storage.places import Places
+from tests import postgres
 from tests.test_storage import new_table
 
 
@@ -105,3 +106,18 @@ def test_place_names_read_back() -> None:
     assert place_name(-100, 12) == "-100/12"
     assert place_parts("-100/12") == (-100, 12)
     assert place_parts("42") == (42, None)
+
+
+async def test_processes_starting_at_once_on_a_new_postgresql_database_all_open_it(
+    pg_cluster: postgres.Cluster,
+) -> None:
+    """An intake and its workers started together on a new database: each migrates or waits
+    for the one migrating (CREATE TABLE IF NOT EXISTS alone is not safe against itself)."""
+    url = pg_cluster.new_database()
+    opened = await asyncio.gather(*(Storage.open(url) for _ in range(6)), return_exceptions=True)
+    try:
+        assert [o for o in opened if isinstance(o, BaseException)] == []
+    finally:
+        for storage in opened:
+            if isinstance(storage, Storage):
+                await storage.close()

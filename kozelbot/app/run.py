@@ -33,7 +33,7 @@ from kozelbot.views import replay
 from kozelbot.views.replay import NotExportable, ReplayFile
 from storage import Storage
 from storage.errors import DatabaseInUse, DatabaseUnavailable, SchemaTooNew, StorageError
-from storage.postgres import redact
+from storage.postgres import is_database_url, redact
 
 log = logging.getLogger("kozelbot")
 
@@ -71,7 +71,8 @@ async def database_problem(database: str, *, exclusive: bool = True) -> str | No
     except DatabaseInUse as error:
         return f"database: {error}"
     except (StorageError, OSError, sqlite3.Error) as error:
-        return f"database {redact(database)}: {error} (check KOZEL_DB_PATH)"
+        setting = "KOZEL_DATABASE_URL" if is_database_url(database) else "KOZEL_DB_PATH"
+        return f"database {redact(database)}: {error} (check {setting})"
     await opened.close()
     return None
 
