@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import psycopg
@@ -115,12 +116,20 @@ class BotProcesses:
         )
 
     async def start(self, emu: LoadEmulator, timeout: float = 60.0) -> None:
-        """Start them all; return once the bot (or the intake) polls and every worker beat."""
-        for process in self.processes:
+        """Start them all; return once the bot (or the intake) polls and every worker beat.
+        The workers start once the intake polls: it has made the database's tables by then
+        (processes that migrate a new PostgreSQL database at the same moment can collide on
+        ``CREATE TABLE schema_migrations``: one of them exits)."""
+        await self.processes[0].start()
+        await self._until(emu.polled.is_set, timeout)
+        for process in self.processes[1:]:
             await process.start()
+        await self._until(lambda: self._workers_alive() >= self.workers, timeout)
+
+    async def _until(self, ready: Callable[[], bool], timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        while not (emu.polled.is_set() and self._workers_alive() >= self.workers):
-            exited = [p.log for p in self.processes if p.process and p.process.returncode]
+        while not ready():
+            exited = [p for p in self.processes if p.process and p.process.returncode is not None]
             if exited or time.monotonic() > deadline:
                 await self.stop()
                 raise RuntimeError(f"the bot did not start polling:\n{self.tail()}")
