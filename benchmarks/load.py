@@ -28,11 +28,20 @@ took (the target is under a second) and the 429s.
 
     python benchmarks/load.py [--games N] [--seconds S] [--mix P,S,D] [--computer LEVEL]
                               [--webapp [--pace S]] [--impatient S] [--quick] [--flood]
-                              [--postgresql]
+                              [--postgresql [--workers N]] [--think S] [--overall-limit R]
 
 ``--postgresql`` (issue #32): the bot keeps its games in a throwaway PostgreSQL cluster
 (Debian's server started by ``tests/postgres.py`` with fsync and synchronous commits on, as
-in production) instead of its SQLite file.
+in production) instead of its SQLite file. ``--workers N`` with it: the bot is ``kozelbot
+intake`` and N ``kozelbot worker`` processes (``processes.py``) instead of one process; the
+CPU and memory are those of all its processes with their children (the thinking pools).
+
+``--think S``: a person takes S seconds, give or take half, to press on their turn (a
+person's pace) instead of pressing at once. ``--overall-limit R``: the bot may make R message
+calls a second overall (emulator and ``KOZEL_OVERALL_MAX_RATE`` alike) instead of Telegram's
+30, as a bot that pays for more (or several tokens) would. Every run checks the move log:
+an accepted card press with no move (``moves_missing``), a card logged twice in a deal
+(``moves_twice``), a game whose ``seq`` does not run 1..n (``seq_broken``).
 
 ``--webapp`` (issue #18): the people play in the Mini App (``pages``) instead of their hand
 messages; ``--pace S`` holds each table to a card per S seconds at most. It adds taps (sent,
@@ -68,10 +77,10 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.bot_cpu import cpu_seconds, rss_mb
 from benchmarks.measures import (
     bot_log_summary,
     busiest_second,
+    check_move_log,
     count_cards,
     count_leaks,
     flood_summary,
@@ -93,66 +102,25 @@ from benchmarks.players import (
     Press,
     card_press,
 )
+from benchmarks.processes import start_bot, stop_bot
 from botapi_emulator import Limits, User
-from kozelbot.config import Settings
+from kozelbot.core.callbacks import parse
 from tests import postgres
-from tests.e2e import TOKEN, BotProcess
+from tests.e2e import TOKEN
 
 
-def telegram_limits() -> Limits:
-    """Telegram's limits, strict reading: 30 message calls in any second overall, 20 per
-    group in any minute, about one a second per private chat with a short burst."""
+def telegram_limits(overall: int = 30) -> Limits:
+    """Telegram's limits, strict reading: 30 message calls in any second overall (or
+    ``overall``), 20 per group in any minute, about one a second per private chat with a short
+    burst."""
     return Limits(
         group_per_window=20,
         group_window=60,
         private_per_window=3,
         private_window=3,
-        global_per_second=30,
+        global_per_second=overall,
         algorithm="window",
     )
-
-
-def default_flood_env() -> dict[str, str]:
-    """The bot's own defaults for every setting but where it connects and the poll timeout:
-    ``BotProcess`` speeds up the flood limits and per-user throttles for tests; undo that."""
-    keep = {"bot_token", "db_path", "api_url", "log_level", "poll_timeout"}
-    return {
-        f"KOZEL_{name.upper()}": str(info.default)
-        for name, info in Settings.model_fields.items()
-        if name not in keep and isinstance(info.default, int | float | str)
-    }
-
-
-async def start_bot(
-    emu: LoadEmulator, workdir: Path, extra: dict[str, str] | None = None
-) -> BotProcess:
-    """The bot as a process with its default flood settings, once it polls for updates."""
-    env = {**default_flood_env(), **(extra or {})}
-    bot = BotProcess(emu, workdir / "load.db", workdir, env=env)
-    await bot.start()
-    assert bot.process is not None
-    polled = asyncio.create_task(emu.polled.wait())
-    exited = asyncio.create_task(bot.process.wait())
-    await asyncio.wait([polled, exited], timeout=60, return_when=asyncio.FIRST_COMPLETED)
-    for task in (polled, exited):
-        task.cancel()
-    if not emu.polled.is_set():
-        await stop_bot(bot)
-        tail = "\n".join(bot.log.read_text(errors="replace").splitlines()[-15:])
-        raise RuntimeError(f"the bot did not start polling; the end of {bot.log}:\n{tail}")
-    return bot
-
-
-async def stop_bot(bot: BotProcess) -> int | None:
-    """Stop the bot (if it is still running); its exit code if it had already exited."""
-    process = bot.process
-    if process is None:
-        return None
-    if process.returncode is not None:
-        bot.process = None
-        return process.returncode
-    await bot.stop()
-    return None
 
 
 async def open_private_chats(emu: LoadEmulator, users: list[User], timeout: float) -> None:
@@ -192,8 +160,15 @@ async def run_games(
     webapp: bool = False,
     pace: float = 0.0,
     impatient: float = 0.0,
+    think: float = 0.0,
     database_url: str | None = None,
+    workers: int = 0,
+    overall_limit: int = 30,
 ) -> dict[str, Any]:
+    """One run of ``games`` groups for ``seconds``; its figures. ``workers`` > 0: the bot
+    is an intake and that many workers on ``database_url``; ``overall_limit``: the message
+    calls a second the emulator allows the bot, and the bot's own ``KOZEL_OVERALL_MAX_RATE``
+    (Telegram's 30, unless a bot pays for more)."""
     workdir = Path(tempfile.mkdtemp(prefix="kozel-load-"))
     database = database_url or str(workdir / "load.db")
     rng = random.Random(seed)
@@ -210,16 +185,15 @@ async def run_games(
     )
     if database_url is not None:
         extra["KOZEL_DATABASE_URL"] = database_url
+    extra["KOZEL_OVERALL_MAX_RATE"] = str(overall_limit)
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) if webapp else None
     pages = (
         None if session is None else PageRun(session, f"http://127.0.0.1:{port}/webapp/api", pace)
     )
-    async with LoadEmulator(token=TOKEN, limits=telegram_limits()) as emu:
-        bot = await start_bot(emu, workdir, extra)
-        assert bot.process is not None
-        pid = bot.process.pid
+    async with LoadEmulator(token=TOKEN, limits=telegram_limits(overall_limit)) as emu:
+        bot = await start_bot(emu, workdir, extra, workers=workers)
         try:
-            rss_idle = rss_mb(pid)
+            rss_idle = bot.rss_mb()
             tables: list[Game] = []
             for index, kind in enumerate(kinds_for(games, mix)):
                 users = [
@@ -241,6 +215,7 @@ async def run_games(
                         computer=computer,
                         pages=pages,
                         impatient=impatient,
+                        think=think,
                     )
                 )
             people = [p.user for g in tables for p in g.people]
@@ -253,25 +228,26 @@ async def run_games(
             lags: list[float] = []
             lag_monitor = asyncio.create_task(loop_lag(lags))
             t0 = time.monotonic()
-            cpu0 = cpu_seconds(pid)
+            cpu0 = bot.cpu_seconds()
             deadline = t0 + seconds
             tasks = [asyncio.create_task(g.run(deadline), name=f"game:{g.index}") for g in tables]
             all_done = asyncio.gather(*tasks)
             while not all_done.done():
-                peak = max(peak, rss_mb(pid))
+                peak = max(peak, bot.rss_mb())
                 await asyncio.wait([all_done], timeout=0.25)
             await all_done
             settled = await emu.quiet(1.0, GRACE)
             lag_monitor.cancel()
             drain_seconds = time.monotonic() - deadline
-            peak = max(peak, rss_mb(pid))
-            cpu = cpu_seconds(pid) - cpu0
+            peak = max(peak, bot.rss_mb())
+            cpu = bot.cpu_seconds() - cpu0
         finally:
             crashed = await stop_bot(bot)
             if session is not None:
                 await session.close()
     cards, game_ids = await count_cards(database)
     leaked = await count_leaks(emu, database, game_ids)
+    checked = await check_move_log(database, game_ids, accepted_cards(emu, presses))
 
     calls = [c for c in emu.history if c.time >= t0]
     message_calls = [c for c in calls if c.ok and c.method.lower() in MESSAGE_METHODS]
@@ -346,6 +322,7 @@ async def run_games(
         "lobby_wait_s_max": rounded(max(lobby_waits, default=None), 2),
         "cards_played": cards,
         "leaks": leaked,
+        **checked,
         "cards_per_second": round(cards / seconds, 1),
         "presses": len(presses),
         "presses_refused": sum(p.refused for p in presses),
@@ -360,6 +337,7 @@ async def run_games(
         "lobby_press_answer_ms_p99": rounded(percentile(lobby_latency, 99)),
         "press_answer_ms_p99_first_10pct": rounded(p99_between(t0, t0 + tenth)),
         "press_answer_ms_p99_last_10pct": rounded(p99_between(deadline - tenth, deadline)),
+        "bot_processes": "single" if not workers else f"intake + {workers} workers",
         "bot_cpu_seconds": round(cpu, 2),
         "bot_cpu_ms_per_card": per_card(1000 * cpu),
         "bot_rss_mib_idle": round(rss_idle, 1),
@@ -373,8 +351,8 @@ async def run_games(
         "driver_loop_lag_ms_p99": rounded(percentile(lags, 99)),
         "driver_loop_lag_ms_max": rounded(max(lags, default=None)),
         "bot_exit_code_before_stop": crashed,
-        **bot_log_summary(bot.log),
-        **thinking_summary(bot.log),
+        **bot_log_summary(bot.logs),
+        **thinking_summary(bot.logs),
         "workdir": str(workdir),
     }
 
@@ -435,10 +413,25 @@ async def run_flood(
         **flood_summary(emu),
         "max_message_calls_1s": busiest_second(every_message),
         "bot_exit_code_before_stop": crashed,
-        **bot_log_summary(bot.log),
-        **thinking_summary(bot.log),
+        **bot_log_summary(bot.logs),
+        **thinking_summary(bot.logs),
         "workdir": str(workdir),
     }
+
+
+def accepted_cards(emu: LoadEmulator, presses: list[Press]) -> list[tuple[int, int, int, str]]:
+    """The card presses the bot accepted (answered, no alert): (game, person, deal, action)."""
+    found = []
+    for press in presses:
+        query = emu.queries[press.query_id]
+        button = parse(query.data)
+        action = getattr(button, "action", None)
+        if press.answered is None or press.refused or not isinstance(action, str):
+            continue
+        if action.startswith("play:"):
+            game, deal = getattr(button, "game_id"), getattr(button, "deal_no")  # noqa: B009
+            found.append((int(game), query.user.id, int(deal), action))
+    return found
 
 
 def free_port() -> int:
@@ -497,7 +490,27 @@ def main() -> None:
         action="store_true",
         help="the bot on a throwaway PostgreSQL (Debian's server, fsync on) instead of SQLite",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="with --postgresql: an intake and N workers instead of one bot process",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="a person takes THINK s (give or take half) to press on their turn (0: at once)",
+    )
+    parser.add_argument(
+        "--overall-limit",
+        type=int,
+        default=30,
+        help="message calls a second the bot may make overall, emulator and bot alike (30)",
+    )
     args = parser.parse_args()
+    if args.workers and not args.postgresql:
+        parser.error("--workers needs --postgresql (the workers share its database)")
     with contextlib.ExitStack() as stack:
         database_url = None
         if args.postgresql:
@@ -521,7 +534,10 @@ def run(args: argparse.Namespace, database_url: str | None) -> None:
                 webapp=args.webapp,
                 pace=args.pace,
                 impatient=args.impatient,
+                think=args.think,
                 database_url=database_url,
+                workers=args.workers,
+                overall_limit=args.overall_limit,
             )
         )
         result["engine"] = "postgresql" if database_url else "sqlite"

@@ -66,10 +66,16 @@ def flood_summary(emu: BotApiEmulator) -> dict[str, int]:
     }
 
 
-def bot_log_summary(log: Path) -> dict[str, Any]:
-    """Counts of warnings, errors and rate-limit retries in the bot's log, and the first
-    distinct error/warning lines (their text after the logger name)."""
-    text = log.read_text(errors="replace") if log.exists() else ""
+def read_logs(logs: Path | list[Path]) -> str:
+    """The text of the bot's log, or of all its processes' logs one after the other."""
+    paths = [logs] if isinstance(logs, Path) else logs
+    return "\n".join(p.read_text(errors="replace") for p in paths if p.exists())
+
+
+def bot_log_summary(logs: Path | list[Path]) -> dict[str, Any]:
+    """Counts of warnings, errors and rate-limit retries in the bot's log (or logs), and the
+    first distinct error/warning lines (their text after the logger name)."""
+    text = read_logs(logs)
     lines = text.splitlines()
     distinct: dict[str, int] = {}
     for line in lines:
@@ -91,12 +97,12 @@ THINKING = re.compile(
 )
 
 
-def thinking_summary(log: Path) -> dict[str, Any]:
+def thinking_summary(logs: Path | list[Path]) -> dict[str, Any]:
     """The bot's thinking from its log (``Thinker`` reports every 100 decisions): how many
     reports, the median of their latency p50 and budget p50, the worst p95 and max (ms;
     latency counts the queue), and the share of decisions not thought (their budget was
     spent waiting: the quick level moved)."""
-    text = log.read_text(errors="replace") if log.exists() else ""
+    text = read_logs(logs)
     found = [tuple(int(x) for x in m.groups()) for m in THINKING.finditer(text)]
     if not found:
         return {"thinking_reports": 0}
@@ -127,6 +133,32 @@ async def count_cards(db_path: Path | str) -> tuple[int, int]:
     finally:
         await storage.close()
     return cards, game_id - 1
+
+
+async def check_move_log(
+    db_path: Path | str, games: int, accepted: list[tuple[int, int, int, str]]
+) -> dict[str, int]:
+    """The move log against the card presses the bot accepted (answered without an alert):
+    ``(game, person, deal, action)`` each. ``moves_missing``: an accepted press with no such
+    move in the log; ``moves_twice``: a card logged twice in one deal of a game;
+    ``seq_broken``: games whose ``seq`` does not run 1, 2, … n."""
+    storage = await Storage.open(db_path)
+    logged: set[tuple[int, int | None, int, str]] = set()
+    twice = broken = 0
+    try:
+        for game_id in range(1, games + 1):
+            moves = await storage.games.moves(game_id)
+            if [m.seq for m in moves] != list(range(1, len(moves) + 1)):
+                broken += 1
+            cards = [(m.deal_no, m.action) for m in moves if m.action.startswith("play:")]
+            twice += len(cards) - len(set(cards))
+            logged.update((game_id, m.user_id, m.deal_no, m.action) for m in moves)
+    finally:
+        await storage.close()
+    missing = [press for press in accepted if press not in logged]
+    for press in missing[:3]:
+        print("accepted press without its move:", press, file=sys.stderr)
+    return {"moves_missing": len(missing), "moves_twice": twice, "seq_broken": broken}
 
 
 async def count_leaks(emu: BotApiEmulator, db_path: Path | str, games: int) -> int:

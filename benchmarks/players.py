@@ -212,6 +212,9 @@ class Game:
     """``--impatient S``: while nobody of the table may press, a person presses a card of
     their hand every S seconds anyway (refused: not their turn), as people tap while the
     computers think."""
+    think: float = 0.0
+    """``--think S``: a person takes S seconds, give or take half, to press on their turn
+    (0: at once), as a person would."""
 
     def __post_init__(self) -> None:
         self.by_user = {p.user.id: p for p in self.people}
@@ -349,7 +352,12 @@ class Game:
                 self.matches_finished += 1
                 return
             person, hand, data = found[0]
-            person.acted_on = (hand.message_id, hand.edits)
+            seen = (hand.message_id, hand.edits)
+            if self.think:
+                await asyncio.sleep(self.rng.uniform(self.think / 2, 1.5 * self.think))
+                if person.hand is not hand or (hand.message_id, hand.edits) != seen:
+                    continue  # the hand changed meanwhile: look at it again
+            person.acted_on = seen
             await self.press(person, hand, data)
 
     async def press_out_of_turn(self) -> None:
