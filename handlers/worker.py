@@ -9,7 +9,8 @@ any number of ``kozelbot worker`` processes share the PostgreSQL database. Each 
    worker took meanwhile (this one stalled past its lease) is dropped at once;
 3. **claims** places that need an owner — updates waiting, a live game or tournament, posts
    owed — and have none, or one whose lease ran out (a worker killed mid-deal), up to its
-   fair share (``ceil(places / workers)``; past it, one a tick that waited a whole tick);
+   fair share (``ceil(places / workers)``, the places held by all and those wanted; past
+   it, one a tick that waited a whole tick);
 4. **takes** a claimed place over: forgets what it remembered of the place's games (another
    worker may have changed them), starts the group's flood window from the calls the last
    owner made, resumes its live game as a restart does (what computers owe is played, the
@@ -19,8 +20,9 @@ any number of ``kozelbot worker`` processes share the PostgreSQL database. Each 
    (``Application.process_update``), picked up from the inbox every ``POLL`` seconds; the
    intake's ``DONE`` handler deletes each once handled, and the move a press makes deletes
    it in its own transaction (``storage.inbox.settle``): a move is applied once;
-6. **gives up** a place with nothing left to do for ``IDLE`` seconds, and at a stop every
-   place it holds (``leave``), so the others take them at once.
+6. **gives up** a place with nothing left to do for ``IDLE`` seconds; past its fair share
+   by more than one (a worker joined), up to ``REBALANCE`` places a tick; and at a stop
+   every place it holds (``leave``), so the others take them at once.
 
 So each place is handled by one worker at a time and in order; a worker's death costs its
 places at most ``LEASE + TICK`` seconds; workers join and leave without restarting the rest.
@@ -64,6 +66,9 @@ FLOOD_HORIZON = 65.0
 """Seconds of message calls a place's new owner reads (a group's window is a minute)."""
 FLUSH_CALLS = 0.2
 """Seconds between writes of the message calls made (the shared flood windows)."""
+REBALANCE = 4
+"""Places past its fair share a worker gives up a tick (a new worker gets its share soon,
+and play is never moved all at once)."""
 REMEMBERED = 10_000
 """Update ids handed over that are remembered, so none is handed over twice."""
 
@@ -206,11 +211,12 @@ class Worker:
         await self._give_up_idle(now)
         if self._stopping:
             return
-        wanted = await self.places.wanted(now)
+        wanted, held = await self.places.wanted(now)
         waited, self._wanted = wanted & self._wanted, wanted
-        if not wanted:
+        share = math.ceil((len(wanted) + held) / self.workers)  # of every place held or not
+        if len(self.held) > share + 1:
+            await self._hand_back(len(self.held) - share)
             return
-        share = math.ceil((len(wanted) + len(self.held)) / self.workers)
         # up to the fair share; past it, one place that waited a whole tick (nobody under
         # their share took it) — so no place waits for an owner longer than that
         order = self.rng.sample(sorted(wanted), len(wanted))
@@ -220,6 +226,17 @@ class Worker:
             now = self.clock()
             if await self.places.claim(self.name, place, now, now + LEASE):
                 await self.take(place)
+
+    async def _hand_back(self, surplus: int) -> None:
+        """Give up a few places past the fair share (a worker joined, or this one started
+        first and took everything): the others take them over at their next tick."""
+        idle = [p for p, h in self.held.items() if h.queue.empty() and not h.handling]
+        places = self.rng.sample(sorted(idle), min(surplus, REBALANCE, len(idle)))
+        if places:
+            await self.places.release(self.name, places)
+            for place in places:
+                await self.drop(place)
+            log.info("worker %s: handed back %d place(s) past its share", self.name, len(places))
 
     async def _give_up_idle(self, now: float) -> None:
         quiet = [

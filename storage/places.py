@@ -137,12 +137,16 @@ class Places:
         )
         return {str(row[0]) for row in rows}
 
-    async def wanted(self, now: float) -> set[str]:
+    async def wanted(self, now: float) -> tuple[set[str], int]:
         """The places that need an owner and have none (or one whose lease ran out): those
-        with updates waiting, a live game or tournament, or posts owed."""
+        with updates waiting, a live game or tournament, or posts owed; and how many places
+        the workers hold (for each worker's fair share)."""
         needing = await self._needing()
-        held = await self._db.fetchall("SELECT place FROM leases WHERE until >= ?", (now,))
-        return needing - {str(row[0]) for row in held}
+        held = {
+            str(row[0])
+            for row in await self._db.fetchall("SELECT place FROM leases WHERE until >= ?", (now,))
+        }
+        return needing - held, len(held)
 
     async def busy(self, places: Iterable[str]) -> set[str]:
         """Which of ``places`` still have something to do (the rest may be given up)."""

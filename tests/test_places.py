@@ -52,10 +52,10 @@ async def test_the_places_wanting_an_owner(storage: Storage) -> None:
     topic = new_table(-200, thread_id=7)
     await storage.games.create_game(topic)
     await places.keep([(1, "{}", "42"), (2, "{}", "-300")])
-    assert await places.wanted(now=0.0) == {"-100", "-200/7", "42", "-300"}
+    assert await places.wanted(now=0.0) == ({"-100", "-200/7", "42", "-300"}, 0)
     await places.claim("a", "-300", now=0.0, until=10.0)
-    assert await places.wanted(now=5.0) == {"-100", "-200/7", "42"}  # held
-    assert "-300" in await places.wanted(now=11.0)  # its lease ran out
+    assert await places.wanted(now=5.0) == ({"-100", "-200/7", "42"}, 1)  # held
+    assert await places.wanted(now=11.0) == ({"-100", "-200/7", "42", "-300"}, 0)  # ran out
     assert await places.busy(["-300", "-999"]) == {"-300"}
 
 
