@@ -41,8 +41,8 @@ async def pg_bot(emu: BotApiEmulator, database: str, tmp_path: Path) -> AsyncIte
         await runner.stop()
 
 
-def check_the_log(database: str) -> None:
-    """Every game's move log runs 1, 2, 3 … with no gap and no move twice."""
+def check_the_log(database: str) -> int:
+    """Every game's move log runs 1, 2, 3 … with no gap and no move twice; how many moves."""
     rows = look(database, "SELECT game_id, seq FROM moves ORDER BY game_id, seq")
     by_game: dict[object, list[object]] = {}
     for game_id, seq in rows:
@@ -50,6 +50,7 @@ def check_the_log(database: str) -> None:
     assert by_game, "no move was logged"
     for seqs in by_game.values():
         assert seqs == list(range(1, len(seqs) + 1))
+    return len(rows)
 
 
 async def test_four_people_play_a_whole_match_on_postgresql(

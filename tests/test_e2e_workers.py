@@ -10,8 +10,9 @@ on Telegram's limits scaled in time) never had to.
 from __future__ import annotations
 
 import asyncio
-import socket
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ from botapi_emulator.models import User
 from tests import postgres
 from tests.e2e import BotProcess, Players, hand_sends, run_kozelbot, seat_four
 from tests.engines import look
+from tests.postgres import free_port
+from tests.test_e2e_postgres import check_the_log
 from tests.test_e2e_webapp import init_for, post_move
 
 
@@ -50,6 +53,24 @@ class Bot:
         for name in names or list(self.processes):
             await self.processes[name].start()
 
+    @contextlib.asynccontextmanager
+    async def running(self, emu: BotApiEmulator, *names: str) -> AsyncIterator[None]:
+        """The processes ``names`` (all by default) started, once the intake listens; their
+        logs printed if the test fails; every process stopped at the end."""
+        await self.start(*names)
+        try:
+            polling = "--webhook" not in self.processes["intake"].args
+            await emu.wait_for(
+                lambda: bool(emu.calls("getUpdates")) if polling else emu.webhook is not None,
+                timeout=30,
+            )
+            yield
+        except BaseException:
+            print(self.logs())
+            raise
+        finally:
+            await self.stop()
+
     async def stop(self) -> None:
         for process in self.processes.values():
             await process.stop()
@@ -76,18 +97,6 @@ class Bot:
         )
 
 
-def check_the_log(database: str) -> int:
-    """Every game's move log runs 1, 2, 3 … with no gap and no move twice; how many moves."""
-    rows = look(database, "SELECT game_id, seq FROM moves ORDER BY game_id, seq")
-    by_game: dict[object, list[object]] = {}
-    for game_id, seq in rows:
-        by_game.setdefault(game_id, []).append(seq)
-    assert by_game, "no move was logged"
-    for seqs in by_game.values():
-        assert seqs == list(range(1, len(seqs) + 1))
-    return len(rows)
-
-
 async def _play(emu: BotApiEmulator, players: Players, cards: int) -> int:
     played = 0
     while played < cards and not players.match_over:
@@ -107,9 +116,7 @@ async def test_a_match_goes_on_when_the_worker_holding_its_table_is_killed_mid_d
     emu: BotApiEmulator, database: str, tmp_path: Path
 ) -> None:
     bot = Bot(emu, database, tmp_path)
-    await bot.start()
-    try:
-        await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+    async with bot.running(emu):
         players = await seat_four(emu)
         await _play(emu, players, 6)
         owner = bot.owner(players.group.id)
@@ -124,11 +131,6 @@ async def test_a_match_goes_on_when_the_worker_holding_its_table_is_killed_mid_d
         assert not answer.show_alert, answer.text
         await _play(emu, players, 10_000)  # … to the match's end
         assert players.match_over, players.group_text()
-    except BaseException:
-        print(bot.logs())
-        raise
-    finally:
-        await bot.stop()
     assert taken_over < 10  # the lease (5 s) ran out, and the survivor claimed the place
     assert check_the_log(database) > 8
     [(deals,)] = look(database, "SELECT COUNT(*) FROM deals")
@@ -153,9 +155,7 @@ async def test_workers_join_and_leave_without_stopping_the_others(
     """A worker that joins takes its share of the new tables; one that stops (SIGTERM)
     gives its tables up at once, and they go on with the other."""
     bot = Bot(emu, database, tmp_path)
-    await bot.start("intake", "w1")
-    try:
-        await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+    async with bot.running(emu, "intake", "w1"):
         first = await seat_four(emu)
         await _play(emu, first, 2)
         assert bot.owner(first.group.id) == "w1"
@@ -171,11 +171,6 @@ async def test_workers_join_and_leave_without_stopping_the_others(
         waited = await bot.owned_by(emu, first.group.id, "w2")
         await _play(emu, first, 3)
         await _play(emu, second, 3)
-    except BaseException:
-        print(bot.logs())
-        raise
-    finally:
-        await bot.stop()
     assert waited < 3.0  # not the lease's 5 s: given up, and claimed at the next tick
     check_the_log(database)
     assert emu.flood_errors == []
@@ -187,9 +182,7 @@ async def test_a_move_timer_fires_once_on_the_worker_that_took_the_table_over(
     """Nobody presses after the worker holding the table is killed: the other arms the
     turn's timer at its stored deadline, and the move it makes is logged once."""
     bot = Bot(emu, database, tmp_path)
-    await bot.start()
-    try:
-        await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+    async with bot.running(emu):
         players = await seat_four(emu, options="seating=ordered move_time=10")
         await _play(emu, players, 2)
         await emu.settle(quiet=0.2, timeout=30)
@@ -199,11 +192,6 @@ async def test_a_move_timer_fires_once_on_the_worker_that_took_the_table_over(
         assert owner in ("w1", "w2")
         await bot.processes[owner].kill()
         await players.moved_on(turn, timeout=30)  # the timer played for the one away
-    except BaseException:
-        print(bot.logs())
-        raise
-    finally:
-        await bot.stop()
     [(moves,)] = look(database, "SELECT COUNT(*) FROM moves")
     assert int(moves) == int(before[0][0]) + 1, "the timed-out move, once"
     check_the_log(database)
@@ -218,9 +206,7 @@ async def test_an_intake_behind_a_webhook_keeps_what_telegram_posts_and_refuses_
     url = f"http://127.0.0.1:{port}/hook"
     bot = Bot(emu, database, tmp_path)
     bot.processes["intake"].args = ["intake", "--webhook", url, "--port", str(port)]
-    await bot.start("intake", "w1")
-    try:
-        await emu.wait_for(lambda: emu.webhook is not None, timeout=30, what="setWebhook")
+    async with bot.running(emu, "intake", "w1"):
         players = await seat_four(emu)
         await _play(emu, players, 3)
         async with aiohttp.ClientSession() as session:
@@ -239,21 +225,9 @@ async def test_an_intake_behind_a_webhook_keeps_what_telegram_posts_and_refuses_
                 await session.post(url, json={"update_id": "1"}, headers=header),
             ]
             assert [a.status for a in answers] == [403, 403, 400, 400, 400, 400]
-    except BaseException:
-        print(bot.logs())
-        raise
-    finally:
-        await bot.stop()
     check_the_log(database)
     assert look(database, f"SELECT COUNT(*) FROM inbox WHERE update_id = {10**9}") == [(0,)]
     assert emu.webhook is not None  # left set: Telegram keeps the updates while it restarts
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on (right now)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def test_the_mini_app_of_either_worker_plays_and_shows_every_commit_within_a_second(
@@ -273,9 +247,7 @@ async def test_the_mini_app_of_either_worker_plays_and_shows_every_commit_within
             KOZEL_WEBAPP_PORT=str(port),
             KOZEL_WEBAPP_NAME="table",
         )
-    await bot.start()
-    try:
-        await emu.wait_for(lambda: bool(emu.calls("getUpdates")), timeout=30)
+    async with bot.running(emu):
         players = await seat_four(emu)
         await _play(emu, players, 2)
         owner = bot.owner(players.group.id)
@@ -317,10 +289,5 @@ async def test_the_mini_app_of_either_worker_plays_and_shows_every_commit_within
                 assert time.monotonic() - pressed < 1.0, "the other worker's page lags"
                 await asyncio.sleep(0.02)
         await _play(emu, players, 3)
-    except BaseException:
-        print(bot.logs())
-        raise
-    finally:
-        await bot.stop()
     check_the_log(database)
     assert emu.flood_errors == []
