@@ -1,6 +1,6 @@
 """The typed ``bot_data`` every handler reaches through ``context.bot_data``.
 
-The composition root (``kozelbot/app/``) fills it in ``post_init``.
+The composition root (``kozelbot/app.py``) fills it in ``post_init``.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class Tournaments(Protocol):
     """What handlers ask of the group tournaments' runner (``handlers.tournament_run``).
 
     **Decision**: a protocol, so that ``BotData`` names no module that reads ``BotData``
-    (the runner and the Mini App are built by the composition root, ``kozelbot/app/``):
+    (the runner and the Mini App are built by the composition root, ``kozelbot/app.py``):
     the handlers' imports form no circle, type-only ones included.
     """
 

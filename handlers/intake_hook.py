@@ -10,9 +10,12 @@ nowhere; an inbox that cannot be written answers 503, and Telegram tries again l
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 import logging
+import secrets
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from telegram import Bot, Update
@@ -64,3 +67,21 @@ class IntakeHook:
             return web.Response(status=503, text="try again")
         self.kept += 1
         return web.Response(text="kept")
+
+
+async def serve(
+    bot: Bot, places: PlaceLeases, webhook: str, port: int, listen: str, allowed: list[str]
+) -> None:
+    """Serve the webhook (``handlers.intake_hook``) and point Telegram at it, with a secret
+    token drawn afresh at each start; until cancelled."""
+    secret = secrets.token_urlsafe(32)
+    hook = IntakeHook(bot, places, secret)
+    runner = web.AppRunner(hook.app("/" + urlsplit(webhook).path.lstrip("/")))
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, listen, port).start()
+        await bot.set_webhook(webhook, secret_token=secret, allowed_updates=allowed)
+        log.info("intake: %s (served on %s:%d) into the inbox", webhook, listen, port)
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

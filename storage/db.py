@@ -33,6 +33,7 @@ such an id finds nothing, a write of one raises ``ValueError`` and writes nothin
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from pathlib import Path
 from types import TracebackType
@@ -43,14 +44,19 @@ from storage.backup import TemporaryCopy, same_file
 from storage.boards import Boards
 from storage.core import Clock, Database
 from storage.engine import Connection
-from storage.errors import StorageError
+from storage.errors import (
+    DatabaseInUse,
+    DatabaseUnavailable,
+    SchemaTooNew,
+    StorageError,
+)
 from storage.games import Games
 from storage.inbox import Inbox
 from storage.migrate import apply_migrations
 from storage.notices import Notices
 from storage.people import People
 from storage.places import Places
-from storage.postgres import PostgresConnection, is_database_url
+from storage.postgres import PostgresConnection, is_database_url, redact
 from storage.posts import Posts
 from storage.sqlite import SqliteConnection
 from storage.tournaments import Tournaments
@@ -165,3 +171,22 @@ class Storage:
         async with self.database.lock:
             await connection.raw.backup(copy.connection)
         await asyncio.to_thread(copy.install)
+
+
+async def open_problem(database: str, *, exclusive: bool = True) -> str | None:
+    """Open (and migrate) the database once before the bot starts: what is wrong with it in
+    one line an operator can act on (unreachable, refused login, a schema newer than this
+    release), or ``None``."""
+    try:
+        opened = await Storage.open(database, exclusive=exclusive)
+    except SchemaTooNew as error:
+        return f"database: {error} (run the newer release, or restore a backup)"
+    except DatabaseUnavailable as error:
+        return f"database: {error} (check KOZEL_DATABASE_URL and the server)"
+    except DatabaseInUse as error:
+        return f"database: {error}"
+    except (StorageError, OSError, sqlite3.Error) as error:
+        setting = "KOZEL_DATABASE_URL" if is_database_url(database) else "KOZEL_DB_PATH"
+        return f"database {redact(database)}: {error} (check {setting})"
+    await opened.close()
+    return None

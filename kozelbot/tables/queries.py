@@ -5,7 +5,7 @@ people and chats (names, languages, settings, whether the private chat is open),
 and histories, the bot's own messages and the durable posts, a match's record (deals, moves,
 result), the tournaments and /notify. Each part is a small protocol that storage's part of
 the same name satisfies (``storage.people.People`` …); the composition root
-(``kozelbot/app/``) builds ``Queries`` from the opened storage.
+(``kozelbot/app.py``) builds ``Queries`` from the opened storage.
 
 **Decision**: parts by what they keep, like ``repository`` (the service's ``Repository``,
 the director's ``TournamentRepository``), so storage stays the one implementation and a test

@@ -1,25 +1,32 @@
-"""The bot's ``Application``, built and wired: storage, the game service, the handlers, the
-lanes; what its start (``post_init``), stop (``post_stop``) and shutdown do."""
+"""The composition root: builds the PTB ``Application`` and wires storage, service and handlers,
+and runs the bot's processes — the single bot (``run``: polling or a webhook), the intake and
+the workers of a bot past one process (``run_intake``, ``run_worker``) — and ``export_match``.
+
+The only module of ``kozelbot`` that sees Telegram, the database and the handlers at once;
+nothing imports it but ``kozelbot.__main__`` (and tests/benchmarks that run the real bot).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import os
 import random
 import secrets
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from telegram import (
     Bot,
-    BotCommandScopeAllGroupChats,
-    BotCommandScopeAllPrivateChats,
-    BotCommandScopeDefault,
     LinkPreviewOptions,
 )
 from telegram.constants import ParseMode
-from telegram.error import TelegramError
+from telegram.error import InvalidToken, NetworkError
 from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 import handlers
@@ -27,8 +34,12 @@ from handlers import monitor
 from handlers.delivery import Backoff, FloodGate
 from handlers.deps import BotData
 from handlers.intake import Intake
+from handlers.intake_hook import serve as serve_hook
+from handlers.intake_poll import IntakePoller
 from handlers.lifecycle import ChatLifecycle
+from handlers.lifetime import BootstrapFailureFilter, stop_on_signals
 from handlers.live import LiveMessages
+from handlers.menus import set_command_menus
 from handlers.message_book import MessageBook
 from handlers.monitor import Monitor
 from handlers.outbox import Outbox
@@ -45,13 +56,16 @@ from handlers.worker import SharedCalls, Worker
 from kozelbot.computer.coach import Coach
 from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
-from kozelbot.core.i18n import LANGUAGES
+from kozelbot.core import logs
 from kozelbot.core.metrics import OFF, Meter, PrometheusMeter
 from kozelbot.tables.director import Director
 from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import GameService
+from kozelbot.views import replay
 from kozelbot.views.links import WebAppLinks
+from kozelbot.views.replay import NotExportable, ReplayFile
 from storage import Storage
+from storage.db import open_problem
 from storage.flood import FloodJournal
 from storage.listen import GameChanges
 from storage.postgres import PostgresConnection
@@ -270,27 +284,6 @@ async def _open(
         await intake.replay(application)  # presses and commands a crash left unhandled
 
 
-async def set_command_menus(bot: Bot, default_language: str) -> None:
-    """The command menu per language and scope: the group commands in groups, the private
-    ones in private chats (and by default); the default language's menu also serves every
-    language the bot has no catalog for."""
-    scopes = (
-        (BotCommandScopeDefault(), True),
-        (BotCommandScopeAllPrivateChats(), True),
-        (BotCommandScopeAllGroupChats(), False),
-    )
-    for language in LANGUAGES:
-        for scope, private in scopes:
-            try:
-                await bot.set_my_commands(
-                    handlers.command_list(language, private),
-                    scope=scope,
-                    language_code=None if language == default_language else language,
-                )
-            except TelegramError as error:
-                log.warning("could not set the command menu (%s): %s", language, error)
-
-
 async def resume_games(data: AppData) -> int:
     """Continue every lobby and match found in storage; return how many."""
     tables = await data.storage.games.live_games()
@@ -341,3 +334,209 @@ async def _close(application: KozelApplication) -> None:
         if hasattr(data, "intake"):
             await data.intake.close()  # the last handled updates out of the inbox
         await data.storage.close()
+
+
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+"""The updates the bot asks Telegram for."""
+BOOTSTRAP_RETRIES = 3
+"""Start-up attempts beyond the first when the Bot API server cannot be reached."""
+
+
+def run(
+    settings: Settings,
+    *,
+    webhook: str | None = None,
+    port: int = 8443,
+    listen: str = "127.0.0.1",
+) -> int:
+    """Run the bot until interrupted (polling, or a webhook server); the process exit code.
+
+    With ``webhook`` (the public URL Telegram should POST updates to) the bot serves plain HTTP
+    on ``listen:port`` at that URL's path, behind whatever terminates TLS, and checks every POST
+    for a secret token drawn afresh at each start.
+    """
+    allowed_updates = ALLOWED_UPDATES
+    logs.configure(settings.log_level, settings.log_format, settings.token)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("telegram.ext").addFilter(BootstrapFailureFilter())
+    if (problem := asyncio.run(open_problem(settings.database))) is not None:
+        log.error("%s", problem)
+        return 1
+    application = build_application(settings)
+    stop_on_signals()
+    application.bot_data.webhook = webhook is not None
+    try:
+        if webhook:
+            application.run_webhook(
+                listen=listen,
+                port=port,
+                url_path=urlsplit(webhook).path.lstrip("/"),
+                webhook_url=webhook,
+                secret_token=secrets.token_urlsafe(32),
+                allowed_updates=allowed_updates,
+                bootstrap_retries=BOOTSTRAP_RETRIES,
+                stop_signals=None,  # ours (stop_on_signals)
+            )
+        else:
+            application.run_polling(
+                timeout=settings.poll_timeout,
+                bootstrap_retries=BOOTSTRAP_RETRIES,
+                allowed_updates=allowed_updates,
+                stop_signals=None,  # ours (stop_on_signals)
+            )
+    except InvalidToken:
+        log.error(
+            "the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)", settings.api_url
+        )
+        return 1
+    except NetworkError as error:
+        log.error(
+            "cannot reach the Bot API server at %s: %s (check KOZEL_API_URL and the network)",
+            settings.api_url,
+            error,
+        )
+        return 1
+    return 0
+
+
+async def export_match(database: str, game_id: int) -> ReplayFile:
+    """``kozelbot export``: the replay file of a finished match, read from the database (a
+    SQLite file or a PostgreSQL URL; ``NotExportable`` if there is no such match or it is
+    still being played)."""
+    storage = await Storage.open(database)
+    try:
+        table = await storage.games.game(game_id)
+        if table is None:
+            raise NotExportable(f"no match {game_id}")
+        deals = await storage.games.deals(game_id)
+        return replay.export(table, deals, await storage.games.moves(game_id))
+    finally:
+        await storage.close()
+
+
+def worker_name(settings: Settings) -> str:
+    """This worker's name: ``KOZEL_WORKER_NAME``, else the host's name and the process id."""
+    return settings.worker_name or f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _needs_postgresql(settings: Settings, what: str) -> str | None:
+    if settings.database_url is None:
+        return (
+            f"{what}: KOZEL_DATABASE_URL is not set (the intake and the workers share a"
+            " PostgreSQL database; one process on SQLite is plain `kozelbot`)"
+        )
+    return None
+
+
+def run_worker(settings: Settings) -> int:
+    """``kozelbot worker``: one of any number of workers (``handlers.worker``), until
+    interrupted; the process exit code."""
+    logs.configure(settings.log_level, settings.log_format, settings.token)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    problem = _needs_postgresql(settings, "worker") or asyncio.run(
+        open_problem(settings.database, exclusive=False)
+    )
+    if problem is not None:
+        log.error("%s", problem)
+        return 1
+    application = build_application(settings, worker=worker_name(settings))
+    stop_on_signals()
+    loop = asyncio.get_event_loop()
+    started = False
+    try:
+        loop.run_until_complete(application.initialize())
+        assert application.post_init is not None
+        loop.run_until_complete(application.post_init(application))
+        loop.run_until_complete(application.start())
+        started = True
+        worker = application.bot_data.worker
+        assert worker is not None
+        loop.run_until_complete(worker.start())
+        loop.run_forever()  # until a signal (SystemExit)
+    except (SystemExit, KeyboardInterrupt):
+        pass
+    except InvalidToken:
+        log.error("the Bot API server at %s refused the token", settings.api_url)
+        return 1
+    finally:
+        loop.run_until_complete(_stop_worker(application, started))
+    return 0
+
+
+async def _stop_worker(application: KozelApplication, started: bool) -> None:
+    """Give the places up (the others take them at once), then stop as ``run`` does."""
+    worker = application.bot_data.worker
+    if worker is not None:
+        await worker.stop()
+    if started and application.running:
+        await application.stop()
+        if application.post_stop is not None:
+            await application.post_stop(application)
+    await application.shutdown()
+    if application.post_shutdown is not None:
+        await application.post_shutdown(application)
+
+
+def run_intake(
+    settings: Settings,
+    *,
+    webhook: str | None = None,
+    port: int = 8443,
+    listen: str = "127.0.0.1",
+) -> int:
+    """``kozelbot intake``: Telegram's updates into the inbox for the workers — by long
+    polling, or behind a webhook (``webhook``: the public URL; served on ``listen:port``) —
+    until interrupted; the process exit code (1: the database or the token refused)."""
+    logs.configure(settings.log_level, settings.log_format, settings.token)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    problem = _needs_postgresql(settings, "intake") or asyncio.run(open_problem(settings.database))
+    if problem is not None:
+        log.error("%s", problem)
+        return 1
+    stop_on_signals()
+    loop = asyncio.get_event_loop()
+    task = loop.create_task(_intake(settings, webhook, port, listen))
+    try:
+        return loop.run_until_complete(task)
+    except (SystemExit, KeyboardInterrupt):  # a signal: the batch being kept ends whole
+        task.cancel()
+        loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
+        return 0
+
+
+async def _intake(settings: Settings, webhook: str | None, port: int, listen: str) -> int:
+    root = settings.api_url.rstrip("/")
+    bot = Bot(
+        settings.token or "",
+        base_url=f"{root}/bot",
+        base_file_url=f"{root}/file/bot",
+        request=AiohttpRequest(),
+        get_updates_request=AiohttpRequest(connection_pool_size=1),
+    )
+    storage = await Storage.open(settings.database, exclusive=True)
+    try:
+        await bot.initialize()
+        await set_command_menus(bot, settings.language)
+        if webhook:
+            await serve_hook(bot, storage.places, webhook, port, listen, ALLOWED_UPDATES)
+        else:
+            await bot.delete_webhook()
+            poller = IntakePoller(
+                bot,
+                storage.places,
+                poll_timeout=settings.poll_timeout,
+                allowed_updates=ALLOWED_UPDATES,
+                backoff=Backoff(random.Random()),
+            )
+            log.info("intake: polling %s into the inbox", settings.api_url)
+            await poller.run()
+    except InvalidToken:
+        log.error(
+            "the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)", settings.api_url
+        )
+        return 1
+    finally:
+        with contextlib.suppress(Exception):
+            await bot.shutdown()
+        await storage.close()
+    return 0
