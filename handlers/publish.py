@@ -11,7 +11,7 @@ import logging
 from handlers.deps import BotData, Context
 from kozelbot.core import logs
 from kozelbot.core.table import Table, TableStatus
-from kozelbot.tables.service import Change
+from kozelbot.tables.service import Change, TableError
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,11 @@ async def on_timeout(context: Context) -> None:
     assert isinstance(game_id, int)
     logs.bind(game=game_id, chat=None, update=None)
     data = context.bot_data
-    change = await data.service.time_out(game_id)
+    try:
+        change = await data.service.time_out(game_id)
+    except TableError as error:  # ended, or changed by another worker that holds it now
+        log.info("game %s: the timer found it %s", game_id, error.code)
+        return
     if change is not None:
         log.info("game %s: deadline passed", game_id)
         publish(data, change)

@@ -87,6 +87,8 @@ class _Held:
     task: asyncio.Task[None] | None = None
     busy_at: float = 0.0
     handling: bool = False
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set once the place was taken over: its updates wait for that."""
 
 
 class SharedCalls:
@@ -253,9 +255,25 @@ class Worker:
                 await self.drop(place)
 
     async def take(self, place: str) -> None:
-        """A place just claimed: take its games over, then feed its updates (the module)."""
+        """A place just claimed: feed its updates, and take its games over (the module). The
+        feeding starts first and whatever the take-over meets: a place held is never left
+        without it (its updates then wait for the take-over, in order)."""
         chat_id, thread_id = place_parts(place)
-        held = self.held[place] = _Held(busy_at=self.clock())
+        held = self.held[place] = _Held(busy_at=self.clock(), handling=True)
+        held.task = asyncio.create_task(self._feed(place, held), name=f"worker: {place}")
+        try:
+            await self._take_over(place, chat_id, thread_id)
+        except Exception:  # the last holder still committing, the database away: the
+            # commit it makes is heard (``heard``) and taken up then
+            log.warning("worker %s: taking %s over met an error", self.name, place, exc_info=True)
+        finally:
+            held.handling = False
+            held.ready.set()
+        for update_id, payload in await self.places.updates_at(place):
+            self._hand(held, update_id, payload)
+        log.info("worker %s: took %s", self.name, place)
+
+    async def _take_over(self, place: str, chat_id: int, thread_id: int | None) -> None:
         service = self.data.service
         service.forget_chat(chat_id)
         now = self.clock()
@@ -272,10 +290,6 @@ class Worker:
         for tour in await self.data.queries.tournaments.live_tournaments():
             if tour.chat_id == chat_id and (tour.thread_id or None) == thread_id:
                 self.data.tournaments.spawn(tour.tournament_id)
-        for update_id, payload in await self.places.updates_at(place):
-            self._hand(held, update_id, payload)
-        held.task = asyncio.create_task(self._feed(place, held), name=f"worker: {place}")
-        log.info("worker %s: took %s", self.name, place)
 
     async def drop(self, place: str) -> None:
         """Stop handling a place (lost or given up): its feeding stops, its timers go, and
@@ -351,6 +365,7 @@ class Worker:
         held.queue.put_nowait((update_id, payload))
 
     async def _feed(self, place: str, held: _Held) -> None:
+        await held.ready.wait()  # the take-over first
         while True:
             update_id, payload = await held.queue.get()
             if self._stopping:  # left in the inbox for the next owner

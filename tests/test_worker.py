@@ -4,8 +4,11 @@ note the place here; the end-to-end tests run them whole)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 from handlers.delivery import FloodGate
 from handlers.worker import LEASE, SharedCalls, Worker, _Held
@@ -86,4 +89,47 @@ async def test_a_dead_worker_s_places_go_to_the_living_once_its_leases_run_out(
         assert held_by_a <= set(b.held)
         assert await storage.places.renew("a", now[0] + LEASE) == set()
     finally:
+        await storage.close()
+
+
+class Failing(Worker):
+    """A worker whose take-over meets an error (the last holder still committing)."""
+
+    async def _take_over(self, place: str, chat_id: int, thread_id: int | None) -> None:
+        raise RuntimeError("the game changed meanwhile")
+
+
+async def test_a_place_whose_take_over_met_an_error_still_has_its_updates_handled(
+    tmp_path: Path,
+) -> None:
+    """Before, the place was held with nothing feeding it: its updates waited for ever."""
+    storage = await Storage.open(tmp_path / "k.db")
+    handled: list[int] = []
+
+    async def process(update: Any) -> None:
+        handled.append(update.update_id)
+
+    try:
+        now = [1000.0]
+        worker = Failing(
+            SimpleNamespace(bot=None),  # type: ignore[arg-type]
+            storage.places,
+            "a",
+            process=process,
+            gate=FloodGate(),
+            calls=SharedCalls(storage.places),
+            clock=lambda: now[0],
+        )
+        await storage.places.keep([(7, '{"update_id": 7}', "-5")])
+        await worker.tick()
+        assert "-5" in worker.held
+        for _ in range(100):
+            if handled:
+                break
+            await asyncio.sleep(0.01)
+        assert handled == [7]
+    finally:
+        for held in worker.held.values():
+            if held.task is not None:
+                held.task.cancel()
         await storage.close()
