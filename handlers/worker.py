@@ -22,7 +22,10 @@ any number of ``kozelbot worker`` processes share the PostgreSQL database. Each 
    it in its own transaction (``storage.inbox.settle``): a move is applied once;
 6. **gives up** a place with nothing left to do for ``IDLE`` seconds; past its fair share
    by more than one (a worker joined), up to ``REBALANCE`` places a tick; and at a stop
-   every place it holds (``leave``), so the others take them at once.
+   every place it holds (``leave``), so the others take them at once;
+7. **hears** the games the other workers commit (``listen``: ``storage.listen``), a move from
+   a Mini App page they serve: it forgets its copy and wakes its own pages, and if it holds
+   the game's place it takes the game up as in 4 (``heard``).
 
 So each place is handled by one worker at a time and in order; a worker's death costs its
 places at most ``LEASE + TICK`` seconds; workers join and leave without restarting the rest.
