@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 from collections.abc import Sequence
 
 from telegram import Bot
@@ -95,3 +96,17 @@ class IntakePoller:
         self.offset = updates[-1].update_id + 1
         self.kept += len(batch)
         return len(batch)
+
+
+async def serve(bot: Bot, places: PlaceLeases, poll_timeout: int, allowed: Sequence[str]) -> None:
+    """Poll into the inbox until cancelled (a webhook left set is deleted first: Telegram
+    answers no ``getUpdates`` while one is)."""
+    await bot.delete_webhook()
+    poller = IntakePoller(
+        bot,
+        places,
+        poll_timeout=poll_timeout,
+        allowed_updates=allowed,
+        backoff=Backoff(random.Random()),
+    )
+    await poller.run()

@@ -1,4 +1,5 @@
-"""How a process of the bot stops: its signals, and PTB's start-up failures told in one line.
+"""How a process of the bot runs and stops: its signals, PTB's start-up failures told in one
+line, and a worker's run (``run_until_stopped``).
 
 The single bot, the intake and every worker stop the same way (``stop_on_signals``): the
 first SIGINT, SIGTERM or SIGABRT ends the running loop with ``SystemExit`` and the orderly
@@ -11,6 +12,12 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable
+from typing import Any
+
+from telegram.ext import Application
+
+from handlers.worker import Worker
 
 log = logging.getLogger("kozelbot")
 
@@ -44,3 +51,42 @@ class BootstrapFailureFilter(logging.Filter):
             record.exc_info = None
             record.exc_text = None
         return True
+
+
+def run_until_stopped(
+    application: Application[Any, Any, Any, Any, Any, Any], worker: Callable[[], Worker | None]
+) -> None:
+    """A worker's process (``kozelbot worker``): start the application as ``run_polling``
+    does but with no updater, then the ``worker`` its start built, and run until a signal;
+    then the worker gives its places up (the others take them at once) and the application
+    stops as ``run_polling``'s does."""
+    loop = asyncio.get_event_loop()
+    started = False
+    try:
+        loop.run_until_complete(application.initialize())
+        if application.post_init is not None:
+            loop.run_until_complete(application.post_init(application))
+        loop.run_until_complete(application.start())
+        started = True
+        running = worker()
+        if running is not None:
+            loop.run_until_complete(running.start())
+        loop.run_forever()  # until a signal (SystemExit)
+    except (SystemExit, KeyboardInterrupt):
+        pass
+    finally:
+        loop.run_until_complete(_stop(application, worker(), started))
+
+
+async def _stop(
+    application: Application[Any, Any, Any, Any, Any, Any], worker: Worker | None, started: bool
+) -> None:
+    if worker is not None:
+        await worker.stop()
+    if started and application.running:
+        await application.stop()
+        if application.post_stop is not None:
+            await application.post_stop(application)
+    await application.shutdown()
+    if application.post_shutdown is not None:
+        await application.post_shutdown(application)

@@ -51,7 +51,8 @@ from telegram import Bot, Update
 
 from handlers.delivery import FloodGate
 from handlers.deps import BotData
-from handlers.publish import publish, sync_timer, timer_name
+from handlers.publish import publish, timer_name
+from handlers.resume import resume_game
 from kozelbot.core.table import Table, place_name, place_parts
 from kozelbot.tables.queries import PlaceLeases
 
@@ -285,10 +286,7 @@ class Worker:
         )
         table = await service.live_game(chat_id, thread_id)
         if table is not None:
-            change = await service.resume(table.game_id)
-            if change is not None:
-                publish(self.data, change)
-                sync_timer(self.data, change.table)
+            await resume_game(self.data, table.game_id)
         self.data.presenter.chat_lane(chat_id, thread_id).touch_outbox()
         for tour in await self.data.queries.tournaments.live_tournaments():
             if tour.chat_id == chat_id and (tour.thread_id or None) == thread_id:

@@ -31,22 +31,16 @@ from telegram.ext import Application, ApplicationBuilder, ContextTypes, Defaults
 
 import handlers
 from handlers import monitor
-from handlers.delivery import Backoff, FloodGate
+from handlers.delivery import FloodGate
 from handlers.deps import BotData
 from handlers.intake import Intake
 from handlers.intake_hook import serve as serve_hook
-from handlers.intake_poll import IntakePoller
-from handlers.lifecycle import ChatLifecycle
-from handlers.lifetime import BootstrapFailureFilter, stop_on_signals
-from handlers.live import LiveMessages
+from handlers.intake_poll import serve as serve_polling
+from handlers.lifetime import BootstrapFailureFilter, run_until_stopped, stop_on_signals
 from handlers.menus import set_command_menus
-from handlers.message_book import MessageBook
 from handlers.monitor import Monitor
-from handlers.outbox import Outbox
-from handlers.presenter import Presenter
-from handlers.publish import publish, sync_timer
-from handlers.selection import Selections
-from handlers.sender import Sender
+from handlers.resume import resume_games
+from handlers.showing import wire_showing
 from handlers.throttle import Throttle
 from handlers.timing import time_updates
 from handlers.tournament_run import TournamentRunner
@@ -62,7 +56,6 @@ from kozelbot.tables.director import Director
 from kozelbot.tables.queries import Queries
 from kozelbot.tables.service import GameService
 from kozelbot.views import replay
-from kozelbot.views.links import WebAppLinks
 from kozelbot.views.replay import NotExportable, ReplayFile
 from storage import Storage
 from storage.db import open_problem
@@ -214,44 +207,7 @@ async def _open(
         hidden_wait=settings.hidden_wait,
     )
     data.coach = Coach(data.storage.games, data.thinker)
-    # The presenter and its parts; what it meets about a chat goes to the chat lifecycle.
-    translators = data.translators()
-    # Retry jitter draws from its own RNG: the game's seeds stay reproducible.
-    data.sender = Sender(application.bot, Backoff(random.Random()))
-    data.messages = MessageBook(data.queries)
-    data.selections = Selections()
-    mini_app = settings.webapp_url
-    data.links = links = (
-        WebAppLinks(mini_app, settings.webapp_name, application.bot.username) if mini_app else None
-    )
-    live = LiveMessages(
-        data.service,
-        data.queries,
-        data.sender,
-        data.messages,
-        data.selections,
-        translators,
-        links,
-        data.hub.viewing,
-    )
-    outbox = Outbox(data.queries, data.service, data.sender, data.messages, translators.chat, links)
-    data.presenter = Presenter(
-        data.service,
-        data.sender,
-        data.messages,
-        live,
-        outbox,
-        data.selections,
-        translators,
-        report=lambda event: data.lifecycle.met(event),
-        group_interval=settings.group_interval,
-        private_interval=settings.private_interval,
-        reply_budget=settings.reply_budget,
-        viewing=data.hub.viewing,
-    )
-    data.lifecycle = ChatLifecycle(
-        data.service, data.queries, data.presenter, on_change=lambda change: publish(data, change)
-    )
+    wire_showing(data, application.bot)  # the presenter and its parts
     director = Director(
         data.storage.tournaments,
         data.service,
@@ -274,7 +230,7 @@ async def _open(
         connection = storage.database.connection
         if isinstance(connection, PostgresConnection):  # what the other workers commit
             worker.listen = GameChanges(connection).run
-    if mini_app:
+    if settings.webapp_url:
         data.webapp = WebApp(data)
         if settings.webapp_port:
             await data.webapp.start(settings.webapp_listen, settings.webapp_port)
@@ -282,20 +238,6 @@ async def _open(
         data.monitor = await monitor.start(data, meter, webhook=data.webhook)
     if role is None:
         await intake.replay(application)  # presses and commands a crash left unhandled
-
-
-async def resume_games(data: AppData) -> int:
-    """Continue every lobby and match found in storage; return how many."""
-    tables = await data.storage.games.live_games()
-    for table in tables:
-        change = await data.service.resume(table.game_id)
-        if change is None:
-            continue
-        publish(data, change)
-        sync_timer(data, change.table)
-    if tables:
-        log.info("resumed %d game(s)", len(tables))
-    return len(tables)
 
 
 SHUTDOWN_FLUSH_SECONDS = 5.0
@@ -441,40 +383,12 @@ def run_worker(settings: Settings) -> int:
         return 1
     application = build_application(settings, worker=worker_name(settings))
     stop_on_signals()
-    loop = asyncio.get_event_loop()
-    started = False
     try:
-        loop.run_until_complete(application.initialize())
-        assert application.post_init is not None
-        loop.run_until_complete(application.post_init(application))
-        loop.run_until_complete(application.start())
-        started = True
-        worker = application.bot_data.worker
-        assert worker is not None
-        loop.run_until_complete(worker.start())
-        loop.run_forever()  # until a signal (SystemExit)
-    except (SystemExit, KeyboardInterrupt):
-        pass
+        run_until_stopped(application, lambda: application.bot_data.worker)
     except InvalidToken:
         log.error("the Bot API server at %s refused the token", settings.api_url)
         return 1
-    finally:
-        loop.run_until_complete(_stop_worker(application, started))
     return 0
-
-
-async def _stop_worker(application: KozelApplication, started: bool) -> None:
-    """Give the places up (the others take them at once), then stop as ``run`` does."""
-    worker = application.bot_data.worker
-    if worker is not None:
-        await worker.stop()
-    if started and application.running:
-        await application.stop()
-        if application.post_stop is not None:
-            await application.post_stop(application)
-    await application.shutdown()
-    if application.post_shutdown is not None:
-        await application.post_shutdown(application)
 
 
 def run_intake(
@@ -520,16 +434,8 @@ async def _intake(settings: Settings, webhook: str | None, port: int, listen: st
         if webhook:
             await serve_hook(bot, storage.places, webhook, port, listen, ALLOWED_UPDATES)
         else:
-            await bot.delete_webhook()
-            poller = IntakePoller(
-                bot,
-                storage.places,
-                poll_timeout=settings.poll_timeout,
-                allowed_updates=ALLOWED_UPDATES,
-                backoff=Backoff(random.Random()),
-            )
             log.info("intake: polling %s into the inbox", settings.api_url)
-            await poller.run()
+            await serve_polling(bot, storage.places, settings.poll_timeout, ALLOWED_UPDATES)
     except InvalidToken:
         log.error(
             "the Bot API server at %s refused the token (check KOZEL_BOT_TOKEN)", settings.api_url

@@ -117,6 +117,10 @@ class GameService:
         """The lobby or running game of a chat (of one forum topic of it)."""
         return await self.committing.live_game(chat_id, thread_id)
 
+    async def live_games(self) -> list[Table]:
+        """Every lobby and running match, of every chat (to resume them at a start)."""
+        return await self.repo.live_games()
+
     async def live_games_of(self, chat_id: int) -> list[Table]:
         """Every live game of a chat, whatever its topic (one indexed query)."""
         return await self.repo.live_games_in(chat_id)
