@@ -18,8 +18,16 @@ from typing import Any
 from telegram.ext import Application
 
 from handlers.worker import Worker
+from kozelbot.config import Settings
+from kozelbot.core import logs
 
 log = logging.getLogger("kozelbot")
+
+
+def configure_logs(settings: Settings) -> None:
+    """Every process's log: its format and level, the token kept out, httpx quiet."""
+    logs.configure(settings.log_level, settings.log_format, settings.token)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
 
 
 def stop_on_signals() -> None:
@@ -61,13 +69,11 @@ def run_until_stopped(
     then the worker gives its places up (the others take them at once) and the application
     stops as ``run_polling``'s does."""
     loop = asyncio.get_event_loop()
-    started = False
     try:
         loop.run_until_complete(application.initialize())
         if application.post_init is not None:
             loop.run_until_complete(application.post_init(application))
         loop.run_until_complete(application.start())
-        started = True
         running = worker()
         if running is not None:
             loop.run_until_complete(running.start())
@@ -75,15 +81,24 @@ def run_until_stopped(
     except (SystemExit, KeyboardInterrupt):
         pass
     finally:
-        loop.run_until_complete(_stop(application, worker(), started))
+        loop.run_until_complete(_stop(application, worker()))
 
 
 async def _stop(
-    application: Application[Any, Any, Any, Any, Any, Any], worker: Worker | None, started: bool
+    application: Application[Any, Any, Any, Any, Any, Any], worker: Worker | None
 ) -> None:
     if worker is not None:
         await worker.stop()
-    if started and application.running:
+    await stop_application(application)
+
+
+async def stop_application(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Stop as ``run_polling`` does: the updater if it polls, the application and its
+    ``post_stop`` if it runs, then its shutdown and ``post_shutdown``."""
+    updater = application.updater
+    if updater is not None and updater.running:
+        await updater.stop()
+    if application.running:
         await application.stop()
         if application.post_stop is not None:
             await application.post_stop(application)

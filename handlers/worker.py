@@ -42,7 +42,7 @@ import math
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Collection, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,6 +93,11 @@ class _Held:
     handling: bool = False
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the place was taken over: its updates wait for that."""
+
+    @property
+    def quiet(self) -> bool:
+        """No update waiting or being handled: the place may be given up now."""
+        return self.queue.empty() and not self.handling
 
 
 class SharedCalls:
@@ -236,26 +241,22 @@ class Worker:
     async def _hand_back(self, surplus: int) -> None:
         """Give up a few places past the fair share (a worker joined, or this one started
         first and took everything): the others take them over at their next tick."""
-        idle = [p for p, h in self.held.items() if h.queue.empty() and not h.handling]
+        idle = [p for p, h in self.held.items() if h.quiet]
         places = self.rng.sample(sorted(idle), min(surplus, REBALANCE, len(idle)))
         if places:
-            await self.places.release(self.name, places)
-            for place in places:
-                await self.drop(place)
+            await self._release(places)
             log.info("worker %s: handed back %d place(s) past its share", self.name, len(places))
 
     async def _give_up_idle(self, now: float) -> None:
-        quiet = [
-            place
-            for place, held in self.held.items()
-            if held.queue.empty() and not held.handling and now - held.busy_at > IDLE
-        ]
-        if not quiet:
-            return
-        idle = set(quiet) - await self.places.busy(quiet)
-        if idle:
-            await self.places.release(self.name, idle)
-            for place in idle:
+        quiet = [p for p, h in self.held.items() if h.quiet and now - h.busy_at > IDLE]
+        if quiet:
+            await self._release(set(quiet) - await self.places.busy(quiet))
+
+    async def _release(self, places: Collection[str]) -> None:
+        """Give these places' leases up, and stop handling them."""
+        if places:
+            await self.places.release(self.name, places)
+            for place in places:
                 await self.drop(place)
 
     async def take(self, place: str) -> None:

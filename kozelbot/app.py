@@ -36,7 +36,12 @@ from handlers.deps import BotData
 from handlers.intake import Intake
 from handlers.intake_hook import serve as serve_hook
 from handlers.intake_poll import serve as serve_polling
-from handlers.lifetime import BootstrapFailureFilter, run_until_stopped, stop_on_signals
+from handlers.lifetime import (
+    BootstrapFailureFilter,
+    configure_logs,
+    run_until_stopped,
+    stop_on_signals,
+)
 from handlers.menus import set_command_menus
 from handlers.monitor import Monitor
 from handlers.resume import resume_games
@@ -50,7 +55,6 @@ from handlers.worker import SharedCalls, Worker
 from kozelbot.computer.coach import Coach
 from kozelbot.computer.thinking import Thinker
 from kozelbot.config import Settings
-from kozelbot.core import logs
 from kozelbot.core.metrics import OFF, Meter, PrometheusMeter
 from kozelbot.tables.director import Director
 from kozelbot.tables.queries import Queries
@@ -298,8 +302,7 @@ def run(
     for a secret token drawn afresh at each start.
     """
     allowed_updates = ALLOWED_UPDATES
-    logs.configure(settings.log_level, settings.log_format, settings.token)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    configure_logs(settings)
     logging.getLogger("telegram.ext").addFilter(BootstrapFailureFilter())
     if (problem := asyncio.run(open_problem(settings.database))) is not None:
         log.error("%s", problem)
@@ -373,8 +376,7 @@ def _needs_postgresql(settings: Settings, what: str) -> str | None:
 def run_worker(settings: Settings) -> int:
     """``kozelbot worker``: one of any number of workers (``handlers.worker``), until
     interrupted; the process exit code."""
-    logs.configure(settings.log_level, settings.log_format, settings.token)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    configure_logs(settings)
     problem = _needs_postgresql(settings, "worker") or asyncio.run(
         open_problem(settings.database, exclusive=False)
     )
@@ -401,8 +403,7 @@ def run_intake(
     """``kozelbot intake``: Telegram's updates into the inbox for the workers — by long
     polling, or behind a webhook (``webhook``: the public URL; served on ``listen:port``) —
     until interrupted; the process exit code (1: the database or the token refused)."""
-    logs.configure(settings.log_level, settings.log_format, settings.token)
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    configure_logs(settings)
     problem = _needs_postgresql(settings, "intake") or asyncio.run(open_problem(settings.database))
     if problem is not None:
         log.error("%s", problem)

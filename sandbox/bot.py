@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import SecretStr
 
+from handlers.lifetime import stop_application
 from kozelbot.app import KozelApplication, build_application
 from kozelbot.config import Settings
 
@@ -108,13 +109,4 @@ class EmbeddedBot:
         application, self.application = self.application, None
         if application is None:
             return
-        updater = application.updater
-        if updater is not None and updater.running:
-            await updater.stop()
-        if application.running:
-            await application.stop()
-            if application.post_stop is not None:
-                await application.post_stop(application)
-        await application.shutdown()
-        if application.post_shutdown is not None:
-            await application.post_shutdown(application)
+        await stop_application(application)

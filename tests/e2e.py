@@ -20,6 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 from botapi_emulator import BotApiEmulator, CallbackAnswer, ChatMessage, Group, Limits, User
+from handlers.lifetime import stop_application
 from kozelbot.app import KozelApplication, build_application
 from kozelbot.config import Settings
 from kozelbot.core.texts import is_not_now
@@ -94,16 +95,7 @@ class BotRunner:
         if app is None:
             return
         self.app = None
-        assert app.updater is not None
-        if app.updater.running:
-            await app.updater.stop()
-        if app.running:
-            await app.stop()
-            if app.post_stop is not None:
-                await app.post_stop(app)
-        await app.shutdown()
-        if app.post_shutdown is not None:
-            await app.post_shutdown(app)
+        await stop_application(app)
 
     async def drain(self) -> None:
         """Wait until every queued message of the bot went out."""

@@ -25,12 +25,20 @@ class Noting(Worker):
         self.held.pop(place, None)
 
 
-def _worker(storage: Storage, name: str, now: list[float]) -> Noting:
-    return Noting(
-        None,  # type: ignore[arg-type]  (take and drop need no bot here)
+def _worker(
+    storage: Storage,
+    name: str,
+    now: list[float],
+    kind: type[Worker] = Noting,
+    data: Any = None,
+    process: Any = None,
+) -> Any:
+    """A worker of ``kind`` on ``storage``'s places, on the clock ``now``."""
+    return kind(
+        data,  # (``Noting`` takes and drops places without a bot)
         storage.places,
         name,
-        process=None,  # type: ignore[arg-type]
+        process=process,
         gate=FloodGate(),
         calls=SharedCalls(storage.places),
         clock=lambda: now[0],
@@ -111,15 +119,7 @@ async def test_a_place_whose_take_over_met_an_error_still_has_its_updates_handle
 
     try:
         now = [1000.0]
-        worker = Failing(
-            SimpleNamespace(bot=None),  # type: ignore[arg-type]
-            storage.places,
-            "a",
-            process=process,
-            gate=FloodGate(),
-            calls=SharedCalls(storage.places),
-            clock=lambda: now[0],
-        )
+        worker = _worker(storage, "a", now, Failing, SimpleNamespace(bot=None), process)
         await storage.places.keep([(7, '{"update_id": 7}', "-5")])
         await worker.tick()
         assert "-5" in worker.held
